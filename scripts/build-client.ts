@@ -1,0 +1,87 @@
+// build-client.ts: bundles the browser code into content-hashed assets plus the manifest the server reads.
+import { brotliCompressSync, constants } from "node:zlib";
+import { mkdir, rm } from "node:fs/promises";
+import { basename, join, relative, resolve } from "node:path";
+import { routes } from "../src/app/routes.tsx";
+import type { Manifest } from "../src/server/manifest.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const APP_DIR = join(ROOT, "src/app");
+/** Below this size a compressed copy saves less than the bytes of its own headers. */
+const COMPRESS_MIN_BYTES = 512;
+
+export interface BuildOptions {
+  outdir?: string;
+  mode?: "production" | "development";
+}
+
+export async function buildClient({ outdir = join(ROOT, "dist/client"), mode = "production" }: BuildOptions = {}) {
+  const styles = [...new Set(routes.flatMap((r) => r.styles ?? []))];
+  await rm(outdir, { recursive: true, force: true });
+  await mkdir(outdir, { recursive: true });
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, "src/entry-client.tsx"), ...styles.map((s) => join(APP_DIR, s))],
+    outdir,
+    root: ROOT,
+    target: "browser",
+    format: "esm",
+    splitting: true,
+    minify: mode === "production",
+    sourcemap: mode === "production" ? "none" : "linked",
+    // Without this, React's development build (with its stack-leaking errors) ships to production.
+    define: { "process.env.NODE_ENV": JSON.stringify(mode) },
+    naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
+    metafile: true,
+    throw: false,
+  });
+  if (!result.success) {
+    throw new AggregateError(result.logs, `client build failed:\n${result.logs.map(String).join("\n")}`);
+  }
+  const outputs = result.metafile!.outputs;
+  const files: string[] = [];
+  let entry = "";
+  const css: string[] = [];
+  const preload: string[] = [];
+  const styleFiles: Record<string, string> = {};
+  const chunks: Record<string, string> = {};
+  for (const [path, out] of Object.entries(outputs)) {
+    const file = basename(path);
+    if (file.endsWith(".map")) continue;
+    files.push(file);
+    const source = out.entryPoint ? relative(ROOT, resolve(ROOT, out.entryPoint)) : undefined;
+    if (source === "src/entry-client.tsx" && file.endsWith(".js")) {
+      entry = file;
+      if (out.cssBundle) css.push(basename(out.cssBundle));
+      for (const i of out.imports) if (i.kind === "import-statement") preload.push(basename(i.path));
+    } else if (source?.endsWith(".css")) {
+      styleFiles[relative(APP_DIR, join(ROOT, source))] = file;
+    } else if (source && file.endsWith(".js")) {
+      chunks[source] = file;
+    }
+  }
+  files.sort();
+  const buildId = Bun.hash(files.join("\n")).toString(36);
+  const compressed: Record<string, Array<"br" | "gzip">> = {};
+  await Promise.all(
+    files
+      .filter((f) => /\.(js|css)$/.test(f))
+      .map(async (file) => {
+        const bytes = new Uint8Array(await Bun.file(join(outdir, file)).arrayBuffer());
+        if (bytes.length < COMPRESS_MIN_BYTES) return;
+        const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+        const gz = Bun.gzipSync(bytes, { level: 9 });
+        await Promise.all([Bun.write(join(outdir, `${file}.br`), br), Bun.write(join(outdir, `${file}.gz`), gz)]);
+        compressed[file] = ["br", "gzip"];
+      }),
+  );
+  const manifest: Manifest = { buildId, mode, entry, preload, css, styles: styleFiles, chunks, files, compressed };
+  await Bun.write(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
+  return manifest;
+}
+
+if (import.meta.main) {
+  const mode = process.env.NODE_ENV === "development" ? "development" : "production";
+  const started = performance.now();
+  const manifest = await buildClient({ mode });
+  console.log(`client built (${mode}) in ${Math.round(performance.now() - started)} ms: build ${manifest.buildId}, ${manifest.files.length} files`);
+}

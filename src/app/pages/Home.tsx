@@ -1,0 +1,31 @@
+import { Link } from "wouter";
+import { useLoaderData } from "../runtime/loader-data.tsx";
+import { EXAMPLES } from "./examples.ts";
+
+export function homeLoader() {
+  return { examples: EXAMPLES };
+}
+
+export function Home() {
+  const { examples } = useLoaderData<typeof homeLoader>();
+  return (
+    <main>
+      <title>Brisk</title>
+      <h1>Brisk</h1>
+      <p className="lead">
+        A React application served from Bun: an Elysia server streams React 19, wouter routes run on both sides, and
+        every outcome has a real page with a real HTTP status.
+      </p>
+      <h2>Examples</h2>
+      <ul className="examples">
+        {examples.map((e) => (
+          <li key={e.href}>
+            <Link href={e.href}>{e.title}</Link> <span className="status">{e.status}</span>
+            <br />
+            <span className="shows">{e.shows}</span>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

@@ -1,0 +1,22 @@
+import { useLoaderData } from "../runtime/loader-data.tsx";
+import type { LoaderContext } from "../runtime/route.ts";
+import { ExampleFrame } from "./ExampleFrame.tsx";
+
+export function searchLoader({ search }: LoaderContext) {
+  return { q: search.get("q") ?? "" };
+}
+
+export function SearchExample() {
+  const { q } = useLoaderData<typeof searchLoader>();
+  return (
+    <ExampleFrame title="Search">
+      <form method="get" action="/examples/search">
+        <input name="q" defaultValue={q} aria-label="Query" />
+        <button type="submit">Search</button>
+      </form>
+      <p>
+        You searched for: <output id="query">{q}</output>
+      </p>
+    </ExampleFrame>
+  );
+}

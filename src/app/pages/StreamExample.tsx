@@ -1,0 +1,39 @@
+import { Suspense, use } from "react";
+import { useLoaderData } from "../runtime/loader-data.tsx";
+import type { LoaderContext } from "../runtime/route.ts";
+import { ExampleFrame } from "./ExampleFrame.tsx";
+import { sleep } from "./sleep.ts";
+
+export function streamLoader({ signal }: LoaderContext) {
+  return {
+    requestedAt: new Date().toISOString(),
+    section: sleep(300, signal).then(() => ({ items: ["alpha", "beta", "gamma"], readyAt: new Date().toISOString() })),
+  };
+}
+
+function Section({ section }: { section: ReturnType<typeof streamLoader>["section"] }) {
+  const { items, readyAt } = use(section);
+  return (
+    <section id="streamed-section">
+      <h2>Streamed section</h2>
+      <p>Arrived at {readyAt}.</p>
+      <ul>
+        {items.map((i) => (
+          <li key={i}>{i}</li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function StreamExample() {
+  const data = useLoaderData<typeof streamLoader>();
+  return (
+    <ExampleFrame title="Streaming">
+      <p>The shell was sent at once (requested at {data.requestedAt}). The section below streams in about 300 ms later.</p>
+      <Suspense fallback={<p id="streamed-fallback">Loading the streamed section…</p>}>
+        <Section section={data.section} />
+      </Suspense>
+    </ExampleFrame>
+  );
+}

@@ -1,0 +1,23 @@
+// examples.ts: the example routes the home page lists, one line each on what they show.
+export interface ExampleLink {
+  href: string;
+  title: string;
+  shows: string;
+  status: string;
+}
+
+export const EXAMPLES: readonly ExampleLink[] = [
+  { href: "/examples/stream", title: "Streaming", shows: "the shell arrives at once, a section about 300 ms later", status: "200, streamed" },
+  { href: "/examples/search?q=brisk", title: "Search", shows: "echoes the query on the page and in loader data", status: "200" },
+  { href: "/examples/redirect", title: "Redirect", shows: "a loader calls redirect(\"/\")", status: "307" },
+  { href: "/examples/not-found", title: "Not found", shows: "a loader calls notFound()", status: "404" },
+  { href: "/examples/forbidden", title: "Forbidden", shows: "a loader calls forbidden()", status: "403" },
+  { href: "/examples/unauthorized", title: "Unauthorized", shows: "a loader calls unauthorized()", status: "401" },
+  { href: "/examples/server-error", title: "Server error", shows: "a loader throws: the error page carries a digest", status: "500" },
+  { href: "/examples/render-error", title: "Render error", shows: "a component throws while the shell renders", status: "500" },
+  { href: "/examples/late-error", title: "Late error", shows: "a streamed section fails after the shell went out", status: "200, digest on the client" },
+  { href: "/examples/late-not-found", title: "Late not found", shows: "notFound() inside a streamed section", status: "200 + noindex" },
+  { href: "/examples/client-error", title: "Client error", shows: "a button that throws in the browser", status: "200, then the client-side error page" },
+  { href: "/examples/lazy", title: "Code-split route", shows: "a route with its own chunk and stylesheet", status: "200" },
+  { href: "/no/such/page", title: "Anything else", shows: "an unmatched path renders the not-found page", status: "404" },
+];

@@ -1,0 +1,63 @@
+// PageBoundary.tsx: turns what a page throws in the browser into an outcome page or the error page.
+import { Component, useEffect, type ErrorInfo, type ReactNode } from "react";
+import { GlobalError } from "../fallbacks/GlobalError.tsx";
+import { OutcomePage } from "../fallbacks/OutcomePage.tsx";
+import { useNavigation } from "./navigation.ts";
+import { isOutcome } from "./outcome.ts";
+import { ReporterContext, type Reporter } from "./report.ts";
+
+interface Props {
+  children: ReactNode;
+}
+
+function ClientRedirect({ to }: { to: string }) {
+  const nav = useNavigation();
+  useEffect(() => nav.navigate(to, { replace: true }), [nav, to]);
+  return null;
+}
+
+function ClientException({ error }: { error: unknown }) {
+  const nav = useNavigation();
+  const e = error as { digest?: unknown; side?: unknown; message?: unknown; stack?: unknown; serverStack?: unknown };
+  const digest = typeof e?.digest === "string" ? e.digest : undefined;
+  const dev = nav.config.mode !== "production";
+  return (
+    <GlobalError
+      side={e?.side === "server" ? "server" : "client"}
+      host={nav.host}
+      digest={digest}
+      message={dev && typeof e?.message === "string" ? e.message : undefined}
+      stack={dev ? String(e?.serverStack ?? e?.stack ?? "") : undefined}
+    />
+  );
+}
+
+export class PageBoundary extends Component<Props, { error: unknown; caught: boolean }> {
+  static override contextType = ReporterContext;
+  declare context: Reporter;
+  override state = { error: undefined as unknown, caught: false };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error, caught: true };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    if (isOutcome(error)) return;
+    const digest = (error as { digest?: unknown })?.digest;
+    this.context({
+      error,
+      digest: typeof digest === "string" ? digest : undefined,
+      componentStack: info.componentStack ?? undefined,
+      mechanism: "boundary",
+    });
+  }
+
+  override render() {
+    const { error, caught } = this.state;
+    if (!caught) return this.props.children;
+    if (isOutcome(error)) {
+      return error.kind === "redirect" ? <ClientRedirect to={error.location!} /> : <OutcomePage kind={error.kind} />;
+    }
+    return <ClientException error={error} />;
+  }
+}

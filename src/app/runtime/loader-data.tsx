@@ -1,0 +1,10 @@
+// loader-data.tsx: hands a route's loader data to its components.
+import { createContext, useContext } from "react";
+import type { Loader } from "./route.ts";
+
+export const LoaderDataContext = createContext<unknown>(undefined);
+
+/** The current route's loader data; pass `typeof loader` to get its type. */
+export function useLoaderData<L extends Loader = Loader>(): Awaited<ReturnType<L>> {
+  return useContext(LoaderDataContext) as Awaited<ReturnType<L>>;
+}

@@ -1,0 +1,64 @@
+// navigation.ts: the location and page that are showing, as a store both wouter and the app read.
+import { createContext, useContext, useSyncExternalStore } from "react";
+import type { ClientConfig, PagePayload } from "./page.ts";
+
+/** A page ready to render: its payload plus loader data with streamed values as promises. */
+export interface PageView {
+  payload: PagePayload;
+  data: unknown;
+}
+
+export interface NavState {
+  path: string;
+  search: string;
+  page: PageView;
+  /** Set when a client navigation could not reach the server; the current page stays. */
+  failedNavigation?: { to: string; retry(): void };
+}
+
+export interface NavigateOptions {
+  replace?: boolean;
+}
+
+export interface Navigation {
+  getState(): NavState;
+  subscribe(listener: () => void): () => void;
+  navigate(to: string, options?: NavigateOptions): void;
+  config: ClientConfig;
+  /** The host named by the exception pages. */
+  host: string;
+}
+
+export const NavigationContext = createContext<Navigation | null>(null);
+
+export function useNavigation(): Navigation {
+  const nav = useContext(NavigationContext);
+  if (!nav) throw new Error("Brisk: NavigationContext is missing; render inside <App>");
+  return nav;
+}
+
+export function useNavState(): NavState {
+  const nav = useNavigation();
+  return useSyncExternalStore(nav.subscribe, nav.getState, nav.getState);
+}
+
+/** wouter location hook: the path only moves once the target page's data has arrived. */
+export function useBriskLocation(): [string, (to: string, options?: NavigateOptions) => void] {
+  const nav = useNavigation();
+  return [useNavState().path, nav.navigate];
+}
+
+export function useBriskSearch(): string {
+  return useNavState().search;
+}
+
+/** The server renders exactly one page per request: nothing moves. */
+export function staticNavigation(state: NavState, config: ClientConfig, host: string): Navigation {
+  return {
+    getState: () => state,
+    subscribe: () => () => {},
+    navigate: () => {},
+    config,
+    host,
+  };
+}

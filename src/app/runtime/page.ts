@@ -1,0 +1,70 @@
+// page.ts: the shape of one page's state, shared by the server, the wire and the client.
+import type { OutcomeInfo } from "./outcome.ts";
+
+/** Bumped when the wire format changes, so an old client does a full page load instead of misreading. */
+export const PAGE_DATA_VERSION = 1;
+
+/** Prefix of the page-data URLs that client navigation fetches: `/__data/examples/search?q=x`. */
+export const PAGE_DATA_PREFIX = "/__data";
+
+export const PAGE_DATA_TYPE = "application/x-ndjson";
+
+export interface PageError {
+  /** Short, unique to the occurrence: the key that joins the page, the log line and Sentry events. */
+  digest: string;
+  side: "server" | "client";
+  /** Only outside production. */
+  message?: string;
+  stack?: string;
+}
+
+export interface RouteAssets {
+  css: string[];
+  js: string[];
+}
+
+/** What the server knows about a page once its loader has run: the first line of page data. */
+export interface PagePayload {
+  v: typeof PAGE_DATA_VERSION;
+  buildId: string;
+  /** Pathname and search (without `?`) the data belongs to. */
+  path: string;
+  search: string;
+  /** The matched route pattern, or null when nothing matched. */
+  route: string | null;
+  /** Loader data without its deferred keys. */
+  data: unknown;
+  /** Top-level loader data keys whose values are still streaming. */
+  deferred: string[];
+  outcome?: OutcomeInfo;
+  error?: PageError;
+  assets: RouteAssets;
+}
+
+/** One streamed loader value: a later line of page data, or an inline script in the HTML. */
+export interface DeferredSettlement {
+  key: string;
+  value?: unknown;
+  error?: PageError;
+  outcome?: OutcomeInfo;
+}
+
+export interface ClientConfig {
+  mode: "production" | "development" | "test";
+  sentry?: { dsn: string; environment: string; release: string };
+  /** Where the client bundle of Sentry lives; only present when Sentry is on. */
+  sentryModule?: string;
+  liveReload?: boolean;
+}
+
+/** The object the server puts on `window.__BRISK__` before the client entry runs. */
+export interface BootState {
+  page: PagePayload;
+  config: ClientConfig;
+  /** The host name the visitor asked for, as the exception pages name it. */
+  host: string;
+  /** Settlements streamed so far, pushed by inline scripts. */
+  s: DeferredSettlement[];
+  settle(s: DeferredSettlement): void;
+  on?: (s: DeferredSettlement) => void;
+}

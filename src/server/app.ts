@@ -1,0 +1,69 @@
+// app.ts: createApp(config) assembles the server from one plugin per concern.
+import { Elysia } from "elysia";
+import { createMatcher } from "../app/runtime/match.ts";
+import type { ClientConfig } from "../app/runtime/page.ts";
+import { routes } from "../app/routes.tsx";
+import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
+import type { Config } from "./config.ts";
+import { stdoutLogger, type Logger } from "./logger.ts";
+import { monitoringPlugin } from "./monitoring.ts";
+import { pagesPlugin } from "./pages.ts";
+import { requestLogPlugin } from "./request-log.ts";
+import { createRequestRecord, reportError, type CaptureError, type RequestRecord } from "./request-record.ts";
+
+export interface AppDeps {
+  /** The client build; loaded from dist/client (or the binary) when omitted. */
+  assets?: ClientAssets;
+  /** Server-side error monitoring (Sentry); errors are only logged when omitted. */
+  capture?: CaptureError;
+  log?: Logger;
+  /** The tunnel's upstream fetch. */
+  fetch?: typeof fetch;
+}
+
+export function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
+  const clientConfig: ClientConfig = { mode: config.mode };
+  if (config.sentryDsn) {
+    clientConfig.sentry = {
+      dsn: config.sentryDsn,
+      environment: config.sentryEnvironment,
+      release: config.sentryRelease ?? assets.manifest.buildId,
+    };
+  }
+  return clientConfig;
+}
+
+function healthPlugin() {
+  return new Elysia({ name: "brisk:health" }).get("/healthz", () => new Response("ok\n", { headers: { "cache-control": "no-store" } }));
+}
+
+export function createApp(config: Config, deps: AppDeps = {}) {
+  const assets = deps.assets ?? loadClientAssets();
+  const capture: CaptureError = deps.capture ?? (() => {});
+  const log = deps.log ?? stdoutLogger;
+  return new Elysia({ name: "brisk" })
+    .use(requestLogPlugin(log))
+    .onError({ as: "global" }, (ctx) => {
+      // Elysia catches what a handler throws, so this is the one place left to see it.
+      const record = (ctx as { record?: RequestRecord }).record ?? createRequestRecord(ctx.request, ctx.path);
+      const digest = reportError(record, ctx.error, "handler", capture);
+      return new Response(`internal server error (digest ${digest})\n`, {
+        status: 500,
+        headers: { "content-type": "text/plain; charset=utf-8", "x-request-id": record.id },
+      });
+    })
+    .use(healthPlugin())
+    .use(assetsPlugin(assets))
+    .use(monitoringPlugin(config, { fetch: deps.fetch }))
+    .use(
+      pagesPlugin({
+        match: createMatcher(routes),
+        assets,
+        mode: config.mode,
+        capture,
+        clientConfig: clientConfigFor(config, assets),
+      }),
+    );
+}
+
+export type BriskApp = ReturnType<typeof createApp>;

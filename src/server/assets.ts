@@ -1,0 +1,110 @@
+// assets.ts: the client build, loaded once into memory and served under /assets/ with long-lived caching.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Elysia } from "elysia";
+import type { RouteDefinition } from "../app/runtime/route.ts";
+import type { RouteAssets } from "../app/runtime/page.ts";
+import type { Manifest } from "./manifest.ts";
+
+export const ASSETS_PREFIX = "/assets/";
+
+type Bytes = Uint8Array<ArrayBuffer>;
+
+interface Asset {
+  body: Bytes;
+  br?: Bytes;
+  gzip?: Bytes;
+  type: string;
+}
+
+export interface ClientAssets {
+  manifest: Manifest;
+  entryUrl: string;
+  /** The stylesheets and scripts a route needs before it renders. */
+  forRoute(route: RouteDefinition | undefined): RouteAssets;
+  get(name: string): Asset | undefined;
+}
+
+/**
+ * Where the client build lives: beside the code in a compiled binary (`--asset dist/client` embeds it
+ * as `client/…`), or in dist/client when running from source.
+ */
+export function findClientDir(): string {
+  const candidates = [join(import.meta.dir, "client"), join(import.meta.dir, "../../dist/client")];
+  const dir = candidates.find((d) => existsSync(join(d, "manifest.json")));
+  if (!dir) throw new Error(`no client build found (looked in ${candidates.join(", ")}); run \`bun run build:client\``);
+  return dir;
+}
+
+const TYPES: Record<string, string> = {
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  map: "application/json; charset=utf-8",
+};
+
+export function loadClientAssets(dir: string = findClientDir()): ClientAssets {
+  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
+  const read = (name: string): Bytes => new Uint8Array(readFileSync(join(dir, name)));
+  const assets = new Map<string, Asset>();
+  for (const name of manifest.files) {
+    const encodings = manifest.compressed[name] ?? [];
+    assets.set(name, {
+      body: read(name),
+      br: encodings.includes("br") ? read(`${name}.br`) : undefined,
+      gzip: encodings.includes("gzip") ? read(`${name}.gz`) : undefined,
+      type: TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? "application/octet-stream",
+    });
+  }
+  const url = (file: string) => ASSETS_PREFIX + file;
+  const base: RouteAssets = { css: manifest.css.map(url), js: manifest.preload.map(url) };
+  const perRoute = new WeakMap<RouteDefinition, RouteAssets>();
+  return {
+    manifest,
+    entryUrl: url(manifest.entry),
+    forRoute(route) {
+      if (!route?.styles?.length) return base;
+      let found = perRoute.get(route);
+      if (!found) {
+        const styles = route.styles.map((s) => {
+          const file = manifest.styles[s];
+          if (!file) throw new Error(`route ${route.path}: stylesheet ${s} is not in the client build`);
+          return url(file);
+        });
+        found = { css: [...base.css, ...styles], js: base.js };
+        perRoute.set(route, found);
+      }
+      return found;
+    },
+    get: (name) => assets.get(name),
+  };
+}
+
+function pickEncoding(asset: Asset, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
+  if (accept) {
+    if (asset.br && /\bbr\b/.test(accept)) return ["br", asset.br];
+    if (asset.gzip && /\bgzip\b/.test(accept)) return ["gzip", asset.gzip];
+  }
+  return [undefined, asset.body];
+}
+
+export function assetsPlugin(assets: ClientAssets) {
+  return new Elysia({ name: "brisk:assets" }).get(`${ASSETS_PREFIX}*`, ({ params, request }) => {
+    const asset = assets.get(params["*"]);
+    if (!asset) {
+      // A plain 404: a missing script must not be answered with an HTML page the browser tries to run.
+      return new Response("asset not found\n", {
+        status: 404,
+        headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+      });
+    }
+    const [encoding, body] = pickEncoding(asset, request.headers.get("accept-encoding"));
+    const headers: Record<string, string> = {
+      "content-type": asset.type,
+      // Every file name carries its content hash, so a name never changes meaning.
+      "cache-control": "public, max-age=31536000, immutable",
+      vary: "Accept-Encoding",
+    };
+    if (encoding) headers["content-encoding"] = encoding;
+    return new Response(body, { headers });
+  });
+}

@@ -1,0 +1,102 @@
+// config.ts: turns the environment into a validated, typed, frozen configuration.
+import { dsnFromString } from "@sentry/core";
+
+export type Mode = "production" | "development" | "test";
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly mode: Mode;
+  /** Turns on Sentry on both sides and the tunnel. */
+  readonly sentryDsn?: string;
+  readonly sentryEnvironment: string;
+  /** Undefined means "use the client build id", decided once the manifest is loaded. */
+  readonly sentryRelease?: string;
+  /** Only set when SENTRY_TRACES_SAMPLE_RATE is: tracing integrations stay unloaded otherwise. */
+  readonly sentryTracesSampleRate?: number;
+  /** Every DSN the tunnel may forward to: SENTRY_DSN first, then SENTRY_TUNNEL_DSNS. */
+  readonly tunnelDsns: readonly string[];
+  readonly monitoringMaxBytes: number;
+  readonly monitoringTimeoutMs: number;
+  readonly monitoringMaxInFlight: number;
+  /** Trust X-Forwarded-For from a reverse proxy in front of us. Off: the socket address is the visitor. */
+  readonly trustProxy: boolean;
+  /** How long SIGTERM waits for in-flight requests before exiting anyway. */
+  readonly shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${raw}`);
+  return value;
+}
+
+function dsn(name: string, raw: string): string {
+  // dsnFromString also logs through Sentry's debug logger; we only need its verdict.
+  const parsed = dsnFromString(raw);
+  if (!parsed || !parsed.publicKey || !parsed.projectId || !/^https?$/.test(parsed.protocol)) {
+    throw new ConfigError(name, `not a valid Sentry DSN ("${raw}"); expected https://<key>@<host>/<project>`);
+  }
+  return raw;
+}
+
+function boolean(env: Env, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "" || raw === "0" || raw === "false") return false;
+  if (raw === "1" || raw === "true") return true;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function mode(raw: string | undefined): Mode {
+  // An unknown mode is treated as production: it never leaks messages or stacks.
+  if (raw === "development" || raw === "test") return raw;
+  return "production";
+}
+
+export function parseConfig(env: Env): Config {
+  const sentryDsn = env.SENTRY_DSN?.trim() ? dsn("SENTRY_DSN", env.SENTRY_DSN.trim()) : undefined;
+  const extra = (env.SENTRY_TUNNEL_DSNS ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => dsn("SENTRY_TUNNEL_DSNS", s));
+  const rate = env.SENTRY_TRACES_SAMPLE_RATE?.trim();
+  let sentryTracesSampleRate: number | undefined;
+  if (rate) {
+    sentryTracesSampleRate = Number(rate);
+    if (!(sentryTracesSampleRate >= 0 && sentryTracesSampleRate <= 1)) {
+      throw new ConfigError("SENTRY_TRACES_SAMPLE_RATE", `expected a number from 0 to 1, got "${rate}"`);
+    }
+  }
+  const m = mode(env.NODE_ENV);
+  return Object.freeze({
+    port: integer(env, "PORT", 3000, 0, 65535),
+    host: env.HOST?.trim() || "0.0.0.0",
+    mode: m,
+    sentryDsn,
+    sentryEnvironment: env.SENTRY_ENVIRONMENT?.trim() || m,
+    sentryRelease: env.SENTRY_RELEASE?.trim() || undefined,
+    sentryTracesSampleRate,
+    tunnelDsns: Object.freeze([...(sentryDsn ? [sentryDsn] : []), ...extra]),
+    monitoringMaxBytes: integer(env, "MONITORING_MAX_BYTES", 1_048_576, 1024, 64 * 1_048_576),
+    monitoringTimeoutMs: integer(env, "MONITORING_TIMEOUT_MS", 5_000, 100, 60_000),
+    monitoringMaxInFlight: integer(env, "MONITORING_MAX_IN_FLIGHT", 64, 1, 10_000),
+    trustProxy: boolean(env, "TRUST_PROXY"),
+    shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
+  });
+}

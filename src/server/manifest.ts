@@ -1,0 +1,21 @@
+// manifest.ts: the client build's manifest, written by scripts/build-client.ts and read by the server.
+
+export interface Manifest {
+  /** Changes whenever any client file changes; page data carries it to detect deploy skew. */
+  buildId: string;
+  mode: "production" | "development";
+  /** The client entry module. */
+  entry: string;
+  /** Chunks the entry imports statically: preloaded so they do not wait for the entry to parse. */
+  preload: string[];
+  /** Stylesheets every page needs. */
+  css: string[];
+  /** Route stylesheets: path relative to src/app → hashed file. */
+  styles: Record<string, string>;
+  /** Code-split modules: source path → hashed chunk. */
+  chunks: Record<string, string>;
+  /** Every servable file, all content-hashed. */
+  files: string[];
+  /** Precompressed siblings (`file.br`, `file.gz`) that exist. */
+  compressed: Record<string, Array<"br" | "gzip">>;
+}

@@ -1,0 +1,36 @@
+// page-data.ts: answers client navigation with a page's data as newline-delimited JSON.
+// Line one is the PagePayload; each later line settles one streamed loader value.
+import { PAGE_DATA_TYPE } from "../app/runtime/page.ts";
+import type { RequestRecord } from "./request-record.ts";
+import { resolvePage, type PageDeps } from "./resolve-page.ts";
+
+const HEADERS = {
+  "content-type": `${PAGE_DATA_TYPE}; charset=utf-8`,
+  "cache-control": "no-store",
+};
+
+export async function renderPageData(request: Request, url: URL, record: RequestRecord, deps: PageDeps): Promise<Response> {
+  const page = await resolvePage(request, url, record, deps);
+  // A redirect is data here, not a 3xx: fetch would follow it and hide the target from the client router.
+  const status = page.redirect ? 200 : page.status;
+  const head = `${JSON.stringify(page.payload)}\n`;
+  if (page.settlements.length === 0) return new Response(head, { status, headers: HEADERS });
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      // Once the visitor has gone the stream is closed and enqueue throws; the rest has nowhere to go.
+      const send = (line: string) => {
+        try {
+          controller.enqueue(encoder.encode(line));
+        } catch {}
+      };
+      send(head);
+      await Promise.all(page.settlements.map(([, settlement]) => settlement.then((s) => send(`${JSON.stringify(s)}\n`))));
+      try {
+        controller.close();
+      } catch {}
+    },
+  });
+  record.done = Promise.all(page.settlements.map(([, s]) => s));
+  return new Response(body, { status, headers: HEADERS });
+}

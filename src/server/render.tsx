@@ -1,0 +1,84 @@
+// render.tsx: streams one page as HTML, with its status decided before the first byte.
+import { renderToReadableStream } from "react-dom/server";
+import { App } from "../app/App.tsx";
+import { staticNavigation } from "../app/runtime/navigation.ts";
+import { OUTCOME_MARKER, isOutcome } from "../app/runtime/outcome.ts";
+import type { ClientConfig } from "../app/runtime/page.ts";
+import { scriptJson } from "../app/runtime/script-json.ts";
+import { digestOf } from "./digest.ts";
+import { reportError, type RequestRecord } from "./request-record.ts";
+import { failedPage, resolvePage, type PageDeps, type ResolvedPage } from "./resolve-page.ts";
+
+export interface RenderDeps extends PageDeps {
+  clientConfig: ClientConfig;
+}
+
+const HTML = "text/html; charset=utf-8";
+
+function redirectResponse(location: string, status: number): Response {
+  return new Response(null, { status, headers: { location, "cache-control": "no-store" } });
+}
+
+/** The page state and a tiny settle() that streamed scripts call before the client entry has loaded. */
+function bootScript(page: ResolvedPage, clientConfig: ClientConfig, host: string): string {
+  const state = scriptJson({ page: page.payload, config: clientConfig, host, s: [] });
+  return `var B=window.__BRISK__=${state};B.settle=function(x){B.s.push(x);B.on&&B.on(x)}`;
+}
+
+/** Last resort when even the error page fails to render: static, still honest, still with the digest. */
+function plainErrorPage(host: string, digest: string): Response {
+  const safeHost = host.replace(/[^a-zA-Z0-9.:\-[\]]/g, "");
+  const body = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Application error</title><main role="alert"><h1>Application error</h1><p>A server-side exception has occurred while loading ${safeHost}.</p><p class="digest">Digest: <code>${digest}</code></p></main></html>`;
+  return new Response(body, { status: 500, headers: { "content-type": HTML, "cache-control": "no-store" } });
+}
+
+async function renderDocument(
+  request: Request,
+  url: URL,
+  page: ResolvedPage,
+  record: RequestRecord,
+  deps: RenderDeps,
+  attempt: number,
+): Promise<Response> {
+  if (page.redirect) return redirectResponse(page.redirect.location!, page.status);
+  const host = url.hostname;
+  const navigation = staticNavigation(
+    { path: page.payload.path, search: page.payload.search, page: { payload: page.payload, data: page.data } },
+    deps.clientConfig,
+    host,
+  );
+  try {
+    const stream = await renderToReadableStream(<App navigation={navigation} settlements={page.settlements} />, {
+      bootstrapModules: [deps.assets.entryUrl],
+      bootstrapScriptContent: bootScript(page, deps.clientConfig, host),
+      signal: request.signal,
+      onError(error) {
+        // A visitor who leaves aborts the render; that is not a failure of the page.
+        if (request.signal.aborted) return;
+        if (isOutcome(error)) return `${OUTCOME_MARKER}:${error.kind}`;
+        return reportError(record, error, "render", deps.capture);
+      },
+    });
+    record.done = stream.allReady;
+    const failed = page.status >= 500 || page.payload.outcome !== undefined;
+    return new Response(stream, {
+      status: page.status,
+      headers: { "content-type": HTML, "cache-control": failed ? "no-store" : "private, no-cache" },
+    });
+  } catch (error) {
+    if (request.signal.aborted) return new Response(null, { status: 499 });
+    const digest = digestOf(error);
+    // The shell failed: render again, once, as the outcome page or the error page.
+    if (attempt === 0) {
+      const base = { ...page.payload };
+      const fallback = failedPage(base, error, record, deps, "render");
+      return renderDocument(request, url, fallback, record, deps, 1);
+    }
+    return plainErrorPage(host, digest ?? reportError(record, error, "render", deps.capture));
+  }
+}
+
+export async function renderPage(request: Request, url: URL, record: RequestRecord, deps: RenderDeps): Promise<Response> {
+  const page = await resolvePage(request, url, record, deps);
+  return renderDocument(request, url, page, record, deps, 0);
+}

@@ -1,0 +1,62 @@
+// request-record.ts: what one request did, gathered while it runs and logged once when it ends.
+import { digestOf, newDigest, rememberDigest } from "./digest.ts";
+
+export interface RecordedError {
+  digest: string;
+  phase: string;
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+export interface RequestRecord {
+  readonly id: string;
+  readonly method: string;
+  readonly path: string;
+  readonly start: number;
+  route?: string;
+  errors: RecordedError[];
+  /** Settles when a streamed response has rendered everything; the log line waits for it. */
+  done?: Promise<unknown>;
+}
+
+export interface ErrorContext {
+  digest: string;
+  route?: string;
+  requestId: string;
+  phase: string;
+  method: string;
+  path: string;
+}
+
+/** Sends a server error to monitoring; Sentry when configured, nothing otherwise. */
+export type CaptureError = (error: unknown, context: ErrorContext) => void;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+export function createRequestRecord(request: Request, path: string): RequestRecord {
+  const incoming = request.headers.get("x-request-id");
+  return {
+    // A well-formed id from the proxy in front keeps one id across hops; anything else is replaced.
+    id: incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID(),
+    method: request.method,
+    path,
+    start: performance.now(),
+    errors: [],
+  };
+}
+
+/**
+ * Gives an error its digest, records it for the request's log line and captures it, once.
+ * An error that already has a digest (seen again by React after a loader reported it) is not re-sent.
+ */
+export function reportError(record: RequestRecord, error: unknown, phase: string, capture: CaptureError): string {
+  const known = digestOf(error);
+  if (known) return known;
+  const digest = newDigest();
+  rememberDigest(error, digest);
+  const e = error instanceof Error ? error : new Error(String(error));
+  record.errors.push({ digest, phase, name: e.name, message: e.message, stack: e.stack });
+  capture(error, { digest, route: record.route, requestId: record.id, phase, method: record.method, path: record.path });
+  return digest;
+}
