@@ -1,13 +1,18 @@
 // App.tsx: the root both sides render: navigation store, wouter router, document.
+import { useEffect } from "react";
 import { Router } from "wouter";
 import { Document, type DocumentProps } from "./Document.tsx";
 import { NavigationContext, useBriskLocation, useBriskSearch, type Navigation } from "./runtime/navigation.ts";
 
-export function App({ navigation, ...document }: DocumentProps & { navigation: Navigation }) {
+export function App({ navigation, ...doc }: DocumentProps & { navigation: Navigation }) {
+  // Tests and styles can tell a hydrated page from server HTML.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <NavigationContext value={navigation}>
       <Router hook={useBriskLocation} searchHook={useBriskSearch}>
-        <Document {...document} />
+        <Document {...doc} />
       </Router>
     </NavigationContext>
   );

@@ -1,0 +1,45 @@
+// browser.ts (test support): Debian's Chromium driven by playwright-core.
+import { chromium, type Browser, type Page } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      // Without these, Chromium reaches for Google's hosts at start, which this network refuses.
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export interface PageWatch {
+  /** console errors and warnings, and uncaught page errors. */
+  problems: string[];
+  /** Every document (full page) request the page made. */
+  documents: string[];
+}
+
+export function watchPage(page: Page): PageWatch {
+  const watch: PageWatch = { problems: [], documents: [] };
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") watch.problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => watch.problems.push(`pageerror: ${e.message}`));
+  page.on("request", (r) => {
+    if (r.resourceType() === "document") watch.documents.push(r.url());
+  });
+  return watch;
+}
+
+/** Resolves once React has hydrated the document (the root marks it). */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
