@@ -58,7 +58,7 @@ export async function listenApp(...args: Parameters<typeof testApp>): Promise<Li
   const t = await testApp(...args);
   t.app.listen({ hostname: "127.0.0.1", port: 0 });
   const origin = `http://127.0.0.1:${t.app.server!.port}`;
-  return { ...t, origin, stop: () => t.app.stop(true) };
+  return { ...t, origin, stop: async () => void (await t.app.stop(true)) };
 }
 
 /** Waits until the request's log line has been written (streamed pages log when they finish). */
