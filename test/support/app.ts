@@ -61,13 +61,14 @@ export async function listenApp(...args: Parameters<typeof testApp>): Promise<Li
   return { ...t, origin, stop: async () => void (await t.app.stop(true)) };
 }
 
-/** Waits until the request's log line has been written (streamed pages log when they finish). */
-export async function logFor(logs: LogRecord[], path: string, timeoutMs = 3000): Promise<LogRecord> {
+/** Waits until a response's log line has been written (streamed pages log when they finish). */
+export async function logFor(logs: LogRecord[], response: Response, timeoutMs = 3000): Promise<LogRecord> {
+  const id = response.headers.get("x-request-id");
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = logs.find((l) => l.msg === "request" && l.path === path);
+    const found = logs.find((l) => l.msg === "request" && l.requestId === id);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`no log line for ${path}; have ${JSON.stringify(logs)}`);
+    if (Date.now() > deadline) throw new Error(`no log line for request ${id}; have ${JSON.stringify(logs)}`);
     await Bun.sleep(5);
   }
 }
