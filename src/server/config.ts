@@ -1,5 +1,5 @@
 // config.ts: turns the environment into a validated, typed, frozen configuration.
-import { dsnFromString } from "@sentry/core";
+import { makeDsn } from "@sentry/core";
 
 export type Mode = "production" | "development" | "test";
 
@@ -47,9 +47,11 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 }
 
 function dsn(name: string, raw: string): string {
-  // dsnFromString also logs through Sentry's debug logger; we only need its verdict.
-  const parsed = dsnFromString(raw);
-  if (!parsed || !parsed.publicKey || !parsed.projectId || !/^https?$/.test(parsed.protocol)) {
+  // The same check the SDKs and the tunnel apply, so a DSN that passes here is one they accept.
+  // URL.parse first: makeDsn prints its own console line for input it cannot read at all.
+  const url = URL.parse(raw);
+  const parsed = url?.username && /^https?:$/.test(url.protocol) ? makeDsn(raw) : undefined;
+  if (!parsed) {
     throw new ConfigError(name, `not a valid Sentry DSN ("${raw}"); expected https://<key>@<host>/<project>`);
   }
   return raw;
