@@ -20,6 +20,8 @@ export function Document({ settlements, nonce }: DocumentProps) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* No favicon yet: an empty one spares every visit a request that can only 404. */}
+        <link rel="icon" href="data:," />
         {css.map((href) => (
           <link key={href} rel="stylesheet" href={href} precedence="brisk" />
         ))}

@@ -30,7 +30,10 @@ export interface PageWatch {
 export function watchPage(page: Page): PageWatch {
   const watch: PageWatch = { problems: [], documents: [] };
   page.on("console", (m) => {
-    if (m.type() === "error" || m.type() === "warning") watch.problems.push(`${m.type()}: ${m.text()}`);
+    if (m.type() !== "error" && m.type() !== "warning") return;
+    // Chromium logs a document's own 4xx/5xx status; for outcome and error pages that status is the point.
+    if (m.text().startsWith("Failed to load resource") && watch.documents.includes(m.location().url)) return;
+    watch.problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => watch.problems.push(`pageerror: ${e.message}`));
   page.on("request", (r) => {

@@ -1,0 +1,167 @@
+// Hydration and client navigation in Chromium, against the real app on a real socket.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { listenApp, type Listening } from "../support/app.ts";
+import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
+
+let server: Listening;
+let browser: Browser;
+
+beforeAll(async () => {
+  // A development client: React then reports every hydration mismatch on the console.
+  server = await listenApp({}, { clientMode: "development" });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function open(path: string): Promise<{ page: Page; watch: PageWatch }> {
+  const page = await browser.newPage();
+  const watch = watchPage(page);
+  await page.goto(server.origin + path);
+  await hydrated(page);
+  return { page, watch };
+}
+
+/** Marks the window so a full page load (which would lose the mark) can be told from client navigation. */
+async function mark(page: Page) {
+  await page.evaluate(() => ((window as unknown as { __mark: number }).__mark = 1));
+}
+const marked = (page: Page) => page.evaluate(() => (window as unknown as { __mark?: number }).__mark === 1);
+
+describe("hydration", () => {
+  test.each([
+    "/",
+    "/examples/stream",
+    "/examples/search?q=%3C%2Fscript%3E%E2%80%A8",
+    "/examples/not-found",
+    "/examples/forbidden",
+    "/examples/server-error",
+    "/examples/render-error",
+    "/examples/late-not-found",
+    "/examples/client-error",
+    "/examples/lazy",
+    "/no/such/page",
+  ])("%s hydrates with no console errors", async (path) => {
+    const { page, watch } = await open(path);
+    await page.waitForLoadState("networkidle");
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("client navigation", () => {
+  test("a Link click renders the target with no document request, and back/forward work", async () => {
+    const { page, watch } = await open("/");
+    await mark(page);
+    await page.click('a[href="/examples/search?q=brisk"]');
+    await page.waitForSelector("output#query");
+    expect(await page.textContent("output#query")).toBe("brisk");
+    expect(page.url()).toBe(`${server.origin}/examples/search?q=brisk`);
+    await page.click('a[href="/"]');
+    await page.waitForSelector("ul.examples");
+    await page.goBack();
+    await page.waitForSelector("output#query");
+    expect(page.url()).toBe(`${server.origin}/examples/search?q=brisk`);
+    await page.goForward();
+    await page.waitForSelector("ul.examples");
+    expect(page.url()).toBe(`${server.origin}/`);
+    expect(await marked(page)).toBe(true);
+    expect(watch.documents).toEqual([`${server.origin}/`]);
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
+
+  test("a redirect during client navigation lands on the target and replaces the history entry", async () => {
+    const { page, watch } = await open("/examples/stream");
+    await mark(page);
+    await page.click('a[href="/"]');
+    await page.waitForSelector("ul.examples");
+    const before = await page.evaluate(() => history.length);
+    await page.click('a[href="/examples/redirect"]');
+    await page.waitForFunction((n) => history.length === n + 1, before);
+    expect(page.url()).toBe(`${server.origin}/`);
+    await page.goBack();
+    // Back skips the redirecting URL: the entry before the click was the home page itself.
+    await page.waitForSelector("ul.examples");
+    expect(page.url()).toBe(`${server.origin}/`);
+    await page.goBack();
+    await page.waitForSelector("#streamed-section");
+    expect(await marked(page)).toBe(true);
+    expect(watch.documents).toHaveLength(1);
+    await page.close();
+  });
+
+  test.each([
+    ["/examples/not-found", "Page not found"],
+    ["/examples/forbidden", "Forbidden"],
+    ["/examples/unauthorized", "Sign-in required"],
+    ["/no/such/page", "Page not found"],
+  ])("navigating to %s shows the same fallback the server renders", async (path, heading) => {
+    const { page } = await open("/");
+    await mark(page);
+    await page.click(`a[href="${path}"]`);
+    await page.waitForSelector("main.fallback h1");
+    expect(await page.textContent("main.fallback h1")).toContain(heading);
+    expect(await page.locator('meta[name="robots"][content="noindex"]').count()).toBe(1);
+    expect(await marked(page)).toBe(true);
+    await page.close();
+  });
+
+  test("navigating to a failing loader shows the server-side error page with its digest", async () => {
+    const { page } = await open("/");
+    await page.click('a[href="/examples/server-error"]');
+    await page.waitForSelector(".digest code");
+    expect(await page.textContent("main")).toContain("server-side exception has occurred while loading 127.0.0.1");
+    expect(await page.textContent(".digest code")).toMatch(/^[0-9a-z]{10}$/);
+    await page.close();
+  });
+
+  test("the streamed section arrives after client navigation too", async () => {
+    const { page } = await open("/");
+    await page.click('a[href="/examples/stream"]');
+    await page.waitForSelector("#streamed-fallback");
+    await page.waitForSelector("#streamed-section");
+    await page.close();
+  });
+
+  test("the code-split route loads its chunk and its stylesheet on navigation", async () => {
+    const { page } = await open("/");
+    await page.click('a[href="/examples/lazy"]');
+    await page.waitForSelector(".lazy-banner");
+    const border = await page.$eval(".lazy-banner", (el) => getComputedStyle(el).borderLeftStyle);
+    expect(border).toBe("solid");
+    await page.close();
+  });
+});
+
+describe("after the shell", () => {
+  test("late error: the error UI shows the server's digest, naming the host", async () => {
+    const { page } = await open("/examples/late-error");
+    await page.waitForSelector(".digest code");
+    const html = await (await fetch(`${server.origin}/__data/examples/late-error`)).text();
+    expect(html).toContain('"digest"');
+    expect(await page.textContent("main")).toContain("server-side exception has occurred while loading 127.0.0.1");
+    expect(await page.textContent(".digest code")).toMatch(/^[0-9a-z]{10}$/);
+    await page.close();
+  });
+
+  test("late not-found: the fallback shows and noindex is present", async () => {
+    const { page } = await open("/examples/late-not-found");
+    await page.waitForSelector("main.fallback");
+    expect(await page.textContent("main.fallback h1")).toContain("Page not found");
+    expect(await page.locator('meta[name="robots"][content="noindex"]').count()).toBeGreaterThanOrEqual(1);
+    await page.close();
+  });
+
+  test("client error: the button leads to the client-side error page", async () => {
+    const { page } = await open("/examples/client-error");
+    await page.click("text=Throw an error");
+    await page.waitForSelector("main.global-error");
+    expect(await page.textContent("main")).toContain("client-side exception has occurred while loading 127.0.0.1");
+    await page.close();
+  });
+});
