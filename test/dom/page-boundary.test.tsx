@@ -1,0 +1,73 @@
+// What PageBoundary shows for what a page throws in the browser, and what it reports.
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
+import { cleanup, screen } from "@testing-library/react";
+import { forbidden, notFound, redirect } from "../../src/app/runtime/outcome.ts";
+import { PageBoundary } from "../../src/app/runtime/PageBoundary.tsx";
+import { ReporterContext, type ErrorReport } from "../../src/app/runtime/report.ts";
+import { navigationFor, payload, renderWith } from "./render.tsx";
+
+afterEach(cleanup);
+
+function Throws({ thrower }: { thrower: () => never }): never {
+  return thrower();
+}
+
+async function renderThrowing(thrower: () => never, mode: "production" | "development" = "production") {
+  const reports: ErrorReport[] = [];
+  const { nav, calls } = navigationFor(payload(), null, mode);
+  // React logs caught errors on the console; that is expected here and not what these tests read.
+  const quiet = spyOn(console, "error").mockImplementation(() => {});
+  await renderWith(
+    nav,
+    <ReporterContext value={(r) => void reports.push(r)}>
+      <PageBoundary>
+        <Throws thrower={thrower} />
+      </PageBoundary>
+    </ReporterContext>,
+  );
+  quiet.mockRestore();
+  return { reports, calls };
+}
+
+describe("PageBoundary", () => {
+  test("an error shows the client-side exception page and is reported once", async () => {
+    const { reports } = await renderThrowing(() => {
+      throw new Error("secret detail");
+    });
+    expect(screen.getByRole("alert").textContent).toContain("client-side exception has occurred while loading example.test");
+    expect(screen.getByRole("alert").textContent).not.toContain("secret detail");
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toMatchObject({ mechanism: "boundary", digest: undefined });
+  });
+
+  test("a server error that streamed late keeps its digest and server side", async () => {
+    const { reports } = await renderThrowing(() => {
+      throw Object.assign(new Error("A server-side exception occurred"), { digest: "late123456", side: "server" });
+    });
+    expect(screen.getByRole("alert").textContent).toContain("server-side exception");
+    expect(screen.getByText("late123456")).toBeTruthy();
+    expect(reports[0]?.digest).toBe("late123456");
+  });
+
+  test("in development the message is shown", async () => {
+    await renderThrowing(() => {
+      throw new Error("visible in dev");
+    }, "development");
+    expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("visible in dev");
+  });
+
+  test.each([
+    [notFound, "Page not found"],
+    [forbidden, "Forbidden"],
+  ])("an outcome shows its fallback and is not reported", async (thrower, heading) => {
+    const { reports } = await renderThrowing(thrower);
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toContain(heading);
+    expect(reports).toEqual([]);
+  });
+
+  test("a redirect navigates, replacing the history entry", async () => {
+    const { calls, reports } = await renderThrowing(() => redirect("/elsewhere"));
+    expect(calls).toEqual([["/elsewhere", { replace: true }]]);
+    expect(reports).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+// render.tsx (DOM test support): renders app pieces inside a navigation store of our choosing.
+import { act, render } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { Router } from "wouter";
+import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type Navigation } from "../../src/app/runtime/navigation.ts";
+import type { PagePayload } from "../../src/app/runtime/page.ts";
+
+export function payload(over: Partial<PagePayload> = {}): PagePayload {
+  return { v: 1, buildId: "test", path: "/", search: "", route: "/", data: null, deferred: [], assets: { css: [], js: [] }, ...over };
+}
+
+export function navigationFor(p: PagePayload, data: unknown = p.data, mode: "production" | "development" = "production") {
+  const calls: Array<[string, unknown]> = [];
+  const nav: Navigation = {
+    ...staticNavigation({ path: p.path, search: p.search, page: { payload: p, data } }, { mode }, "example.test"),
+    navigate: (to, options) => void calls.push([to, options]),
+  };
+  return { nav, calls };
+}
+
+export async function renderWith(nav: Navigation, ui: ReactNode) {
+  await act(async () => {
+    render(
+      <NavigationContext value={nav}>
+        <Router hook={useBriskLocation} searchHook={useBriskSearch}>
+          {ui}
+        </Router>
+      </NavigationContext>,
+    );
+  });
+}

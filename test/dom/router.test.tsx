@@ -1,0 +1,42 @@
+// The page the app renders for the navigation state: routes, params, search, links.
+import { afterEach, describe, expect, test } from "bun:test";
+import { cleanup, fireEvent, screen } from "@testing-library/react";
+import { Page } from "../../src/app/Page.tsx";
+import { EXAMPLES } from "../../src/app/pages/examples.ts";
+import { navigationFor, payload, renderWith } from "./render.tsx";
+
+afterEach(cleanup);
+
+describe("Page", () => {
+  test("renders the route that matches the path, with its loader data", async () => {
+    const p = payload({ path: "/examples/search", search: "q=hi", route: "/examples/search", data: { q: "hi" } });
+    await renderWith(navigationFor(p).nav, <Page />);
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Search");
+    expect(document.querySelector("output")?.textContent).toBe("hi");
+  });
+
+  test("an unmatched path renders the not-found page", async () => {
+    await renderWith(navigationFor(payload({ path: "/nowhere", route: null })).nav, <Page />);
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toContain("Page not found");
+  });
+
+  test("an outcome in the payload renders its fallback instead of the route", async () => {
+    const p = payload({ path: "/examples/forbidden", route: "/examples/forbidden", outcome: { kind: "forbidden", status: 403 } });
+    await renderWith(navigationFor(p).nav, <Page />);
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toContain("Forbidden");
+  });
+
+  test("an error in the payload renders the server-side error page with its digest", async () => {
+    const p = payload({ path: "/x", route: "/examples/server-error", error: { digest: "0123456789", side: "server" } });
+    await renderWith(navigationFor(p).nav, <Page />);
+    expect(screen.getByRole("alert").textContent).toContain("server-side exception has occurred while loading example.test");
+    expect(screen.getByText("0123456789")).toBeTruthy();
+  });
+
+  test("a Link click asks the navigation store to go there, instead of loading a document", async () => {
+    const { nav, calls } = navigationFor(payload({ data: { examples: EXAMPLES } }));
+    await renderWith(nav, <Page />);
+    fireEvent.click(screen.getByRole("link", { name: "Streaming" }));
+    expect(calls.map(([to]) => to)).toEqual(["/examples/stream"]);
+  });
+});

@@ -1,0 +1,80 @@
+// Outcomes: statuses, and redirect targets that are a programming error rather than a redirect.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { createMatcher } from "../../src/app/runtime/match.ts";
+import { Outcome, isSafeRedirect, redirect } from "../../src/app/runtime/outcome.ts";
+import type { Loader } from "../../src/app/runtime/route.ts";
+import { createRequestRecord } from "../../src/server/request-record.ts";
+import { resolvePage, type PageDeps } from "../../src/server/resolve-page.ts";
+import { clientAssets } from "../support/app.ts";
+
+let deps: (loader: Loader) => PageDeps;
+beforeAll(async () => {
+  const assets = await clientAssets();
+  deps = (loader) => ({
+    match: createMatcher([{ path: "/r", component: () => null, loader }]),
+    assets,
+    mode: "production",
+    capture: () => {},
+  });
+});
+
+async function resolve(loader: Loader) {
+  const request = new Request("http://localhost/r");
+  return resolvePage(request, new URL(request.url), createRequestRecord(request, "/r"), deps(loader));
+}
+
+describe("redirect", () => {
+  test.each([
+    ["/", true],
+    ["/a?b=c#d", true],
+    ["relative/path", true],
+    ["https://example.com/x", true],
+    ["HTTP://example.com", true],
+    ["javascript:alert(1)", false],
+    [" JavaScript:alert(1)", false],
+    ["java\tscript:alert(1)", false],
+    ["data:text/html,<script>", false],
+    ["vbscript:x", false],
+    ["//evil.example", false],
+    ["/\\evil.example", false],
+    ["\\\\evil.example", false],
+    ["", false],
+  ])("isSafeRedirect(%p) is %p", (url, safe) => {
+    expect(isSafeRedirect(url)).toBe(safe);
+  });
+
+  test("is 307, or 308 when permanent, with the location", async () => {
+    expect((await resolve(() => redirect("/a"))).redirect).toEqual({ kind: "redirect", location: "/a", status: 307 });
+    expect((await resolve(() => redirect("/a", { permanent: true }))).status).toBe(308);
+  });
+
+  test.each(["javascript:alert(1)", "data:text/html,x", "//evil.example"])("to %p is a 500 with a digest, not a redirect", async (target) => {
+    const page = await resolve(() => redirect(target));
+    expect(page.redirect).toBeUndefined();
+    expect(page.status).toBe(500);
+    expect(page.payload.error?.digest).toMatch(/^[0-9a-z]{10}$/);
+  });
+
+  test("outcomes carry their status", () => {
+    expect(new Outcome("not-found").status).toBe(404);
+    expect(new Outcome("forbidden").status).toBe(403);
+    expect(new Outcome("unauthorized").status).toBe(401);
+  });
+});
+
+describe("loader context", () => {
+  test("holds decoded params, search, headers, cookies and the request's signal", async () => {
+    const matcher = createMatcher([{ path: "/users/:id", component: () => null, loader: (ctx) => ctx }]);
+    const request = new Request("http://localhost/users/a%20b?x=1", { headers: { cookie: "sid=abc%3D; theme=dark", "x-test": "1" } });
+    const seen = await resolvePage(request, new URL(request.url), createRequestRecord(request, "/users/a%20b"), {
+      ...deps(() => null),
+      match: matcher,
+    });
+    const ctx = seen.data as Parameters<Loader>[0];
+    expect(ctx.params).toEqual({ id: "a b" });
+    expect(ctx.search.get("x")).toBe("1");
+    expect(ctx.headers.get("x-test")).toBe("1");
+    expect(ctx.cookies).toEqual({ sid: "abc=", theme: "dark" });
+    expect(ctx.signal).toBe(request.signal);
+  });
+});
