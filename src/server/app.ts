@@ -9,6 +9,7 @@ import { stdoutLogger, type Logger } from "./logger.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import { pagesPlugin } from "./pages.ts";
 import { requestLogPlugin } from "./request-log.ts";
+import { createSecurityHeaders, securityHeadersPlugin } from "./security-headers.ts";
 import { createRequestRecord, reportError, type CaptureError, type RequestRecord } from "./request-record.ts";
 
 export interface AppDeps {
@@ -41,7 +42,9 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const assets = deps.assets ?? loadClientAssets();
   const capture: CaptureError = deps.capture ?? (() => {});
   const log = deps.log ?? stdoutLogger;
+  const security = createSecurityHeaders(config);
   return new Elysia({ name: "brisk" })
+    .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log))
     .onError({ as: "global" }, (ctx) => {
       // Elysia catches what a handler throws, so this is the one place left to see it.
@@ -62,6 +65,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
         mode: config.mode,
         capture,
         clientConfig: clientConfigFor(config, assets),
+        security,
       }),
     );
 }

@@ -4,6 +4,7 @@ import type { Server } from "bun";
 import { Elysia } from "elysia";
 import { isIP } from "node:net";
 import type { Config } from "./config.ts";
+import { CSP_REPORT_PATH } from "./security-headers.ts";
 
 export interface TunnelOptions {
   /** Every DSN envelopes may go to. Empty: the tunnel forwards nothing. */
@@ -136,7 +137,47 @@ export async function handleMonitoring(
   const ingestUrl = tunnel.ingestUrls.get(header.dsn);
   if (ingestUrl === undefined) return reply(403, "dsn not allowed");
   if (tunnel.inFlight >= tunnel.maxInFlight) return tooBusy();
-  return forward(body, ingestUrl, clientIp, tunnel);
+  return forward(body, ingestUrl, ENVELOPE_TYPE, clientIp, tunnel);
+}
+
+/** Browsers' CSP violation reports: small JSON documents in one of two formats. */
+const CSP_REPORT_TYPES = ["application/csp-report", "application/reports+json"];
+const CSP_REPORT_MAX_BYTES = 64 * 1024;
+
+/** Sentry's security endpoint for the configured DSN: it turns CSP reports into issues. */
+export function securityEndpoint(dsn: string | undefined): string | undefined {
+  const d = dsn === undefined ? undefined : makeDsn(dsn);
+  if (!d) return undefined;
+  const port = d.port ? `:${d.port}` : "";
+  const path = d.path ? `/${d.path}` : "";
+  return `${d.protocol}://${d.host}${port}${path}/api/${d.projectId}/security/?sentry_key=${encodeURIComponent(d.publicKey ?? "")}`;
+}
+
+export async function handleCspReport(
+  request: Request,
+  clientIp: string | undefined,
+  endpoint: string | undefined,
+  tunnel: Tunnel,
+): Promise<Response> {
+  if (request.method !== "POST") return methodNotAllowed();
+  if (!endpoint) return reply(503, "CSP reporting is not configured (SENTRY_DSN is unset)");
+  const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase() ?? "";
+  if (!CSP_REPORT_TYPES.includes(type)) return reply(415, "expected application/csp-report or application/reports+json");
+  if (tunnel.inFlight >= tunnel.maxInFlight) return tooBusy();
+  let body: Bytes | undefined;
+  try {
+    body = await readBody(request, CSP_REPORT_MAX_BYTES);
+  } catch {
+    return reply(400, "unreadable report body");
+  }
+  if (!body) return reply(413, "report too large");
+  // The destination is fixed by configuration; the body only has to be what Sentry parses.
+  try {
+    JSON.parse(decoder.decode(body));
+  } catch {
+    return reply(400, "report is not JSON");
+  }
+  return forward(body, endpoint, type, clientIp, tunnel);
 }
 
 function tooBusy(): Response {
@@ -146,13 +187,14 @@ function tooBusy(): Response {
 async function forward(
   body: Bytes,
   ingestUrl: string,
+  contentType: string,
   clientIp: string | undefined,
   tunnel: Tunnel,
 ): Promise<Response> {
   tunnel.inFlight++;
   try {
     // A fresh header set: no visitor cookie, Authorization or other header may reach Sentry.
-    const headers: Record<string, string> = { "content-type": ENVELOPE_TYPE };
+    const headers: Record<string, string> = { "content-type": contentType };
     if (clientIp) headers["x-forwarded-for"] = clientIp;
     const upstream = await tunnel.fetch(ingestUrl, {
       method: "POST",
@@ -203,7 +245,14 @@ export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch
     fetch: options.fetch,
   });
   const { trustProxy } = config;
+  const cspEndpoint = securityEndpoint(config.sentryDsn);
   return new Elysia({ name: "brisk:monitoring" })
+    .post(
+      CSP_REPORT_PATH,
+      ({ request, server }) => handleCspReport(request, visitorIp(request, server, trustProxy), cspEndpoint, tunnel),
+      { parse: "none" },
+    )
+    .all(CSP_REPORT_PATH, methodNotAllowed, { parse: "none" })
     .post(
       "/monitoring",
       ({ request, server }) => handleMonitoring(request, visitorIp(request, server, trustProxy), tunnel),

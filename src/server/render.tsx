@@ -8,9 +8,11 @@ import { scriptJson } from "../app/runtime/script-json.ts";
 import { digestOf } from "./digest.ts";
 import { reportError, type RequestRecord } from "./request-record.ts";
 import { failedPage, resolvePage, type PageDeps, type ResolvedPage } from "./resolve-page.ts";
+import type { SecurityHeaders } from "./security-headers.ts";
 
 export interface RenderDeps extends PageDeps {
   clientConfig: ClientConfig;
+  security: SecurityHeaders;
 }
 
 const HTML = "text/html; charset=utf-8";
@@ -20,16 +22,16 @@ function redirectResponse(location: string, status: number): Response {
 }
 
 /** The page state and a tiny settle() that streamed scripts call before the client entry has loaded. */
-function bootScript(page: ResolvedPage, clientConfig: ClientConfig, host: string): string {
-  const state = scriptJson({ page: page.payload, config: clientConfig, host, s: [] });
+function bootScript(page: ResolvedPage, clientConfig: ClientConfig, host: string, nonce: string): string {
+  const state = scriptJson({ page: page.payload, config: clientConfig, host, nonce, s: [] });
   return `var B=window.__BRISK__=${state};B.settle=function(x){B.s.push(x);B.on&&B.on(x)}`;
 }
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
-function plainErrorPage(host: string, digest: string): Response {
+function plainErrorPage(host: string, digest: string, headers: Record<string, string>): Response {
   const safeHost = host.replace(/[^a-zA-Z0-9.:\-[\]]/g, "");
   const body = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Application error</title><main role="alert"><h1>Application error</h1><p>A server-side exception has occurred while loading ${safeHost}.</p><p class="digest">Digest: <code>${digest}</code></p></main></html>`;
-  return new Response(body, { status: 500, headers: { "content-type": HTML, "cache-control": "no-store" } });
+  return new Response(body, { status: 500, headers: { ...headers, "content-type": HTML, "cache-control": "no-store" } });
 }
 
 async function renderDocument(
@@ -42,15 +44,19 @@ async function renderDocument(
 ): Promise<Response> {
   if (page.redirect) return redirectResponse(page.redirect.location!, page.status);
   const host = url.hostname;
+  const nonce = deps.security.nonce();
+  const headers = deps.security.html(nonce);
   const navigation = staticNavigation(
     { path: page.payload.path, search: page.payload.search, page: { payload: page.payload, data: page.data } },
     deps.clientConfig,
     host,
+    nonce,
   );
   try {
     const stream = await renderToReadableStream(<App navigation={navigation} settlements={page.settlements} />, {
       bootstrapModules: [deps.assets.entryUrl],
-      bootstrapScriptContent: bootScript(page, deps.clientConfig, host),
+      bootstrapScriptContent: bootScript(page, deps.clientConfig, host, nonce),
+      nonce,
       signal: request.signal,
       onError(error) {
         // A visitor who leaves aborts the render; that is not a failure of the page.
@@ -63,7 +69,7 @@ async function renderDocument(
     const failed = page.status >= 500 || page.payload.outcome !== undefined;
     return new Response(stream, {
       status: page.status,
-      headers: { "content-type": HTML, "cache-control": failed ? "no-store" : "private, no-cache" },
+      headers: { ...headers, "content-type": HTML, "cache-control": failed ? "no-store" : "private, no-cache" },
     });
   } catch (error) {
     if (request.signal.aborted) return new Response(null, { status: 499 });
@@ -74,7 +80,7 @@ async function renderDocument(
       const fallback = failedPage(base, error, record, deps, "render");
       return renderDocument(request, url, fallback, record, deps, 1);
     }
-    return plainErrorPage(host, digest ?? reportError(record, error, "render", deps.capture));
+    return plainErrorPage(host, digest ?? reportError(record, error, "render", deps.capture), headers);
   }
 }
 

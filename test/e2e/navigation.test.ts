@@ -45,7 +45,7 @@ describe("hydration", () => {
     "/examples/client-error",
     "/examples/lazy",
     "/no/such/page",
-  ])("%s hydrates with no console errors", async (path) => {
+  ])("%s hydrates with no console errors and no CSP violation", async (path) => {
     const { page, watch } = await open(path);
     await page.waitForLoadState("networkidle");
     expect(watch.problems).toEqual([]);
@@ -139,9 +139,10 @@ describe("client navigation", () => {
 });
 
 describe("after the shell", () => {
-  test("late error: the error UI shows the server's digest, naming the host", async () => {
-    const { page } = await open("/examples/late-error");
+  test("late error: the error UI shows the server's digest, naming the host, with no CSP violation", async () => {
+    const { page, watch } = await open("/examples/late-error");
     await page.waitForSelector(".digest code");
+    expect(watch.problems.filter((p) => p.includes("CSP"))).toEqual([]);
     const html = await (await fetch(`${server.origin}/__data/examples/late-error`)).text();
     expect(html).toContain('"digest"');
     expect(await page.textContent("main")).toContain("server-side exception has occurred while loading 127.0.0.1");

@@ -29,6 +29,12 @@ export interface PageWatch {
 
 export function watchPage(page: Page): PageWatch {
   const watch: PageWatch = { problems: [], documents: [] };
+  // Every CSP violation becomes a console error, so a test that wants no problems fails on one.
+  void page.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`),
+    ),
+  );
   page.on("console", (m) => {
     if (m.type() !== "error" && m.type() !== "warning") return;
     // Chromium logs a document's own 4xx/5xx status; for outcome and error pages that status is the point.

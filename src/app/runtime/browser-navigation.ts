@@ -81,5 +81,6 @@ export function createBrowserNavigation({ boot, initial, prepare }: BrowserNavig
     navigate: (to, options = {}) => void go(to, options),
     config: boot.config,
     host: boot.host,
+    nonce: boot.nonce,
   };
 }

@@ -27,6 +27,8 @@ export interface Navigation {
   config: ClientConfig;
   /** The host named by the exception pages. */
   host: string;
+  /** The CSP nonce of the document, for the inline scripts and preloads it renders. */
+  nonce?: string;
 }
 
 export const NavigationContext = createContext<Navigation | null>(null);
@@ -53,12 +55,13 @@ export function useBriskSearch(): string {
 }
 
 /** The server renders exactly one page per request: nothing moves. */
-export function staticNavigation(state: NavState, config: ClientConfig, host: string): Navigation {
+export function staticNavigation(state: NavState, config: ClientConfig, host: string, nonce?: string): Navigation {
   return {
     getState: () => state,
     subscribe: () => () => {},
     navigate: () => {},
     config,
     host,
+    nonce,
   };
 }

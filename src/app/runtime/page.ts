@@ -63,6 +63,8 @@ export interface BootState {
   config: ClientConfig;
   /** The host name the visitor asked for, as the exception pages name it. */
   host: string;
+  /** This response's CSP nonce, so hydration renders the same attributes the server did. */
+  nonce?: string;
   /** Settlements streamed so far, pushed by inline scripts. */
   s: DeferredSettlement[];
   settle(s: DeferredSettlement): void;

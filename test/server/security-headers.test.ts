@@ -1,0 +1,91 @@
+// Security headers on every response, a fresh CSP nonce per page, and CSP reports forwarded to Sentry.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { testApp, type TestApp } from "../support/app.ts";
+import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await testApp();
+});
+
+const nonceOf = (csp: string | null) => /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
+
+describe("security headers", () => {
+  test.each(["/", "/examples/not-found", "/examples/server-error", "/healthz", "/__data/", "/monitoring", "/assets/missing.js"])(
+    "%s carries nosniff, a referrer policy and a permissions policy",
+    async (path) => {
+      const res = await t.request(path);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(res.headers.get("permissions-policy")).toContain("camera=()");
+    },
+  );
+
+  test("assets carry nosniff", async () => {
+    const html = await (await t.request("/")).text();
+    const entry = /src="(\/assets\/entry-client-[^"]+\.js)"/.exec(html)![1]!;
+    expect((await t.request(entry)).headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  test("HTML has a strict CSP whose nonce is on every inline script and preload, fresh per request", async () => {
+    const res = await t.request("/examples/late-error");
+    const csp = res.headers.get("content-security-policy")!;
+    for (const part of ["'strict-dynamic'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'"]) expect(csp).toContain(part);
+    const nonce = nonceOf(csp)!;
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    const html = await res.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(3);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    for (const tag of html.match(/<link rel="modulepreload"[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);
+    const again = nonceOf((await t.request("/examples/late-error")).headers.get("content-security-policy"));
+    expect(again).not.toBe(nonce);
+  });
+
+  test("the exception page rendered after a failed shell has the CSP too", async () => {
+    const res = await t.request("/examples/render-error");
+    const nonce = nonceOf(res.headers.get("content-security-policy"))!;
+    expect(await res.text()).toContain(`nonce="${nonce}"`);
+  });
+});
+
+describe("CSP reports", () => {
+  let ingest: FakeIngest;
+  let withSentry: TestApp;
+  beforeAll(async () => {
+    ingest = await startFakeIngest();
+    withSentry = await testApp({ SENTRY_DSN: ingest.dsn() });
+  });
+  afterAll(() => ingest.stop());
+
+  const report = JSON.stringify({ "csp-report": { "document-uri": "http://localhost/", "violated-directive": "script-src", "blocked-uri": "inline" } });
+
+  test("with Sentry on, the CSP names /monitoring/csp, which forwards to Sentry's security endpoint", async () => {
+    const page = await withSentry.request("/");
+    expect(page.headers.get("content-security-policy")).toContain("report-uri /monitoring/csp");
+    const res = await withSentry.request("/monitoring/csp", {
+      method: "POST",
+      headers: { "content-type": "application/csp-report", cookie: "session=secret" },
+      body: report,
+    });
+    expect(res.status).toBe(200);
+    await ingest.waitFor(1);
+    const got = ingest.received[0];
+    expect(got!.path).toBe("/api/42/security/");
+    expect(got!.search).toContain("sentry_key=publickey");
+    expect(got!.text).toBe(report);
+    expect(got!.headers.get("cookie")).toBeNull();
+  });
+
+  test("refuses other content types (415) and non-JSON (400)", async () => {
+    const post = (type: string, body: string) => withSentry.request("/monitoring/csp", { method: "POST", headers: { "content-type": type }, body });
+    expect((await post("text/plain", report)).status).toBe(415);
+    expect((await post("application/csp-report", "{nope")).status).toBe(400);
+  });
+
+  test("without Sentry, no report-uri and the endpoint says it is not configured", async () => {
+    expect((await t.request("/")).headers.get("content-security-policy")).not.toContain("report-uri");
+    const res = await t.request("/monitoring/csp", { method: "POST", headers: { "content-type": "application/csp-report" }, body: report });
+    expect(res.status).toBe(503);
+  });
+});
