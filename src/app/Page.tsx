@@ -2,6 +2,7 @@
 import { Route, Switch } from "wouter";
 import { GlobalError } from "./fallbacks/GlobalError.tsx";
 import { OutcomePage } from "./fallbacks/OutcomePage.tsx";
+import { RouteLoadFailed } from "./fallbacks/RouteLoadFailed.tsx";
 import { routes } from "./routes.tsx";
 import { LoaderDataContext } from "./runtime/loader-data.tsx";
 import { useNavigation, useNavState } from "./runtime/navigation.ts";
@@ -10,8 +11,9 @@ const routeElements = routes.map((r) => <Route key={r.path} path={r.path} compon
 
 export function Page() {
   const nav = useNavigation();
-  const { page } = useNavState();
+  const { page, loadFailed } = useNavState();
   const { error, outcome } = page.payload;
+  if (loadFailed) return <RouteLoadFailed />;
   if (error) return <GlobalError {...error} host={nav.host} />;
   if (outcome && outcome.kind !== "redirect") return <OutcomePage kind={outcome.kind} />;
   return (

@@ -1,8 +1,12 @@
 // browser-navigation.ts: client navigation: fetch the target's page data, load its code, then commit.
 import type { NavigateOptions, Navigation, NavState } from "./navigation.ts";
-import type { BootState, PagePayload } from "./page.ts";
+import type { BootState } from "./page.ts";
 import { fetchPageData, FullLoadNeeded } from "./page-data-client.ts";
 import { livePage, type LivePage } from "./page-view.ts";
+import { recoverFromLoadFailure, settleRecovery } from "./recovery.ts";
+import type { Reporter } from "./report.ts";
+import type { RouteDefinition } from "./route.ts";
+import { loadRoute, RouteLoadError } from "./route-loading.ts";
 
 /** Redirect chains longer than this are a loop; the browser's own full load will say so. */
 const MAX_REDIRECTS = 5;
@@ -10,8 +14,8 @@ const MAX_REDIRECTS = 5;
 export interface BrowserNavigationOptions {
   boot: BootState;
   initial: LivePage;
-  /** Loads the route's code and stylesheets; rejects when the page cannot be shown. */
-  prepare(payload: PagePayload, target: URL): Promise<void>;
+  routes: readonly RouteDefinition[];
+  report: Reporter;
 }
 
 function scrollAfterCommit(url: URL) {
@@ -20,7 +24,7 @@ function scrollAfterCommit(url: URL) {
   else window.scrollTo(0, 0);
 }
 
-export function createBrowserNavigation({ boot, initial, prepare }: BrowserNavigationOptions): Navigation {
+export function createBrowserNavigation({ boot, initial, routes, report }: BrowserNavigationOptions): Navigation {
   let state: NavState = { path: boot.page.path, search: boot.page.search, page: initial.view };
   const listeners = new Set<() => void>();
   const commit = (next: NavState) => {
@@ -49,13 +53,21 @@ export function createBrowserNavigation({ boot, initial, prepare }: BrowserNavig
         url = next;
         fetched = await fetchPageData(url, boot.page.buildId, controller.signal);
       }
-      await prepare(fetched.payload, url);
+      let loadFailed = false;
+      try {
+        await loadRoute(fetched.payload, routes);
+        settleRecovery(url, report);
+      } catch (error) {
+        if (!(error instanceof RouteLoadError) || controller.signal.aborted) throw error;
+        if (recoverFromLoadFailure(url, error, report) === "reloading") return;
+        loadFailed = true;
+      }
       if (controller.signal.aborted) return;
       const href = url.pathname + url.search + url.hash;
       if (!pop) history[replace ? "replaceState" : "pushState"](null, "", href);
       else if (url !== target) history.replaceState(null, "", href);
       const live = livePage(fetched.payload);
-      commit({ path: url.pathname, search: url.search.slice(1), page: live.view });
+      commit({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed });
       if (!pop) scrollAfterCommit(url);
       for await (const s of fetched.settlements) live.settle(s);
       live.end();

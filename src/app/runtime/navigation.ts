@@ -12,6 +12,8 @@ export interface NavState {
   path: string;
   search: string;
   page: PageView;
+  /** The page's code or stylesheets could not be loaded, even after a retry and a reload. */
+  loadFailed?: boolean;
   /** Set when a client navigation could not reach the server; the current page stays. */
   failedNavigation?: { to: string; retry(): void };
 }

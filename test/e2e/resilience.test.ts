@@ -1,0 +1,175 @@
+// Client resilience in Chromium: failed chunks and stylesheets, deploy skew, offline navigation,
+// cross-origin script errors. Failures reach the fake Sentry ingest once, as warnings.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { clientAssets, listenApp, type Listening } from "../support/app.ts";
+import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
+import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
+
+let server: Listening;
+let ingest: FakeIngest;
+let browser: Browser;
+let chunk: string;
+let stylesheet: string;
+
+beforeAll(async () => {
+  ingest = await startFakeIngest();
+  server = await listenApp({ SENTRY_DSN: ingest.dsn() });
+  const { manifest } = await clientAssets();
+  chunk = manifest.chunks["src/app/pages/LazyExample.tsx"]!;
+  stylesheet = manifest.styles["pages/LazyExample.css"]!;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await ingest?.stop();
+});
+
+beforeEach(() => ingest.reset());
+
+async function openHome(context?: BrowserContext) {
+  const page = await (context ?? browser).newPage();
+  const watch = watchPage(page);
+  await page.goto(`${server.origin}/`);
+  await hydrated(page);
+  await page.evaluate(() => ((window as unknown as { __mark: number }).__mark = 1));
+  return { page, watch };
+}
+
+const marked = (page: Page) => page.evaluate(() => (window as unknown as { __mark?: number }).__mark === 1);
+
+/** Sentry events at the fake ingest, after giving the browser time to send what it will send. */
+async function settledEvents(ms = 1500) {
+  await Bun.sleep(ms);
+  return ingest.events();
+}
+
+describe("a route chunk that fails", () => {
+  test("once: the retry loads it, with no reload and no report", async () => {
+    const { page, watch } = await openHome();
+    let aborted = 0;
+    await page.route(`**/assets/${chunk}`, (route) => (aborted++ === 0 ? route.abort() : route.continue()));
+    await page.click('a[href="/examples/lazy"]');
+    await page.waitForSelector(".lazy-banner");
+    expect(aborted).toBe(2);
+    expect(await marked(page)).toBe(true);
+    expect(watch.documents).toHaveLength(1);
+    expect(await settledEvents()).toEqual([]);
+    await page.close();
+  });
+
+  test("always: one full reload, then the load-failure page with a reload button, and one warning", async () => {
+    const context = await browser.newContext();
+    const { page, watch } = await openHome(context);
+    await context.route(`**/assets/${chunk}`, (route) => route.abort());
+    await page.click('a[href="/examples/lazy"]');
+    await page.waitForSelector("main.route-load-failed");
+    expect(page.url()).toBe(`${server.origin}/examples/lazy`);
+    expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/examples/lazy`]);
+    expect(await page.isVisible("text=Reload the page")).toBe(true);
+    const events = await settledEvents();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ level: "warning" });
+    expect(JSON.stringify(events[0])).toContain(chunk);
+    // The guard holds: reloading by hand shows the page again, with no further automatic reload.
+    await page.click("text=Reload the page");
+    await page.waitForSelector("main.route-load-failed");
+    expect(watch.documents).toHaveLength(3);
+    expect(await settledEvents()).toHaveLength(1);
+    await context.close();
+  });
+});
+
+describe("a route stylesheet that fails", () => {
+  test.each([
+    ["is aborted", "abort"],
+    ["never answers", "hang"],
+  ] as const)("%s: the navigation ends within the bound, then recovery follows", async (_, how) => {
+    const context = await browser.newContext();
+    const { page, watch } = await openHome(context);
+    await context.route(`**/assets/${stylesheet}`, (route) => (how === "abort" ? route.abort() : undefined));
+    const started = Date.now();
+    await page.click('a[href="/examples/lazy"]');
+    // Two bounded attempts, then the full page load of the target.
+    await page.waitForURL(`${server.origin}/examples/lazy`, { timeout: 12_000, waitUntil: "commit" });
+    expect(Date.now() - started).toBeLessThan(12_000);
+    expect(watch.documents.at(-1)).toBe(`${server.origin}/examples/lazy`);
+    // After the reload, an aborted stylesheet ends on the load-failure page. One that never answers
+    // holds the document's own parser (a render-blocking stylesheet), which only the browser can end.
+    if (how === "abort") await page.waitForSelector("main.route-load-failed", { timeout: 20_000 });
+    await context.close();
+  });
+});
+
+describe("deploy skew", () => {
+  test("page data from another build: the next navigation is one full load of the right page", async () => {
+    const { page, watch } = await openHome();
+    await page.route("**/__data/**", async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/"buildId":"[^"]+"/, '"buildId":"a-newer-build"');
+      await route.fulfill({ response, body });
+    });
+    await page.click('a[href="/examples/search?q=brisk"]');
+    await page.waitForSelector("output#query");
+    expect(page.url()).toBe(`${server.origin}/examples/search?q=brisk`);
+    expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/examples/search?q=brisk`]);
+    await page.close();
+  });
+
+  test("an HTML answer where page data was expected: one full load", async () => {
+    const { page, watch } = await openHome();
+    await page.route("**/__data/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><p>proxy page</p>" }));
+    await page.click('a[href="/examples/stream"]');
+    await page.waitForSelector("#streamed-section");
+    expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/examples/stream`]);
+    await page.close();
+  });
+});
+
+describe("network failure during navigation", () => {
+  test("the retry notice shows, the URL stays, and retry works once back online", async () => {
+    const context = await browser.newContext();
+    const { page } = await openHome(context);
+    await context.setOffline(true);
+    await page.click('a[href="/examples/stream"]');
+    await page.waitForSelector(".navigation-notice");
+    expect(page.url()).toBe(`${server.origin}/`);
+    expect(await page.isVisible("ul.examples")).toBe(true);
+    await context.setOffline(false);
+    await page.click(".navigation-notice button");
+    await page.waitForSelector("#streamed-section");
+    expect(page.url()).toBe(`${server.origin}/examples/stream`);
+    expect(await page.isVisible(".navigation-notice")).toBe(false);
+    await page.goBack();
+    await page.waitForSelector("ul.examples");
+    expect(await marked(page)).toBe(true);
+    await context.close();
+  });
+});
+
+describe("a cross-origin script that throws", () => {
+  test("is not reported as 'Script error.', and the page keeps navigating", async () => {
+    const thirdParty = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response("throw new Error('third-party failure')", { headers: { "content-type": "text/javascript" } }),
+    });
+    // The page's CSP rightly blocks foreign scripts; this test stands in for one the site chose to allow.
+    const context = await browser.newContext({ bypassCSP: true });
+    const { page } = await openHome(context);
+    await page.evaluate((src) => {
+      const s = document.createElement("script");
+      s.src = src;
+      document.head.append(s);
+    }, `http://127.0.0.1:${thirdParty.port}/widget.js`);
+    await Bun.sleep(300);
+    await page.click('a[href="/examples/search?q=brisk"]');
+    await page.waitForSelector("output#query");
+    expect(await marked(page)).toBe(true);
+    expect(await settledEvents()).toEqual([]);
+    await context.close();
+    thirdParty.stop(true);
+  });
+});
