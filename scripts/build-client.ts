@@ -1,4 +1,5 @@
 // build-client.ts: bundles the browser code into content-hashed assets plus the manifest the server reads.
+import type { BunPlugin } from "bun";
 import { brotliCompressSync, constants } from "node:zlib";
 import { mkdir, rm } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
@@ -7,15 +8,35 @@ import type { Manifest } from "../src/server/manifest.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const APP_DIR = join(ROOT, "src/app");
+/**
+ * The server pins @sentry/core to @sentry/bun's version, so each browser Sentry package gets its own
+ * nested copy of a newer core; resolving them all to @sentry/browser's copy ships one core, not two.
+ */
+const oneSentryCore: BunPlugin = {
+  name: "brisk:one-sentry-core",
+  setup(build) {
+    const core = Bun.resolveSync("@sentry/core", join(ROOT, "node_modules/@sentry/browser"));
+    build.onResolve({ filter: /^@sentry\/core$/ }, ({ importer }) =>
+      importer.includes("/node_modules/@sentry/") ? { path: core } : undefined,
+    );
+  },
+};
+
 /** Below this size a compressed copy saves less than the bytes of its own headers. */
 const COMPRESS_MIN_BYTES = 512;
 
 export interface BuildOptions {
   outdir?: string;
   mode?: "production" | "development";
+  /** Precompressed .br/.gz copies. Off in development: brotli on the unminified bundle adds seconds to every rebuild. */
+  compress?: boolean;
 }
 
-export async function buildClient({ outdir = join(ROOT, "dist/client"), mode = "production" }: BuildOptions = {}) {
+export async function buildClient({
+  outdir = join(ROOT, "dist/client"),
+  mode = "production",
+  compress = mode === "production",
+}: BuildOptions = {}) {
   const styles = [...new Set(routes.flatMap((r) => r.styles ?? []))];
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
@@ -32,6 +53,7 @@ export async function buildClient({ outdir = join(ROOT, "dist/client"), mode = "
     define: { "process.env.NODE_ENV": JSON.stringify(mode) },
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     metafile: true,
+    plugins: [oneSentryCore],
     throw: false,
   });
   if (!result.success) {
@@ -64,7 +86,7 @@ export async function buildClient({ outdir = join(ROOT, "dist/client"), mode = "
   const compressed: Record<string, Array<"br" | "gzip">> = {};
   await Promise.all(
     files
-      .filter((f) => /\.(js|css)$/.test(f))
+      .filter((f) => compress && /\.(js|css)$/.test(f))
       .map(async (file) => {
         const bytes = new Uint8Array(await Bun.file(join(outdir, file)).arrayBuffer());
         if (bytes.length < COMPRESS_MIN_BYTES) return;

@@ -1,12 +1,18 @@
-// entry-client.tsx: the browser entry: read the page the server rendered, load its route, hydrate.
-import { hydrateRoot } from "react-dom/client";
+// entry-client.tsx: the browser entry: read the page the server rendered, load its route, hydrate, then
+// start Sentry.
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
+import { RouteLoadFailed } from "./app/fallbacks/RouteLoadFailed.tsx";
 import "./app/styles.css";
 import { routes } from "./app/routes.tsx";
 import { createBrowserNavigation } from "./app/runtime/browser-navigation.ts";
-import { isLazyPage } from "./app/runtime/lazy-page.ts";
-import type { BootState, PagePayload } from "./app/runtime/page.ts";
+import type { BootState } from "./app/runtime/page.ts";
 import { livePage } from "./app/runtime/page-view.ts";
+import { recoverFromLoadFailure, settleRecovery } from "./app/runtime/recovery.ts";
+import { ReporterContext } from "./app/runtime/report.ts";
+import { loadRoute, RouteLoadError } from "./app/runtime/route-loading.ts";
+import { createBrowserReporter, IGNORED_ERRORS } from "./client-monitoring/reporter.ts";
+import { rootErrorOptions } from "./client-monitoring/root-errors.tsx";
 
 declare global {
   interface Window {
@@ -15,19 +21,44 @@ declare global {
 }
 
 const boot = window.__BRISK__;
-
-async function prepare(payload: PagePayload): Promise<void> {
-  const component = routes.find((r) => r.path === payload.route)?.component;
-  if (isLazyPage(component)) await component.preload();
-}
+const sentry = boot.config.sentry;
+// Failures are kept from the first line on; Sentry itself loads last, and only with a DSN.
+const reporter = createBrowserReporter(sentry !== undefined);
+const report = reporter.report;
 
 const initial = livePage(boot.page);
-const navigation = createBrowserNavigation({ boot, initial, prepare });
+const navigation = createBrowserNavigation({ boot, initial, routes, report });
 
 // Streamed values that never arrived (the server gave up on them) must not leave Suspense waiting.
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initial.end, { once: true });
 else initial.end();
 
-// A code-split route is loaded before hydration, so hydration never meets a suspended lazy component.
-await prepare(boot.page);
-hydrateRoot(document, <App navigation={navigation} settlements={initial.settlements} />);
+const here = new URL(location.href);
+try {
+  // A code-split route is loaded before hydration, so hydration never meets a suspended lazy component.
+  await loadRoute(boot.page, routes);
+  settleRecovery(here, report);
+  hydrateRoot(
+    document,
+    <ReporterContext value={report}>
+      <App navigation={navigation} settlements={initial.settlements} />
+    </ReporterContext>,
+    rootErrorOptions({ report, host: boot.host, dev: boot.config.mode !== "production" }),
+  );
+} catch (error) {
+  if (!(error instanceof RouteLoadError)) throw error;
+  if (recoverFromLoadFailure(here, error, report) === "failed") {
+    // The server's HTML cannot be hydrated without its code: replace it with the load-failure page.
+    const container = document.createElement("div");
+    document.body.replaceChildren(container);
+    createRoot(container).render(<RouteLoadFailed />);
+  }
+} finally {
+  // Off the critical path: the Sentry chunk is fetched only with a DSN, once hydration has been scheduled
+  // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all.
+  if (sentry) {
+    void reporter.start(() =>
+      import("./client-monitoring/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, IGNORED_ERRORS)),
+    );
+  }
+}

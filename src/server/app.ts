@@ -47,6 +47,13 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log))
     .onError({ as: "global" }, (ctx) => {
+      // Elysia's own client errors are the request's fault: a 4xx, and nothing to report.
+      if (ctx.code === "NOT_FOUND" || ctx.code === "PARSE" || ctx.code === "VALIDATION") {
+        const status = ctx.code === "NOT_FOUND" ? 404 : 400;
+        return new Response(`${ctx.code.toLowerCase().replace("_", " ")}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+      }
+      // A visitor who went away mid-request is not a failure of ours.
+      if (ctx.request.signal.aborted) return new Response(null, { status: 499 });
       // Elysia catches what a handler throws, so this is the one place left to see it.
       const record = (ctx as { record?: RequestRecord }).record ?? createRequestRecord(ctx.request, ctx.path);
       const digest = reportError(record, ctx.error, "handler", capture);

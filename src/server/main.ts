@@ -1,16 +1,37 @@
 // main.ts: the process: read the configuration, start monitoring, listen, and stop gracefully.
-import { createApp } from "./app.ts";
-import { ConfigError, parseConfig } from "./config.ts";
+import { checkHealth, healthUrl } from "./healthcheck.ts";
 import { stdoutLogger } from "./logger.ts";
+import { drain, onStopSignal } from "./shutdown.ts";
+import { configOrExit } from "./startup-config.ts";
 
-let config;
-try {
-  config = parseConfig(Bun.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`brisk: invalid configuration: ${error.message}`);
-  process.exit(1);
+const config = configOrExit(Bun.env);
+
+if (process.argv.includes("--healthcheck")) {
+  const healthy = await checkHealth(healthUrl(config));
+  if (healthy !== true) console.error(`brisk: unhealthy: ${healthy}`);
+  process.exit(healthy === true ? 0 : 1);
 }
 
-const app = createApp(config).listen({ hostname: config.host, port: config.port });
-stdoutLogger({ level: "info", msg: "listening", url: `http://${config.host}:${app.server!.port}`, mode: config.mode });
+// Imported only to serve: the health probe, run every few seconds, skips loading React and Elysia.
+const [{ createApp }, { loadClientAssets }] = await Promise.all([import("./app.ts"), import("./assets.ts")]);
+
+const assets = loadClientAssets();
+// Before listening, so its process handlers see a crash in the first request. Without a DSN, @sentry/bun (a few
+// hundred milliseconds of start-up) is not even loaded.
+const monitoring = config.sentryDsn
+  ? (await import("./sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId)
+  : undefined;
+const app = createApp(config, { assets, capture: monitoring?.capture });
+// reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
+app.listen({ hostname: config.host, port: config.port, reusePort: true });
+const server = app.server!;
+stdoutLogger({ level: "info", msg: "listening", url: `http://${config.host}:${server.port}`, mode: config.mode, build: assets.manifest.buildId });
+
+onStopSignal(async (signal) => {
+  const started = performance.now();
+  stdoutLogger({ level: "info", msg: "stopping", signal, inFlight: server.pendingRequests, timeoutMs: config.shutdownTimeoutMs });
+  const { drained, abandoned } = await drain(server, config.shutdownTimeoutMs);
+  await monitoring?.flush(2_000);
+  const ms = Math.round(performance.now() - started);
+  stdoutLogger({ level: drained ? "info" : "warn", msg: "stopped", signal, drained, abandoned, ms });
+});

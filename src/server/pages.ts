@@ -25,6 +25,9 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   if (request.method !== "GET" && request.method !== "HEAD") {
     return plain(405, "method not allowed", { allow: "GET, HEAD" });
   }
+  // Bun builds request.url from the Host header; an empty or invalid one leaves nothing to parse.
+  const url = URL.parse(request.url);
+  if (!url) return plain(400, "missing or invalid Host header");
   const pathname = pathnameOf(request.url);
   if (pathname.length > MAX_PATH_BYTES) return plain(414, "path too long");
   try {
@@ -32,7 +35,6 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   } catch {
     return plain(400, "malformed percent-encoding in the path");
   }
-  const url = new URL(request.url);
   const isData = pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
   let response: Response;
   if (isData) {

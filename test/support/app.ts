@@ -1,4 +1,5 @@
 // app.ts (test support): a real client build and a real app, through app.handle or a real socket.
+import { rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +17,8 @@ export function clientAssets(mode: "production" | "development" = "production"):
   if (!build) {
     build = (async () => {
       const outdir = await mkdtemp(join(tmpdir(), `brisk-client-${mode}-`));
+      // The build is read into memory at load, so the folder can go with the test process.
+      process.once("exit", () => rmSync(outdir, { recursive: true, force: true }));
       await buildClient({ outdir, mode });
       return loadClientAssets(outdir);
     })();

@@ -46,11 +46,13 @@ export function splitDeferred(data: unknown): { ready: unknown; deferred: Map<st
   return { ready, deferred };
 }
 
-/** The error a page sees when a streamed value failed on the server: it keeps the server's digest. */
-export function serverError(error: PageError): Error & { digest: string } {
-  return Object.assign(new Error(error.message ?? "A server-side exception occurred"), {
-    digest: error.digest,
-    side: "server" as const,
+/** The error a page sees when a streamed value failed: it keeps the server's digest and side. */
+export function serverError(error: PageError): Error & { digest?: string } {
+  const fallback = error.side === "server" ? "A server-side exception occurred" : "A streamed value never arrived";
+  return Object.assign(new Error(error.message ?? fallback), {
+    // Only the server mints digests; a value lost on the way has none to show or tag.
+    digest: error.side === "server" ? error.digest : undefined,
+    side: error.side,
     serverStack: error.stack,
   });
 }

@@ -52,9 +52,6 @@ export interface DeferredSettlement {
 export interface ClientConfig {
   mode: "production" | "development" | "test";
   sentry?: { dsn: string; environment: string; release: string };
-  /** Where the client bundle of Sentry lives; only present when Sentry is on. */
-  sentryModule?: string;
-  liveReload?: boolean;
 }
 
 /** The object the server puts on `window.__BRISK__` before the client entry runs. */

@@ -5,8 +5,11 @@ export interface ErrorReport {
   error: unknown;
   digest?: string;
   componentStack?: string;
-  /** Where React or Brisk caught it. */
-  mechanism: "boundary" | "chunk-load" | "navigation";
+  /**
+   * Where React or Brisk caught it: the page's error boundary, a failed route load or navigation,
+   * hydrateRoot's callbacks (uncaught, caught by another boundary, recovered), or a window error event.
+   */
+  mechanism: "boundary" | "chunk-load" | "navigation" | "uncaught" | "caught" | "recoverable" | "global";
   level?: "error" | "warning";
 }
 

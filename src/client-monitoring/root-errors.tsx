@@ -1,0 +1,60 @@
+// root-errors.tsx: hydrateRoot's error callbacks: the console, one report per failure, and the error page
+// when nothing in the tree caught the error.
+import { createRoot, type HydrationOptions } from "react-dom/client";
+import { GlobalError } from "../app/fallbacks/GlobalError.tsx";
+import { PageBoundary } from "../app/runtime/PageBoundary.tsx";
+import type { ErrorReport, Reporter } from "../app/runtime/report.ts";
+import { digestOf, isOutcomeReport } from "./reporter.ts";
+
+export interface RootErrorContext {
+  report: Reporter;
+  /** The host the exception page names. */
+  host: string;
+  /** Development shows the message and stack on the page, as the server's error page does. */
+  dev: boolean;
+}
+
+/** React unmounted the whole document: put the client-side exception page in its place. */
+function showErrorPage(error: unknown, { host, dev }: RootErrorContext) {
+  const e = error as { message?: unknown; stack?: unknown } | null;
+  const container = document.createElement("div");
+  document.body.replaceChildren(container);
+  createRoot(container).render(
+    <GlobalError
+      side="client"
+      host={host}
+      digest={digestOf(error)}
+      message={dev && typeof e?.message === "string" ? e.message : undefined}
+      stack={dev && typeof e?.stack === "string" ? e.stack : undefined}
+    />,
+  );
+}
+
+export function rootErrorOptions(ctx: RootErrorContext): HydrationOptions {
+  const handle = (error: unknown, info: { componentStack?: string }, mechanism: ErrorReport["mechanism"]) => {
+    const report: ErrorReport = { error, digest: digestOf(error), componentStack: info.componentStack ?? undefined, mechanism };
+    // An outcome is a page ending on purpose: neither the console nor Sentry hears of it.
+    if (isOutcomeReport(report)) return;
+    // The error pages send visitors to the console; React only logs there by default, which we replace.
+    console.error(error);
+    ctx.report(report);
+  };
+  return {
+    onUncaughtError(error, info) {
+      handle(error, info, "uncaught");
+      // Whatever it was, the document is empty now: an error page beats a blank one.
+      showErrorPage(error, ctx);
+    },
+    onCaughtError(error, info) {
+      // PageBoundary reports what it catches itself, with its own mechanism: only log those here.
+      if (info.errorBoundary instanceof PageBoundary) {
+        if (!isOutcomeReport({ error, mechanism: "boundary" })) console.error(error);
+        return;
+      }
+      handle(error, info, "caught");
+    },
+    onRecoverableError(error, info) {
+      handle(error, info, "recoverable");
+    },
+  };
+}

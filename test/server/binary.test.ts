@@ -1,0 +1,151 @@
+// binary.test.ts: `bun run build`'s binary, copied alone into an empty folder, serves every page, asset,
+// /healthz and /monitoring, reports to Sentry, and answers `--healthcheck` for the container.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdir } from "node:fs/promises";
+import { EXAMPLES } from "../../src/app/pages/examples.ts";
+import { checkHealth, healthUrl } from "../../src/server/healthcheck.ts";
+import { binaryAlone, builtBinary, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../support/binary.ts";
+import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
+import { freePort, serverEnv } from "../support/process.ts";
+
+let alone: Alone;
+let server: RunningBinary;
+
+beforeAll(async () => {
+  const { bytes } = await builtBinary();
+  alone = await binaryAlone();
+  server = await startBinary(alone);
+  console.log(`binary: ${bytes} bytes (${(bytes / 1_048_576).toFixed(1)} MiB); cold start to the first 200 on /: ${server.coldStartMs} ms`);
+}, BUILD_TIMEOUT_MS);
+
+afterAll(async () => {
+  await server?.kill();
+  await alone?.remove();
+});
+
+const get = (path: string, init?: RequestInit) => fetch(`${server.origin}${path}`, { redirect: "manual", ...init });
+
+describe("the binary, alone in an empty folder", () => {
+  test("has nothing beside it, and runs as a production build without NODE_ENV", async () => {
+    expect(await readdir(alone.dir)).toEqual(["brisk"]);
+    const listening = server.jsonLines().find((l) => l.msg === "listening");
+    expect(listening?.mode).toBe("production");
+    // Production pages carry the digest, never the error's message.
+    const html = await (await get("/examples/server-error")).text();
+    expect(html).toMatch(/Digest: <code>[0-9a-z]{10}<\/code>/);
+    expect(html).not.toContain("Example failure in a loader");
+  });
+
+  test.each(EXAMPLES.map((e) => [e.href, Number.parseInt(e.status, 10)] as const))("GET %s answers %i", async (path, status) => {
+    const res = await get(path);
+    expect(res.status).toBe(status);
+    if (status !== 307) expect(await res.text()).toContain("</html>");
+  });
+
+  test("the streamed page arrives whole", async () => {
+    const html = await (await get("/examples/stream")).text();
+    expect(html).toContain('id="streamed-section"');
+    expect(html).toContain("gamma");
+  });
+
+  test("serves the client entry and stylesheets the pages name, immutable and precompressed", async () => {
+    const html = (await (await get("/")).text()) + (await (await get("/examples/lazy")).text());
+    const urls = [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!))];
+    expect(urls.some((u) => /\/entry-client-[a-z0-9]+\.js$/.test(u))).toBe(true);
+    expect(urls.some((u) => /\/LazyExample-[a-z0-9]+\.css$/.test(u))).toBe(true);
+    for (const url of urls) {
+      const res = await get(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toStartWith(url.endsWith(".js") ? "text/javascript" : "text/css");
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
+    const entry = urls.find((u) => u.includes("/entry-client-") && u.endsWith(".js"))!;
+    const br = await get(entry, { headers: { "accept-encoding": "br" } });
+    expect(br.headers.get("content-encoding")).toBe("br");
+  });
+
+  test("a missing asset is a plain 404", async () => {
+    const res = await get("/assets/entry-client-00000000.js");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toStartWith("text/plain");
+  });
+
+  test("GET /healthz answers 200", async () => {
+    const res = await get("/healthz");
+    expect(res.status).toBe(200);
+  });
+
+  test("POST /monitoring answers 503 when no DSN is configured", async () => {
+    const res = await get("/monitoring", { method: "POST", body: '{"dsn":"https://k@example.com/1"}\n{}' });
+    expect(res.status).toBe(503);
+  });
+});
+
+describe("the binary with SENTRY_DSN", () => {
+  let ingest: FakeIngest;
+  let monitored: RunningBinary;
+
+  beforeAll(async () => {
+    ingest = await startFakeIngest();
+    monitored = await startBinary(alone, { SENTRY_DSN: ingest.dsn() });
+  }, BUILD_TIMEOUT_MS);
+
+  afterAll(async () => {
+    await monitored?.kill();
+    await ingest?.stop();
+  });
+
+  test("forwards a browser envelope through /monitoring to the configured DSN", async () => {
+    const body = `${JSON.stringify({ event_id: "e1", dsn: ingest.dsn() })}\n{"type":"event"}\n{"message":"from the browser"}\n`;
+    const res = await fetch(`${monitored.origin}/monitoring`, { method: "POST", body });
+    expect(res.status).toBe(200);
+    expect(ingest.received.some((r) => r.text === body && r.path === "/api/42/envelope/")).toBe(true);
+  });
+
+  test("reports a server error with its digest and the build id as release, and still exits 0 on SIGTERM", async () => {
+    const html = await (await fetch(`${monitored.origin}/examples/server-error`)).text();
+    const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)![1];
+    monitored.proc.kill("SIGTERM");
+    expect(await monitored.proc.exited).toBe(0);
+    const event = ingest.events().find((e) => e.tags?.digest === digest);
+    expect(event?.release).toBe((await builtBinary()).buildId);
+  });
+});
+
+describe("brisk --healthcheck", () => {
+  const check = async (port: number) => {
+    const proc = Bun.spawn([alone.binary, "--healthcheck"], {
+      cwd: alone.dir,
+      env: serverEnv({ PORT: String(port) }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    return { code: await proc.exited, stderr: await new Response(proc.stderr).text() };
+  };
+
+  test("exits 0 while the server answers /healthz", async () => {
+    expect(await check(server.port)).toEqual({ code: 0, stderr: "" });
+  });
+
+  test("exits 1, saying why, when nothing listens on PORT", async () => {
+    const { code, stderr } = await check(await freePort());
+    expect(code).toBe(1);
+    expect(stderr).toContain("brisk: unhealthy:");
+  });
+
+  test("asks over loopback when the server listens on every address", () => {
+    expect(healthUrl({ host: "0.0.0.0", port: 3000 })).toBe("http://127.0.0.1:3000/healthz");
+    expect(healthUrl({ host: "::", port: 8080 })).toBe("http://[::1]:8080/healthz");
+    expect(healthUrl({ host: "10.1.2.3", port: 80 })).toBe("http://10.1.2.3:80/healthz");
+  });
+
+  test("is unhealthy on any status but 200", async () => {
+    const stub = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("draining", { status: 503 }) });
+    try {
+      expect(await checkHealth(`http://127.0.0.1:${stub.port}/healthz`)).toContain("answered 503");
+    } finally {
+      await stub.stop(true);
+    }
+  });
+});

@@ -1,0 +1,115 @@
+// config.test.ts: parseConfig's defaults and checks, and a bad variable stopping the real process with one line.
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { ConfigError, parseConfig } from "../../src/server/config.ts";
+import { serverEnv } from "../support/process.ts";
+
+const MAIN = resolve(import.meta.dir, "../../src/server/main.ts");
+
+function errorOf(env: Record<string, string>): ConfigError {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("parseConfig", () => {
+  test("an empty environment gives the documented defaults", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      mode: "production",
+      sentryEnvironment: "production",
+      tunnelDsns: [],
+      monitoringMaxBytes: 1_048_576,
+      monitoringTimeoutMs: 5_000,
+      monitoringMaxInFlight: 64,
+      trustProxy: false,
+      shutdownTimeoutMs: 10_000,
+    });
+    expect(config.sentryDsn).toBeUndefined();
+    expect(config.sentryRelease).toBeUndefined();
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  test("reads every variable", () => {
+    const config = parseConfig({
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      NODE_ENV: "development",
+      SENTRY_DSN: "https://key@o1.ingest.sentry.io/42",
+      SENTRY_TUNNEL_DSNS: "https://other@sentry.example.com/7",
+      SENTRY_ENVIRONMENT: "staging",
+      SENTRY_RELEASE: "brisk@1.2.3",
+      SENTRY_TRACES_SAMPLE_RATE: "0.25",
+      MONITORING_MAX_BYTES: "2048",
+      MONITORING_TIMEOUT_MS: "1500",
+      MONITORING_MAX_IN_FLIGHT: "8",
+      TRUST_PROXY: "true",
+      SHUTDOWN_TIMEOUT_MS: "2500",
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      mode: "development",
+      sentryDsn: "https://key@o1.ingest.sentry.io/42",
+      tunnelDsns: ["https://key@o1.ingest.sentry.io/42", "https://other@sentry.example.com/7"],
+      sentryEnvironment: "staging",
+      sentryRelease: "brisk@1.2.3",
+      sentryTracesSampleRate: 0.25,
+      monitoringMaxBytes: 2048,
+      monitoringTimeoutMs: 1500,
+      monitoringMaxInFlight: 8,
+      trustProxy: true,
+      shutdownTimeoutMs: 2500,
+    });
+  });
+
+  test("an unknown NODE_ENV is production, which never shows messages or stacks", () => {
+    expect(parseConfig({ NODE_ENV: "staging" }).mode).toBe("production");
+  });
+
+  test.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["PORT", "-1"],
+    ["PORT", "80.5"],
+    ["SENTRY_DSN", "not a dsn"],
+    ["SENTRY_DSN", "https://o1.ingest.sentry.io/42"],
+    ["SENTRY_DSN", "ftp://key@example.com/1"],
+    ["SENTRY_TUNNEL_DSNS", "https://key@example.com/1, nonsense"],
+    ["MONITORING_MAX_BYTES", "0"],
+    ["MONITORING_MAX_BYTES", "1MB"],
+    ["MONITORING_MAX_BYTES", "999999999999"],
+    ["SENTRY_TRACES_SAMPLE_RATE", "2"],
+    ["TRUST_PROXY", "yes please"],
+    ["SHUTDOWN_TIMEOUT_MS", "soon"],
+  ])("%s=%p is refused with an error naming the variable", (variable, value) => {
+    const error = errorOf({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toStartWith(`${variable}: `);
+  });
+});
+
+describe("starting with a bad variable", () => {
+  test.each([
+    ["PORT", "99999", "must be between 0 and 65535"],
+    ["PORT", "http", "expected a whole number"],
+    ["SENTRY_DSN", "https://sentry.example.com/1", "not a valid Sentry DSN"],
+    ["MONITORING_MAX_BYTES", "-5", "expected a whole number"],
+    ["MONITORING_MAX_BYTES", "10", "must be between 1024"],
+  ])("%s=%p prints one line naming it and exits 1", async (variable, value, reason) => {
+    const proc = Bun.spawn(["bun", MAIN], { env: serverEnv({ [variable]: value }), stdout: "pipe", stderr: "pipe" });
+    const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    const lines = stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toStartWith(`brisk: invalid configuration: ${variable}: `);
+    expect(lines[0]).toContain(reason);
+  });
+});
