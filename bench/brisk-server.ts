@@ -1,0 +1,11 @@
+// brisk-server.ts: Brisk started as src/server/main.ts starts it, but on the bench's own client build.
+// Set SENTRY_DSN for "Sentry on": Sentry is initialised before the app listens, as in main.ts.
+import { createApp } from "../src/server/app.ts";
+import { loadClientAssets } from "../src/server/assets.ts";
+import { parseConfig } from "../src/server/config.ts";
+import { initServerSentry } from "../src/server/sentry.ts";
+
+const config = parseConfig(Bun.env);
+const assets = loadClientAssets(Bun.env.BENCH_CLIENT_DIR);
+const monitoring = initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId);
+createApp(config, { assets, capture: monitoring?.capture }).listen({ hostname: config.host, port: config.port, reusePort: true });

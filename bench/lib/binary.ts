@@ -1,0 +1,105 @@
+// binary.ts: the compiled server, built from the working tree: size, cold start, idle and peak memory.
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { buildClient } from "../../scripts/build-client.ts";
+import { SERVER_CORE, cpuSecondsOf, definedEnv, freePort, memoryOf, ourPids, pinned, stopChild, until200 } from "./proc.ts";
+
+export interface Binary {
+  path: string;
+  /** Where it came from, for RESULTS.md. */
+  origin: string;
+  bytes: number;
+}
+
+interface BuildModule {
+  buildBinary(options: { outdir: string }): Promise<{ binary: string; bytes: number }>;
+}
+
+/**
+ * The binary of the working tree, built into `workDir` (dist/ is left alone) with the client beside it
+ * in `workDir/client`, which the bench servers use too. `bun run build`'s own recipe when
+ * scripts/build.ts has it; otherwise the same flags here.
+ */
+export async function buildBinary(root: string, workDir: string): Promise<Binary> {
+  const script = join(root, "scripts/build.ts");
+  const mod = (await import(script).catch(() => undefined)) as Partial<BuildModule> | undefined;
+  if (mod?.buildBinary) {
+    const built = await mod.buildBinary({ outdir: workDir });
+    return { path: built.binary, origin: "built from the working tree by scripts/build.ts (`bun run build`'s recipe) into a temporary folder", bytes: built.bytes };
+  }
+  const clientDir = join(workDir, "client");
+  await buildClient({ outdir: clientDir, mode: "production" });
+  // --asset keeps only the folder's last segment: the binary finds its client as `client/`.
+  const outfile = join(workDir, "brisk");
+  const cmd = ["bun", "build", "--compile", "--production", "--bytecode", "--format", "esm", "src/server/main.ts", "--asset", clientDir, "--outfile", outfile];
+  const proc = Bun.spawnSync(cmd, { cwd: root, stdout: "pipe", stderr: "pipe" });
+  if (proc.exitCode !== 0) throw new Error(`binary build failed:\n${proc.stdout}\n${proc.stderr}`);
+  return { path: outfile, origin: `built by the bench (no scripts/build.ts): ${cmd.slice(0, 7).join(" ")} …`, bytes: statSync(outfile).size };
+}
+
+export interface RunningBinary {
+  origin: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the binary pinned to the server core, from `cwd` (it must need nothing beside it). */
+export function spawnBinary(binary: Binary, port: number, env: Record<string, string>, cwd: string) {
+  const proc = Bun.spawn(pinned(SERVER_CORE, [binary.path]), {
+    cwd,
+    env: definedEnv({ ...process.env, ...env, HOST: "127.0.0.1", PORT: String(port), NODE_ENV: "production" }),
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  ourPids.add(proc.pid);
+  return proc;
+}
+
+/**
+ * Spawn to the first 200 on `/`, polling every millisecond; `runs` times after one unrecorded run.
+ * The CPU the process used by then is kept too: unlike the wall time, other load does not inflate it.
+ */
+export async function coldStarts(binary: Binary, env: Record<string, string>, cwd: string, runs = 10) {
+  const coldStartsMs: number[] = [];
+  const coldStartCpuMs: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const port = await freePort();
+    const start = performance.now();
+    const proc = spawnBinary(binary, port, env, cwd);
+    try {
+      const ms = await until200(`http://127.0.0.1:${port}/`, start, 10_000, 1);
+      const cpuMs = cpuSecondsOf(proc.pid) * 1000;
+      // The first run reads the 100 MB file into the page cache; the rest measure a start, not a disk read.
+      if (i > 0) coldStartsMs.push(ms), coldStartCpuMs.push(cpuMs);
+    } finally {
+      ourPids.delete(proc.pid);
+      proc.kill("SIGKILL");
+      await proc.exited;
+    }
+  }
+  return { coldStartsMs, coldStartCpuMs };
+}
+
+export async function startBinary(binary: Binary, env: Record<string, string>, cwd: string): Promise<RunningBinary> {
+  const port = await freePort();
+  const proc = spawnBinary(binary, port, env, cwd);
+  const origin = `http://127.0.0.1:${port}`;
+  await until200(`${origin}/`, performance.now(), 10_000, 5);
+  return {
+    origin,
+    pid: proc.pid,
+    stop: () => stopChild(proc),
+  };
+}
+
+/** Samples VmRSS every 100 ms while `during` runs; VmHWM at the end is the kernel's own peak. */
+export async function peakMemory<T>(pid: number, during: Promise<T>): Promise<{ result: T; sampledMiB: number; peakMiB: number }> {
+  let sampled = 0;
+  const timer = setInterval(() => (sampled = Math.max(sampled, memoryOf(pid).rssMiB)), 100);
+  try {
+    const result = await during;
+    return { result, sampledMiB: sampled, peakMiB: memoryOf(pid).peakMiB };
+  } finally {
+    clearInterval(timer);
+  }
+}

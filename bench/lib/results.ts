@@ -1,0 +1,208 @@
+// results.ts: turns one run's measurements into the targets table, the detail tables and RESULTS.md.
+import type { Binary } from "./binary.ts";
+import type { ClientWeight, Weight } from "./client-weight.ts";
+import type { Machine } from "./machine.ts";
+import { markdown, targetsTable, type Table, type Target } from "./report.ts";
+import { int, median, round } from "./stats.ts";
+import type { Timing } from "./stream-timing.ts";
+import type { Measurement } from "./throughput.ts";
+
+export const PATHS = { home: "/", notFound: "/no/such/page", stream: "/examples/stream" } as const;
+
+export interface Results {
+  machine: Machine;
+  pinning: boolean;
+  seconds: number;
+  htmlBytes: Record<string, { brisk: number; reference: number; status: [number, number]; sameMain: boolean }>;
+  throughput: Measurement[];
+  streaming: { brisk: Timing[]; reference: Timing[]; foreignCpu: number };
+  tunnel: Array<Measurement & { arrived: number }>;
+  envelopeBytes: number;
+  weight: ClientWeight;
+  binary: Binary & {
+    coldStartsMs: number[];
+    coldStartCpuMs: number[];
+    load: { idleMiB: number; peakMiB: number; sampledMiB: number; measurement: Measurement };
+  };
+  wallSeconds: number;
+  /** Cores other processes used on average over the whole run. */
+  foreignCpu: number;
+}
+
+const REF = "reference";
+const ON = "brisk, Sentry on";
+const kB = (bytes: number) => `${round(bytes / 1000, 1)} kB`;
+const ms = (value: number) => `${round(value, 2)} ms`;
+const mib = (value: number) => `${round(value, 1)} MiB`;
+const pct = (share: number) => `${Math.round(share * 100)} %`;
+
+function find(list: Measurement[], server: string, path: string): Measurement {
+  const m = list.find((x) => x.server === server && x.path === path);
+  if (!m) throw new Error(`no measurement of ${path} on ${server}`);
+  return m;
+}
+
+function ratioTarget(figure: string, brisk: Measurement, ref: Measurement, min: number): Target {
+  const ratio = brisk.rps / ref.rps;
+  return {
+    figure,
+    measured: `${ratio.toFixed(2)} × (${int(brisk.rps)} vs ${int(ref.rps)} req/s)`,
+    target: `≥ ${min.toFixed(2)} × reference`,
+    pass: ratio >= min,
+  };
+}
+
+function cpuPerRequest(m: Measurement): string {
+  return `${Math.round((m.serverCpu * m.seconds * 1e6) / m.requests)} µs`;
+}
+
+/** Answers the route is not supposed to give: wrk counts only non-2xx/3xx, so a 404 path inverts it. */
+function unexpected(m: Measurement): number {
+  return (m.path === PATHS.notFound ? m.requests - m.non2xx : m.non2xx) + m.socketErrors;
+}
+
+function throughputTable(r: Results): Table {
+  const rows = r.throughput.map((m) => {
+    const ref = find(r.throughput, REF, m.path);
+    return [
+      m.path, m.server, int(m.rps), ms(m.p50Ms), ms(m.p99Ms), pct(m.serverCpu), cpuPerRequest(m), pct(m.foreignCpu),
+      String(unexpected(m)), m.server === REF ? "1.00" : round(m.rps / ref.rps, 2).toFixed(2),
+    ];
+  });
+  return {
+    title: `Throughput (wrk -t1 -c50; per server ${r.seconds} s in turns of ${Math.max(1, Math.round(r.seconds / 5))} s, after a 3 s warm-up each)`,
+    note:
+      "server CPU: the share of its one pinned core the server used; near 100 % means the server, not wrk, was the limit. " +
+      "CPU/req: server CPU time per response, the figure least moved by other load. " +
+      "others: CPU that processes outside this bench used meanwhile (100 % = one core); taking turns spreads it over both sides. " +
+      "p50/p99 pool the turns. errors: wrong statuses plus socket errors.",
+    header: ["path", "server", "req/s", "p50", "p99", "server CPU", "CPU/req", "others", "errors", "× reference"],
+    rows,
+  };
+}
+
+function streamingTable(r: Results): Table {
+  const row = (name: string, t: Timing[]) => {
+    const ttfb = t.map((x) => x.ttfbMs);
+    return [
+      name, ms(median(ttfb)), `${round(Math.min(...ttfb), 2)}–${round(Math.max(...ttfb), 2)} ms`,
+      ms(median(t.map((x) => x.totalMs))), int(median(t.map((x) => x.firstChunkBytes))), [...new Set(t.map((x) => x.status))].join(","),
+    ];
+  };
+  return {
+    title: `Streaming ${PATHS.stream} (raw socket, one request at a time, median of ${r.streaming.brisk.length})`,
+    note: `TTFB: connect to the first response byte. Total: to the server closing the socket after the streamed section (the loader waits 300 ms). Other processes used ${pct(r.streaming.foreignCpu)} of a core meanwhile.`,
+    header: ["server", "TTFB median", "TTFB range", "total median", "first chunk bytes", "status"],
+    rows: [row(ON, r.streaming.brisk), row(REF, r.streaming.reference)],
+  };
+}
+
+function tunnelTable(r: Results): Table {
+  return {
+    title: `Tunnel POST /monitoring (${int(r.envelopeBytes)} B browser envelope, fake ingest)`,
+    note: "2xx: what wrk counted; arrived: identical envelopes the ingest received in the same window. Brisk runs with every monitoring rule on (allowlist, limits, timeout, in-flight cap).",
+    header: ["server", "req/s", "p50", "p99", "server CPU", "others", "2xx", "arrived at ingest", "lost", "× reference"],
+    rows: r.tunnel.map((m) => {
+      const ok = m.requests - m.non2xx;
+      const ref = r.tunnel.find((x) => x.server === REF)!;
+      return [
+        m.server === REF ? "reference (naive fetch forward)" : m.server, int(m.rps), ms(m.p50Ms), ms(m.p99Ms),
+        pct(m.serverCpu), pct(m.foreignCpu), int(ok), int(m.arrived), int(Math.max(0, ok - m.arrived)), round(m.rps / ref.rps, 2).toFixed(2),
+      ];
+    }),
+  };
+}
+
+function weightTable(w: ClientWeight): Table {
+  const row = (name: string, x: Weight | undefined) =>
+    x ? [name, String(x.files.length), kB(x.raw), kB(x.gzip), kB(x.brotli), x.files.join(" ")] : [name, "0", "–", "–", "–", "–"];
+  return {
+    title: "Client JavaScript for / (kB = 1,000 bytes; gzip -9 and brotli 11, per file)",
+    note: `Critical path: module scripts and modulepreloads in the HTML and their static imports. Sentry: ${w.sentryFrom}.`,
+    header: ["set", "files", "raw", "gzip -9", "brotli", "files"],
+    rows: [row("critical path (before hydration)", w.critical), row("Sentry, after hydration", w.sentry), row("total with Sentry", w.total)],
+  };
+}
+
+function binaryTable(r: Results): Table {
+  const b = r.binary;
+  const cs = b.coldStartsMs;
+  return {
+    title: "Binary",
+    note: `${b.origin}. Started with SENTRY_DSN set (the fake ingest), from an empty folder, pinned to the server core.`,
+    header: ["figure", "value"],
+    rows: [
+      ["size", `${round(b.bytes / 2 ** 20, 1)} MiB (${int(b.bytes)} B)`],
+      [`cold start, spawn → first 200 on / (median of ${cs.length})`, `${ms(median(cs))} (${round(Math.min(...cs), 1)}–${round(Math.max(...cs), 1)})`],
+      ["CPU the process used by its first 200 (median)", ms(median(b.coldStartCpuMs))],
+      ["idle RSS (2 s after start)", mib(b.load.idleMiB)],
+      ["peak RSS under / load (VmHWM)", mib(b.load.peakMiB)],
+      ["highest RSS sampled every 100 ms under load", mib(b.load.sampledMiB)],
+      ["/ req/s of the binary under that load", `${int(b.load.measurement.rps)} (p99 ${ms(b.load.measurement.p99Ms)}, others ${pct(b.load.measurement.foreignCpu)})`],
+    ],
+  };
+}
+
+function htmlTable(r: Results): Table {
+  return {
+    title: "Pages compared (same components and loader data on both sides)",
+    note: "same <main>: the page's <main> element is byte for byte the same on both sides (timestamps aside), so both render the same page; the rest is each side's shell and boot data.",
+    header: ["path", "Brisk bytes", "reference bytes", "status Brisk / reference", "same <main>"],
+    rows: Object.entries(r.htmlBytes).map(([path, h]) => [path, int(h.brisk), int(h.reference), h.status.join(" / "), h.sameMain ? "yes" : "NO"]),
+  };
+}
+
+function targets(r: Results): Target[] {
+  const t = r.throughput;
+  const ttfb = median(r.streaming.brisk.map((x) => x.ttfbMs));
+  const brisk = r.tunnel.find((x) => x.server === ON)!;
+  const ref = r.tunnel.find((x) => x.server === REF)!;
+  const ok = brisk.requests - brisk.non2xx;
+  const lost = Math.max(0, ok - brisk.arrived);
+  const w = r.weight;
+  const sentryKnown = w.sentryFrom !== "no Sentry chunk in the client build";
+  const cold = median(r.binary.coldStartsMs);
+  return [
+    ratioTarget("`/` req/s", find(t, ON, PATHS.home), find(t, REF, PATHS.home), 0.9),
+    ratioTarget("404 req/s", find(t, ON, PATHS.notFound), find(t, REF, PATHS.notFound), 0.9),
+    { figure: "`/examples/stream` TTFB, median", measured: ms(ttfb), target: "≤ 5 ms", pass: ttfb <= 5 },
+    ratioTarget("tunnel req/s", brisk, ref, 0.7),
+    { figure: "tunnel: every 2xx arrived at the ingest", measured: `${int(brisk.arrived)} of ${int(ok)} (lost ${lost})`, target: "all", pass: ok > 0 && lost === 0 },
+    { figure: "critical-path JS for `/`, gzip", measured: kB(w.critical.gzip), target: "≤ 72 kB", pass: w.critical.gzip <= 72_000 },
+    {
+      figure: "all JS for `/` with Sentry, gzip",
+      measured: sentryKnown ? kB(w.total.gzip) : `${kB(w.total.gzip)} (no Sentry chunk built)`,
+      target: "≤ 105 kB",
+      pass: sentryKnown ? w.total.gzip <= 105_000 : undefined,
+    },
+    { figure: "binary cold start, median", measured: ms(cold), target: "≤ 60 ms", pass: cold <= 60 },
+    { figure: "binary peak RSS under `/` load", measured: mib(r.binary.load.peakMiB), target: "≤ 120 MiB", pass: r.binary.load.peakMiB <= 120 },
+  ];
+}
+
+function header(r: Results): string {
+  const m = r.machine;
+  const versions = Object.entries(m.versions).map(([k, v]) => `${k} ${v}`).join(", ");
+  return [
+    "# Brisk bench results",
+    "",
+    "Written by `bun run bench` (bench/run.ts). Every figure comes from the one run below; rerun to refresh.",
+    "",
+    `- **Date:** ${m.date}`,
+    `- **Machine:** ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, Linux ${m.kernel}`,
+    `- **Versions:** ${versions}`,
+    `- **Method:** ${r.pinning ? "each server pinned to core 0 with taskset, wrk (one thread) and the bench process with its fake Sentry ingest on core 1" : "no pinning (taskset or a second core missing)"}; ` +
+      `wrk -c50, ${r.seconds} s per server and path in turns of ${Math.max(1, Math.round(r.seconds / 5))} s alternating with the other servers, after a 3 s warm-up each; ` +
+      "servers run as separate processes with NODE_ENV=production and their request log to /dev/null. " +
+      "The reference is raw `Bun.serve` + `renderToReadableStream` of the same page components and loader data in the same kind of shell (bench/reference-server.tsx). " +
+      `The whole run took ${Math.round(r.wallSeconds)} s, while processes outside the bench used ${round(r.foreignCpu, 2)} cores on average.`,
+    "",
+  ].join("\n");
+}
+
+export function buildReport(r: Results): { terminal: string; markdown: string } {
+  const tables = [throughputTable(r), streamingTable(r), tunnelTable(r), weightTable(r.weight), binaryTable(r), htmlTable(r)];
+  const top = markdown(targetsTable(targets(r)));
+  const details = tables.map(markdown).join("\n");
+  return { terminal: `${top}\n${details}`, markdown: `${header(r)}\n${top}\n${details}` };
+}

@@ -1,0 +1,94 @@
+// throughput.ts: Brisk and the reference measured in turns of short slices on the same path, so that
+// load from other processes on a shared machine falls on both alike; each side's slices are pooled.
+import { meterForeignLoad } from "./load.ts";
+import { cpuSecondsOf } from "./proc.ts";
+import { runWrk, type WrkResult } from "./wrk.ts";
+
+export interface Endpoint {
+  name: string;
+  origin: string;
+  pid: number;
+}
+
+/** One server's slices pooled: wrk's figures summed (latency pooled), plus what the bench saw around them. */
+export interface Measurement extends Omit<WrkResult, "cpuSeconds" | "quantilesMs"> {
+  server: string;
+  path: string;
+  /** Share of one core the server used: near 1 means the server, not wrk, was the limit. */
+  serverCpu: number;
+  /** Share of one core processes outside the bench used meanwhile. */
+  foreignCpu: number;
+}
+
+export interface MeasureOptions {
+  warmupSeconds: number;
+  /** Measured seconds per server, split into `slices` turns. */
+  seconds: number;
+  slices: number;
+  workDir: string;
+  bodyFile?: string;
+  contentType?: string;
+  /** After the warm-ups, before the first measured slice. */
+  beforeRun?: () => Promise<void>;
+}
+
+/** The latency at percentile `p` of all slices together, each slice weighted by its request count. */
+export function pooledPercentile(slices: WrkResult[], p: number): number {
+  const points = slices.flatMap((s) => s.quantilesMs.map((ms) => [ms, s.requests / s.quantilesMs.length] as const));
+  points.sort((a, b) => a[0] - b[0]);
+  const total = points.reduce((sum, [, w]) => sum + w, 0);
+  let seen = 0;
+  for (const [ms, w] of points) {
+    seen += w;
+    if (seen >= (p / 100) * total) return ms;
+  }
+  return points.at(-1)?.[0] ?? Number.NaN;
+}
+
+interface Tally {
+  slices: WrkResult[];
+  serverCpuSeconds: number;
+  foreignCpuSeconds: number;
+}
+
+export async function measureInTurns(servers: Endpoint[], path: string, options: MeasureOptions): Promise<Measurement[]> {
+  const load = (s: Endpoint) => ({ url: s.origin + path, workDir: options.workDir, bodyFile: options.bodyFile, contentType: options.contentType });
+  // Warm-up: the JIT compiles the hot paths, and every side starts from open keep-alive connections.
+  for (const s of servers) await runWrk({ ...load(s), seconds: options.warmupSeconds });
+  await options.beforeRun?.();
+  const tallies = servers.map((): Tally => ({ slices: [], serverCpuSeconds: 0, foreignCpuSeconds: 0 }));
+  // wrk takes whole seconds only.
+  const sliceSeconds = Math.max(1, Math.round(options.seconds / options.slices));
+  for (let i = 0; i < options.slices; i++) {
+    // Each round starts with the next server, so none always follows the same one.
+    for (let k = 0; k < servers.length; k++) {
+      const index = (i + k) % servers.length;
+      const server = servers[index]!;
+      const tally = tallies[index]!;
+      const meter = meterForeignLoad();
+      const cpuBefore = cpuSecondsOf(server.pid);
+      const result = await runWrk({ ...load(server), seconds: sliceSeconds });
+      tally.serverCpuSeconds += cpuSecondsOf(server.pid) - cpuBefore;
+      tally.foreignCpuSeconds += meter.read(result.cpuSeconds) * result.seconds;
+      tally.slices.push(result);
+    }
+  }
+  return servers.map((server, i) => {
+    const { slices, serverCpuSeconds, foreignCpuSeconds } = tallies[i]!;
+    const sum = (f: (r: WrkResult) => number) => slices.reduce((total, r) => total + f(r), 0);
+    const seconds = sum((r) => r.seconds);
+    return {
+      server: server.name,
+      path,
+      requests: sum((r) => r.requests),
+      seconds,
+      rps: sum((r) => r.requests) / seconds,
+      p50Ms: pooledPercentile(slices, 50),
+      p99Ms: pooledPercentile(slices, 99),
+      non2xx: sum((r) => r.non2xx),
+      socketErrors: sum((r) => r.socketErrors),
+      serverCpu: serverCpuSeconds / seconds,
+      foreignCpu: foreignCpuSeconds / seconds,
+    };
+  });
+}

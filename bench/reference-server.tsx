@@ -1,0 +1,97 @@
+// reference-server.tsx: the ceiling: raw Bun.serve + renderToReadableStream of Brisk's own pages, no framework.
+// Same components and loader data as Brisk, in a shell like Document.tsx, with the same boot data
+// script and client entry, so the HTML is the same size; only routing, outcomes, logging, Sentry are missing.
+// POST /monitoring is the naive tunnel: one fetch forward, no checks at all.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ReactNode } from "react";
+import { renderToReadableStream } from "react-dom/server";
+import { Router } from "wouter";
+import { NotFound } from "../src/app/fallbacks/NotFound.tsx";
+import { Home, homeLoader } from "../src/app/pages/Home.tsx";
+import { StreamExample, streamLoader } from "../src/app/pages/StreamExample.tsx";
+import { LoaderDataContext } from "../src/app/runtime/loader-data.tsx";
+import type { LoaderContext } from "../src/app/runtime/route.ts";
+import { scriptJson } from "../src/app/runtime/script-json.ts";
+
+const clientDir = Bun.env.BENCH_CLIENT_DIR!;
+const ingestUrl = Bun.env.BENCH_INGEST_URL!;
+const manifest = JSON.parse(readFileSync(join(clientDir, "manifest.json"), "utf8")) as {
+  entry: string;
+  css: string[];
+  preload: string[];
+};
+const asset = (file: string) => `/assets/${file}`;
+
+function Shell({ path, data, children }: { path: string; data: unknown; children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {manifest.css.map((f) => (
+          <link key={f} rel="stylesheet" href={asset(f)} precedence="ref" />
+        ))}
+        <link rel="icon" href="data:," />
+        {manifest.preload.map((f) => (
+          <link key={f} rel="modulepreload" href={asset(f)} />
+        ))}
+      </head>
+      <body>
+        {/* wouter's Link needs a router on the server; ssrPath is the cheapest one. */}
+        <Router ssrPath={path}>
+          <LoaderDataContext value={data}>{children}</LoaderDataContext>
+        </Router>
+      </body>
+    </html>
+  );
+}
+
+async function page(request: Request, path: string): Promise<Response> {
+  let status = 200;
+  let data: unknown = null;
+  let boot: unknown = null;
+  let body: ReactNode;
+  if (path === "/") {
+    data = boot = homeLoader();
+    body = <Home />;
+  } else if (path === "/examples/stream") {
+    const loaded = streamLoader({ signal: request.signal } as LoaderContext);
+    data = loaded;
+    boot = { requestedAt: loaded.requestedAt };
+    body = <StreamExample />;
+  } else {
+    status = 404;
+    body = (
+      <>
+        <meta name="robots" content="noindex" />
+        <NotFound />
+      </>
+    );
+  }
+  const stream = await renderToReadableStream(
+    <Shell path={path} data={data}>
+      {body}
+    </Shell>,
+    {
+      bootstrapModules: [asset(manifest.entry)],
+      bootstrapScriptContent: `window.__DATA__=${scriptJson({ path, data: boot })}`,
+      signal: request.signal,
+    },
+  );
+  return new Response(stream, { status, headers: { "content-type": "text/html; charset=utf-8" } });
+}
+
+const server = Bun.serve({
+  hostname: Bun.env.HOST ?? "127.0.0.1",
+  port: Number(Bun.env.PORT ?? 0),
+  async fetch(request) {
+    const path = new URL(request.url).pathname;
+    if (path === "/healthz") return new Response("ok\n");
+    if (path === "/monitoring" && request.method === "POST") {
+      return fetch(ingestUrl, { method: "POST", body: await request.arrayBuffer(), headers: { "content-type": "application/x-sentry-envelope" } });
+    }
+    return page(request, path);
+  },
+});
+console.error(`reference listening on ${server.url}`);

@@ -1,0 +1,172 @@
+// soak.ts: a minute of mixed load on a production Brisk process while its Sentry upstream flaps;
+// prints what held and exits 1 when anything did not.
+//
+// Run:   bun bench/soak.ts            (or bench/soak)
+//        SOAK_SECONDS=300 SOAK_CONCURRENCY=200 bun bench/soak.ts
+//
+// What it does: builds the client if dist/client is missing, starts a fake Sentry ingest in this
+// process and `bun src/server/main.ts` as a separate process (NODE_ENV=production, SENTRY_DSN at the
+// fake ingest, MONITORING_TIMEOUT_MS=1000), and runs SOAK_CONCURRENCY (100) keep-alive fetch loops for
+// SOAK_SECONDS (60). Each loop picks "/" or an example route (each as often) or a tunnel POST (three
+// times as often) with a ~1.5 KB browser envelope. 10% of streamed pages (stream, late-error,
+// late-not-found) are dropped by the client after the shell. The fake upstream cycles up 4 s, slow 3 s
+// (answers after 1.5 s, past the tunnel's 1 s timeout), up 3 s, down 3 s. At the end the server gets
+// SIGTERM. Its stdout (one JSON line per request) and stderr are read throughout.
+//
+// What it prints, last:
+//   the route table: every target, the statuses it may answer, and the statuses it did answer;
+//   PASS/FAIL unexpected statuses: any answer outside the expected set, or a request that failed outright;
+//   PASS/FAIL RSS growth after warm-up: the server's resident memory (sampled twice a second), median of
+//             the 10 s after the warm-up (first 1/6 of the run, at most 10 s) against the median of the last
+//             10 s; must stay under +10%. The line above the table shows the median per 10 s: a leak climbs,
+//             a healthy heap levels off (under load it swings ±10% between collections);
+//   PASS/FAIL unhandled rejections, stderr, error logs: any stderr line, non-JSON stdout line, or log line
+//             above info, except the error examples' own (server-error, render-error, late-error) and the
+//             tunnel's 502/504 while the upstream was made to fail; up to 5 offending lines are quoted;
+//   PASS/FAIL tunnel 2xx envelopes at the ingest: every envelope the tunnel answered 2xx for, by event_id,
+//             reached the fake ingest.
+// The exit code is 0 only when all four pass.
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startFakeIngest, type FakeIngest } from "../test/support/fake-ingest.ts";
+import { definedEnv, freePort, until200 } from "./lib/proc.ts";
+import { emptyCounts, runLoad, soakTargets } from "./soak-load.ts";
+import { eachLine, emptyTally, sortStderrLine, sortStdoutLine } from "./soak-logs.ts";
+import { report, type RssSample } from "./soak-report.ts";
+import { sampleRss } from "./soak-rss.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const SECONDS = Number(Bun.env.SOAK_SECONDS ?? 60);
+const CONCURRENCY = Number(Bun.env.SOAK_CONCURRENCY ?? 100);
+const WARMUP_SECONDS = Math.min(10, Math.round(SECONDS / 6));
+const ABORT_SHARE = 0.1;
+const TUNNEL_TIMEOUT_MS = 1_000;
+
+/** The upstream's cycle: [mode, seconds]. Slow answers after 1.5 s, so the tunnel (1 s) gives up first. */
+const UPSTREAM_CYCLE = [
+  ["up", 4],
+  ["slow", 3],
+  ["up", 3],
+  ["down", 3],
+] as const;
+
+async function ensureClientBuild(): Promise<void> {
+  if (existsSync(join(ROOT, "dist/client/manifest.json"))) return;
+  console.log("soak: no client build in dist/client; building it");
+  const build = Bun.spawn([process.execPath, "scripts/build-client.ts"], { cwd: ROOT, env: { ...Bun.env, NODE_ENV: "production" }, stdout: "inherit", stderr: "inherit" });
+  if ((await build.exited) !== 0) throw new Error("client build failed");
+}
+
+/** Flaps the fake upstream until `until`; returns the seconds spent in each mode. */
+async function flapUpstream(ingest: FakeIngest, until: number): Promise<Record<string, number>> {
+  const spent: Record<string, number> = {};
+  for (let i = 0; performance.now() < until; i++) {
+    const [mode, seconds] = UPSTREAM_CYCLE[i % UPSTREAM_CYCLE.length]!;
+    if (mode === "slow") await ingest.setMode("slow", { delayMs: TUNNEL_TIMEOUT_MS + 500 });
+    else await ingest.setMode(mode);
+    const started = performance.now();
+    await Bun.sleep(Math.max(0, Math.min(seconds * 1000, until - started)));
+    spent[mode] = (spent[mode] ?? 0) + (performance.now() - started) / 1000;
+  }
+  await ingest.setMode("up");
+  return spent;
+}
+
+/** The event_id of each envelope at the ingest; its list is drained as it goes, so memory stays flat. */
+function collectArrivals(ingest: FakeIngest) {
+  const arrived = new Set<string>();
+  const drain = () => {
+    for (const r of ingest.received.splice(0)) {
+      const end = r.text.indexOf("\n");
+      try {
+        const id = (JSON.parse(end < 0 ? r.text : r.text.slice(0, end)) as { event_id?: unknown }).event_id;
+        if (typeof id === "string") arrived.add(id);
+      } catch {
+        // Not an envelope: nothing the tunnel accepted.
+      }
+    }
+  };
+  const timer = setInterval(drain, 250);
+  return { arrived, stop: () => (clearInterval(timer), drain()) };
+}
+
+/** `bun src/server/main.ts` as production runs it, its log lines sorted as they come. */
+async function startBrisk(ingest: FakeIngest) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  // Not pinned to a core, unlike the throughput bench: a soak wants the server's behaviour, not a stable rate.
+  const server = Bun.spawn([process.execPath, "src/server/main.ts"], {
+    cwd: ROOT,
+    env: definedEnv({
+      ...Bun.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      SENTRY_DSN: ingest.dsn(),
+      SENTRY_TUNNEL_DSNS: undefined,
+      MONITORING_TIMEOUT_MS: String(TUNNEL_TIMEOUT_MS),
+    }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const logs = emptyTally();
+  const reading = Promise.all([
+    eachLine(server.stdout, (line) => sortStdoutLine(logs, line)),
+    eachLine(server.stderr, (line) => sortStderrLine(logs, line)),
+  ]);
+  try {
+    await Promise.race([
+      until200(`${origin}/healthz`, performance.now(), 20_000, 50),
+      server.exited.then((code) => Promise.reject(new Error(`server exited with ${code} before it answered`))),
+    ]);
+  } catch (error) {
+    server.kill("SIGKILL");
+    throw error;
+  }
+  return { server, origin, logs, reading };
+}
+
+/** SIGTERM, as a deploy sends it; describes how the process ended. */
+async function stopBrisk({ server, logs, reading }: Awaited<ReturnType<typeof startBrisk>>): Promise<string> {
+  const alive = server.exitCode === null;
+  server.kill("SIGTERM");
+  const killer = setTimeout(() => server.kill("SIGKILL"), 15_000);
+  const code = await server.exited;
+  clearTimeout(killer);
+  await reading;
+  const stopped = logs.lifecycle.find((l) => l.msg === "stopped");
+  const drained = stopped ? `, drained ${stopped.drained} in ${stopped.ms} ms` : "";
+  return `${alive ? "" : "had died during the load; "}exit ${code ?? server.signalCode}${drained}`;
+}
+
+async function main(): Promise<boolean> {
+  await ensureClientBuild();
+  const ingest = await startFakeIngest();
+  const arrivals = collectArrivals(ingest);
+  const brisk = await startBrisk(ingest);
+  const targets = soakTargets();
+  const counts = emptyCounts();
+  let rss: RssSample[] = [];
+  let upstreamSeconds: Record<string, number> = {};
+  let exit: string;
+  try {
+    const until = performance.now() + SECONDS * 1000;
+    const sampler = sampleRss(brisk.server.pid, Date.now());
+    console.log(`soak: ${SECONDS} s against ${brisk.origin} (pid ${brisk.server.pid}), concurrency ${CONCURRENCY}…`);
+    const options = { origin: brisk.origin, dsn: ingest.dsn(), concurrency: CONCURRENCY, until, abortShare: ABORT_SHARE };
+    [upstreamSeconds] = await Promise.all([flapUpstream(ingest, until), runLoad(options, targets, counts)]);
+    rss = await sampler.stop();
+    // Streamed pages log when they finish: let the last lines out first.
+    await Bun.sleep(1_000);
+  } finally {
+    exit = await stopBrisk(brisk);
+    arrivals.stop();
+    await ingest.stop();
+  }
+  const result = { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, concurrency: CONCURRENCY, targets, counts, rss, upstreamSeconds, exit };
+  const { text, pass } = report({ ...result, logs: brisk.logs, arrived: arrivals.arrived });
+  console.log(text);
+  return pass;
+}
+
+process.exit((await main()) ? 0 : 1);
