@@ -2,6 +2,7 @@
 import { checkHealth, healthUrl } from "./healthcheck.ts";
 import { stdoutLogger } from "./logger.ts";
 import { drain, onStopSignal } from "./shutdown.ts";
+import type { CaptureError } from "./request-record.ts";
 import { configOrExit } from "./startup-config.ts";
 
 const config = configOrExit(Bun.env);
@@ -16,14 +17,18 @@ if (process.argv.includes("--healthcheck")) {
 const [{ createApp }, { loadClientAssets }] = await Promise.all([import("./app.ts"), import("./assets.ts")]);
 
 const assets = loadClientAssets();
-// Before listening, so its process handlers see a crash in the first request. Without a DSN, @sentry/bun (a few
-// hundred milliseconds of start-up) is not even loaded.
-const monitoring = config.sentryDsn
-  ? (await import("./sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId)
-  : undefined;
-const app = createApp(config, { assets, capture: monitoring?.capture });
+const startSentry = async () =>
+  config.sentryDsn ? (await import("./sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId) : undefined;
+// Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts after listening: loading
+// @sentry/bun costs ~80 ms of cold start, and the few errors of those first moments wait in `early`.
+let monitoring = config.sentryTracesSampleRate === undefined ? undefined : await startSentry();
+const early: Array<Parameters<CaptureError>> = [];
+const capture: CaptureError = (error, context) => (monitoring ? monitoring.capture(error, context) : early.push([error, context]));
+const app = createApp(config, { assets, capture: config.sentryDsn ? capture : undefined });
 // reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
 app.listen({ hostname: config.host, port: config.port, reusePort: true });
+monitoring ??= await startSentry();
+for (const [error, context] of early.splice(0)) monitoring?.capture(error, context);
 const server = app.server!;
 stdoutLogger({ level: "info", msg: "listening", url: `http://${config.host}:${server.port}`, mode: config.mode, build: assets.manifest.buildId });
 
