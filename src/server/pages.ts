@@ -13,14 +13,6 @@ function plain(status: number, text: string, headers: Record<string, string> = {
   return new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
 }
 
-function pathnameOf(requestUrl: string): string {
-  // Cheaper than new URL() for the checks that must happen before it; Request URLs are absolute.
-  const start = requestUrl.indexOf("/", requestUrl.indexOf("//") + 2);
-  if (start < 0) return "/";
-  const end = requestUrl.slice(start).search(/[?#]/);
-  return end < 0 ? requestUrl.slice(start) : requestUrl.slice(start, start + end);
-}
-
 export async function handlePage(request: Request, record: RequestRecord, deps: RenderDeps): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     return plain(405, "method not allowed", { allow: "GET, HEAD" });
@@ -28,7 +20,7 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   // Bun builds request.url from the Host header; an empty or invalid one leaves nothing to parse.
   const url = URL.parse(request.url);
   if (!url) return plain(400, "missing or invalid Host header");
-  const pathname = pathnameOf(request.url);
+  const { pathname } = url;
   if (pathname.length > MAX_PATH_BYTES) return plain(414, "path too long");
   try {
     decodeURI(pathname);

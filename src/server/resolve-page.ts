@@ -8,6 +8,9 @@ import type { ClientAssets } from "./assets.ts";
 import type { Mode } from "./config.ts";
 import { reportError, type CaptureError, type RequestRecord } from "./request-record.ts";
 
+/** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
+const UNMATCHED = new Outcome("not-found");
+
 export interface PageDeps {
   match(pathname: string): RouteMatch | null;
   assets: ClientAssets;
@@ -77,7 +80,7 @@ export async function resolvePage(request: Request, url: URL, record: RequestRec
     route: match?.route.path ?? null,
     assets: deps.assets.forRoute(match?.route),
   } as const;
-  if (!match) return failedPage(base, new Outcome("not-found"), record, deps, "match");
+  if (!match) return failedPage(base, UNMATCHED, record, deps, "match");
   record.route = match.route.path;
   const ctx: LoaderContext = {
     params: match.params,
