@@ -19,16 +19,22 @@ const [{ createApp }, { loadClientAssets }] = await Promise.all([import("./app.t
 const assets = loadClientAssets();
 const startSentry = async () =>
   config.sentryDsn ? (await import("./sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId) : undefined;
-// Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts after listening: loading
-// @sentry/bun costs ~80 ms of cold start, and the few errors of those first moments wait in `early`.
+// Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts a moment after listening:
+// loading @sentry/bun costs ~50-80 ms of CPU, which would otherwise delay the first answers (a container's
+// health probe, a scaled-up replica's first visitors). Errors of those first moments wait in `early`.
 let monitoring = config.sentryTracesSampleRate === undefined ? undefined : await startSentry();
 const early: Array<Parameters<CaptureError>> = [];
 const capture: CaptureError = (error, context) => (monitoring ? monitoring.capture(error, context) : early.push([error, context]));
 const app = createApp(config, { assets, capture: config.sentryDsn ? capture : undefined });
 // reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
 app.listen({ hostname: config.host, port: config.port, reusePort: true });
-monitoring ??= await startSentry();
-for (const [error, context] of early.splice(0)) monitoring?.capture(error, context);
+const SENTRY_START_DELAY_MS = 200;
+const sentryStarted = monitoring
+  ? Promise.resolve()
+  : Bun.sleep(SENTRY_START_DELAY_MS).then(async () => {
+      monitoring = await startSentry();
+      for (const [error, context] of early.splice(0)) monitoring?.capture(error, context);
+    });
 const server = app.server!;
 stdoutLogger({ level: "info", msg: "listening", url: `http://${config.host}:${server.port}`, mode: config.mode, build: assets.manifest.buildId });
 
@@ -36,6 +42,7 @@ onStopSignal(async (signal) => {
   const started = performance.now();
   stdoutLogger({ level: "info", msg: "stopping", signal, inFlight: server.pendingRequests, timeoutMs: config.shutdownTimeoutMs });
   const { drained, abandoned } = await drain(server, config.shutdownTimeoutMs);
+  await sentryStarted;
   await monitoring?.flush(2_000);
   const ms = Math.round(performance.now() - started);
   stdoutLogger({ level: drained ? "info" : "warn", msg: "stopped", signal, drained, abandoned, ms });
