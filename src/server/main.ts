@@ -27,7 +27,9 @@ const early: Array<Parameters<CaptureError>> = [];
 const capture: CaptureError = (error, context) => (monitoring ? monitoring.capture(error, context) : early.push([error, context]));
 const app = createApp(config, { assets, capture: config.sentryDsn ? capture : undefined });
 // reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
-app.listen({ hostname: config.host, port: config.port, reusePort: true });
+// idleTimeout: a connection silent for 10 s is closed, so slow or stalled headers cannot hold sockets open;
+// it is Bun's default, set here so it is a decision (Elysia adds no timeout of its own).
+app.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 });
 const SENTRY_START_DELAY_MS = 200;
 const sentryStarted = monitoring
   ? Promise.resolve()
