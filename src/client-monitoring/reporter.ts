@@ -1,7 +1,7 @@
 // reporter.ts: the browser's error reports: outcomes dropped, each failure once, queued until Sentry loads.
 // It is on the critical path, so it stays tiny and knows nothing of Sentry itself.
 import { OUTCOME_MARKER } from "../app/runtime/outcome.ts";
-import type { ErrorReport, Reporter } from "../app/runtime/report.ts";
+import { digestOf, type ErrorReport, type Reporter } from "../app/runtime/report.ts";
 
 /** A page that keeps failing before Sentry arrives should not grow without bound; the first ones tell the story. */
 const MAX_QUEUED = 30;
@@ -16,12 +16,6 @@ export interface BrowserReporter {
   report: Reporter;
   /** Loads the sender once; what was reported before it is ready is sent then, in order. */
   start(load: () => Promise<Reporter>): Promise<void>;
-}
-
-/** The digest a server-side failure carries: on the error React rebuilt, or on Brisk's late server error. */
-export function digestOf(error: unknown): string | undefined {
-  const digest = (error as { digest?: unknown } | null)?.digest;
-  return typeof digest === "string" ? digest : undefined;
 }
 
 /** Outcomes end a page on purpose; React also hands late ones on as errors whose digest is the marker. */

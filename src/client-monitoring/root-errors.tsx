@@ -3,8 +3,8 @@
 import { createRoot, type HydrationOptions } from "react-dom/client";
 import { GlobalError } from "../app/fallbacks/GlobalError.tsx";
 import { PageBoundary } from "../app/runtime/PageBoundary.tsx";
-import type { ErrorReport, Reporter } from "../app/runtime/report.ts";
-import { digestOf, isOutcomeReport } from "./reporter.ts";
+import { digestOf, type ErrorReport, type Reporter } from "../app/runtime/report.ts";
+import { isOutcomeReport } from "./reporter.ts";
 
 export interface RootErrorContext {
   report: Reporter;

@@ -4,7 +4,7 @@ import { GlobalError } from "../fallbacks/GlobalError.tsx";
 import { OutcomePage } from "../fallbacks/OutcomePage.tsx";
 import { useNavigation } from "./navigation.ts";
 import { isOutcome } from "./outcome.ts";
-import { ReporterContext, type Reporter } from "./report.ts";
+import { digestOf, ReporterContext, type Reporter } from "./report.ts";
 
 interface Props {
   children: ReactNode;
@@ -18,8 +18,8 @@ function ClientRedirect({ to }: { to: string }) {
 
 function ClientException({ error }: { error: unknown }) {
   const nav = useNavigation();
-  const e = error as { digest?: unknown; side?: unknown; message?: unknown; stack?: unknown; serverStack?: unknown };
-  const digest = typeof e?.digest === "string" ? e.digest : undefined;
+  const e = error as { side?: unknown; message?: unknown; stack?: unknown; serverStack?: unknown };
+  const digest = digestOf(error);
   const dev = nav.config.mode !== "production";
   return (
     <GlobalError
@@ -43,10 +43,9 @@ export class PageBoundary extends Component<Props, { error: unknown; caught: boo
 
   override componentDidCatch(error: unknown, info: ErrorInfo) {
     if (isOutcome(error)) return;
-    const digest = (error as { digest?: unknown })?.digest;
     this.context({
       error,
-      digest: typeof digest === "string" ? digest : undefined,
+      digest: digestOf(error),
       componentStack: info.componentStack ?? undefined,
       mechanism: "boundary",
     });

@@ -15,4 +15,10 @@ export interface ErrorReport {
 
 export type Reporter = (report: ErrorReport) => void;
 
+/** The digest a server-side failure carries: on the error React rebuilt, or on Brisk's late server error. */
+export function digestOf(error: unknown): string | undefined {
+  const digest = (error as { digest?: unknown } | null)?.digest;
+  return typeof digest === "string" ? digest : undefined;
+}
+
 export const ReporterContext = createContext<Reporter>(() => {});
