@@ -5,6 +5,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { routes } from "../src/app/routes.tsx";
 import type { Manifest } from "../src/server/manifest.ts";
+import { serverOnlyModules } from "./server-only.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const APP_DIR = join(ROOT, "src/app");
@@ -53,7 +54,7 @@ export async function buildClient({
     define: { "process.env.NODE_ENV": JSON.stringify(mode) },
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     metafile: true,
-    plugins: [oneSentryCore],
+    plugins: [serverOnlyModules, oneSentryCore],
     throw: false,
   });
   if (!result.success) {

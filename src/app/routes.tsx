@@ -1,21 +1,26 @@
 // routes.tsx: the route table, the one place to add a page, and the outcome pages the app shows.
+// Loaders come from `*.server.ts` modules, which the browser build replaces with empty stand-ins.
 import { Forbidden } from "./fallbacks/Forbidden.tsx";
 import { NotFound } from "./fallbacks/NotFound.tsx";
 import { Unauthorized } from "./fallbacks/Unauthorized.tsx";
 import { ClientError } from "./pages/ClientError.tsx";
-import { Home, homeLoader } from "./pages/Home.tsx";
-import { LateError, LateNotFound, lateErrorLoader, lateNotFoundLoader } from "./pages/LateExamples.tsx";
+import { Home } from "./pages/Home.tsx";
+import { homeLoader } from "./pages/Home.server.ts";
+import { LateError, LateNotFound } from "./pages/LateExamples.tsx";
+import { lateErrorLoader, lateNotFoundLoader } from "./pages/LateExamples.server.ts";
+import { NeverRendered } from "./pages/NeverRendered.tsx";
 import {
-  NeverRendered,
   forbiddenLoader,
   notFoundLoader,
   redirectLoader,
   serverErrorLoader,
   unauthorizedLoader,
-} from "./pages/outcome-loaders.ts";
+} from "./pages/outcome-loaders.server.ts";
 import { RenderError } from "./pages/RenderError.tsx";
-import { SearchExample, searchLoader } from "./pages/SearchExample.tsx";
-import { StreamExample, streamLoader } from "./pages/StreamExample.tsx";
+import { SearchExample } from "./pages/SearchExample.tsx";
+import { searchLoader } from "./pages/SearchExample.server.ts";
+import { StreamExample } from "./pages/StreamExample.tsx";
+import { streamLoader } from "./pages/StreamExample.server.ts";
 import { lazyPage } from "./runtime/lazy-page.ts";
 import type { RouteDefinition } from "./runtime/route.ts";
 

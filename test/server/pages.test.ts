@@ -95,7 +95,7 @@ describe("errors before the shell", () => {
     const dev = await testApp({ NODE_ENV: "development" });
     const html = await (await dev.request("/examples/server-error")).text();
     expect(html).toContain("Example failure in a loader");
-    expect(html).toContain("outcome-loaders.ts");
+    expect(html).toContain("outcome-loaders.server.ts");
   });
 });
 

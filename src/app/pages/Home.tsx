@@ -1,10 +1,9 @@
 import { Link } from "wouter";
 import { useLoaderData } from "../runtime/loader-data.tsx";
-import { EXAMPLES } from "./examples.ts";
+import type { homeLoader } from "./Home.server.ts";
 
-export function homeLoader() {
-  return { examples: EXAMPLES };
-}
+// Only until bench/reference-server.tsx imports the loader from Home.server.ts; `undefined` in the browser.
+export { homeLoader } from "./Home.server.ts";
 
 export function Home() {
   const { examples } = useLoaderData<typeof homeLoader>();

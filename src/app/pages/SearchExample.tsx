@@ -1,10 +1,6 @@
 import { useLoaderData } from "../runtime/loader-data.tsx";
-import type { LoaderContext } from "../runtime/route.ts";
 import { ExampleFrame } from "./ExampleFrame.tsx";
-
-export function searchLoader({ search }: LoaderContext) {
-  return { q: search.get("q") ?? "" };
-}
+import type { searchLoader } from "./SearchExample.server.ts";
 
 export function SearchExample() {
   const { q } = useLoaderData<typeof searchLoader>();

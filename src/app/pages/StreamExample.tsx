@@ -1,15 +1,10 @@
 import { Suspense, use } from "react";
 import { useLoaderData } from "../runtime/loader-data.tsx";
-import type { LoaderContext } from "../runtime/route.ts";
 import { ExampleFrame } from "./ExampleFrame.tsx";
-import { sleep } from "./sleep.ts";
+import type { streamLoader } from "./StreamExample.server.ts";
 
-export function streamLoader({ signal }: LoaderContext) {
-  return {
-    requestedAt: new Date().toISOString(),
-    section: sleep(300, signal).then(() => ({ items: ["alpha", "beta", "gamma"], readyAt: new Date().toISOString() })),
-  };
-}
+// Only until bench/reference-server.tsx imports the loader from StreamExample.server.ts; `undefined` in the browser.
+export { streamLoader } from "./StreamExample.server.ts";
 
 function Section({ section }: { section: ReturnType<typeof streamLoader>["section"] }) {
   const { items, readyAt } = use(section);

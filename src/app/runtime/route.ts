@@ -23,6 +23,10 @@ export interface RouteDefinition {
   /** A wouter pattern: `/users/:id`, `/files/*`. */
   path: string;
   component: ComponentType;
+  /**
+   * Runs on the server only. Import it from a `*.server.ts` module: the browser build replaces those
+   * with `undefined` stand-ins, so neither the loader nor what it imports ships to the browser.
+   */
   loader?: Loader;
   /** Stylesheets of this route only, relative to `src/app`, linked before it renders. */
   styles?: string[];

@@ -1,4 +1,4 @@
-// outcome-loaders.ts: loaders of the examples that end before rendering anything of their own.
+// outcome-loaders.server.ts: loaders of the examples that end before rendering anything of their own.
 import { forbidden, notFound, redirect, unauthorized } from "../runtime/outcome.ts";
 
 export const redirectLoader = () => redirect("/");
@@ -8,8 +8,3 @@ export const unauthorizedLoader = () => unauthorized();
 export const serverErrorLoader = () => {
   throw new Error("Example failure in a loader (/examples/server-error)");
 };
-
-/** The component of a route whose loader always ends it; it never renders. */
-export function NeverRendered() {
-  return null;
-}
