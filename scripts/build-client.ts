@@ -23,6 +23,18 @@ const oneSentryCore: BunPlugin = {
   },
 };
 
+/**
+ * wouter imports use-sync-external-store's shim, which only falls back to a copy of the hook for React
+ * before 18 and otherwise hands out React's own: importing React itself drops the shim from the bundle.
+ */
+const reactUseSyncExternalStore: BunPlugin = {
+  name: "brisk:react-use-sync-external-store",
+  setup(build) {
+    const react = Bun.resolveSync("react", ROOT);
+    build.onResolve({ filter: /^use-sync-external-store\/shim(\/index\.js)?$/ }, () => ({ path: react }));
+  },
+};
+
 /** Below this size a compressed copy saves less than the bytes of its own headers. */
 const COMPRESS_MIN_BYTES = 512;
 
@@ -54,7 +66,7 @@ export async function buildClient({
     define: { "process.env.NODE_ENV": JSON.stringify(mode) },
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     metafile: true,
-    plugins: [serverOnlyModules, oneSentryCore],
+    plugins: [serverOnlyModules, oneSentryCore, reactUseSyncExternalStore],
     throw: false,
   });
   if (!result.success) {
