@@ -4,6 +4,40 @@ export type LogRecord = Record<string, unknown> & { level: "info" | "warn" | "er
 
 export type Logger = (record: LogRecord) => void;
 
-export const stdoutLogger: Logger = (record) => {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`);
-};
+export interface BatchedLogger extends Logger {
+  /** Writes what is pending now; the process calls it on exit. */
+  flush(): void;
+}
+
+/** A burst of lines goes out in one write once it reaches this size… */
+const FLUSH_BYTES = 16 * 1024;
+/** …or this long after its first line, so a quiet server's lines still appear at once to the eye. */
+const FLUSH_MS = 10;
+
+/**
+ * Lines are gathered and written together: one write per request cost ~5 µs, a fifth of a 404's budget,
+ * and under load hundreds of lines share one write. Nothing waits longer than FLUSH_MS.
+ */
+export function batchedLogger(write: (text: string) => void): BatchedLogger {
+  let pending = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (!pending) return;
+    const text = pending;
+    pending = "";
+    write(text);
+  };
+  const log: Logger = (record) => {
+    pending += `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`;
+    if (pending.length >= FLUSH_BYTES) flush();
+    // Unref'd: pending lines never keep a finished process alive; the exit hook writes them.
+    else timer ??= setTimeout(flush, FLUSH_MS).unref();
+  };
+  return Object.assign(log, { flush });
+}
+
+export const stdoutLogger = batchedLogger((text) => process.stdout.write(text));
+// Covers process.exit() (shutdown, the health check, a crash): the last lines are the ones that matter.
+process.on("exit", stdoutLogger.flush);

@@ -23,10 +23,20 @@ const COMMON = {
   "cross-origin-opener-policy": "same-origin",
 } as const;
 
-/** Puts the common headers on every response, whichever plugin answers it. */
+/**
+ * Puts the common headers on every response, whichever plugin answers it. They go onto the Response
+ * itself: headers left in Elysia's `set` make it copy the Response, and a copied streamed page loses
+ * Bun's direct stream and pays for every chunk again.
+ */
 export function securityHeadersPlugin(security: SecurityHeaders) {
-  return new Elysia({ name: "brisk:security-headers" }).onRequest(({ set }) => {
-    Object.assign(set.headers, security.common);
+  const entries = Object.entries(security.common);
+  return new Elysia({ name: "brisk:security-headers" }).mapResponse({ as: "global" }, ({ responseValue, set }) => {
+    if (!(responseValue instanceof Response)) {
+      Object.assign(set.headers, security.common);
+      return;
+    }
+    const { headers } = responseValue;
+    for (const [name, value] of entries) if (!headers.has(name)) headers.set(name, value);
   });
 }
 
