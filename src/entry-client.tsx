@@ -1,5 +1,5 @@
 // entry-client.tsx: the browser entry: read the page the server rendered, load its route, hydrate, then
-// start Sentry.
+// fetch the navigation code and start Sentry.
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
 import { RouteLoadFailed } from "./app/fallbacks/RouteLoadFailed.tsx";
@@ -8,9 +8,8 @@ import { routes } from "./app/routes.tsx";
 import { createBrowserNavigation } from "./app/runtime/browser-navigation.ts";
 import type { BootState } from "./app/runtime/page.ts";
 import { livePage } from "./app/runtime/page-view.ts";
-import { recoverFromLoadFailure, settleRecovery } from "./app/runtime/recovery.ts";
+import { loadRouteOrRecover } from "./app/runtime/recovery.ts";
 import { ReporterContext } from "./app/runtime/report.ts";
-import { loadRoute, RouteLoadError } from "./app/runtime/route-loading.ts";
 import { createBrowserReporter, IGNORED_ERRORS } from "./client-monitoring/reporter.ts";
 import { rootErrorOptions } from "./client-monitoring/root-errors.tsx";
 
@@ -36,18 +35,18 @@ else initial.end();
 const here = new URL(location.href);
 try {
   // A code-split route is loaded before hydration, so hydration never meets a suspended lazy component.
-  await loadRoute(boot.page, routes);
-  settleRecovery(here, report);
-  hydrateRoot(
-    document,
-    <ReporterContext value={report}>
-      <App navigation={navigation} settlements={initial.settlements} />
-    </ReporterContext>,
-    rootErrorOptions({ report, host: boot.host, dev: boot.config.mode !== "production" }),
-  );
-} catch (error) {
-  if (!(error instanceof RouteLoadError)) throw error;
-  if (recoverFromLoadFailure(here, error, report) === "failed") {
+  const route = await loadRouteOrRecover(here, boot.page, { routes, report });
+  if (route === "ready") {
+    hydrateRoot(
+      document,
+      <ReporterContext value={report}>
+        <App navigation={navigation} settlements={initial.settlements} />
+      </ReporterContext>,
+      rootErrorOptions({ report, host: boot.host, dev: boot.config.mode !== "production" }),
+    );
+    // Off the critical path: the first page needs no navigation code, the first click will.
+    navigation.preload();
+  } else if (route === "failed") {
     // The server's HTML cannot be hydrated without its code: replace it with the load-failure page.
     const container = document.createElement("div");
     document.body.replaceChildren(container);

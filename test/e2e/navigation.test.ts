@@ -1,15 +1,18 @@
 // Hydration and client navigation in Chromium, against the real app on a real socket.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { listenApp, type Listening } from "../support/app.ts";
+import { clientAssets, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
 
 let server: Listening;
 let browser: Browser;
+/** The navigation code, fetched after hydration. */
+let navigationChunk: string;
 
 beforeAll(async () => {
   // A development client: React then reports every hydration mismatch on the console.
   server = await listenApp({}, { clientMode: "development" });
+  navigationChunk = (await clientAssets("development")).manifest.chunks["src/app/runtime/navigate.ts"]!;
   browser = await launchBrowser();
 });
 
@@ -125,6 +128,31 @@ describe("client navigation", () => {
     await page.click('a[href="/examples/stream"]');
     await page.waitForSelector("#streamed-fallback");
     await page.waitForSelector("#streamed-section");
+    await page.close();
+  });
+
+  test("a click before the navigation code has arrived waits for it, then navigates on the client", async () => {
+    const page = await browser.newPage();
+    const watch = watchPage(page);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/assets/${navigationChunk}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.origin}/`, { waitUntil: "domcontentloaded" });
+    await hydrated(page);
+    await mark(page);
+    await page.click('a[href="/examples/search?q=brisk"]');
+    await Bun.sleep(300);
+    // Neither lost nor a full load: the click is still waiting.
+    expect(page.url()).toBe(`${server.origin}/`);
+    release();
+    await page.waitForSelector("output#query");
+    expect(page.url()).toBe(`${server.origin}/examples/search?q=brisk`);
+    expect(await marked(page)).toBe(true);
+    expect(watch.documents).toEqual([`${server.origin}/`]);
+    expect(watch.problems).toEqual([]);
     await page.close();
   });
 

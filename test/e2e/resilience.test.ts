@@ -11,6 +11,7 @@ let ingest: FakeIngest;
 let browser: Browser;
 let chunk: string;
 let stylesheet: string;
+let navigationChunk: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
@@ -18,6 +19,7 @@ beforeAll(async () => {
   const { manifest } = await clientAssets();
   chunk = manifest.chunks["src/app/pages/LazyExample.tsx"]!;
   stylesheet = manifest.styles["pages/LazyExample.css"]!;
+  navigationChunk = manifest.chunks["src/app/runtime/navigate.ts"]!;
   browser = await launchBrowser();
 });
 
@@ -146,6 +148,27 @@ describe("network failure during navigation", () => {
     await page.waitForSelector("ul.examples");
     expect(await marked(page)).toBe(true);
     await context.close();
+  });
+});
+
+describe("navigation code that does not arrive", () => {
+  test("a click shows the retry notice, and the retry fetches the code and navigates on the client", async () => {
+    const page = await browser.newPage();
+    const watch = watchPage(page);
+    await page.route(`**/assets/${navigationChunk}`, (route) => route.abort());
+    await page.goto(`${server.origin}/`, { waitUntil: "domcontentloaded" });
+    await hydrated(page);
+    await page.evaluate(() => ((window as unknown as { __mark: number }).__mark = 1));
+    await page.click('a[href="/examples/stream"]');
+    await page.waitForSelector(".navigation-notice");
+    expect(page.url()).toBe(`${server.origin}/`);
+    await page.unroute(`**/assets/${navigationChunk}`);
+    await page.click(".navigation-notice button");
+    await page.waitForSelector("#streamed-section");
+    expect(page.url()).toBe(`${server.origin}/examples/stream`);
+    expect(await marked(page)).toBe(true);
+    expect(watch.documents).toEqual([`${server.origin}/`]);
+    await page.close();
   });
 });
 

@@ -1,15 +1,13 @@
-// browser-navigation.ts: client navigation: fetch the target's page data, load its code, then commit.
+// browser-navigation.ts: the navigation store the browser renders from. The code that moves between pages
+// (navigate.ts) is a chunk of its own, fetched once the page is hydrating: a first visit never waits for it,
+// and a click that comes before it waits for it.
+import type { Navigate } from "./navigate.ts";
 import type { NavigateOptions, Navigation, NavState } from "./navigation.ts";
 import type { BootState } from "./page.ts";
-import { fetchPageData, FullLoadNeeded } from "./page-data-client.ts";
 import { livePage, type LivePage } from "./page-view.ts";
-import { recoverFromLoadFailure, settleRecovery } from "./recovery.ts";
+import { loadRouteOrRecover } from "./recovery.ts";
 import type { Reporter } from "./report.ts";
 import type { RouteDefinition } from "./route.ts";
-import { loadRoute, RouteLoadError } from "./route-loading.ts";
-
-/** Redirect chains longer than this are a loop; the browser's own full load will say so. */
-const MAX_REDIRECTS = 5;
 
 export interface BrowserNavigationOptions {
   boot: BootState;
@@ -18,79 +16,59 @@ export interface BrowserNavigationOptions {
   report: Reporter;
 }
 
-function scrollAfterCommit(url: URL) {
-  const anchor = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
-  if (anchor) anchor.scrollIntoView();
-  else window.scrollTo(0, 0);
+export interface BrowserNavigation extends Navigation {
+  /** Fetches the navigation code ahead of the first click; call once hydration is under way. */
+  preload(): void;
 }
 
-export function createBrowserNavigation({ boot, initial, routes, report }: BrowserNavigationOptions): Navigation {
+export function createBrowserNavigation({ boot, initial, routes, report }: BrowserNavigationOptions): BrowserNavigation {
   let state: NavState = { path: boot.page.path, search: boot.page.search, page: initial.view };
   const listeners = new Set<() => void>();
-  const commit = (next: NavState) => {
-    state = next;
-    for (const l of listeners) l();
+  const store = {
+    getState: () => state,
+    commit(next: NavState) {
+      state = next;
+      for (const l of listeners) l();
+    },
   };
-  let current: AbortController | undefined;
 
-  async function go(to: string, { replace = false, pop = false }: NavigateOptions & { pop?: boolean }) {
-    const target = new URL(to, location.href);
-    if (target.origin !== location.origin) return location.assign(target.href);
-    const samePage = target.pathname === location.pathname && target.search === location.search;
-    if (!pop && samePage && target.hash) {
-      history[replace ? "replaceState" : "pushState"](null, "", target.href);
-      return scrollAfterCommit(target);
-    }
-    current?.abort();
-    const controller = (current = new AbortController());
-    try {
-      let url = target;
-      let fetched = await fetchPageData(url, boot.page.buildId, controller.signal);
-      for (let hops = 0; fetched.payload.outcome?.kind === "redirect"; hops++) {
-        const next = new URL(fetched.payload.outcome.location!, url);
-        if (next.origin !== location.origin || hops === MAX_REDIRECTS) return location.assign(next.href);
-        // The visitor never sees the redirecting URL: its history entry becomes the target's.
-        url = next;
-        fetched = await fetchPageData(url, boot.page.buildId, controller.signal);
-      }
-      let loadFailed = false;
-      try {
-        await loadRoute(fetched.payload, routes);
-        settleRecovery(url, report);
-      } catch (error) {
-        if (!(error instanceof RouteLoadError) || controller.signal.aborted) throw error;
-        if (recoverFromLoadFailure(url, error, report) === "reloading") return;
-        loadFailed = true;
-      }
-      if (controller.signal.aborted) return;
-      const href = url.pathname + url.search + url.hash;
-      if (!pop) history[replace ? "replaceState" : "pushState"](null, "", href);
-      else if (url !== target) history.replaceState(null, "", href);
-      const live = livePage(fetched.payload);
-      commit({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed });
-      if (!pop) scrollAfterCommit(url);
-      for await (const s of fetched.settlements) live.settle(s);
-      live.end();
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      if (error instanceof FullLoadNeeded) return location.assign(target.href);
-      // Offline or reset: stay on the current page, whose URL has not changed, and offer a retry.
-      commit({ ...state, failedNavigation: { to: target.href, retry: () => void go(to, { replace, pop }) } });
-    }
-  }
+  let loading: Promise<Navigate> | undefined;
+  const navigator = () =>
+    (loading ??= import("./navigate.ts").then(
+      ({ createNavigate }) =>
+        createNavigate({
+          store,
+          buildId: boot.page.buildId,
+          prepare: (url, payload, signal) => loadRouteOrRecover(url, payload, { routes, report, signal }),
+          open: livePage,
+        }),
+      (error: unknown) => {
+        // Forget the failure so the next navigation fetches again.
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const go = (to: string, options: NavigateOptions & { pop?: boolean }) =>
+    void navigator().then(
+      (navigate) => navigate(to, options),
+      // Offline, or the chunk did not arrive: as for page data that cannot be fetched, the page stays and offers a retry.
+      () => store.commit({ ...state, failedNavigation: { to: new URL(to, location.href).href, retry: () => go(to, options) } }),
+    );
 
-  window.addEventListener("popstate", () => void go(location.href, { pop: true }));
+  window.addEventListener("popstate", () => go(location.href, { pop: true }));
   // Settlements streamed in the HTML after the client entry started.
   boot.on = (s) => initial.settle(s);
   for (const s of boot.s) initial.settle(s);
 
   return {
-    getState: () => state,
+    getState: store.getState,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    navigate: (to, options = {}) => void go(to, options),
+    navigate: (to, options = {}) => go(to, options),
+    // A failure here is retried by the first navigation.
+    preload: () => void navigator().catch(() => {}),
     config: boot.config,
     host: boot.host,
     nonce: boot.nonce,

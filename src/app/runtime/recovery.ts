@@ -1,6 +1,8 @@
-// recovery.ts: after a route failed to load twice, one full page load per URL, never a loop.
+// recovery.ts: loads a route; when it failed to load twice, one full page load per URL, never a loop.
+import type { PagePayload } from "./page.ts";
 import type { Reporter } from "./report.ts";
-import type { RouteLoadError } from "./route-loading.ts";
+import type { RouteDefinition } from "./route.ts";
+import { loadRoute, RouteLoadError } from "./route-loading.ts";
 
 const PREFIX = "brisk:reload:";
 
@@ -32,7 +34,7 @@ function warn(report: Reporter, resource: string, message: string) {
  * maybe a new build). The second time: "failed", and the caller shows the load-failure page.
  * Either way Sentry hears of it once, as a warning.
  */
-export function recoverFromLoadFailure(target: URL, error: RouteLoadError, report: Reporter): "reloading" | "failed" {
+function recoverFromLoadFailure(target: URL, error: RouteLoadError, report: Reporter): "reloading" | "failed" {
   const guard = read(target);
   if (guard === null) {
     try {
@@ -53,9 +55,31 @@ export function recoverFromLoadFailure(target: URL, error: RouteLoadError, repor
 }
 
 /** A page that loaded fine: if it was a recovery reload, say so once and forget the guard. */
-export function settleRecovery(url: URL, report: Reporter): void {
+function settleRecovery(url: URL, report: Reporter): void {
   const guard = read(url);
   if (guard === null || guard === "unavailable") return;
   if (!guard.reported) warn(report, guard.resource, "Route failed to load, recovered by a full page load");
   sessionStorage.removeItem(key(url));
+}
+
+/** What loading a route came to: ready to render, a recovery reload under way, or the load-failure page. */
+export type RouteReadiness = "ready" | "reloading" | "failed";
+
+/**
+ * Loads the code and stylesheets of `payload`'s route, the page at `url`, and recovers when they fail.
+ * With `signal`, a navigation abandoned meanwhile gets the failure rethrown: it has nothing to recover.
+ */
+export async function loadRouteOrRecover(
+  url: URL,
+  payload: PagePayload,
+  { routes, report, signal }: { routes: readonly RouteDefinition[]; report: Reporter; signal?: AbortSignal },
+): Promise<RouteReadiness> {
+  try {
+    await loadRoute(payload, routes);
+  } catch (error) {
+    if (!(error instanceof RouteLoadError) || signal?.aborted) throw error;
+    return recoverFromLoadFailure(url, error, report);
+  }
+  settleRecovery(url, report);
+  return "ready";
 }
