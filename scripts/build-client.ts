@@ -6,6 +6,7 @@ import { basename, join, relative, resolve } from "node:path";
 import { routes } from "../src/app/routes.tsx";
 import type { Manifest } from "../src/server/manifest.ts";
 import { serverOnlyModules } from "./server-only.ts";
+import { wouterOnReact } from "./wouter-react.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const APP_DIR = join(ROOT, "src/app");
@@ -20,18 +21,6 @@ const oneSentryCore: BunPlugin = {
     build.onResolve({ filter: /^@sentry\/core$/ }, ({ importer }) =>
       importer.includes("/node_modules/@sentry/") ? { path: core } : undefined,
     );
-  },
-};
-
-/**
- * wouter imports use-sync-external-store's shim, which only falls back to a copy of the hook for React
- * before 18 and otherwise hands out React's own: importing React itself drops the shim from the bundle.
- */
-const reactUseSyncExternalStore: BunPlugin = {
-  name: "brisk:react-use-sync-external-store",
-  setup(build) {
-    const react = Bun.resolveSync("react", ROOT);
-    build.onResolve({ filter: /^use-sync-external-store\/shim(\/index\.js)?$/ }, () => ({ path: react }));
   },
 };
 
@@ -66,7 +55,7 @@ export async function buildClient({
     define: { "process.env.NODE_ENV": JSON.stringify(mode) },
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     metafile: true,
-    plugins: [serverOnlyModules, oneSentryCore, reactUseSyncExternalStore],
+    plugins: [serverOnlyModules, oneSentryCore, wouterOnReact(ROOT)],
     throw: false,
   });
   if (!result.success) {
