@@ -1,7 +1,9 @@
 // client-weight.ts: the JavaScript a first visit to a page downloads, raw, gzip -9 and brotli.
 // Critical path: the module scripts and modulepreloads in the HTML, plus every static import they
-// pull in. With Sentry: that plus the Sentry chunk the entry imports dynamically after hydration.
+// pull in. After hydration: every other script Chromium fetched for the page until the network went
+// quiet (the navigation chunk, Sentry's chunk). Without Chromium, the build's Sentry chunk stands in.
 import { brotliCompressSync, constants } from "node:zlib";
+import { launchBrowser } from "../../test/support/browser.ts";
 
 export interface Weight {
   files: string[];
@@ -12,11 +14,13 @@ export interface Weight {
 
 export interface ClientWeight {
   critical: Weight;
-  /** Undefined when the build has no Sentry chunk. */
-  sentry?: Weight;
+  /** What the page fetched after hydrating; undefined when it fetched nothing more. */
+  after?: Weight;
   total: Weight;
-  /** How the Sentry chunk was found, or why it was not. */
-  sentryFrom: string;
+  /** How the after-hydration files were found. */
+  afterFrom: string;
+  /** Whether Sentry's code is among the files counted. */
+  sentryCounted: boolean;
 }
 
 const transpiler = new Bun.Transpiler({ loader: "js" });
@@ -35,17 +39,6 @@ export function htmlModules(html: string): string[] {
     if (url && !urls.includes(url)) urls.push(url);
   }
   return urls;
-}
-
-/** The Sentry module the page config names (`sentryModule` in `window.__BRISK__`), if it does. */
-export function configuredSentryModule(html: string): string | undefined {
-  const boot = /window\.__BRISK__=(\{.*?\});B\.settle/s.exec(html)?.[1];
-  if (!boot) return undefined;
-  try {
-    return (JSON.parse(boot) as { config?: { sentryModule?: string } }).config?.sentryModule;
-  } catch {
-    return undefined;
-  }
 }
 
 type Bytes = Uint8Array<ArrayBuffer>;
@@ -77,6 +70,34 @@ export function weigh(files: Map<string, Bytes>): Weight {
 }
 
 const SENTRY_MARKERS = ["__SENTRY__", "sentry.javascript"];
+const hasSentry = (bytes: Bytes) => SENTRY_MARKERS.some((m) => new TextDecoder().decode(bytes).includes(m));
+
+/** Every script a real first visit fetches, in Chromium, until nothing has been fetched for 1 s. */
+async function scriptsFetched(origin: string, path: string): Promise<string[]> {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const scripts = new Set<string>();
+    let last = performance.now();
+    page.on("request", (r) => {
+      last = performance.now();
+      const url = new URL(r.url());
+      if (url.origin === origin && url.pathname.endsWith(".js")) scripts.add(url.pathname);
+    });
+    await page.goto(origin + path, { waitUntil: "load" });
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    while (performance.now() - last < 1_000) await Bun.sleep(100);
+    return [...scripts];
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Without Chromium: the build's chunk that carries Sentry's code, as the one file fetched later. */
+async function sentryChunk(allJs: string[], critical: Map<string, Bytes>, get: Fetcher): Promise<string | undefined> {
+  for (const url of allJs) if (!critical.has(url) && hasSentry(await get(url))) return url;
+  return undefined;
+}
 
 export async function measureClientWeight(origin: string, html: string, allJs: string[]): Promise<ClientWeight> {
   const get: Fetcher = async (url) => {
@@ -85,30 +106,23 @@ export async function measureClientWeight(origin: string, html: string, allJs: s
     return new Uint8Array(await res.arrayBuffer());
   };
   const critical = await closure(htmlModules(html), origin, get);
-  let sentryRoot = configuredSentryModule(html);
-  let sentryFrom = sentryRoot ? `page config sentryModule (${sentryRoot})` : "";
-  if (!sentryRoot) {
-    // No config entry: the chunk of the build that carries Sentry's own code.
-    for (const url of allJs) {
-      if (critical.has(url)) continue;
-      const text = new TextDecoder().decode(await get(url));
-      if (SENTRY_MARKERS.some((m) => text.includes(m))) {
-        sentryRoot = url;
-        sentryFrom = `the build's chunk with Sentry code (${url})`;
-        break;
-      }
-    }
+  let later: string[];
+  let afterFrom: string;
+  try {
+    later = await scriptsFetched(origin, "/");
+    afterFrom = "every other script Chromium fetched for / until the network was quiet for 1 s";
+  } catch (error) {
+    const chunk = await sentryChunk(allJs, critical, get);
+    later = chunk ? [chunk] : [];
+    afterFrom = `Chromium did not run (${(error as Error).message.split("\n")[0]}); the build's Sentry chunk only`;
   }
-  if (!sentryRoot) {
-    const inCritical = [...critical.values()].some((b) => SENTRY_MARKERS.some((m) => new TextDecoder().decode(b).includes(m)));
-    sentryFrom = inCritical ? "Sentry code is in the critical path" : "no Sentry chunk in the client build";
-  }
-  const all = sentryRoot ? await closure([sentryRoot], origin, get, new Map(critical)) : critical;
-  const sentryOnly = new Map([...all].filter(([url]) => !critical.has(url)));
+  const all = await closure(later, origin, get, new Map(critical));
+  const after = new Map([...all].filter(([url]) => !critical.has(url)));
   return {
     critical: weigh(critical),
-    sentry: sentryOnly.size ? weigh(sentryOnly) : undefined,
+    after: after.size ? weigh(after) : undefined,
     total: weigh(all),
-    sentryFrom,
+    afterFrom,
+    sentryCounted: [...all.values()].some(hasSentry),
   };
 }

@@ -118,9 +118,9 @@ function weightTable(w: ClientWeight): Table {
     x ? [name, String(x.files.length), kB(x.raw), kB(x.gzip), kB(x.brotli), x.files.join(" ")] : [name, "0", "–", "–", "–", "–"];
   return {
     title: "Client JavaScript for / (kB = 1,000 bytes; gzip -9 and brotli 11, per file)",
-    note: `Critical path: module scripts and modulepreloads in the HTML and their static imports. Sentry: ${w.sentryFrom}.`,
+    note: `Critical path: module scripts and modulepreloads in the HTML and their static imports. After hydration: ${w.afterFrom}${w.sentryCounted ? "" : " (no Sentry code among them)"}.`,
     header: ["set", "files", "raw", "gzip -9", "brotli", "files"],
-    rows: [row("critical path (before hydration)", w.critical), row("Sentry, after hydration", w.sentry), row("total with Sentry", w.total)],
+    rows: [row("critical path (before hydration)", w.critical), row("after hydration (navigation, Sentry)", w.after), row("total with Sentry", w.total)],
   };
 }
 
@@ -160,7 +160,7 @@ function targets(r: Results): Target[] {
   const ok = brisk.requests - brisk.non2xx;
   const lost = Math.max(0, ok - brisk.arrived);
   const w = r.weight;
-  const sentryKnown = w.sentryFrom !== "no Sentry chunk in the client build";
+  const sentryKnown = w.sentryCounted;
   const cold = median(r.binary.coldStartsMs);
   return [
     ratioTarget("`/` req/s", find(t, ON, PATHS.home), find(t, REF, PATHS.home), 0.9),
@@ -171,7 +171,7 @@ function targets(r: Results): Target[] {
     { figure: "critical-path JS for `/`, gzip", measured: kB(w.critical.gzip), target: "≤ 72 kB", pass: w.critical.gzip <= 72_000 },
     {
       figure: "all JS for `/` with Sentry, gzip",
-      measured: sentryKnown ? kB(w.total.gzip) : `${kB(w.total.gzip)} (no Sentry chunk built)`,
+      measured: sentryKnown ? kB(w.total.gzip) : `${kB(w.total.gzip)} (no Sentry code was fetched)`,
       target: "≤ 105 kB",
       pass: sentryKnown ? w.total.gzip <= 105_000 : undefined,
     },

@@ -2,6 +2,7 @@
 import { useEffect } from "react";
 import { Router } from "wouter";
 import { Document, type DocumentProps } from "./Document.tsx";
+import { parsePattern } from "./runtime/match.ts";
 import { NavigationContext, useBriskLocation, useBriskSearch, type Navigation } from "./runtime/navigation.ts";
 
 export function App({ navigation, ...doc }: DocumentProps & { navigation: Navigation }) {
@@ -11,7 +12,7 @@ export function App({ navigation, ...doc }: DocumentProps & { navigation: Naviga
   }, []);
   return (
     <NavigationContext value={navigation}>
-      <Router hook={useBriskLocation} searchHook={useBriskSearch}>
+      <Router hook={useBriskLocation} searchHook={useBriskSearch} parser={parsePattern}>
         <Document {...doc} />
       </Router>
     </NavigationContext>

@@ -1,5 +1,5 @@
 // Page.tsx: what the body shows for the current page: its route, an outcome page, or the error page.
-import { Route, Switch } from "wouter";
+import { Route } from "wouter";
 import { GlobalError } from "./fallbacks/GlobalError.tsx";
 import { OutcomePage } from "./fallbacks/OutcomePage.tsx";
 import { RouteLoadFailed } from "./fallbacks/RouteLoadFailed.tsx";
@@ -7,7 +7,7 @@ import { routes } from "./routes.tsx";
 import { LoaderDataContext } from "./runtime/loader-data.tsx";
 import { useNavigation, useNavState } from "./runtime/navigation.ts";
 
-const routeElements = routes.map((r) => <Route key={r.path} path={r.path} component={r.component} />);
+const routesByPath = new Map(routes.map((r) => [r.path, r]));
 
 export function Page() {
   const nav = useNavigation();
@@ -16,14 +16,12 @@ export function Page() {
   if (loadFailed) return <RouteLoadFailed />;
   if (error) return <GlobalError {...error} host={nav.host} />;
   if (outcome && outcome.kind !== "redirect") return <OutcomePage kind={outcome.kind} />;
+  // The server matched the route and said which; only wouter's Route is left to do, for useParams().
+  const route = page.payload.route === null ? undefined : routesByPath.get(page.payload.route);
+  if (!route) return <OutcomePage kind="not-found" />;
   return (
     <LoaderDataContext value={page.data}>
-      <Switch>
-        {routeElements}
-        <Route>
-          <OutcomePage kind="not-found" />
-        </Route>
-      </Switch>
+      <Route path={route.path} component={route.component} />
     </LoaderDataContext>
   );
 }

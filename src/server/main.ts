@@ -1,6 +1,6 @@
 // main.ts: the process: read the configuration, start monitoring, listen, and stop gracefully.
 import { checkHealth, healthUrl } from "./healthcheck.ts";
-import { stdoutLogger } from "./logger.ts";
+import { stdoutLogger, type LogRecord } from "./logger.ts";
 import { drain, onStopSignal } from "./shutdown.ts";
 import type { CaptureError } from "./request-record.ts";
 import { configOrExit } from "./startup-config.ts";
@@ -38,14 +38,19 @@ const sentryStarted = monitoring
       for (const [error, context] of early.splice(0)) monitoring?.capture(error, context);
     });
 const server = app.server!;
-stdoutLogger({ level: "info", msg: "listening", url: `http://${config.host}:${server.port}`, mode: config.mode, build: assets.manifest.buildId });
+/** Lifecycle lines go out at once, after the request lines before them; requests' lines are batched. */
+const announce = (record: LogRecord) => {
+  stdoutLogger(record);
+  stdoutLogger.flush();
+};
+announce({ level: "info", msg: "listening", url: `http://${config.host}:${server.port}`, mode: config.mode, build: assets.manifest.buildId });
 
 onStopSignal(async (signal) => {
   const started = performance.now();
-  stdoutLogger({ level: "info", msg: "stopping", signal, inFlight: server.pendingRequests, timeoutMs: config.shutdownTimeoutMs });
+  announce({ level: "info", msg: "stopping", signal, inFlight: server.pendingRequests, timeoutMs: config.shutdownTimeoutMs });
   const { drained, abandoned } = await drain(server, config.shutdownTimeoutMs);
   await sentryStarted;
   await monitoring?.flush(2_000);
   const ms = Math.round(performance.now() - started);
-  stdoutLogger({ level: drained ? "info" : "warn", msg: "stopped", signal, drained, abandoned, ms });
+  announce({ level: drained ? "info" : "warn", msg: "stopped", signal, drained, abandoned, ms });
 });

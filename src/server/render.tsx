@@ -67,10 +67,11 @@ async function renderDocument(
     });
     record.done = stream.allReady;
     const failed = page.status >= 500 || page.payload.outcome !== undefined;
-    return new Response(stream, {
-      status: page.status,
-      headers: { ...headers, "content-type": HTML, "cache-control": failed ? "no-store" : "private, no-cache" },
-    });
+    // Filled in place: this object is the response's only copy of its headers.
+    headers["content-type"] = HTML;
+    headers["cache-control"] = failed ? "no-store" : "private, no-cache";
+    headers["x-request-id"] = record.id;
+    return new Response(stream, { status: page.status, headers });
   } catch (error) {
     if (request.signal.aborted) return new Response(null, { status: 499 });
     const digest = digestOf(error);

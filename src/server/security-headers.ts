@@ -10,12 +10,18 @@ export interface SecurityHeaders {
   readonly common: Readonly<Record<string, string>>;
   /** A fresh nonce for one HTML response. */
   nonce(): string;
-  /** The HTML headers for that nonce, the common ones included. */
+  /** The HTML headers for that nonce, the common ones included: a new object the caller may fill. */
   html(nonce: string): Record<string, string>;
 }
 
-const COMMON = {
-  "x-content-type-options": "nosniff",
+const COMMON = { "x-content-type-options": "nosniff" } as const;
+
+/**
+ * Headers that govern a document: browsers read them on HTML only, so a script, a stylesheet or the
+ * tunnel's answer would carry them for nothing. (A module's own referrer policy would be this one: the
+ * browser default.)
+ */
+const DOCUMENT = {
   "referrer-policy": "strict-origin-when-cross-origin",
   // Features this app never asks for: a script injected into it cannot ask either.
   "permissions-policy":
@@ -61,6 +67,7 @@ export function createSecurityHeaders(config: Pick<Config, "sentryDsn">): Securi
     nonce: () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
     html: (nonce) => ({
       ...COMMON,
+      ...DOCUMENT,
       ...extra,
       // 'strict-dynamic': scripts our nonce'd scripts load (route chunks, Sentry) are trusted; nothing else runs.
       "content-security-policy": `script-src 'nonce-${nonce}' 'strict-dynamic'; ${tail}`,

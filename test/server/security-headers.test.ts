@@ -12,12 +12,21 @@ const nonceOf = (csp: string | null) => /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
 
 describe("security headers", () => {
   test.each(["/", "/examples/not-found", "/examples/server-error", "/healthz", "/__data/", "/monitoring", "/assets/missing.js"])(
-    "%s carries nosniff, a referrer policy and a permissions policy",
+    "%s carries nosniff",
     async (path) => {
       const res = await t.request(path);
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    },
+  );
+
+  test.each(["/", "/examples/not-found", "/examples/server-error", "/examples/forbidden"])(
+    "the %s document carries a referrer policy, a permissions policy and COOP",
+    async (path) => {
+      const res = await t.request(path);
+      expect(res.headers.get("content-type")).toStartWith("text/html");
       expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
       expect(res.headers.get("permissions-policy")).toContain("camera=()");
+      expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
     },
   );
 

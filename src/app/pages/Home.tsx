@@ -2,9 +2,6 @@ import { Link } from "wouter";
 import { useLoaderData } from "../runtime/loader-data.tsx";
 import type { homeLoader } from "./Home.server.ts";
 
-// Only until bench/reference-server.tsx imports the loader from Home.server.ts; `undefined` in the browser.
-export { homeLoader } from "./Home.server.ts";
-
 export function Home() {
   const { examples } = useLoaderData<typeof homeLoader>();
   return (

@@ -3,9 +3,6 @@ import { useLoaderData } from "../runtime/loader-data.tsx";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { streamLoader } from "./StreamExample.server.ts";
 
-// Only until bench/reference-server.tsx imports the loader from StreamExample.server.ts; `undefined` in the browser.
-export { streamLoader } from "./StreamExample.server.ts";
-
 function Section({ section }: { section: ReturnType<typeof streamLoader>["section"] }) {
   const { items, readyAt } = use(section);
   return (

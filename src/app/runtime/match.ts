@@ -7,9 +7,27 @@ export interface RouteMatch {
   params: Record<string, string>;
 }
 
+interface Compiled {
+  pattern: RegExp;
+  keys: string[];
+}
+
+const compiledPatterns = new Map<string, Compiled>();
+
+/**
+ * wouter's parser, compiled once per pattern instead of on every render of a Route. Patterns come from
+ * the code (the route table, a Route's path), never from a request, so the cache stays small.
+ */
+export function parsePattern(route: string, loose?: boolean): Compiled {
+  const key = `${loose ? 1 : 0}${route}`;
+  let compiled = compiledPatterns.get(key);
+  if (!compiled) compiledPatterns.set(key, (compiled = parse(route, loose)));
+  return compiled;
+}
+
 /** Compiles the table once; the returned function only runs regular expressions. */
 export function createMatcher(routes: readonly RouteDefinition[]): (pathname: string) => RouteMatch | null {
-  const compiled = routes.map((route) => ({ route, ...parse(route.path) }));
+  const compiled = routes.map((route) => ({ route, ...parsePattern(route.path) }));
   return (pathname) => {
     for (const { route, pattern, keys } of compiled) {
       const found = pattern.exec(pathname);
