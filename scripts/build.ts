@@ -2,6 +2,7 @@
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { buildClient } from "./build-client.ts";
+import { reactServerForBun } from "./react-server-bun.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -21,29 +22,29 @@ export async function buildBinary({ outdir = join(ROOT, "dist") }: { outdir?: st
   await mkdir(outdir, { recursive: true });
   await rm(binary, { force: true });
   const manifest = await buildClient({ outdir: clientDir, mode: "production" });
-  const cmd = [
-    process.execPath,
-    "build",
-    "--compile",
-    // --compile alone left NODE_ENV as development at runtime: React's dev build would leak stacks into pages.
-    "--production",
-    // --bytecode defaults to CommonJS, where main.ts's top-level await does not build.
-    "--bytecode",
-    "--format",
-    "esm",
-    // Configuration comes from the environment only; a stray bunfig.toml in the working folder must not change the binary.
-    "--no-compile-autoload-bunfig",
+  const result = await Bun.build({
+    entrypoints: [join(ROOT, "src/server/main.ts")],
+    target: "bun",
+    // --bytecode needs ESM here: as CommonJS, main.ts's top-level await does not build.
+    format: "esm",
+    bytecode: true,
     // Without it every `await import()` in main.ts is evaluated at start-up anyway (~40 ms of cold start).
-    "--splitting",
-    join(ROOT, "src/server/main.ts"),
-    "--asset",
-    clientDir,
-    "--outfile",
-    binary,
-  ];
-  const proc = Bun.spawn(cmd, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`bun build --compile failed (exit ${code}):\n${out}${err}`);
+    splitting: true,
+    // What --production does: without the define, React's development build (which leaks stacks into
+    // pages) would be the one bundled.
+    minify: true,
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    plugins: [reactServerForBun(ROOT)],
+    compile: {
+      outfile: binary,
+      // Embedded as `client/…` beside the code, where findClientDir looks.
+      assets: [clientDir],
+      // Configuration comes from the environment only; a stray bunfig.toml in the working folder must not change the binary.
+      autoloadBunfig: false,
+    },
+    throw: false,
+  });
+  if (!result.success) throw new AggregateError(result.logs, `bun build --compile failed:\n${result.logs.map(String).join("\n")}`);
   return { binary, bytes: (await stat(binary)).size, buildId: manifest.buildId };
 }
 

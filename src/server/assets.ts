@@ -45,16 +45,29 @@ const TYPES: Record<string, string> = {
 export function loadClientAssets(dir: string = findClientDir()): ClientAssets {
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
   const read = (name: string): Bytes => new Uint8Array(readFileSync(join(dir, name)));
-  const assets = new Map<string, Asset>();
-  for (const name of manifest.files) {
+  const variant = (name: string, encoding: "br" | "gzip") => `${name}.${encoding === "br" ? "br" : "gz"}`;
+  // Each file is read on its first request and kept: none is needed before the first page has gone
+  // out, so reading them all at start-up only delayed it. The manifest names them, so a name that is
+  // not in the build never touches the disk.
+  const loaded = new Map<string, Asset>();
+  const listed = new Set(manifest.files);
+  // A build with a file missing fails here, at start-up, rather than as a 500 on the first visit.
+  const missing = manifest.files
+    .flatMap((name) => [name, ...(manifest.compressed[name] ?? []).map((e) => variant(name, e))])
+    .filter((name) => !existsSync(join(dir, name)));
+  if (missing.length) throw new Error(`client build in ${dir} is incomplete: ${missing.join(", ")} missing`);
+  const load = (name: string): Asset | undefined => {
+    if (!listed.has(name)) return undefined;
     const encodings = manifest.compressed[name] ?? [];
-    assets.set(name, {
+    const asset: Asset = {
       body: read(name),
-      br: encodings.includes("br") ? read(`${name}.br`) : undefined,
-      gzip: encodings.includes("gzip") ? read(`${name}.gz`) : undefined,
+      br: encodings.includes("br") ? read(variant(name, "br")) : undefined,
+      gzip: encodings.includes("gzip") ? read(variant(name, "gzip")) : undefined,
       type: TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? "application/octet-stream",
-    });
-  }
+    };
+    loaded.set(name, asset);
+    return asset;
+  };
   const url = (file: string) => ASSETS_PREFIX + file;
   const base: RouteAssets = { css: manifest.css.map(url), js: manifest.preload.map(url) };
   const perRoute = new WeakMap<RouteDefinition, RouteAssets>();
@@ -75,7 +88,7 @@ export function loadClientAssets(dir: string = findClientDir()): ClientAssets {
       }
       return found;
     },
-    get: (name) => assets.get(name),
+    get: (name) => loaded.get(name) ?? load(name),
   };
 }
 

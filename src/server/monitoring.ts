@@ -2,7 +2,6 @@
 import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@sentry/core";
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import { isIP } from "node:net";
 import type { Config } from "./config.ts";
 import { CSP_REPORT_PATH } from "./security-headers.ts";
 
@@ -223,6 +222,12 @@ async function forward(
   }
 }
 
+/**
+ * node:net is required on first use: loading it makes Bun build Node's stream internals, ~10 ms of cold
+ * start that only a server behind a trusted proxy has any use for.
+ */
+let isIP: typeof import("node:net").isIP | undefined;
+
 /** The visitor's address: the first X-Forwarded-For entry behind a trusted proxy, else the socket's. */
 export function visitorIp(request: Request, server: Server<unknown> | null, trustProxy: boolean): string | undefined {
   if (trustProxy) {
@@ -230,6 +235,7 @@ export function visitorIp(request: Request, server: Server<unknown> | null, trus
     if (forwarded) {
       const comma = forwarded.indexOf(",");
       const first = (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim();
+      isIP ??= (import.meta.require("node:net") as typeof import("node:net")).isIP;
       if (isIP(first)) return first;
     }
   }
