@@ -13,7 +13,7 @@ export interface BinaryBuild {
 }
 
 /**
- * Builds `<outdir>/brisk` with the client from `<outdir>/client` embedded. `--asset` keeps only the last
+ * Builds `<outdir>/brisk` with the client from `<outdir>/client` embedded. Assets keep only the last
  * segment of the folder, so the binary finds it as `client/` beside its own code (see findClientDir).
  */
 export async function buildBinary({ outdir = join(ROOT, "dist") }: { outdir?: string } = {}): Promise<BinaryBuild> {

@@ -26,7 +26,7 @@ export interface ClientAssets {
 }
 
 /**
- * Where the client build lives: beside the code in a compiled binary (`--asset dist/client` embeds it
+ * Where the client build lives: beside the code in a compiled binary (scripts/build.ts embeds dist/client
  * as `client/…`), or in dist/client when running from source.
  */
 export function findClientDir(): string {
