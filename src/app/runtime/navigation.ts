@@ -31,6 +31,8 @@ export interface Navigation {
   host: string;
   /** The CSP nonce of the document, for the inline scripts and preloads it renders. */
   nonce?: string;
+  /** Set on the server, where the location never moves during a render. */
+  fixedLocation?: { path: string; search: string };
 }
 
 export const NavigationContext = createContext<Navigation | null>(null);
@@ -65,5 +67,6 @@ export function staticNavigation(state: NavState, config: ClientConfig, host: st
     config,
     host,
     nonce,
+    fixedLocation: { path: state.path, search: state.search },
   };
 }
