@@ -1,4 +1,5 @@
 // logger.ts: one JSON object per line on stdout, the format log collectors read without parsing rules.
+import { writeSync } from "node:fs";
 
 export type LogRecord = Record<string, unknown> & { level: "info" | "warn" | "error"; msg: string };
 
@@ -38,6 +39,32 @@ export function batchedLogger(write: (text: string) => void): BatchedLogger {
   return Object.assign(log, { flush });
 }
 
-export const stdoutLogger = batchedLogger((text) => process.stdout.write(text));
+/**
+ * Writes straight to fd 1 while the reader keeps up. process.stdout is a Node stream that Bun builds on
+ * first use, Node's stream internals with it (a few ms of cold start, paid before the first answer for
+ * the "listening" line). Once a write would block or comes up short, everything goes through
+ * process.stdout from then on, which queues, so lines keep their order and nothing is dropped.
+ */
+function stdoutWriter(): (text: string) => void {
+  let queued = false;
+  return (text) => {
+    let rest: Buffer | string = text;
+    if (!queued) {
+      const bytes = Buffer.from(text);
+      let written = 0;
+      try {
+        written = writeSync(1, bytes);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      }
+      if (written === bytes.byteLength) return;
+      queued = true;
+      rest = bytes.subarray(written);
+    }
+    process.stdout.write(rest);
+  };
+}
+
+export const stdoutLogger = batchedLogger(stdoutWriter());
 // Covers process.exit() (shutdown, the health check, a crash): the last lines are the ones that matter.
 process.on("exit", stdoutLogger.flush);
