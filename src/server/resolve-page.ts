@@ -82,12 +82,18 @@ export async function resolvePage(request: Request, url: URL, record: RequestRec
   } as const;
   if (!match) return failedPage(base, UNMATCHED, record, deps, "match");
   record.route = match.route.path;
+  let cookies: Record<string, string> | undefined;
   const ctx: LoaderContext = {
     params: match.params,
-    search: url.searchParams,
+    // Both made when a loader first reads them: most loaders never do.
+    get search() {
+      return url.searchParams;
+    },
     url,
     headers: request.headers,
-    cookies: parseCookies(request.headers.get("cookie")),
+    get cookies() {
+      return (cookies ??= parseCookies(request.headers.get("cookie")));
+    },
     signal: request.signal,
   };
   let raw: unknown;
