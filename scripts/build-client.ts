@@ -4,7 +4,9 @@ import { brotliCompressSync, constants } from "node:zlib";
 import { mkdir, rm } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { routes } from "../src/app/routes.tsx";
+import { isLazyPage } from "../src/app/runtime/lazy-page.ts";
 import type { Manifest } from "../src/server/manifest.ts";
+import { staticClosure, staticImports, type BuildOutputs } from "./chunk-graph.ts";
 import { serverOnlyModules } from "./server-only.ts";
 import { wouterOnReact } from "./wouter-react.ts";
 
@@ -26,6 +28,25 @@ const oneSentryCore: BunPlugin = {
 
 /** Below this size a compressed copy saves less than the bytes of its own headers. */
 const COMPRESS_MIN_BYTES = 512;
+
+/**
+ * For each `lazyPage` module of the route table: its chunk, then the chunks that one imports statically,
+ * less those the entry already pulls in. A page preloads them all, so none waits for the entry to run.
+ */
+function lazyPageChunks(outputs: BuildOutputs, entry: string, chunks: Record<string, string>): Record<string, string[]> {
+  const graph = staticImports(outputs);
+  const withEntry = new Set(staticClosure(graph, entry));
+  const lazyPages: Record<string, string[]> = {};
+  for (const { component } of routes) {
+    if (!isLazyPage(component)) continue;
+    const chunk = chunks[relative(ROOT, join(APP_DIR, component.module))];
+    if (!chunk) {
+      throw new Error(`lazyPage("${component.module}") names no code-split module of the client build: does its import() load src/app/${component.module}?`);
+    }
+    lazyPages[component.module] = staticClosure(graph, chunk).filter((file) => !withEntry.has(file));
+  }
+  return lazyPages;
+}
 
 export interface BuildOptions {
   outdir?: string;
@@ -84,6 +105,7 @@ export async function buildClient({
     }
   }
   files.sort();
+  const lazyPages = lazyPageChunks(outputs, entry, chunks);
   const buildId = Bun.hash(files.join("\n")).toString(36);
   const compressed: Record<string, Array<"br" | "gzip">> = {};
   await Promise.all(
@@ -98,7 +120,7 @@ export async function buildClient({
         compressed[file] = ["br", "gzip"];
       }),
   );
-  const manifest: Manifest = { buildId, mode, entry, preload, css, styles: styleFiles, chunks, files, compressed };
+  const manifest: Manifest = { buildId, mode, entry, preload, css, styles: styleFiles, chunks, lazyPages, files, compressed };
   await Bun.write(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
   return manifest;
 }

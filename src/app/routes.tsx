@@ -39,7 +39,7 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/examples/client-error", component: ClientError },
   {
     path: "/examples/lazy",
-    component: lazyPage(() => import("./pages/LazyExample.tsx")),
+    component: lazyPage("pages/LazyExample.tsx", () => import("./pages/LazyExample.tsx")),
     styles: ["pages/LazyExample.css"],
   },
 ];

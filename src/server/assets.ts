@@ -2,6 +2,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Elysia } from "elysia";
+import { routes as appRoutes } from "../app/routes.tsx";
+import { isLazyPage } from "../app/runtime/lazy-page.ts";
 import type { RouteDefinition } from "../app/runtime/route.ts";
 import type { RouteAssets } from "../app/runtime/page.ts";
 import type { Manifest } from "./manifest.ts";
@@ -42,7 +44,29 @@ const TYPES: Record<string, string> = {
   map: "application/json; charset=utf-8",
 };
 
-export function loadClientAssets(dir: string = findClientDir()): ClientAssets {
+const url = (file: string) => ASSETS_PREFIX + file;
+
+/** What a route adds to every page's assets: its own stylesheets, and the chunks of a code-split page. */
+function routeAssets(route: RouteDefinition, manifest: Manifest, base: RouteAssets): RouteAssets {
+  const styles = (route.styles ?? []).map((s) => {
+    const file = manifest.styles[s];
+    if (!file) throw new Error(`route ${route.path}: stylesheet ${s} is not in the client build`);
+    return url(file);
+  });
+  const chunks = lazyPageChunks(route, manifest).map(url);
+  if (!styles.length && !chunks.length) return base;
+  return { css: [...base.css, ...styles], js: [...base.js, ...chunks] };
+}
+
+function lazyPageChunks({ path, component }: RouteDefinition, manifest: Manifest): string[] {
+  if (!isLazyPage(component)) return [];
+  const files = manifest.lazyPages[component.module];
+  if (!files) throw new Error(`route ${path}: the chunk of ${component.module} is not in the client build`);
+  return files;
+}
+
+/** `routes` are checked against the build here, so a build without a route's stylesheet or chunk fails at start-up. */
+export function loadClientAssets(dir: string = findClientDir(), routes: readonly RouteDefinition[] = appRoutes): ClientAssets {
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
   const read = (name: string): Bytes => new Uint8Array(readFileSync(join(dir, name)));
   const variant = (name: string, encoding: "br" | "gzip") => `${name}.${encoding === "br" ? "br" : "gz"}`;
@@ -68,26 +92,19 @@ export function loadClientAssets(dir: string = findClientDir()): ClientAssets {
     loaded.set(name, asset);
     return asset;
   };
-  const url = (file: string) => ASSETS_PREFIX + file;
   const base: RouteAssets = { css: manifest.css.map(url), js: manifest.preload.map(url) };
   const perRoute = new WeakMap<RouteDefinition, RouteAssets>();
+  const forRoute = (route: RouteDefinition | undefined): RouteAssets => {
+    if (!route) return base;
+    let found = perRoute.get(route);
+    if (!found) perRoute.set(route, (found = routeAssets(route, manifest, base)));
+    return found;
+  };
+  for (const route of routes) forRoute(route);
   return {
     manifest,
     entryUrl: url(manifest.entry),
-    forRoute(route) {
-      if (!route?.styles?.length) return base;
-      let found = perRoute.get(route);
-      if (!found) {
-        const styles = route.styles.map((s) => {
-          const file = manifest.styles[s];
-          if (!file) throw new Error(`route ${route.path}: stylesheet ${s} is not in the client build`);
-          return url(file);
-        });
-        found = { css: [...base.css, ...styles], js: base.js };
-        perRoute.set(route, found);
-      }
-      return found;
-    },
+    forRoute,
     get: (name) => loaded.get(name) ?? load(name),
   };
 }

@@ -14,6 +14,11 @@ export interface Manifest {
   styles: Record<string, string>;
   /** Code-split modules: source path → hashed chunk. */
   chunks: Record<string, string>;
+  /**
+   * Code-split pages: `lazyPage` module (relative to src/app) → its chunk and the chunks that one imports
+   * statically, less the entry's own: what a page of that route preloads.
+   */
+  lazyPages: Record<string, string[]>;
   /** Every servable file, all content-hashed. */
   files: string[];
   /** Precompressed siblings (`file.br`, `file.gz`) that exist. */

@@ -56,6 +56,38 @@ describe("hydration", () => {
   });
 });
 
+describe("a first visit to a code-split route", () => {
+  test("requests the route's chunk while the entry script is held back, and only once", async () => {
+    const { manifest } = await clientAssets("development");
+    const chunk = `${server.origin}/assets/${manifest.chunks["src/app/pages/LazyExample.tsx"]}`;
+    const page = await browser.newPage();
+    const watch = watchPage(page);
+    const chunkRequests: string[] = [];
+    const chunkRequested = new Promise<void>((resolve) =>
+      page.on("request", (r) => {
+        if (r.url() !== chunk) return;
+        chunkRequests.push(r.url());
+        resolve();
+      }),
+    );
+    // The entry cannot run before it arrives, so a chunk request seen meanwhile came from the HTML. The
+    // bound only matters when the test fails: it then ends in an assertion, not in a hung page load.
+    let requestedBeforeEntry = false;
+    await page.route(`**/assets/${manifest.entry}`, async (route) => {
+      requestedBeforeEntry = await Promise.race([chunkRequested.then(() => true), Bun.sleep(5000).then(() => false)]);
+      await route.continue();
+    });
+    await page.goto(`${server.origin}/examples/lazy`);
+    await hydrated(page);
+    expect(requestedBeforeEntry).toBe(true);
+    expect(await page.isVisible(".lazy-banner")).toBe(true);
+    await page.waitForLoadState("networkidle");
+    expect(chunkRequests).toHaveLength(1);
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
+});
+
 describe("client navigation", () => {
   test("a Link click renders the target with no document request, and back/forward work", async () => {
     const { page, watch } = await open("/");

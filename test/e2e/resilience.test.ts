@@ -62,6 +62,20 @@ describe("a route chunk that fails", () => {
     await page.close();
   });
 
+  test("as the first page preloads it: the entry's own import fetches it again, with no reload and no report", async () => {
+    const page = await browser.newPage();
+    const watch = watchPage(page);
+    let requests = 0;
+    await page.route(`**/assets/${chunk}`, (route) => (requests++ === 0 ? route.abort() : route.continue()));
+    await page.goto(`${server.origin}/examples/lazy`);
+    await hydrated(page);
+    expect(await page.isVisible(".lazy-banner")).toBe(true);
+    expect(requests).toBe(2);
+    expect(watch.documents).toEqual([`${server.origin}/examples/lazy`]);
+    expect(await settledEvents()).toEqual([]);
+    await page.close();
+  });
+
   test("always: one full reload, then the load-failure page with a reload button, and one warning", async () => {
     const context = await browser.newContext();
     const { page, watch } = await openHome(context);

@@ -1,10 +1,13 @@
-// The client build as the server loads it: files read on first request, a broken build refused at start.
+// The client build as the server loads it: files read on first request, a broken build refused at start,
+// and each route's own stylesheets and code-split chunk preloaded in its pages.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../../scripts/build-client.ts";
 import { loadClientAssets } from "../../src/server/assets.ts";
+import type { Manifest } from "../../src/server/manifest.ts";
+import { clientAssets, testApp } from "../support/app.ts";
 
 const dirs: string[] = [];
 let build: string;
@@ -40,4 +43,31 @@ test("every file of the build is served from memory once read, compressed copies
   await rm(dir, { recursive: true, force: true });
   expect(assets.get(assets.manifest.entry)).toBe(entry);
   expect(assets.get("no-such-file.js")).toBeUndefined();
+});
+
+test.each([
+  ["chunk", (m: Manifest) => delete m.lazyPages["pages/LazyExample.tsx"], "the chunk of pages/LazyExample.tsx"],
+  ["stylesheet", (m: Manifest) => delete m.styles["pages/LazyExample.css"], "stylesheet pages/LazyExample.css"],
+] as const)("a build without a route's %s is refused at load, naming the route", async (_, remove, named) => {
+  const dir = await copyOfBuild();
+  const path = join(dir, "manifest.json");
+  const manifest = (await Bun.file(path).json()) as Manifest;
+  remove(manifest);
+  await Bun.write(path, JSON.stringify(manifest));
+  expect(() => loadClientAssets(dir)).toThrow(`route /examples/lazy: ${named} is not in the client build`);
+});
+
+test("a code-split route's page preloads its chunk under the page's nonce, and other pages do not", async () => {
+  const { request } = await testApp();
+  const { manifest } = await clientAssets();
+  const chunk = `/assets/${manifest.chunks["src/app/pages/LazyExample.tsx"]}`;
+  const preloads = async (path: string) => {
+    const res = await request(path);
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy")!)![1];
+    const html = await res.text();
+    return { nonce, links: html.match(/<link rel="modulepreload"[^>]*>/g)! };
+  };
+  const lazy = await preloads("/examples/lazy");
+  expect(lazy.links.filter((l) => l.includes(`href="${chunk}"`))).toEqual([expect.stringContaining(`nonce="${lazy.nonce}"`)]);
+  expect((await preloads("/")).links.join("\n")).not.toContain(chunk);
 });

@@ -1,13 +1,19 @@
 // lazy-page.ts: a code-split route component that can be loaded before it renders.
 import { lazy, type ComponentType } from "react";
 
-export type LazyPage = ComponentType & { preload(): Promise<unknown> };
+export type LazyPage = ComponentType & {
+  /** The module `load` imports, relative to `src/app`: the build finds its chunk by this name. */
+  readonly module: string;
+  preload(): Promise<unknown>;
+};
 
 /**
- * Wraps `() => import("./pages/X.tsx")`. The client preloads it before hydrating or committing a
- * navigation, so a route never suspends into a blank screen, and a failed load can be retried.
+ * `lazyPage("pages/X.tsx", () => import("./pages/X.tsx"))`. The client preloads it before hydrating or
+ * committing a navigation, so a route never suspends into a blank screen, and a failed load can be
+ * retried. `module` names the same file as data, because the bundler needs the literal `import()` and
+ * the build cannot see inside a function: from it the server preloads the chunk in the page's HTML.
  */
-export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
+export function lazyPage(module: string, load: () => Promise<{ default: ComponentType }>): LazyPage {
   let pending: Promise<{ default: ComponentType }> | undefined;
   const preload = () =>
     (pending ??= load().catch((error: unknown) => {
@@ -15,7 +21,7 @@ export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyP
       pending = undefined;
       throw error;
     }));
-  return Object.assign(lazy(preload), { preload });
+  return Object.assign(lazy(preload), { module, preload });
 }
 
 export function isLazyPage(component: unknown): component is LazyPage {

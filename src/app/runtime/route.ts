@@ -22,6 +22,10 @@ export type Loader = (ctx: LoaderContext) => unknown;
 export interface RouteDefinition {
   /** A wouter pattern: `/users/:id`, `/files/*`. */
   path: string;
+  /**
+   * The page. A code-split one is `lazyPage("pages/X.tsx", () => import("./pages/X.tsx"))`: the first
+   * argument names the imported module relative to `src/app`, so the server can preload its chunk.
+   */
   component: ComponentType;
   /**
    * Runs on the server only. Import it from a `*.server.ts` module: the browser build replaces those
