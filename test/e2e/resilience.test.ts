@@ -1,7 +1,7 @@
 // Client resilience in Chromium: failed chunks and stylesheets, deploy skew, offline navigation,
 // cross-origin script errors. Failures reach the fake Sentry ingest once, as warnings.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { clientAssets, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
@@ -105,7 +105,8 @@ describe("a route stylesheet that fails", () => {
   ] as const)("%s: the navigation ends within the bound, then recovery follows", async (_, how) => {
     const context = await browser.newContext();
     const { page, watch } = await openHome(context);
-    await context.route(`**/assets/${stylesheet}`, (route) => (how === "abort" ? route.abort() : undefined));
+    const held: Route[] = [];
+    await context.route(`**/assets/${stylesheet}`, (route) => (how === "abort" ? route.abort() : void held.push(route)));
     const started = Date.now();
     await page.click('a[href="/examples/lazy"]');
     // Two bounded attempts, then the full page load of the target.
@@ -115,6 +116,8 @@ describe("a route stylesheet that fails", () => {
     // After the reload, an aborted stylesheet ends on the load-failure page. One that never answers
     // holds the document's own parser (a render-blocking stylesheet), which only the browser can end.
     if (how === "abort") await page.waitForSelector("main.route-load-failed", { timeout: 20_000 });
+    // A request left unanswered can keep the context from closing: end the held ones first.
+    await Promise.all(held.map((route) => route.abort().catch(() => {})));
     await context.close();
   });
 });
