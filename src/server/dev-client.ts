@@ -30,11 +30,13 @@ const KEY_FILE = ".source-key";
 const BUILD_PREFIX = "build-";
 
 /**
- * What the client build reads: src/ without src/server/ (the client never imports server code), and
- * the files that decide how dependencies resolve and compile.
+ * What the client build reads: src/ without src/server/ (the client never imports server code), the
+ * build scripts, and the files that decide how dependencies resolve and compile.
  */
 export async function clientSourceKey(root: string): Promise<string> {
-  const files = (await readdir(join(root, "src"), { recursive: true, withFileTypes: true }))
+  const listed = await Promise.all(["src", "scripts"].map((d) => readdir(join(root, d), { recursive: true, withFileTypes: true })));
+  const files = listed
+    .flat()
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name))
     .filter((path) => !path.startsWith(join(root, "src/server/")))

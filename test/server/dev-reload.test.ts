@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Elysia } from "elysia";
 import type { ClientAssets } from "../../src/server/assets.ts";
-import { createDevClient } from "../../src/server/dev-client.ts";
+import { clientSourceKey, createDevClient } from "../../src/server/dev-client.ts";
 import { DEV_EVENTS_PATH, describeError } from "../../src/server/dev-page.ts";
 import { createDevReload, devReloadPlugin, type DevReload } from "../../src/server/dev-reload.ts";
 
@@ -217,5 +217,21 @@ describe("createDevClient", () => {
     const after = await harness(dir);
     expect(await after.client.rebuild()).toMatchObject({ ok: true, outcome: "reused", buildId: "k1" });
     expect(after.state.builds).toBe(0);
+  });
+});
+
+describe("clientSourceKey", () => {
+  test("changes with the client's sources and the build scripts, not with server-only files", async () => {
+    const root = await tempDir("brisk-key-");
+    const write = (path: string, text: string) => Bun.write(join(root, path), text);
+    await Promise.all([write("src/app/page.tsx", "a"), write("src/server/app.ts", "b"), write("scripts/build-client.ts", "c"), write("package.json", "{}")]);
+    const first = await clientSourceKey(root);
+    await write("src/server/app.ts", "b2");
+    expect(await clientSourceKey(root)).toBe(first);
+    await write("scripts/build-client.ts", "c2");
+    const second = await clientSourceKey(root);
+    expect(second).not.toBe(first);
+    await write("src/app/page.tsx", "a2");
+    expect(await clientSourceKey(root)).not.toBe(second);
   });
 });
