@@ -42,7 +42,7 @@ export function batchedLogger(write: (text: string) => void): BatchedLogger {
 /**
  * Writes straight to fd 1 while the reader keeps up. process.stdout is a Node stream that Bun builds on
  * first use, Node's stream internals with it (a few ms of cold start, paid before the first answer for
- * the "listening" line). Once a write would block or comes up short, everything goes through
+ * the "listening" line). Once a write fails, would block or comes up short, everything goes through
  * process.stdout from then on, which queues, so lines keep their order and nothing is dropped.
  */
 function stdoutWriter(): (text: string) => void {
@@ -54,8 +54,8 @@ function stdoutWriter(): (text: string) => void {
       let written = 0;
       try {
         written = writeSync(1, bytes);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      } catch {
+        // EAGAIN, or stdout gone (EPIPE): process.stdout queues the one and reports the other as it always has.
       }
       if (written === bytes.byteLength) return;
       queued = true;
