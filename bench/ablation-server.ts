@@ -1,12 +1,10 @@
 // ablation-server.ts: Brisk's page handler (src/server/pages.ts) on raw Bun.serve, for bench/ablation.ts.
 // No Elysia, no request log; ABLATION=no-headers also drops the security headers and the CSP nonce.
 // Everything else is Brisk's own code path: routing, loaders, outcomes, its React tree and boot data.
-import { clientConfigFor } from "../src/server/app.ts";
+import { renderDeps } from "../src/server/app.ts";
 import { loadClientAssets } from "../src/server/assets.ts";
 import { parseConfig } from "../src/server/config.ts";
 import { handlePage } from "../src/server/pages.ts";
-import { createMatcher } from "../src/app/runtime/match.ts";
-import { routes } from "../src/app/routes.tsx";
 import { createRequestRecord } from "../src/server/request-record.ts";
 import { createSecurityHeaders, type SecurityHeaders } from "../src/server/security-headers.ts";
 
@@ -14,7 +12,7 @@ const config = parseConfig(Bun.env);
 const assets = loadClientAssets(Bun.env.BENCH_CLIENT_DIR);
 const noHeaders: SecurityHeaders = { common: {}, nonce: () => "", html: () => ({}) };
 const security = Bun.env.ABLATION === "no-headers" ? noHeaders : createSecurityHeaders(config);
-const deps = { match: createMatcher(routes), assets, mode: config.mode, capture: () => {}, clientConfig: clientConfigFor(config, assets), security };
+const deps = renderDeps(config, { assets, capture: () => {}, security });
 
 Bun.serve({
   hostname: config.host,

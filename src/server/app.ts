@@ -9,7 +9,8 @@ import { stdoutLogger, type Logger } from "./logger.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import { pagesPlugin } from "./pages.ts";
 import { requestLogPlugin } from "./request-log.ts";
-import { createSecurityHeaders, securityHeadersPlugin } from "./security-headers.ts";
+import type { RenderDeps } from "./render.tsx";
+import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./security-headers.ts";
 import { createRequestRecord, reportError, type CaptureError, type RequestRecord } from "./request-record.ts";
 
 export interface AppDeps {
@@ -22,7 +23,7 @@ export interface AppDeps {
   fetch?: typeof fetch;
 }
 
-export function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
+function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
   const clientConfig: ClientConfig = { mode: config.mode };
   if (config.sentryDsn) {
     clientConfig.sentry = {
@@ -32,6 +33,14 @@ export function clientConfigFor(config: Config, assets: ClientAssets): ClientCon
     };
   }
   return clientConfig;
+}
+
+/** What the page handler needs, built from the configuration once. */
+export function renderDeps(
+  config: Config,
+  deps: { assets: ClientAssets; capture: CaptureError; security: SecurityHeaders },
+): RenderDeps {
+  return { ...deps, match: createMatcher(routes), mode: config.mode, clientConfig: clientConfigFor(config, deps.assets) };
 }
 
 function healthPlugin() {
@@ -65,16 +74,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(healthPlugin())
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
-    .use(
-      pagesPlugin({
-        match: createMatcher(routes),
-        assets,
-        mode: config.mode,
-        capture,
-        clientConfig: clientConfigFor(config, assets),
-        security,
-      }),
-    );
+    .use(pagesPlugin(renderDeps(config, { assets, capture, security })));
 }
 
 export type BriskApp = ReturnType<typeof createApp>;

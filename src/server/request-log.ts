@@ -2,17 +2,12 @@
 import { Elysia } from "elysia";
 import type { Logger } from "./logger.ts";
 import { createRequestRecord, type RequestRecord } from "./request-record.ts";
+import { addHeaders } from "./response-headers.ts";
 
-/**
- * Plugins that need the request's record `.use()` this; Elysia applies it once by its name. The id goes
- * onto the Response itself, as in security-headers.ts, so Elysia never copies a streamed page.
- */
+/** Plugins that need the request's record `.use()` this; Elysia applies it once by its name. */
 export const requestRecord = new Elysia({ name: "brisk:request-record" })
   .derive({ as: "global" }, ({ request, path }) => ({ record: createRequestRecord(request, path) }))
-  .mapResponse({ as: "global" }, ({ responseValue, record, set }) => {
-    if (responseValue instanceof Response) responseValue.headers.set("x-request-id", record.id);
-    else set.headers["x-request-id"] = record.id;
-  });
+  .mapResponse({ as: "global" }, (ctx) => addHeaders(ctx, [["x-request-id", ctx.record.id]]));
 
 export function logLine(record: RequestRecord, status: number): Parameters<Logger>[0] {
   const [first] = record.errors;

@@ -1,6 +1,7 @@
 // security-headers.ts: the security headers of every response, chosen in this one place.
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
+import { addHeaders } from "./response-headers.ts";
 
 /** Where browsers send CSP violation reports; the monitoring plugin forwards them to Sentry. */
 export const CSP_REPORT_PATH = "/monitoring/csp";
@@ -29,21 +30,10 @@ const DOCUMENT = {
   "cross-origin-opener-policy": "same-origin",
 } as const;
 
-/**
- * Puts the common headers on every response, whichever plugin answers it. They go onto the Response
- * itself: headers left in Elysia's `set` make it copy the Response, and a copied streamed page loses
- * Bun's direct stream and pays for every chunk again.
- */
+/** Puts the common headers on every response, whichever plugin answers it. */
 export function securityHeadersPlugin(security: SecurityHeaders) {
   const entries = Object.entries(security.common);
-  return new Elysia({ name: "brisk:security-headers" }).mapResponse({ as: "global" }, ({ responseValue, set }) => {
-    if (!(responseValue instanceof Response)) {
-      Object.assign(set.headers, security.common);
-      return;
-    }
-    const { headers } = responseValue;
-    for (const [name, value] of entries) if (!headers.has(name)) headers.set(name, value);
-  });
+  return new Elysia({ name: "brisk:security-headers" }).mapResponse({ as: "global" }, (ctx) => addHeaders(ctx, entries));
 }
 
 export function createSecurityHeaders(config: Pick<Config, "sentryDsn">): SecurityHeaders {
@@ -61,14 +51,12 @@ export function createSecurityHeaders(config: Pick<Config, "sentryDsn">): Securi
     "frame-ancestors 'self'",
     ...(reporting ? [`report-uri ${CSP_REPORT_PATH}`, "report-to csp"] : []),
   ].join("; ");
-  const extra: Record<string, string> = reporting ? { "reporting-endpoints": `csp="${CSP_REPORT_PATH}"` } : {};
+  const fixed = { ...COMMON, ...DOCUMENT, ...(reporting ? { "reporting-endpoints": `csp="${CSP_REPORT_PATH}"` } : {}) };
   return {
     common: COMMON,
     nonce: () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
     html: (nonce) => ({
-      ...COMMON,
-      ...DOCUMENT,
-      ...extra,
+      ...fixed,
       // 'strict-dynamic': scripts our nonce'd scripts load (route chunks, Sentry) are trusted; nothing else runs.
       "content-security-policy": `script-src 'nonce-${nonce}' 'strict-dynamic'; ${tail}`,
     }),
