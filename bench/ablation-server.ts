@@ -1,12 +1,12 @@
-// ablation-server.ts: Brisk's page handler (src/server/pages.ts) on raw Bun.serve, for bench/ablation.ts.
+// ablation-server.ts: Brisk's page handler (src/brisk/server/pages.ts) on raw Bun.serve, for bench/ablation.ts.
 // No Elysia, no request log; ABLATION=no-headers also drops the security headers and the CSP nonce.
 // Everything else is Brisk's own code path: routing, loaders, outcomes, its React tree and boot data.
-import { renderDeps } from "../src/server/app.ts";
-import { loadClientAssets } from "../src/server/assets.ts";
-import { parseConfig } from "../src/server/config.ts";
-import { handlePage } from "../src/server/pages.ts";
-import { createRequestRecord } from "../src/server/request-record.ts";
-import { createSecurityHeaders, type SecurityHeaders } from "../src/server/security-headers.ts";
+import { renderDeps } from "../src/brisk/server/app.ts";
+import { loadClientAssets } from "../src/brisk/server/assets.ts";
+import { parseConfig } from "../src/brisk/server/config.ts";
+import { handlePage } from "../src/brisk/server/pages.ts";
+import { createRequestRecord } from "../src/brisk/server/request-record.ts";
+import { createSecurityHeaders, type SecurityHeaders } from "../src/brisk/server/security-headers.ts";
 
 const config = parseConfig(Bun.env);
 const assets = loadClientAssets(Bun.env.BENCH_CLIENT_DIR);

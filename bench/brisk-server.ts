@@ -1,9 +1,9 @@
-// brisk-server.ts: Brisk started as src/server/main.ts starts it, but on the bench's own client build.
+// brisk-server.ts: Brisk started as src/brisk/server/main.ts starts it, but on the bench's own client build.
 // Set SENTRY_DSN for "Sentry on": Sentry is initialised before the app listens, as in main.ts.
-import { createApp } from "../src/server/app.ts";
-import { loadClientAssets } from "../src/server/assets.ts";
-import { parseConfig } from "../src/server/config.ts";
-import { initServerSentry } from "../src/server/sentry.ts";
+import { createApp } from "../src/brisk/server/app.ts";
+import { loadClientAssets } from "../src/brisk/server/assets.ts";
+import { parseConfig } from "../src/brisk/server/config.ts";
+import { initServerSentry } from "../src/brisk/server/sentry.ts";
 
 const config = parseConfig(Bun.env);
 const assets = loadClientAssets(Bun.env.BENCH_CLIENT_DIR);

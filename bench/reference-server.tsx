@@ -12,9 +12,9 @@ import { Home } from "../src/app/pages/Home.tsx";
 import { homeLoader } from "../src/app/pages/Home.server.ts";
 import { StreamExample } from "../src/app/pages/StreamExample.tsx";
 import { streamLoader } from "../src/app/pages/StreamExample.server.ts";
-import { LoaderDataContext } from "../src/app/runtime/loader-data.tsx";
-import type { LoaderContext } from "../src/app/runtime/route.ts";
-import { scriptJson } from "../src/app/runtime/script-json.ts";
+import { LoaderDataContext } from "../src/brisk/runtime/loader-data.tsx";
+import type { LoaderContext } from "../src/brisk/runtime/route.ts";
+import { scriptJson } from "../src/brisk/runtime/script-json.ts";
 
 const clientDir = Bun.env.BENCH_CLIENT_DIR!;
 const ingestUrl = Bun.env.BENCH_INGEST_URL!;

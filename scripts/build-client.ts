@@ -4,8 +4,8 @@ import { brotliCompressSync, constants } from "node:zlib";
 import { mkdir, rm } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import { routes } from "../src/app/routes.tsx";
-import { isLazyPage } from "../src/app/runtime/lazy-page.ts";
-import type { Manifest } from "../src/server/manifest.ts";
+import { isLazyPage } from "../src/brisk/runtime/lazy-page.ts";
+import type { Manifest } from "../src/brisk/server/manifest.ts";
 import { staticClosure, staticImports, type BuildOutputs } from "./chunk-graph.ts";
 import { serverOnlyModules } from "./server-only.ts";
 import { wouterOnReact } from "./wouter-react.ts";
@@ -64,7 +64,7 @@ export async function buildClient({
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
   const result = await Bun.build({
-    entrypoints: [join(ROOT, "src/entry-client.tsx"), ...styles.map((s) => join(APP_DIR, s))],
+    entrypoints: [join(ROOT, "src/brisk/client/entry-client.tsx"), ...styles.map((s) => join(APP_DIR, s))],
     outdir,
     root: ROOT,
     target: "browser",
@@ -94,7 +94,7 @@ export async function buildClient({
     if (file.endsWith(".map")) continue;
     files.push(file);
     const source = out.entryPoint ? relative(ROOT, resolve(ROOT, out.entryPoint)) : undefined;
-    if (source === "src/entry-client.tsx" && file.endsWith(".js")) {
+    if (source === "src/brisk/client/entry-client.tsx" && file.endsWith(".js")) {
       entry = file;
       if (out.cssBundle) css.push(basename(out.cssBundle));
       for (const i of out.imports) if (i.kind === "import-statement") preload.push(basename(i.path));

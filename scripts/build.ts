@@ -23,7 +23,7 @@ export async function buildBinary({ outdir = join(ROOT, "dist") }: { outdir?: st
   await rm(binary, { force: true });
   const manifest = await buildClient({ outdir: clientDir, mode: "production" });
   const result = await Bun.build({
-    entrypoints: [join(ROOT, "src/server/main.ts")],
+    entrypoints: [join(ROOT, "src/brisk/server/main.ts")],
     target: "bun",
     // --bytecode needs ESM here: as CommonJS, main.ts's top-level await does not build.
     format: "esm",

@@ -6,9 +6,9 @@
 import { watch } from "node:fs";
 import { join, resolve } from "node:path";
 import { Elysia } from "elysia";
-import { describeError } from "../src/server/dev-page.ts";
-import { createDevReload, devReloadPlugin, type DevFailure } from "../src/server/dev-reload.ts";
-import { configOrExit } from "../src/server/startup-config.ts";
+import { describeError } from "../src/brisk/dev/dev-page.ts";
+import { createDevReload, devReloadPlugin, type DevFailure } from "../src/brisk/dev/dev-reload.ts";
+import { configOrExit } from "../src/brisk/server/startup-config.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
@@ -39,8 +39,8 @@ try {
   // error page, and this process stays up to serve it. bun --watch restarts us once the file is fixed.
   const [{ buildClient }, { loadClientAssets }, { createDevClient, clientSourceKey }] = await Promise.all([
     import("./build-client.ts"),
-    import("../src/server/assets.ts"),
-    import("../src/server/dev-client.ts"),
+    import("../src/brisk/server/assets.ts"),
+    import("../src/brisk/dev/dev-client.ts"),
   ]);
   const client = createDevClient({
     dir: BUILDS,
@@ -60,10 +60,10 @@ try {
   };
   // The bundler works on its own threads: the first build runs while the server's modules load.
   firstBuild = rebuild();
-  const { createApp } = await import("../src/server/app.ts");
+  const { createApp } = await import("../src/brisk/server/app.ts");
   // @sentry/bun alone takes a few hundred milliseconds to load: only with a DSN.
   const monitoring = config.sentryDsn
-    ? (await import("../src/server/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development")
+    ? (await import("../src/brisk/server/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development")
     : undefined;
   await firstBuild;
   root.use(createApp(config, { assets: client.assets, capture: monitoring?.capture }));

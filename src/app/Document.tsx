@@ -1,10 +1,10 @@
 // Document.tsx: the <html> shell around every page, rendered by the server and hydrated whole.
-import type { DeferredSettlement } from "./runtime/page.ts";
-import { DeferredScripts } from "./runtime/deferred.tsx";
-import { useNavigation, useNavState } from "./runtime/navigation.ts";
-import { PageBoundary } from "./runtime/PageBoundary.tsx";
-import { NavigationNotice } from "./runtime/NavigationNotice.tsx";
-import { Page } from "./Page.tsx";
+import type { DeferredSettlement } from "../brisk/runtime/page.ts";
+import { DeferredScripts } from "../brisk/runtime/deferred.tsx";
+import { useNavigation, useNavState } from "../brisk/runtime/navigation.ts";
+import { PageBoundary } from "../brisk/runtime/PageBoundary.tsx";
+import { NavigationNotice } from "../brisk/runtime/NavigationNotice.tsx";
+import { Page } from "../brisk/runtime/Page.tsx";
 
 export interface DocumentProps {
   /** Streamed values of the page the server rendered; they keep their place when the client moves on. */

@@ -21,8 +21,8 @@ import { SearchExample } from "./pages/SearchExample.tsx";
 import { searchLoader } from "./pages/SearchExample.server.ts";
 import { StreamExample } from "./pages/StreamExample.tsx";
 import { streamLoader } from "./pages/StreamExample.server.ts";
-import { lazyPage } from "./runtime/lazy-page.ts";
-import type { RouteDefinition } from "./runtime/route.ts";
+import { lazyPage } from "../brisk/runtime/lazy-page.ts";
+import type { RouteDefinition } from "../brisk/runtime/route.ts";
 
 export const routes: readonly RouteDefinition[] = [
   { path: "/", component: Home, loader: homeLoader },

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, screen } from "@testing-library/react";
 import { GlobalError } from "../../src/app/fallbacks/GlobalError.tsx";
-import { OutcomePage } from "../../src/app/fallbacks/OutcomePage.tsx";
+import { OutcomePage } from "../../src/brisk/runtime/OutcomePage.tsx";
 import { navigationFor, payload, renderWith } from "./render.tsx";
 
 afterEach(cleanup);

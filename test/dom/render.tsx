@@ -2,8 +2,8 @@
 import { act, render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { Router } from "wouter";
-import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type Navigation } from "../../src/app/runtime/navigation.ts";
-import type { PagePayload } from "../../src/app/runtime/page.ts";
+import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type Navigation } from "../../src/brisk/runtime/navigation.ts";
+import type { PagePayload } from "../../src/brisk/runtime/page.ts";
 
 export function payload(over: Partial<PagePayload> = {}): PagePayload {
   return { v: 1, buildId: "test", path: "/", search: "", route: "/", data: null, deferred: [], assets: { css: [], js: [] }, ...over };

@@ -10,8 +10,8 @@ import { freePort, serverEnv, start, waitForStatus, type Running } from "../supp
 
 const ROOT = resolve(import.meta.dir, "../..");
 const HOME = "src/app/pages/Home.tsx";
-const ENTRY = "src/entry-client.tsx";
-const SERVER_ONLY = "src/server/app.ts";
+const ENTRY = "src/brisk/client/entry-client.tsx";
+const SERVER_ONLY = "src/brisk/server/app.ts";
 
 let copy: string;
 let dev: Running;

@@ -12,7 +12,7 @@ let navigationChunk: string;
 beforeAll(async () => {
   // A development client: React then reports every hydration mismatch on the console.
   server = await listenApp({}, { clientMode: "development" });
-  navigationChunk = (await clientAssets("development")).manifest.chunks["src/app/runtime/navigate.ts"]!;
+  navigationChunk = (await clientAssets("development")).manifest.chunks["src/brisk/runtime/navigate.ts"]!;
   browser = await launchBrowser();
 });
 

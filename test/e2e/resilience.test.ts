@@ -19,7 +19,7 @@ beforeAll(async () => {
   const { manifest } = await clientAssets();
   chunk = manifest.chunks["src/app/pages/LazyExample.tsx"]!;
   stylesheet = manifest.styles["pages/LazyExample.css"]!;
-  navigationChunk = manifest.chunks["src/app/runtime/navigate.ts"]!;
+  navigationChunk = manifest.chunks["src/brisk/runtime/navigate.ts"]!;
   browser = await launchBrowser();
 });
 

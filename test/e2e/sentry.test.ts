@@ -3,14 +3,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Event } from "@sentry/core";
 import type { Browser, Page, Request } from "playwright-core";
-import type { ClientAssets } from "../../src/server/assets.ts";
-import { initServerSentry, type ServerMonitoring } from "../../src/server/sentry.ts";
+import type { ClientAssets } from "../../src/brisk/server/assets.ts";
+import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
 import { clientAssets, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
-const SENTRY_MODULE = "src/client-monitoring/browser-sentry.ts";
-const NAVIGATION_MODULE = "src/app/runtime/navigate.ts";
+const SENTRY_MODULE = "src/brisk/client/browser-sentry.ts";
+const NAVIGATION_MODULE = "src/brisk/runtime/navigate.ts";
 
 let ingest: FakeIngest;
 let assets: ClientAssets;

@@ -5,8 +5,8 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../../scripts/build-client.ts";
-import { loadClientAssets } from "../../src/server/assets.ts";
-import type { Manifest } from "../../src/server/manifest.ts";
+import { loadClientAssets } from "../../src/brisk/server/assets.ts";
+import type { Manifest } from "../../src/brisk/server/manifest.ts";
 import { clientAssets, testApp } from "../support/app.ts";
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdir } from "node:fs/promises";
 import { EXAMPLES } from "../../src/app/pages/examples.ts";
-import { checkHealth, healthUrl } from "../../src/server/healthcheck.ts";
+import { checkHealth, healthUrl } from "../../src/brisk/server/healthcheck.ts";
 import { binaryAlone, builtBinary, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../support/binary.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 import { freePort, serverEnv } from "../support/process.ts";

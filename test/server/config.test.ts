@@ -1,10 +1,10 @@
 // config.test.ts: parseConfig's defaults and checks, and a bad variable stopping the real process with one line.
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { ConfigError, parseConfig } from "../../src/server/config.ts";
+import { ConfigError, parseConfig } from "../../src/brisk/server/config.ts";
 import { serverEnv } from "../support/process.ts";
 
-const MAIN = resolve(import.meta.dir, "../../src/server/main.ts");
+const MAIN = resolve(import.meta.dir, "../../src/brisk/server/main.ts");
 
 function errorOf(env: Record<string, string>): ConfigError {
   try {

@@ -5,10 +5,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Elysia } from "elysia";
-import type { ClientAssets } from "../../src/server/assets.ts";
-import { clientSourceKey, createDevClient } from "../../src/server/dev-client.ts";
-import { DEV_EVENTS_PATH, describeError } from "../../src/server/dev-page.ts";
-import { createDevReload, devReloadPlugin, type DevReload } from "../../src/server/dev-reload.ts";
+import type { ClientAssets } from "../../src/brisk/server/assets.ts";
+import { clientSourceKey, createDevClient } from "../../src/brisk/dev/dev-client.ts";
+import { DEV_EVENTS_PATH, describeError } from "../../src/brisk/dev/dev-page.ts";
+import { createDevReload, devReloadPlugin, type DevReload } from "../../src/brisk/dev/dev-reload.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -224,9 +224,9 @@ describe("clientSourceKey", () => {
   test("changes with the client's sources and the build scripts, not with server-only files", async () => {
     const root = await tempDir("brisk-key-");
     const write = (path: string, text: string) => Bun.write(join(root, path), text);
-    await Promise.all([write("src/app/page.tsx", "a"), write("src/server/app.ts", "b"), write("scripts/build-client.ts", "c"), write("package.json", "{}")]);
+    await Promise.all([write("src/app/page.tsx", "a"), write("src/brisk/server/app.ts", "b"), write("scripts/build-client.ts", "c"), write("package.json", "{}")]);
     const first = await clientSourceKey(root);
-    await write("src/server/app.ts", "b2");
+    await write("src/brisk/server/app.ts", "b2");
     expect(await clientSourceKey(root)).toBe(first);
     await write("scripts/build-client.ts", "c2");
     const second = await clientSourceKey(root);

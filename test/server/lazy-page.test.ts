@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { routes } from "../../src/app/routes.tsx";
-import { isLazyPage } from "../../src/app/runtime/lazy-page.ts";
+import { isLazyPage } from "../../src/brisk/runtime/lazy-page.ts";
 
 const APP_DIR = join(import.meta.dir, "../../src/app");
 const lazyRoutes = routes.flatMap(({ path, component }) => (isLazyPage(component) ? [[path, component] as const] : []));

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import fc from "fast-check";
-import { parseConfig } from "../../src/server/config.ts";
-import { createTunnel, monitoringPlugin } from "../../src/server/monitoring.ts";
+import { parseConfig } from "../../src/brisk/server/config.ts";
+import { createTunnel, monitoringPlugin } from "../../src/brisk/server/monitoring.ts";
 import { type FakeIngest, startFakeIngest } from "../support/fake-ingest.ts";
 
 let ingest: FakeIngest;

@@ -1,10 +1,10 @@
 // Outcomes: statuses, and redirect targets that are a programming error rather than a redirect.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createMatcher } from "../../src/app/runtime/match.ts";
-import { Outcome, isSafeRedirect, redirect } from "../../src/app/runtime/outcome.ts";
-import type { Loader } from "../../src/app/runtime/route.ts";
-import { createRequestRecord } from "../../src/server/request-record.ts";
-import { resolvePage, type PageDeps } from "../../src/server/resolve-page.ts";
+import { createMatcher } from "../../src/brisk/runtime/match.ts";
+import { Outcome, isSafeRedirect, redirect } from "../../src/brisk/runtime/outcome.ts";
+import type { Loader } from "../../src/brisk/runtime/route.ts";
+import { createRequestRecord } from "../../src/brisk/server/request-record.ts";
+import { resolvePage, type PageDeps } from "../../src/brisk/server/resolve-page.ts";
 import { clientAssets } from "../support/app.ts";
 
 let deps: (loader: Loader) => PageDeps;

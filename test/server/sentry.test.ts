@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import * as Sentry from "@sentry/bun";
 import type { Event } from "@sentry/core";
-import type { ClientAssets } from "../../src/server/assets.ts";
-import { initServerSentry, type ServerMonitoring } from "../../src/server/sentry.ts";
+import type { ClientAssets } from "../../src/brisk/server/assets.ts";
+import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
 import { clientAssets, logFor, testApp, testConfig, type TestApp } from "../support/app.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 

@@ -4,10 +4,10 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../../scripts/build-client.ts";
-import { createApp, type AppDeps } from "../../src/server/app.ts";
-import { loadClientAssets, type ClientAssets } from "../../src/server/assets.ts";
-import { parseConfig, type Config } from "../../src/server/config.ts";
-import type { LogRecord } from "../../src/server/logger.ts";
+import { createApp, type AppDeps } from "../../src/brisk/server/app.ts";
+import { loadClientAssets, type ClientAssets } from "../../src/brisk/server/assets.ts";
+import { parseConfig, type Config } from "../../src/brisk/server/config.ts";
+import type { LogRecord } from "../../src/brisk/server/logger.ts";
 
 const builds = new Map<string, Promise<ClientAssets>>();
 

@@ -1,9 +1,9 @@
 // App.tsx: the root both sides render: navigation store, wouter router, document.
 import { useEffect } from "react";
 import { Router } from "wouter";
-import { Document, type DocumentProps } from "./Document.tsx";
-import { parsePattern } from "./runtime/match.ts";
-import { NavigationContext, useBriskLocation, useBriskSearch, type Navigation } from "./runtime/navigation.ts";
+import { Document, type DocumentProps } from "../../app/Document.tsx";
+import { parsePattern } from "./match.ts";
+import { NavigationContext, useBriskLocation, useBriskSearch, type Navigation } from "./navigation.ts";
 
 export function App({ navigation, ...doc }: DocumentProps & { navigation: Navigation }) {
   // Tests and styles can tell a hydrated page from server HTML.

@@ -23,7 +23,7 @@ export interface RouteDefinition {
   /** A wouter pattern: `/users/:id`, `/files/*`. */
   path: string;
   /**
-   * The page. A code-split one is `lazyPage("pages/X.tsx", () => import("./pages/X.tsx"))`: the first
+   * The page. A code-split one is `lazyPage("pages/X.tsx", () => import("../../app/runtime/pages/X.tsx"))`: the first
    * argument names the imported module relative to `src/app`, so the server can preload its chunk.
    */
   component: ComponentType;

@@ -1,9 +1,9 @@
 // root-errors.tsx: hydrateRoot's error callbacks: the console, one report per failure, and the error page
 // when nothing in the tree caught the error.
 import { createRoot, type HydrationOptions } from "react-dom/client";
-import { GlobalError } from "../app/fallbacks/GlobalError.tsx";
-import { PageBoundary } from "../app/runtime/PageBoundary.tsx";
-import { digestOf, type ErrorReport, type Reporter } from "../app/runtime/report.ts";
+import { GlobalError } from "../../app/fallbacks/GlobalError.tsx";
+import { PageBoundary } from "../runtime/PageBoundary.tsx";
+import { digestOf, type ErrorReport, type Reporter } from "../runtime/report.ts";
 import { isOutcomeReport } from "./reporter.ts";
 
 export interface RootErrorContext {

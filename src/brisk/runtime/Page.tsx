@@ -1,11 +1,11 @@
 // Page.tsx: what the body shows for the current page: its route, an outcome page, or the error page.
 import { Route } from "wouter";
-import { GlobalError } from "./fallbacks/GlobalError.tsx";
-import { OutcomePage } from "./fallbacks/OutcomePage.tsx";
-import { RouteLoadFailed } from "./fallbacks/RouteLoadFailed.tsx";
-import { routes } from "./routes.tsx";
-import { LoaderDataContext } from "./runtime/loader-data.tsx";
-import { useNavigation, useNavState } from "./runtime/navigation.ts";
+import { GlobalError } from "../../app/fallbacks/GlobalError.tsx";
+import { OutcomePage } from "./OutcomePage.tsx";
+import { RouteLoadFailed } from "../../app/fallbacks/RouteLoadFailed.tsx";
+import { routes } from "../../app/routes.tsx";
+import { LoaderDataContext } from "./loader-data.tsx";
+import { useNavigation, useNavState } from "./navigation.ts";
 
 const routesByPath = new Map(routes.map((r) => [r.path, r]));
 

@@ -1,6 +1,6 @@
 // pages.ts: the page routes: HTTP checks, then an HTML document or page data for client navigation.
 import { Elysia } from "elysia";
-import { PAGE_DATA_PREFIX } from "../app/runtime/page.ts";
+import { PAGE_DATA_PREFIX } from "../runtime/page.ts";
 import { renderPageData } from "./page-data.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
 import { requestRecord } from "./request-log.ts";

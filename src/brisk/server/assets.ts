@@ -2,10 +2,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Elysia } from "elysia";
-import { routes as appRoutes } from "../app/routes.tsx";
-import { isLazyPage } from "../app/runtime/lazy-page.ts";
-import type { RouteDefinition } from "../app/runtime/route.ts";
-import type { RouteAssets } from "../app/runtime/page.ts";
+import { routes as appRoutes } from "../../app/routes.tsx";
+import { isLazyPage } from "../runtime/lazy-page.ts";
+import type { RouteDefinition } from "../runtime/route.ts";
+import type { RouteAssets } from "../runtime/page.ts";
 import type { Manifest } from "./manifest.ts";
 
 export const ASSETS_PREFIX = "/assets/";

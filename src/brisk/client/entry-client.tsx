@@ -1,17 +1,17 @@
 // entry-client.tsx: the browser entry: read the page the server rendered, load its route, hydrate, then
 // fetch the navigation code and start Sentry.
 import { createRoot, hydrateRoot } from "react-dom/client";
-import { App } from "./app/App.tsx";
-import { RouteLoadFailed } from "./app/fallbacks/RouteLoadFailed.tsx";
-import "./app/styles.css";
-import { routes } from "./app/routes.tsx";
-import { createBrowserNavigation } from "./app/runtime/browser-navigation.ts";
-import type { BootState } from "./app/runtime/page.ts";
-import { livePage } from "./app/runtime/page-view.ts";
-import { loadRouteOrRecover } from "./app/runtime/recovery.ts";
-import { ReporterContext } from "./app/runtime/report.ts";
-import { createBrowserReporter, IGNORED_ERRORS } from "./client-monitoring/reporter.ts";
-import { rootErrorOptions } from "./client-monitoring/root-errors.tsx";
+import { App } from "../runtime/App.tsx";
+import { RouteLoadFailed } from "../../app/fallbacks/RouteLoadFailed.tsx";
+import "../../app/styles.css";
+import { routes } from "../../app/routes.tsx";
+import { createBrowserNavigation } from "../runtime/browser-navigation.ts";
+import type { BootState } from "../runtime/page.ts";
+import { livePage } from "../runtime/page-view.ts";
+import { loadRouteOrRecover } from "../runtime/recovery.ts";
+import { ReporterContext } from "../runtime/report.ts";
+import { createBrowserReporter, IGNORED_ERRORS } from "./reporter.ts";
+import { rootErrorOptions } from "./root-errors.tsx";
 
 declare global {
   interface Window {
@@ -57,7 +57,7 @@ try {
   // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all.
   if (sentry) {
     void reporter.start(() =>
-      import("./client-monitoring/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, IGNORED_ERRORS)),
+      import("./browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, IGNORED_ERRORS)),
     );
   }
 }

@@ -1,7 +1,7 @@
 // PageBoundary.tsx: turns what a page throws in the browser into an outcome page or the error page.
 import { Component, useEffect, type ErrorInfo, type ReactNode } from "react";
-import { GlobalError } from "../fallbacks/GlobalError.tsx";
-import { OutcomePage } from "../fallbacks/OutcomePage.tsx";
+import { GlobalError } from "../../app/fallbacks/GlobalError.tsx";
+import { OutcomePage } from "./OutcomePage.tsx";
 import { useNavigation } from "./navigation.ts";
 import { isOutcome } from "./outcome.ts";
 import { digestOf, ReporterContext, type Reporter } from "./report.ts";

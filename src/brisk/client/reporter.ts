@@ -1,7 +1,7 @@
 // reporter.ts: the browser's error reports: outcomes dropped, each failure once, queued until Sentry loads.
 // It is on the critical path, so it stays tiny and knows nothing of Sentry itself.
-import { OUTCOME_MARKER } from "../app/runtime/outcome.ts";
-import { digestOf, type ErrorReport, type Reporter } from "../app/runtime/report.ts";
+import { OUTCOME_MARKER } from "../runtime/outcome.ts";
+import { digestOf, type ErrorReport, type Reporter } from "../runtime/report.ts";
 
 /** A page that keeps failing before Sentry arrives should not grow without bound; the first ones tell the story. */
 const MAX_QUEUED = 30;

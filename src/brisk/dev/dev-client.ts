@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ClientAssets } from "./assets.ts";
+import type { ClientAssets } from "../server/assets.ts";
 
 export type RebuildResult =
   /** built: a new build; reused: the previous process's build, still good; unchanged: nothing to do. */
@@ -30,7 +30,7 @@ const KEY_FILE = ".source-key";
 const BUILD_PREFIX = "build-";
 
 /**
- * What the client build reads: src/ without src/server/ (the client never imports server code), the
+ * What the client build reads: src/ without src/brisk/server/ (the client never imports server code), the
  * build scripts, and the files that decide how dependencies resolve and compile.
  */
 export async function clientSourceKey(root: string): Promise<string> {
@@ -39,7 +39,7 @@ export async function clientSourceKey(root: string): Promise<string> {
     .flat()
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name))
-    .filter((path) => !path.startsWith(join(root, "src/server/")))
+    .filter((path) => !path.startsWith(join(root, "src/brisk/server/")))
     .concat(["package.json", "bun.lock", "tsconfig.json"].map((f) => join(root, f)).filter(existsSync))
     .sort();
   const hasher = new Bun.CryptoHasher("sha256");

@@ -1,9 +1,9 @@
 // resolve-page.ts: matches a request to a route and runs its loader, before a single byte is sent.
-import { applySettlement, splitDeferred, tracked } from "../app/runtime/deferred.tsx";
-import type { RouteMatch } from "../app/runtime/match.ts";
-import { Outcome, isOutcome, outcomeInfo, type OutcomeInfo } from "../app/runtime/outcome.ts";
-import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePayload } from "../app/runtime/page.ts";
-import type { LoaderContext } from "../app/runtime/route.ts";
+import { applySettlement, splitDeferred, tracked } from "../runtime/deferred.tsx";
+import type { RouteMatch } from "../runtime/match.ts";
+import { Outcome, isOutcome, outcomeInfo, type OutcomeInfo } from "../runtime/outcome.ts";
+import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePayload } from "../runtime/page.ts";
+import type { LoaderContext } from "../runtime/route.ts";
 import type { ClientAssets } from "./assets.ts";
 import type { Mode } from "./config.ts";
 import { reportError, type CaptureError, type RequestRecord } from "./request-record.ts";

@@ -1,10 +1,10 @@
 // render.tsx: streams one page as HTML, with its status decided before the first byte.
 import { renderToReadableStream } from "react-dom/server";
-import { App } from "../app/App.tsx";
-import { staticNavigation } from "../app/runtime/navigation.ts";
-import { OUTCOME_MARKER, isOutcome } from "../app/runtime/outcome.ts";
-import type { ClientConfig } from "../app/runtime/page.ts";
-import { scriptJson } from "../app/runtime/script-json.ts";
+import { App } from "../runtime/App.tsx";
+import { staticNavigation } from "../runtime/navigation.ts";
+import { OUTCOME_MARKER, isOutcome } from "../runtime/outcome.ts";
+import type { ClientConfig } from "../runtime/page.ts";
+import { scriptJson } from "../runtime/script-json.ts";
 import { digestOf } from "./digest.ts";
 import { reportError, type RequestRecord } from "./request-record.ts";
 import { failedPage, resolvePage, type PageDeps, type ResolvedPage } from "./resolve-page.ts";

@@ -1,6 +1,6 @@
 // sentry.ts: server-side error monitoring with @sentry/bun, on only when SENTRY_DSN is set.
 import * as Sentry from "@sentry/bun";
-import { OUTCOME_MARKER, isOutcome } from "../app/runtime/outcome.ts";
+import { OUTCOME_MARKER, isOutcome } from "../runtime/outcome.ts";
 import type { Config } from "./config.ts";
 import type { CaptureError } from "./request-record.ts";
 

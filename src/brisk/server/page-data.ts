@@ -1,6 +1,6 @@
 // page-data.ts: answers client navigation with a page's data as newline-delimited JSON.
 // Line one is the PagePayload; each later line settles one streamed loader value.
-import { PAGE_DATA_TYPE } from "../app/runtime/page.ts";
+import { PAGE_DATA_TYPE } from "../runtime/page.ts";
 import type { RequestRecord } from "./request-record.ts";
 import { resolvePage, type PageDeps } from "./resolve-page.ts";
 

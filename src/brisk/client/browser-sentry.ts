@@ -13,8 +13,8 @@ import {
   linkedErrorsIntegration,
   makeFetchTransport,
 } from "@sentry/react";
-import type { ClientConfig } from "../app/runtime/page.ts";
-import type { ErrorReport, Reporter } from "../app/runtime/report.ts";
+import type { ClientConfig } from "../runtime/page.ts";
+import type { ErrorReport, Reporter } from "../runtime/report.ts";
 
 /** Same origin, so ad blockers and the CSP's connect-src 'self' let it through; the server forwards it. */
 const TUNNEL_PATH = "/monitoring";

@@ -1,6 +1,6 @@
 // OutcomePage.tsx: the fallback for a not-found, forbidden or unauthorized outcome.
-import { fallbacks } from "../routes.tsx";
-import type { OutcomeKind } from "../runtime/outcome.ts";
+import { fallbacks } from "../../app/routes.tsx";
+import type { OutcomeKind } from "./outcome.ts";
 
 export function OutcomePage({ kind }: { kind: Exclude<OutcomeKind, "redirect"> }) {
   const Fallback = fallbacks[kind];

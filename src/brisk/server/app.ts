@@ -1,8 +1,8 @@
 // app.ts: createApp(config) assembles the server from one plugin per concern.
 import { Elysia } from "elysia";
-import { createMatcher } from "../app/runtime/match.ts";
-import type { ClientConfig } from "../app/runtime/page.ts";
-import { routes } from "../app/routes.tsx";
+import { createMatcher } from "../runtime/match.ts";
+import type { ClientConfig } from "../runtime/page.ts";
+import { routes } from "../../app/routes.tsx";
 import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
