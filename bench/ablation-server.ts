@@ -1,7 +1,8 @@
 // ablation-server.ts: Brisk's page handler (src/brisk/server/pages.ts) on raw Bun.serve, for bench/ablation.ts.
 // No Elysia, no request log; ABLATION=no-headers also drops the security headers and the CSP nonce.
 // Everything else is Brisk's own code path: routing, loaders, outcomes, its React tree and boot data.
-import { renderDeps } from "../src/brisk/server/app.ts";
+import app from "#app";
+import { pageHandlerDeps } from "../src/brisk/server/app.ts";
 import { loadClientAssets } from "../src/brisk/server/assets.ts";
 import { parseConfig } from "../src/brisk/server/config.ts";
 import { handlePage } from "../src/brisk/server/pages.ts";
@@ -9,17 +10,16 @@ import { createRequestRecord } from "../src/brisk/server/request-record.ts";
 import { createSecurityHeaders, type SecurityHeaders } from "../src/brisk/server/security-headers.ts";
 
 const config = parseConfig(Bun.env);
-const assets = loadClientAssets(Bun.env.BENCH_CLIENT_DIR);
+const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
 const noHeaders: SecurityHeaders = { common: {}, nonce: () => "", html: () => ({}) };
 const security = Bun.env.ABLATION === "no-headers" ? noHeaders : createSecurityHeaders(config);
-const deps = renderDeps(config, { assets, capture: () => {}, security });
+const deps = pageHandlerDeps(config, app, { assets, capture: () => {}, security });
 
 Bun.serve({
   hostname: config.host,
   port: config.port,
   fetch(request) {
-    const { pathname } = new URL(request.url);
-    if (pathname === "/healthz") return new Response("ok\n");
-    return handlePage(request, createRequestRecord(request, pathname), deps);
+    if (new URL(request.url).pathname === "/healthz") return new Response("ok\n");
+    return handlePage(request, createRequestRecord(request), deps);
   },
 });

@@ -1,11 +1,12 @@
 // brisk-server.ts: Brisk started as src/brisk/server/main.ts starts it, but on the bench's own client build.
 // Set SENTRY_DSN for "Sentry on": Sentry is initialised before the app listens, as in main.ts.
+import app from "#app";
 import { createApp } from "../src/brisk/server/app.ts";
 import { loadClientAssets } from "../src/brisk/server/assets.ts";
 import { parseConfig } from "../src/brisk/server/config.ts";
 import { initServerSentry } from "../src/brisk/server/sentry.ts";
 
 const config = parseConfig(Bun.env);
-const assets = loadClientAssets(Bun.env.BENCH_CLIENT_DIR);
+const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
 const monitoring = initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId);
-createApp(config, { assets, capture: monitoring?.capture }).listen({ hostname: config.host, port: config.port, reusePort: true });
+createApp(config, app, { assets, capture: monitoring?.capture }).listen({ hostname: config.host, port: config.port, reusePort: true });

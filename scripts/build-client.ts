@@ -1,17 +1,20 @@
 // build-client.ts: bundles the browser code into content-hashed assets plus the manifest the server reads.
 import type { BunPlugin } from "bun";
 import { brotliCompressSync, constants } from "node:zlib";
-import { mkdir, rm } from "node:fs/promises";
+import { cp, mkdir, rm } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
-import { routes } from "../src/app/routes.tsx";
+import type { AppDefinition } from "../src/brisk/runtime/app-definition.ts";
 import { isLazyPage } from "../src/brisk/runtime/lazy-page.ts";
+import { importedAssets } from "../src/brisk/server/imported-assets.ts";
 import type { Manifest } from "../src/brisk/server/manifest.ts";
+import { listPublicDir } from "../src/brisk/server/public-files.ts";
+import { appModuleAlias, loadAppModule } from "./app-module.ts";
 import { staticClosure, staticImports, type BuildOutputs } from "./chunk-graph.ts";
 import { serverOnlyModules } from "./server-only.ts";
 import { wouterOnReact } from "./wouter-react.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const APP_DIR = join(ROOT, "src/app");
+const ENTRY = "src/brisk/client/entry-client.tsx";
 /**
  * The server pins @sentry/core to @sentry/bun's version, so each browser Sentry package gets its own
  * nested copy of a newer core; resolving them all to @sentry/browser's copy ships one core, not two.
@@ -33,15 +36,21 @@ const COMPRESS_MIN_BYTES = 512;
  * For each `lazyPage` module of the route table: its chunk, then the chunks that one imports statically,
  * less those the entry already pulls in. A page preloads them all, so none waits for the entry to run.
  */
-function lazyPageChunks(outputs: BuildOutputs, entry: string, chunks: Record<string, string>): Record<string, string[]> {
+function lazyPageChunks(
+  outputs: BuildOutputs,
+  entry: string,
+  chunks: Record<string, string>,
+  { app, appDir }: { app: AppDefinition; appDir: string },
+): Record<string, string[]> {
   const graph = staticImports(outputs);
   const withEntry = new Set(staticClosure(graph, entry));
   const lazyPages: Record<string, string[]> = {};
-  for (const { component } of routes) {
+  for (const { component } of app.routes) {
     if (!isLazyPage(component)) continue;
-    const chunk = chunks[relative(ROOT, join(APP_DIR, component.module))];
+    const module = relative(ROOT, join(appDir, component.module));
+    const chunk = chunks[module];
     if (!chunk) {
-      throw new Error(`lazyPage("${component.module}") names no code-split module of the client build: does its import() load src/app/${component.module}?`);
+      throw new Error(`lazyPage("${component.module}") names no code-split module of the client build: does its import() load ${module}?`);
     }
     lazyPages[component.module] = staticClosure(graph, chunk).filter((file) => !withEntry.has(file));
   }
@@ -53,18 +62,27 @@ export interface BuildOptions {
   mode?: "production" | "development";
   /** Precompressed .br/.gz copies. Off in development: brotli on the unminified bundle adds seconds to every rebuild. */
   compress?: boolean;
+  /** The module that defines the app: `#app` (package.json "imports") unless a test builds a fixture app. */
+  appModule?: string;
+  /** Served at the site root; copied into the build so the binary embeds it. */
+  publicDir?: string;
 }
 
 export async function buildClient({
   outdir = join(ROOT, "dist/client"),
   mode = "production",
   compress = mode === "production",
+  appModule,
+  publicDir = join(ROOT, "public"),
 }: BuildOptions = {}) {
-  const styles = [...new Set(routes.flatMap((r) => r.styles ?? []))];
+  const { app, dir: appDir, path: appPath } = await loadAppModule(appModule);
+  const appStyles = app.styles ?? [];
+  const styles = [...new Set([...appStyles, ...app.routes.flatMap((r) => r.styles ?? [])])];
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
+  const emitted = new Set<string>();
   const result = await Bun.build({
-    entrypoints: [join(ROOT, "src/brisk/client/entry-client.tsx"), ...styles.map((s) => join(APP_DIR, s))],
+    entrypoints: [join(ROOT, ENTRY), ...styles.map((s) => join(appDir, s))],
     outdir,
     root: ROOT,
     target: "browser",
@@ -76,7 +94,7 @@ export async function buildClient({
     define: { "process.env.NODE_ENV": JSON.stringify(mode) },
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     metafile: true,
-    plugins: [serverOnlyModules, oneSentryCore, wouterOnReact(ROOT)],
+    plugins: [appModuleAlias(appPath), serverOnlyModules, oneSentryCore, wouterOnReact(ROOT), importedAssets({ dir: outdir, emitted })],
     throw: false,
   });
   if (!result.success) {
@@ -94,19 +112,29 @@ export async function buildClient({
     if (file.endsWith(".map")) continue;
     files.push(file);
     const source = out.entryPoint ? relative(ROOT, resolve(ROOT, out.entryPoint)) : undefined;
-    if (source === "src/brisk/client/entry-client.tsx" && file.endsWith(".js")) {
+    if (source === ENTRY && file.endsWith(".js")) {
       entry = file;
       if (out.cssBundle) css.push(basename(out.cssBundle));
       for (const i of out.imports) if (i.kind === "import-statement") preload.push(basename(i.path));
     } else if (source?.endsWith(".css")) {
-      styleFiles[relative(APP_DIR, join(ROOT, source))] = file;
+      styleFiles[relative(appDir, join(ROOT, source))] = file;
     } else if (source && file.endsWith(".js")) {
       chunks[source] = file;
     }
   }
+  // App-wide stylesheets, in the order the app lists them, before any route's own.
+  for (const style of appStyles) {
+    const file = styleFiles[style];
+    if (!file) throw new Error(`app stylesheet ${style} is not in the client build`);
+    css.push(file);
+  }
+  files.push(...emitted);
   files.sort();
-  const lazyPages = lazyPageChunks(outputs, entry, chunks);
-  const buildId = Bun.hash(files.join("\n")).toString(36);
+  const lazyPages = lazyPageChunks(outputs, entry, chunks, { app, appDir });
+  const publicFiles = listPublicDir(publicDir);
+  if (publicFiles.size) await cp(publicDir, join(outdir, "public"), { recursive: true, preserveTimestamps: true });
+  const publicListing = Object.fromEntries([...publicFiles].map(([path, file]) => [path, Math.floor(file.mtimeMs)]));
+  const buildId = Bun.hash([...files, ...Object.entries(publicListing).flat()].join("\n")).toString(36);
   const compressed: Record<string, Array<"br" | "gzip">> = {};
   await Promise.all(
     files
@@ -120,7 +148,19 @@ export async function buildClient({
         compressed[file] = ["br", "gzip"];
       }),
   );
-  const manifest: Manifest = { buildId, mode, entry, preload, css, styles: styleFiles, chunks, lazyPages, files, compressed };
+  const manifest: Manifest = {
+    buildId,
+    mode,
+    entry,
+    preload,
+    css,
+    styles: styleFiles,
+    chunks,
+    lazyPages,
+    files,
+    public: publicListing,
+    compressed,
+  };
   await Bun.write(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
   return manifest;
 }

@@ -37,15 +37,18 @@ let firstBuild: Promise<unknown> = Promise.resolve();
 try {
   // Everything that reaches app code is imported here, not above: a syntax error in it becomes the
   // error page, and this process stays up to serve it. bun --watch restarts us once the file is fixed.
-  const [{ buildClient }, { loadClientAssets }, { createDevClient, clientSourceKey }] = await Promise.all([
+  const { importedAssets } = await import("../src/brisk/server/imported-assets.ts");
+  Bun.plugin(importedAssets());
+  const [{ buildClient }, { loadClientAssets }, { createDevClient, clientSourceKey }, { default: app }] = await Promise.all([
     import("./build-client.ts"),
     import("../src/brisk/server/assets.ts"),
     import("../src/brisk/dev/dev-client.ts"),
+    import("#app"),
   ]);
   const client = createDevClient({
     dir: BUILDS,
     build: (outdir) => buildClient({ outdir, mode: "development" }),
-    load: loadClientAssets,
+    load: (outdir) => loadClientAssets(app.routes, outdir),
     sourceKey: () => clientSourceKey(ROOT),
   });
   let served: string | undefined;
@@ -60,13 +63,18 @@ try {
   };
   // The bundler works on its own threads: the first build runs while the server's modules load.
   firstBuild = rebuild();
-  const { createApp } = await import("../src/brisk/server/app.ts");
+  const [{ createApp }, { livePublicFiles }] = await Promise.all([
+    import("../src/brisk/server/app.ts"),
+    import("../src/brisk/server/public-files.ts"),
+  ]);
   // @sentry/bun alone takes a few hundred milliseconds to load: only with a DSN.
   const monitoring = config.sentryDsn
     ? (await import("../src/brisk/server/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development")
     : undefined;
   await firstBuild;
-  root.use(createApp(config, { assets: client.assets, capture: monitoring?.capture }));
+  // Public files are read from the folder on each request: an edit there shows without a rebuild.
+  const publicFiles = livePublicFiles(join(ROOT, "public"));
+  root.use(createApp(config, app, { assets: client.assets, publicFiles, capture: monitoring?.capture }));
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   watch(SRC, { recursive: true }, (_event, file) => {

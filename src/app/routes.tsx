@@ -1,8 +1,5 @@
-// routes.tsx: the route table, the one place to add a page, and the outcome pages the app shows.
+// routes.tsx: the route table, the one place to add a page.
 // Loaders come from `*.server.ts` modules, which the browser build replaces with empty stand-ins.
-import { Forbidden } from "./fallbacks/Forbidden.tsx";
-import { NotFound } from "./fallbacks/NotFound.tsx";
-import { Unauthorized } from "./fallbacks/Unauthorized.tsx";
 import { ClientError } from "./pages/ClientError.tsx";
 import { Home } from "./pages/Home.tsx";
 import { homeLoader } from "./pages/Home.server.ts";
@@ -43,10 +40,3 @@ export const routes: readonly RouteDefinition[] = [
     styles: ["pages/LazyExample.css"],
   },
 ];
-
-/** The pages shown for each outcome; replace a component here to restyle it app-wide. */
-export const fallbacks = {
-  "not-found": NotFound,
-  forbidden: Forbidden,
-  unauthorized: Unauthorized,
-} as const;

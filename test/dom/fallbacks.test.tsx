@@ -1,8 +1,9 @@
 // The outcome pages and the exception page, as a visitor sees them.
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, screen } from "@testing-library/react";
-import { GlobalError } from "../../src/app/fallbacks/GlobalError.tsx";
+import { clientErrorPageProps, showsErrorDetails } from "../../src/brisk/runtime/error-page.ts";
 import { OutcomePage } from "../../src/brisk/runtime/OutcomePage.tsx";
+import { ErrorPage } from "../fixtures/app/pages.tsx";
 import { navigationFor, payload, renderWith } from "./render.tsx";
 
 afterEach(cleanup);
@@ -20,25 +21,24 @@ describe("outcome pages", () => {
   });
 });
 
-describe("the exception page", () => {
-  test("server-side: names the host and shows the digest", async () => {
-    await renderWith(navigationFor(payload()).nav, <GlobalError side="server" host="shop.example" digest="abc123defg" />);
+describe("the exception page of an error caught in the browser", () => {
+  test("names the host and the side, and shows the digest", async () => {
+    const error = Object.assign(new Error("boom"), { digest: "abc123defg", side: "server" });
+    await renderWith(navigationFor(payload()).nav, <ErrorPage {...clientErrorPageProps(error, "shop.example", "production")} />);
     expect(screen.getByRole("alert").textContent).toContain("A server-side exception has occurred while loading shop.example");
     expect(screen.getByText("abc123defg").tagName).toBe("CODE");
   });
 
-  test("client-side without a digest: no digest line", async () => {
-    await renderWith(navigationFor(payload()).nav, <GlobalError side="client" host="shop.example" />);
-    expect(screen.getByRole("alert").textContent).toContain("A client-side exception has occurred while loading shop.example");
-    expect(screen.queryByText(/Digest/)).toBeNull();
+  test.each(["production", "test"] as const)("NODE_ENV=%s: no message or stack, as the server's own rule", (mode) => {
+    const props = clientErrorPageProps(new Error("secret detail"), "h", mode);
+    expect(props).toEqual({ side: "client", host: "h", digest: undefined });
+    expect(showsErrorDetails(mode)).toBe(false);
   });
 
-  test("shows a message and stack only when given (development)", async () => {
-    await renderWith(
-      navigationFor(payload()).nav,
-      <GlobalError side="server" host="h" digest="d" message="boom in loader" stack="Error: boom\n    at x (y.ts:1:2)" />,
-    );
+  test("development: the message and the stack, on the page", async () => {
+    const error = new Error("boom in loader");
+    await renderWith(navigationFor(payload()).nav, <ErrorPage {...clientErrorPageProps(error, "h", "development")} />);
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("boom in loader");
-    expect(document.querySelector("pre")?.textContent).toContain("y.ts:1:2");
+    expect(document.querySelector("pre")?.textContent).toContain("fallbacks.test.tsx");
   });
 });

@@ -1,7 +1,9 @@
-// render.tsx (DOM test support): renders app pieces inside a navigation store of our choosing.
+// render.tsx (DOM test support): renders framework pieces for the fixture app, in a navigation store of our choosing.
 import { act, render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { Router } from "wouter";
+import { AppContext, appRuntime } from "../../src/brisk/runtime/app-context.ts";
+import fixtureApp from "../fixtures/app/app.ts";
 import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type Navigation } from "../../src/brisk/runtime/navigation.ts";
 import type { PagePayload } from "../../src/brisk/runtime/page.ts";
 
@@ -9,7 +11,7 @@ export function payload(over: Partial<PagePayload> = {}): PagePayload {
   return { v: 1, buildId: "test", path: "/", search: "", route: "/", data: null, deferred: [], assets: { css: [], js: [] }, ...over };
 }
 
-export function navigationFor(p: PagePayload, data: unknown = p.data, mode: "production" | "development" = "production") {
+export function navigationFor(p: PagePayload, data: unknown = p.data, mode: "production" | "development" | "test" = "production") {
   const calls: Array<[string, unknown]> = [];
   const nav: Navigation = {
     ...staticNavigation({ path: p.path, search: p.search, page: { payload: p, data } }, { mode }, "example.test"),
@@ -21,11 +23,13 @@ export function navigationFor(p: PagePayload, data: unknown = p.data, mode: "pro
 export async function renderWith(nav: Navigation, ui: ReactNode) {
   await act(async () => {
     render(
-      <NavigationContext value={nav}>
-        <Router hook={useBriskLocation} searchHook={useBriskSearch}>
-          {ui}
-        </Router>
-      </NavigationContext>,
+      <AppContext value={appRuntime(fixtureApp, [])}>
+        <NavigationContext value={nav}>
+          <Router hook={useBriskLocation} searchHook={useBriskSearch}>
+            {ui}
+          </Router>
+        </NavigationContext>
+      </AppContext>,
     );
   });
 }

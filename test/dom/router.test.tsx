@@ -2,17 +2,16 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { Page } from "../../src/brisk/runtime/Page.tsx";
-import { EXAMPLES } from "../../src/app/pages/examples.ts";
 import { navigationFor, payload, renderWith } from "./render.tsx";
 
 afterEach(cleanup);
 
 describe("Page", () => {
   test("renders the route that matches the path, with its loader data", async () => {
-    const p = payload({ path: "/examples/search", search: "q=hi", route: "/examples/search", data: { q: "hi" } });
+    const p = payload({ path: "/items/7", route: "/items/:id", data: { id: "7" } });
     await renderWith(navigationFor(p).nav, <Page />);
-    expect(screen.getByRole("heading", { level: 1 }).textContent).toBe("Search");
-    expect(document.querySelector("output")?.textContent).toBe("hi");
+    // The loader's data and wouter's params, both.
+    expect(screen.getByText("item 7 of 7")).toBeTruthy();
   });
 
   test("an unmatched path renders the not-found page", async () => {
@@ -21,22 +20,22 @@ describe("Page", () => {
   });
 
   test("an outcome in the payload renders its fallback instead of the route", async () => {
-    const p = payload({ path: "/examples/forbidden", route: "/examples/forbidden", outcome: { kind: "forbidden", status: 403 } });
+    const p = payload({ path: "/forbidden", route: "/forbidden", outcome: { kind: "forbidden", status: 403 } });
     await renderWith(navigationFor(p).nav, <Page />);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toContain("Forbidden");
   });
 
   test("an error in the payload renders the server-side error page with its digest", async () => {
-    const p = payload({ path: "/x", route: "/examples/server-error", error: { digest: "0123456789", side: "server" } });
+    const p = payload({ path: "/x", route: "/server-error", error: { digest: "0123456789", side: "server" } });
     await renderWith(navigationFor(p).nav, <Page />);
     expect(screen.getByRole("alert").textContent).toContain("server-side exception has occurred while loading example.test");
     expect(screen.getByText("0123456789")).toBeTruthy();
   });
 
   test("a Link click asks the navigation store to go there, instead of loading a document", async () => {
-    const { nav, calls } = navigationFor(payload({ data: { examples: EXAMPLES } }));
+    const { nav, calls } = navigationFor(payload({ data: { greeting: "Home" } }));
     await renderWith(nav, <Page />);
     fireEvent.click(screen.getByRole("link", { name: "Streaming" }));
-    expect(calls.map(([to]) => to)).toEqual(["/examples/stream"]);
+    expect(calls.map(([to]) => to)).toEqual(["/stream"]);
   });
 });

@@ -1,7 +1,7 @@
 // Hydration and client navigation in Chromium, against the real app on a real socket.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { clientAssets, listenApp, type Listening } from "../support/app.ts";
+import { clientAssets, EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
 
 let server: Listening;
@@ -11,8 +11,8 @@ let navigationChunk: string;
 
 beforeAll(async () => {
   // A development client: React then reports every hydration mismatch on the console.
-  server = await listenApp({}, { clientMode: "development" });
-  navigationChunk = (await clientAssets("development")).manifest.chunks["src/brisk/runtime/navigate.ts"]!;
+  server = await listenApp({}, { clientMode: "development", appModule: EXAMPLE_APP_MODULE });
+  navigationChunk = (await clientAssets("development", EXAMPLE_APP_MODULE)).manifest.chunks["src/brisk/runtime/navigate.ts"]!;
   browser = await launchBrowser();
 });
 
@@ -58,7 +58,7 @@ describe("hydration", () => {
 
 describe("a first visit to a code-split route", () => {
   test("requests the route's chunk while the entry script is held back, and only once", async () => {
-    const { manifest } = await clientAssets("development");
+    const { manifest } = await clientAssets("development", EXAMPLE_APP_MODULE);
     const chunk = `${server.origin}/assets/${manifest.chunks["src/app/pages/LazyExample.tsx"]}`;
     const page = await browser.newPage();
     const watch = watchPage(page);

@@ -2,7 +2,7 @@
 // cross-origin script errors. Failures reach the fake Sentry ingest once, as warnings.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { clientAssets, listenApp, type Listening } from "../support/app.ts";
+import { clientAssets, EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -15,8 +15,8 @@ let navigationChunk: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
-  server = await listenApp({ SENTRY_DSN: ingest.dsn() });
-  const { manifest } = await clientAssets();
+  server = await listenApp({ SENTRY_DSN: ingest.dsn() }, { appModule: EXAMPLE_APP_MODULE });
+  const { manifest } = await clientAssets("production", EXAMPLE_APP_MODULE);
   chunk = manifest.chunks["src/app/pages/LazyExample.tsx"]!;
   stylesheet = manifest.styles["pages/LazyExample.css"]!;
   navigationChunk = manifest.chunks["src/brisk/runtime/navigate.ts"]!;

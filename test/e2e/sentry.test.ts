@@ -5,7 +5,7 @@ import type { Event } from "@sentry/core";
 import type { Browser, Page, Request } from "playwright-core";
 import type { ClientAssets } from "../../src/brisk/server/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
-import { clientAssets, listenApp, testConfig, type Listening } from "../support/app.ts";
+import { clientAssets, EXAMPLE_APP_MODULE, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -23,12 +23,12 @@ let sentryChunk: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
-  assets = await clientAssets("production");
+  assets = await clientAssets("production", EXAMPLE_APP_MODULE);
   sentryChunk = `/assets/${assets.manifest.chunks[SENTRY_MODULE]}`;
   const env = { SENTRY_DSN: ingest.dsn() };
   monitoring = initServerSentry(testConfig(env), assets.manifest.buildId)!;
-  withDsn = await listenApp(env, { capture: monitoring.capture });
-  withoutDsn = await listenApp();
+  withDsn = await listenApp(env, { capture: monitoring.capture, appModule: EXAMPLE_APP_MODULE });
+  withoutDsn = await listenApp({}, { appModule: EXAMPLE_APP_MODULE });
   browser = await launchBrowser();
 });
 

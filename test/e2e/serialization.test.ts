@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { createElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { scriptJson } from "../../src/brisk/runtime/script-json.ts";
-import { listenApp, type Listening } from "../support/app.ts";
+import { EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { MARKER, codeUnits, fuzzParams, hostileString } from "../support/fuzz.ts";
 
@@ -18,7 +18,7 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  server = await listenApp();
+  server = await listenApp({}, { appModule: EXAMPLE_APP_MODULE });
   browser = await launchBrowser();
   page = await browser.newPage();
   page.on("pageerror", (e) => pageErrors.push(e.message));

@@ -7,14 +7,15 @@ import { join } from "node:path";
 import { buildClient } from "../../scripts/build-client.ts";
 import { loadClientAssets } from "../../src/brisk/server/assets.ts";
 import type { Manifest } from "../../src/brisk/server/manifest.ts";
-import { clientAssets, testApp } from "../support/app.ts";
+import { clientAssets, FIXTURE_APP_MODULE, loadApp, testApp } from "../support/app.ts";
 
 const dirs: string[] = [];
 let build: string;
+const { routes } = await loadApp();
 beforeAll(async () => {
   build = await mkdtemp(join(tmpdir(), "brisk-assets-build-"));
   dirs.push(build);
-  await buildClient({ outdir: build });
+  await buildClient({ outdir: build, appModule: FIXTURE_APP_MODULE });
 });
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
@@ -27,14 +28,14 @@ async function copyOfBuild(): Promise<string> {
 
 test("a build with a file missing is refused at load, naming the file", async () => {
   const dir = await copyOfBuild();
-  const { manifest } = loadClientAssets(dir);
+  const { manifest } = loadClientAssets(routes, dir);
   await rm(join(dir, manifest.entry));
-  expect(() => loadClientAssets(dir)).toThrow(manifest.entry);
+  expect(() => loadClientAssets(routes, dir)).toThrow(manifest.entry);
 });
 
 test("every file of the build is served from memory once read, compressed copies included", async () => {
   const dir = await copyOfBuild();
-  const assets = loadClientAssets(dir);
+  const assets = loadClientAssets(routes, dir);
   const entry = assets.get(assets.manifest.entry)!;
   expect(entry.type).toStartWith("text/javascript");
   expect(entry.body.byteLength).toBeGreaterThan(1000);
@@ -46,28 +47,28 @@ test("every file of the build is served from memory once read, compressed copies
 });
 
 test.each([
-  ["chunk", (m: Manifest) => delete m.lazyPages["pages/LazyExample.tsx"], "the chunk of pages/LazyExample.tsx"],
-  ["stylesheet", (m: Manifest) => delete m.styles["pages/LazyExample.css"], "stylesheet pages/LazyExample.css"],
+  ["chunk", (m: Manifest) => delete m.lazyPages["lazy.tsx"], "the chunk of lazy.tsx"],
+  ["stylesheet", (m: Manifest) => delete m.styles["lazy.css"], "stylesheet lazy.css"],
 ] as const)("a build without a route's %s is refused at load, naming the route", async (_, remove, named) => {
   const dir = await copyOfBuild();
   const path = join(dir, "manifest.json");
   const manifest = (await Bun.file(path).json()) as Manifest;
   remove(manifest);
   await Bun.write(path, JSON.stringify(manifest));
-  expect(() => loadClientAssets(dir)).toThrow(`route /examples/lazy: ${named} is not in the client build`);
+  expect(() => loadClientAssets(routes, dir)).toThrow(`route /lazy: ${named} is not in the client build`);
 });
 
 test("a code-split route's page preloads its chunk under the page's nonce, and other pages do not", async () => {
   const { request } = await testApp();
   const { manifest } = await clientAssets();
-  const chunk = `/assets/${manifest.chunks["src/app/pages/LazyExample.tsx"]}`;
+  const chunk = `/assets/${manifest.chunks["test/fixtures/app/lazy.tsx"]}`;
   const preloads = async (path: string) => {
     const res = await request(path);
     const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy")!)![1];
     const html = await res.text();
     return { nonce, links: html.match(/<link rel="modulepreload"[^>]*>/g)! };
   };
-  const lazy = await preloads("/examples/lazy");
+  const lazy = await preloads("/lazy");
   expect(lazy.links.filter((l) => l.includes(`href="${chunk}"`))).toEqual([expect.stringContaining(`nonce="${lazy.nonce}"`)]);
   expect((await preloads("/")).links.join("\n")).not.toContain(chunk);
 });

@@ -158,6 +158,7 @@ describe("createDevClient", () => {
       entryUrl: `/assets/entry-${buildId}.js`,
       forRoute: () => ({ css: [], js: [] }),
       get: () => undefined,
+      publicFiles: { find: () => undefined },
     };
   }
 

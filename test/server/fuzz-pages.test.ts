@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createMatcher } from "../../src/brisk/runtime/match.ts";
 import { PAGE_DATA_PREFIX } from "../../src/brisk/runtime/page.ts";
-import { routes } from "../../src/app/routes.tsx";
-import { listenApp, type Listening } from "../support/app.ts";
+import { listenApp, loadApp, type Listening } from "../support/app.ts";
 import { MARKER, fuzzParams, hostileString, tally } from "../support/fuzz.ts";
 import { rawExchange } from "../support/raw-http.ts";
 
@@ -16,11 +15,12 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /** The only routes allowed to answer 5xx: they fail on purpose. */
-const ERROR_ROUTES = new Set(["/examples/server-error", "/examples/render-error"]);
+const ERROR_ROUTES = new Set(["/server-error", "/render-error"]);
 /** 405 is /monitoring's answer to GET; 414 and 400 are the path checks; the rest are the examples'. */
 const EXPECTED = new Set([200, 307, 400, 401, 403, 404, 405, 414]);
 /** Sections that stream after 100–300 ms: only where requests overlap, so they do not add up to minutes. */
-const SLOW_ROUTES = new Set(["/examples/stream", "/examples/late-error", "/examples/late-not-found"]);
+const SLOW_ROUTES = new Set(["/stream", "/late-error", "/late-not-found"]);
+const { routes } = await loadApp();
 const match = createMatcher(routes);
 
 // ---------------------------------------------------------------------------------------------------
@@ -217,7 +217,7 @@ describe("pages under raw requests (real socket)", () => {
   test("any Host header: no 5xx outside the error examples, nothing unescaped", async () => {
     const seen = tally("pages fuzz, Host headers: statuses");
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("/", "/examples/search?q=x", "/__data/", "/no/such/page"), hostHeader, async (target, host) =>
+      fc.asyncProperty(fc.constantFrom("/", "/search?q=x", "/__data/", "/no/such/page"), hostHeader, async (target, host) =>
         void seen.add(await rawGet(target, host)),
       ),
       fuzzParams(0.05),
@@ -227,6 +227,6 @@ describe("pages under raw requests (real socket)", () => {
 
   test("the server still serves after the fuzzing", async () => {
     expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
-    expect((await fetch(`${server.origin}/examples/search?q=after`)).status).toBe(200);
+    expect((await fetch(`${server.origin}/search?q=after`)).status).toBe(200);
   });
 });

@@ -99,7 +99,7 @@ describe("through the search page", () => {
   test("the boot script, run in a separate realm, gives the query back exactly", async () => {
     await fc.assert(
       fc.asyncProperty(urlSafeString, async (q) => {
-        const res = await t.request(`/examples/search?q=${encodeURIComponent(q)}`);
+        const res = await t.request(`/search?q=${encodeURIComponent(q)}`);
         expect(res.status).toBe(200);
         expect((await bootStateOf(await res.text())).page.data.q).toBe(q);
       }),
@@ -110,7 +110,7 @@ describe("through the search page", () => {
   test("page data's first line gives the query back exactly", async () => {
     await fc.assert(
       fc.asyncProperty(urlSafeString, async (q) => {
-        const res = await t.request(`/__data/examples/search?q=${encodeURIComponent(q)}`);
+        const res = await t.request(`/__data/search?q=${encodeURIComponent(q)}`);
         expect(res.status).toBe(200);
         const [head, ...rest] = (await res.text()).split("\n");
         expect(rest).toEqual([""]);

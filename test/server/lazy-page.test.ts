@@ -1,17 +1,20 @@
 // A code-split page names, as data, the module its import() loads: the build finds its chunk by that name.
 import { expect, test } from "bun:test";
-import { join } from "node:path";
-import { routes } from "../../src/app/routes.tsx";
+import { dirname, join } from "node:path";
 import { isLazyPage } from "../../src/brisk/runtime/lazy-page.ts";
+import { EXAMPLE_APP_MODULE, FIXTURE_APP_MODULE, loadApp } from "../support/app.ts";
 
-const APP_DIR = join(import.meta.dir, "../../src/app");
-const lazyRoutes = routes.flatMap(({ path, component }) => (isLazyPage(component) ? [[path, component] as const] : []));
+// The app's own table (a check any app passes), and the fixture's, which has one code-split page.
+const apps = await Promise.all([EXAMPLE_APP_MODULE, FIXTURE_APP_MODULE].map(async (m) => ({ dir: dirname(m), app: await loadApp(m) })));
+const lazyRoutes = apps.flatMap(({ dir, app }) =>
+  app.routes.flatMap(({ path, component }) => (isLazyPage(component) ? [[path, component, dir] as const] : [])),
+);
 
-test("the route table has a code-split page", () => {
+test("the fixture's route table has a code-split page", () => {
   expect(lazyRoutes.length).toBeGreaterThan(0);
 });
 
-test.each(lazyRoutes)("%s: lazyPage names the module its import() loads", async (_, page) => {
+test.each(lazyRoutes)("%s: lazyPage names the module its import() loads", async (_, page, dir) => {
   // One module has one namespace object, however it was imported.
-  expect(await page.preload()).toBe(await import(join(APP_DIR, page.module)));
+  expect(await page.preload()).toBe(await import(join(dir, page.module)));
 });

@@ -20,7 +20,7 @@ beforeAll(async () => {
 
 async function resolve(loader: Loader) {
   const request = new Request("http://localhost/r");
-  return resolvePage(request, new URL(request.url), createRequestRecord(request, "/r"), deps(loader));
+  return resolvePage(request, new URL(request.url), createRequestRecord(request), deps(loader));
 }
 
 describe("redirect", () => {
@@ -66,7 +66,7 @@ describe("loader context", () => {
   test("holds decoded params, search, headers, cookies and the request's signal", async () => {
     const matcher = createMatcher([{ path: "/users/:id", component: () => null, loader: (ctx) => ctx }]);
     const request = new Request("http://localhost/users/a%20b?x=1", { headers: { cookie: "sid=abc%3D; theme=dark", "x-test": "1" } });
-    const seen = await resolvePage(request, new URL(request.url), createRequestRecord(request, "/users/a%20b"), {
+    const seen = await resolvePage(request, new URL(request.url), createRequestRecord(request), {
       ...deps(() => null),
       match: matcher,
     });

@@ -15,20 +15,20 @@ function bootState(html: string) {
 
 const digestIn = (html: string) => /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)?.[1];
 
-describe("example routes", () => {
+describe("the fixture app's routes", () => {
   test.each([
-    ["/", 200, "Brisk"],
-    ["/examples/stream", 200, "Streamed section"],
-    ["/examples/search?q=hello", 200, "hello"],
-    ["/examples/not-found", 404, "Page not found"],
-    ["/examples/forbidden", 403, "Forbidden"],
-    ["/examples/unauthorized", 401, "Sign-in required"],
-    ["/examples/server-error", 500, "server<!-- -->-side exception"],
-    ["/examples/render-error", 500, "server<!-- -->-side exception"],
-    ["/examples/late-error", 200, "Late error"],
-    ["/examples/late-not-found", 200, "Late not found"],
-    ["/examples/client-error", 200, "Throw an error"],
-    ["/examples/lazy", 200, "its own chunk"],
+    ["/", 200, "Fixture home"],
+    ["/stream", 200, "Streamed section"],
+    ["/search?q=hello", 200, "hello"],
+    ["/not-found", 404, "Page not found"],
+    ["/forbidden", 403, "Forbidden"],
+    ["/unauthorized", 401, "Sign-in required"],
+    ["/server-error", 500, "server<!-- -->-side exception"],
+    ["/render-error", 500, "server<!-- -->-side exception"],
+    ["/late-error", 200, "Late error"],
+    ["/late-not-found", 200, "Late not found"],
+    ["/client-error", 200, "Throw an error"],
+    ["/lazy", 200, "its own chunk"],
     ["/no/such/page", 404, "Page not found"],
   ])("GET %s answers %i with its page", async (path, status, text) => {
     const res = await t.request(path);
@@ -40,27 +40,20 @@ describe("example routes", () => {
     expect(html).toContain(text);
   });
 
-  test("the home page links to every example", async () => {
-    const html = await (await t.request("/")).text();
-    for (const path of ["stream", "search?q=brisk", "redirect", "not-found", "forbidden", "unauthorized", "server-error", "render-error", "late-error", "late-not-found", "client-error", "lazy"]) {
-      expect(html).toContain(`href="/examples/${path}"`);
-    }
-  });
-
   test("redirect answers 307 with Location and no body", async () => {
-    const res = await t.request("/examples/redirect");
+    const res = await t.request("/redirect");
     expect(res.status).toBe(307);
     expect(res.headers.get("location")).toBe("/");
     expect(await res.text()).toBe("");
   });
 
   test("outcome pages carry noindex; normal pages do not", async () => {
-    expect(await (await t.request("/examples/forbidden")).text()).toContain('<meta name="robots" content="noindex"/>');
+    expect(await (await t.request("/forbidden")).text()).toContain('<meta name="robots" content="noindex"/>');
     expect(await (await t.request("/")).text()).not.toContain('<meta name="robots"');
   });
 
   test("late not-found streams a noindex meta and the outcome after a 200 shell", async () => {
-    const res = await t.request("/examples/late-not-found");
+    const res = await t.request("/late-not-found");
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain('<meta name="robots" content="noindex"/>');
@@ -69,7 +62,7 @@ describe("example routes", () => {
 });
 
 describe("errors before the shell", () => {
-  test.each(["/examples/server-error", "/examples/render-error"])(
+  test.each(["/server-error", "/render-error"])(
     "%s shows a digest that its one log line carries, and no message or stack",
     async (path) => {
       const res = await t.request(path);
@@ -77,36 +70,36 @@ describe("errors before the shell", () => {
       const digest = digestIn(html);
       expect(digest).toMatch(/^[0-9a-z]{10}$/);
       expect(html).toContain("while loading <!-- -->localhost");
-      expect(html).not.toContain("Example failure");
+      expect(html).not.toContain("Fixture failure");
       expect(html).not.toMatch(/at \w+ \(|\.tsx?:\d+/);
       const line = await logFor(t.logs, res);
       expect(line).toMatchObject({ level: "error", status: 500, digest, method: "GET", route: path });
-      expect(String(line.stack)).toContain("Example failure");
+      expect(String(line.stack)).toContain("Fixture failure");
     },
   );
 
   test("each occurrence gets its own digest", async () => {
-    const a = digestIn(await (await t.request("/examples/server-error")).text());
-    const b = digestIn(await (await t.request("/examples/server-error")).text());
+    const a = digestIn(await (await t.request("/server-error")).text());
+    const b = digestIn(await (await t.request("/server-error")).text());
     expect(a).not.toBe(b);
   });
 
   test("in development the error page shows the message and the stack", async () => {
     const dev = await testApp({ NODE_ENV: "development" });
-    const html = await (await dev.request("/examples/server-error")).text();
-    expect(html).toContain("Example failure in a loader");
-    expect(html).toContain("outcome-loaders.server.ts");
+    const html = await (await dev.request("/server-error")).text();
+    expect(html).toContain("Fixture failure in a loader");
+    expect(html).toContain("loaders.server.ts");
   });
 });
 
 describe("errors after the shell", () => {
   test("late error: status 200, the digest streams to the client and joins the log line", async () => {
-    const res = await t.request("/examples/late-error");
+    const res = await t.request("/late-error");
     expect(res.status).toBe(200);
     const html = await res.text();
     const digest = /"error":\{"digest":"([0-9a-z]{10})","side":"server"\}/.exec(html)?.[1];
     expect(digest).toBeTruthy();
-    expect(html).not.toContain("Example failure");
+    expect(html).not.toContain("Fixture failure");
     const line = await logFor(t.logs, res);
     expect(line).toMatchObject({ status: 200, digest, phase: "deferred" });
   });
@@ -115,7 +108,7 @@ describe("errors after the shell", () => {
 describe("loader data embedding", () => {
   test("a hostile query cannot break out of the script tag, and round-trips exactly", async () => {
     const q = "</script><script>alert(1)</script><!-- \u2028\u2029 & \"'";
-    const html = await (await t.request(`/examples/search?q=${encodeURIComponent(q)}`)).text();
+    const html = await (await t.request(`/search?q=${encodeURIComponent(q)}`)).text();
     expect(html).not.toContain("<script>alert(1)");
     expect(html).not.toContain("<!-- \u2028");
     const boot = html.slice(html.indexOf("window.__BRISK__="), html.indexOf(";B.settle"));
@@ -124,7 +117,7 @@ describe("loader data embedding", () => {
   });
 
   test("loader data is embedded once", async () => {
-    const html = await (await t.request("/examples/search?q=once-only-marker")).text();
+    const html = await (await t.request("/search?q=once-only-marker")).text();
     expect(html.split('"q":"once-only-marker"').length - 1).toBe(1);
   });
 });
@@ -132,7 +125,7 @@ describe("loader data embedding", () => {
 describe("streaming", () => {
   test("the shell arrives long before the ~300 ms section", async () => {
     const started = performance.now();
-    const res = await t.request("/examples/stream");
+    const res = await t.request("/stream");
     const reader = res.body!.getReader();
     const first = await reader.read();
     const firstAt = performance.now() - started;
@@ -160,9 +153,9 @@ describe("page data", () => {
   }
 
   test("a page's data: route, loader data, build id", async () => {
-    const { status, head } = await pageData("/examples/search?q=x%20y");
+    const { status, head } = await pageData("/search?q=x%20y");
     expect(status).toBe(200);
-    expect(head).toMatchObject({ v: 1, path: "/examples/search", search: "q=x%20y", route: "/examples/search", data: { q: "x y" } });
+    expect(head).toMatchObject({ v: 1, path: "/search", search: "q=x%20y", route: "/search", data: { q: "x y" } });
     expect(head.buildId).toMatch(/^[0-9a-z]+$/);
   });
 
@@ -171,16 +164,16 @@ describe("page data", () => {
   });
 
   test("streamed values follow as their own lines", async () => {
-    const { head, rest } = await pageData("/examples/stream");
+    const { head, rest } = await pageData("/stream");
     expect(head.deferred).toEqual(["section"]);
-    expect(rest).toEqual([{ key: "section", value: { items: ["alpha", "beta", "gamma"], readyAt: expect.any(String) } }]);
+    expect(rest).toEqual([{ key: "section", value: { items: ["alpha", "beta", "gamma"] } }]);
   });
 
   test.each([
-    ["/examples/redirect", 200, { kind: "redirect", location: "/", status: 307 }],
-    ["/examples/not-found", 404, { kind: "not-found", status: 404 }],
-    ["/examples/forbidden", 403, { kind: "forbidden", status: 403 }],
-    ["/examples/unauthorized", 401, { kind: "unauthorized", status: 401 }],
+    ["/redirect", 200, { kind: "redirect", location: "/", status: 307 }],
+    ["/not-found", 404, { kind: "not-found", status: 404 }],
+    ["/forbidden", 403, { kind: "forbidden", status: 403 }],
+    ["/unauthorized", 401, { kind: "unauthorized", status: 401 }],
     ["/nope", 404, { kind: "not-found", status: 404 }],
   ])("%s: the outcome, as data", async (path, status, outcome) => {
     const r = await pageData(path);
@@ -189,20 +182,20 @@ describe("page data", () => {
   });
 
   test("a loader error: a digest and no message", async () => {
-    const r = await pageData("/examples/server-error");
+    const r = await pageData("/server-error");
     expect(r.status).toBe(500);
     expect(r.head.error).toEqual({ digest: expect.stringMatching(/^[0-9a-z]{10}$/), side: "server" });
   });
 
   test("a late error and a late outcome settle as lines", async () => {
-    expect((await pageData("/examples/late-error")).rest[0]).toEqual({ key: "section", error: { digest: expect.any(String), side: "server" } });
-    expect((await pageData("/examples/late-not-found")).rest[0]).toEqual({ key: "section", outcome: { kind: "not-found", status: 404 } });
+    expect((await pageData("/late-error")).rest[0]).toEqual({ key: "section", error: { digest: expect.any(String), side: "server" } });
+    expect((await pageData("/late-not-found")).rest[0]).toEqual({ key: "section", outcome: { kind: "not-found", status: 404 } });
   });
 });
 
 describe("HTTP hygiene", () => {
   test("HEAD answers the GET status and headers without a body", async () => {
-    const res = await t.request("/examples/forbidden", { method: "HEAD" });
+    const res = await t.request("/forbidden", { method: "HEAD" });
     expect(res.status).toBe(403);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(await res.text()).toBe("");
@@ -215,7 +208,7 @@ describe("HTTP hygiene", () => {
   });
 
   test("malformed percent-encoding answers 400", async () => {
-    expect((await t.request("/examples/%E0%A4%A")).status).toBe(400);
+    expect((await t.request("/%E0%A4%A")).status).toBe(400);
     expect((await t.request("/%")).status).toBe(400);
   });
 

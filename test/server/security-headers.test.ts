@@ -11,7 +11,7 @@ beforeAll(async () => {
 const nonceOf = (csp: string | null) => /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
 
 describe("security headers", () => {
-  test.each(["/", "/examples/not-found", "/examples/server-error", "/healthz", "/__data/", "/monitoring", "/assets/missing.js"])(
+  test.each(["/", "/not-found", "/server-error", "/healthz", "/__data/", "/monitoring", "/assets/missing.js"])(
     "%s carries nosniff",
     async (path) => {
       const res = await t.request(path);
@@ -19,7 +19,7 @@ describe("security headers", () => {
     },
   );
 
-  test.each(["/", "/examples/not-found", "/examples/server-error", "/examples/forbidden"])(
+  test.each(["/", "/not-found", "/server-error", "/forbidden"])(
     "the %s document carries a referrer policy, a permissions policy and COOP",
     async (path) => {
       const res = await t.request(path);
@@ -37,7 +37,7 @@ describe("security headers", () => {
   });
 
   test("HTML has a strict CSP whose nonce is on every inline script and preload, fresh per request", async () => {
-    const res = await t.request("/examples/late-error");
+    const res = await t.request("/late-error");
     const csp = res.headers.get("content-security-policy")!;
     for (const part of ["'strict-dynamic'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'"]) expect(csp).toContain(part);
     const nonce = nonceOf(csp)!;
@@ -47,12 +47,12 @@ describe("security headers", () => {
     expect(scripts.length).toBeGreaterThan(3);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
     for (const tag of html.match(/<link rel="modulepreload"[^>]*>/g) ?? []) expect(tag).toContain(`nonce="${nonce}"`);
-    const again = nonceOf((await t.request("/examples/late-error")).headers.get("content-security-policy"));
+    const again = nonceOf((await t.request("/late-error")).headers.get("content-security-policy"));
     expect(again).not.toBe(nonce);
   });
 
   test("the exception page rendered after a failed shell has the CSP too", async () => {
-    const res = await t.request("/examples/render-error");
+    const res = await t.request("/render-error");
     const nonce = nonceOf(res.headers.get("content-security-policy"))!;
     expect(await res.text()).toContain(`nonce="${nonce}"`);
   });

@@ -24,18 +24,18 @@ afterAll(async () => {
 const digestIn = (html: string) => /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)?.[1];
 const lateDigestIn = (html: string) => /"error":\{"digest":"([0-9a-z]{10})","side":"server"\}/.exec(html)?.[1];
 
-const FAILING = ["/examples/server-error", "/examples/render-error", "/examples/late-error", "/__data/examples/server-error"];
+const FAILING = ["/server-error", "/render-error", "/late-error", "/__data/server-error"];
 const OUTCOMES = [
-  "/examples/redirect",
-  "/examples/not-found",
-  "/examples/forbidden",
-  "/examples/unauthorized",
-  "/examples/late-not-found",
+  "/redirect",
+  "/not-found",
+  "/forbidden",
+  "/unauthorized",
+  "/late-not-found",
   "/no/such/page",
-  "/__data/examples/redirect",
-  "/__data/examples/not-found",
-  "/__data/examples/forbidden",
-  "/__data/examples/unauthorized",
+  "/__data/redirect",
+  "/__data/not-found",
+  "/__data/forbidden",
+  "/__data/unauthorized",
 ];
 
 describe("without SENTRY_DSN", () => {
@@ -47,7 +47,7 @@ describe("without SENTRY_DSN", () => {
     expect(Sentry.getClient()).toBe(before);
     const t = await testApp(env);
     for (const path of [...FAILING, ...OUTCOMES]) await (await t.request(path)).text();
-    const html = await (await t.request("/examples/server-error")).text();
+    const html = await (await t.request("/server-error")).text();
     expect(digestIn(html)).toMatch(/^[0-9a-z]{10}$/);
     // The browser is not told to start Sentry either.
     expect(html).not.toContain('"sentry":');
@@ -79,8 +79,8 @@ describe("with SENTRY_DSN", () => {
   }
 
   test.each([
-    ["/examples/server-error", "loader"],
-    ["/examples/render-error", "render"],
+    ["/server-error", "loader"],
+    ["/render-error", "render"],
   ])("%s: exactly one event, tagged with the digest on the page, its route and phase", async (path, phase) => {
     const res = await t.request(path);
     const html = await res.text();
@@ -101,27 +101,27 @@ describe("with SENTRY_DSN", () => {
   test("repeated visits to the same failing page are one event each, each with its own digest", async () => {
     // One call site, so the events' stacks are identical: Sentry's Dedupe would keep only some of them.
     const digests: Array<string | undefined> = [];
-    for (let i = 0; i < 3; i++) digests.push(digestIn(await (await t.request("/examples/server-error")).text()));
+    for (let i = 0; i < 3; i++) digests.push(digestIn(await (await t.request("/server-error")).text()));
     expect(new Set(digests).size).toBe(3);
     expect((await sentEvents()).map((e) => e.tags?.digest).sort()).toEqual(digests.sort());
   });
 
-  test("/examples/late-error: one event with the digest that streamed to the page after the shell", async () => {
-    const res = await t.request("/examples/late-error");
+  test("/late-error: one event with the digest that streamed to the page after the shell", async () => {
+    const res = await t.request("/late-error");
     expect(res.status).toBe(200);
     const digest = lateDigestIn(await res.text());
     expect(digest).toMatch(/^[0-9a-z]{10}$/);
     const events = await sentEvents();
     expect(events).toHaveLength(1);
-    expect(events[0]?.tags).toEqual({ digest, route: "/examples/late-error", phase: "deferred" });
-    expect(events[0]?.exception?.values?.at(-1)?.value).toBe("Example failure in a streamed section (/examples/late-error)");
+    expect(events[0]?.tags).toEqual({ digest, route: "/late-error", phase: "deferred" });
+    expect(events[0]?.exception?.values?.at(-1)?.value).toBe("Fixture failure in a streamed section (/late-error)");
   });
 
   test("page data for a failing loader: one event with the digest the client receives", async () => {
-    const head = JSON.parse((await (await t.request("/__data/examples/server-error")).text()).split("\n")[0]!);
+    const head = JSON.parse((await (await t.request("/__data/server-error")).text()).split("\n")[0]!);
     const events = await sentEvents();
     expect(events).toHaveLength(1);
-    expect(events[0]?.tags).toMatchObject({ digest: head.error.digest, route: "/examples/server-error", phase: "loader" });
+    expect(events[0]?.tags).toMatchObject({ digest: head.error.digest, route: "/server-error", phase: "loader" });
   });
 
   test.each(OUTCOMES)("%s (an outcome) sends nothing", async (path) => {
@@ -152,7 +152,7 @@ describe("with SENTRY_DSN", () => {
 
   test("a visitor who leaves mid-stream is no error: nothing is sent", async () => {
     const visitor = new AbortController();
-    const res = await t.app.handle(new Request("http://localhost/examples/late-error", { signal: visitor.signal }));
+    const res = await t.app.handle(new Request("http://localhost/late-error", { signal: visitor.signal }));
     expect(res.status).toBe(200);
     // The shell has arrived; the streamed section (100 ms later) has not.
     await res.body!.getReader().read();

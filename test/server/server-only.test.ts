@@ -4,12 +4,13 @@ import { clientAssets } from "../support/app.ts";
 
 /** Text that only loaders and their imports hold, one from each kind of server-only module. */
 const SERVER_ONLY_TEXT = [
-  // examples.ts, imported only by Home.server.ts: data a loader returns.
-  "an unmatched path renders the not-found page",
-  // outcome-loaders.server.ts
-  "Example failure in a loader",
-  // LateExamples.server.ts: a loader beside a component of the same page.
-  "Example failure in a streamed section",
+  // the fixture's loaders.server.ts: loaders, and a loader's data
+  "Fixture failure in a loader",
+  "Fixture failure in a streamed section",
+  "Fixture home",
+  // api.server.ts: the app's API routes, and Elysia with them
+  "Fixture failure in an API route",
+  "elysia",
 ];
 
 /** Each script of the build, by file name, as text. */
@@ -25,7 +26,7 @@ describe("server-only modules", () => {
   test.each(["production", "development"] as const)("no loader code is in any script of the %s client build", async (mode) => {
     const scripts = await clientScripts(mode);
     // The search sees the pages' own text: a component's string is there.
-    expect(holding(scripts, "Example failure in the browser")).toHaveLength(1);
+    expect(holding(scripts, "Fixture failure in the browser")).toHaveLength(1);
     for (const text of SERVER_ONLY_TEXT) expect({ text, in: holding(scripts, text) }).toEqual({ text, in: [] });
   });
 });

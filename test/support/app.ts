@@ -4,25 +4,45 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../../scripts/build-client.ts";
+import type { AppDefinition } from "../../src/brisk/runtime/app-definition.ts";
 import { createApp, type AppDeps } from "../../src/brisk/server/app.ts";
 import { loadClientAssets, type ClientAssets } from "../../src/brisk/server/assets.ts";
 import { parseConfig, type Config } from "../../src/brisk/server/config.ts";
 import type { LogRecord } from "../../src/brisk/server/logger.ts";
 
+/** The framework's own test app (test/fixtures/app): framework tests never depend on the example app. */
+export const FIXTURE_APP_MODULE = join(import.meta.dir, "../fixtures/app/app.ts");
+export const FIXTURE_PUBLIC_DIR = join(import.meta.dir, "../fixtures/public");
+
+/** The example app (`#app`): the ground truth of the end-to-end tests. */
+export const EXAMPLE_APP_MODULE = Bun.resolveSync("#app", join(import.meta.dir, "../.."));
+
+export async function loadApp(appModule: string = FIXTURE_APP_MODULE): Promise<AppDefinition> {
+  return ((await import(appModule)) as { default: AppDefinition }).default;
+}
+
 const builds = new Map<string, Promise<ClientAssets>>();
 
-/** One client build per mode per test process, in a temporary folder. */
-export function clientAssets(mode: "production" | "development" = "production"): Promise<ClientAssets> {
-  let build = builds.get(mode);
+/**
+ * One client build per app and mode per test process, in a temporary folder: the fixture app unless
+ * `appModule` names another (the example app's end-to-end tests pass `#app`'s module).
+ */
+export function clientAssets(
+  mode: "production" | "development" = "production",
+  appModule: string = FIXTURE_APP_MODULE,
+): Promise<ClientAssets> {
+  const key = `${mode}:${appModule}`;
+  let build = builds.get(key);
   if (!build) {
     build = (async () => {
       const outdir = await mkdtemp(join(tmpdir(), `brisk-client-${mode}-`));
       // The build is read into memory at load, so the folder can go with the test process.
       process.once("exit", () => rmSync(outdir, { recursive: true, force: true }));
-      await buildClient({ outdir, mode });
-      return loadClientAssets(outdir);
+      const publicDir = appModule === FIXTURE_APP_MODULE ? FIXTURE_PUBLIC_DIR : undefined;
+      await buildClient({ outdir, mode, appModule, publicDir });
+      return loadClientAssets((await loadApp(appModule)).routes, outdir);
     })();
-    builds.set(mode, build);
+    builds.set(key, build);
   }
   return build;
 }
@@ -40,11 +60,11 @@ export interface TestApp {
 
 export async function testApp(
   env: Record<string, string> = {},
-  deps: AppDeps & { clientMode?: "production" | "development" } = {},
+  deps: AppDeps & { clientMode?: "production" | "development"; appModule?: string } = {},
 ): Promise<TestApp> {
   const logs: LogRecord[] = [];
-  const app = createApp(testConfig(env), {
-    assets: await clientAssets(deps.clientMode),
+  const app = createApp(testConfig(env), await loadApp(deps.appModule), {
+    assets: await clientAssets(deps.clientMode, deps.appModule),
     log: (r) => logs.push(r),
     ...deps,
   });

@@ -1,15 +1,8 @@
 // GlobalError.tsx: the exception page, in its server-side and client-side forms.
 
-export interface GlobalErrorProps {
-  side: "server" | "client";
-  host: string;
-  digest?: string;
-  /** Only passed outside production. */
-  message?: string;
-  stack?: string;
-}
+import type { ErrorPageProps } from "../../brisk/runtime/app-definition.ts";
 
-export function GlobalError({ side, host, digest, message, stack }: GlobalErrorProps) {
+export function GlobalError({ side, host, digest, message, stack }: ErrorPageProps) {
   return (
     <main className="fallback global-error" role="alert">
       <title>Application error</title>

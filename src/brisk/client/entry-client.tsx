@@ -1,10 +1,9 @@
 // entry-client.tsx: the browser entry: read the page the server rendered, load its route, hydrate, then
-// fetch the navigation code and start Sentry.
+// fetch the navigation code and start Sentry. The app comes from `#app` (package.json "imports"), which the
+// client build points at the app's definition.
+import app from "#app";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "../runtime/App.tsx";
-import { RouteLoadFailed } from "../../app/fallbacks/RouteLoadFailed.tsx";
-import "../../app/styles.css";
-import { routes } from "../../app/routes.tsx";
 import { createBrowserNavigation } from "../runtime/browser-navigation.ts";
 import type { BootState } from "../runtime/page.ts";
 import { livePage } from "../runtime/page-view.ts";
@@ -21,6 +20,7 @@ declare global {
 
 const boot = window.__BRISK__;
 const sentry = boot.config.sentry;
+const { routes, fallbacks } = app;
 // Failures are kept from the first line on; Sentry itself loads last, and only with a DSN.
 const reporter = createBrowserReporter(sentry !== undefined);
 const report = reporter.report;
@@ -40,9 +40,9 @@ try {
     hydrateRoot(
       document,
       <ReporterContext value={report}>
-        <App navigation={navigation} settlements={initial.settlements} />
+        <App app={app} navigation={navigation} settlements={initial.settlements} />
       </ReporterContext>,
-      rootErrorOptions({ report, host: boot.host, dev: boot.config.mode !== "production" }),
+      rootErrorOptions({ report, host: boot.host, mode: boot.config.mode, ErrorPage: fallbacks.error }),
     );
     // Off the critical path: the first page needs no navigation code, the first click will.
     navigation.preload();
@@ -50,14 +50,13 @@ try {
     // The server's HTML cannot be hydrated without its code: replace it with the load-failure page.
     const container = document.createElement("div");
     document.body.replaceChildren(container);
-    createRoot(container).render(<RouteLoadFailed />);
+    const LoadFailed = fallbacks["load-failed"];
+    createRoot(container).render(<LoadFailed />);
   }
 } finally {
   // Off the critical path: the Sentry chunk is fetched only with a DSN, once hydration has been scheduled
   // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all.
   if (sentry) {
-    void reporter.start(() =>
-      import("./browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, IGNORED_ERRORS)),
-    );
+    void reporter.start(() => import("./browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, IGNORED_ERRORS)));
   }
 }

@@ -1,7 +1,9 @@
 // root-errors.tsx: hydrateRoot's error callbacks: the console, one report per failure, and the error page
 // when nothing in the tree caught the error.
 import { createRoot, type HydrationOptions } from "react-dom/client";
-import { GlobalError } from "../../app/fallbacks/GlobalError.tsx";
+import type { Fallbacks } from "../runtime/app-definition.ts";
+import { clientErrorPageProps } from "../runtime/error-page.ts";
+import type { ClientConfig } from "../runtime/page.ts";
 import { PageBoundary } from "../runtime/PageBoundary.tsx";
 import { digestOf, type ErrorReport, type Reporter } from "../runtime/report.ts";
 import { isOutcomeReport } from "./reporter.ts";
@@ -11,23 +13,15 @@ export interface RootErrorContext {
   /** The host the exception page names. */
   host: string;
   /** Development shows the message and stack on the page, as the server's error page does. */
-  dev: boolean;
+  mode: ClientConfig["mode"];
+  ErrorPage: Fallbacks["error"];
 }
 
 /** React unmounted the whole document: put the client-side exception page in its place. */
-function showErrorPage(error: unknown, { host, dev }: RootErrorContext) {
-  const e = error as { message?: unknown; stack?: unknown } | null;
+function showErrorPage(error: unknown, { host, mode, ErrorPage }: RootErrorContext) {
   const container = document.createElement("div");
   document.body.replaceChildren(container);
-  createRoot(container).render(
-    <GlobalError
-      side="client"
-      host={host}
-      digest={digestOf(error)}
-      message={dev && typeof e?.message === "string" ? e.message : undefined}
-      stack={dev && typeof e?.stack === "string" ? e.stack : undefined}
-    />,
-  );
+  createRoot(container).render(<ErrorPage {...clientErrorPageProps(error, host, mode)} />);
 }
 
 export function rootErrorOptions(ctx: RootErrorContext): HydrationOptions {

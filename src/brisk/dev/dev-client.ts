@@ -121,6 +121,7 @@ export function createDevClient({ dir, build, load, sourceKey }: DevClientOption
       },
       forRoute: (route) => good().assets.forRoute(route),
       get: (name) => good().assets.get(name) ?? sourceMap(name),
+      publicFiles: { find: (pathname) => good().assets.publicFiles.find(pathname) },
     },
     rebuild() {
       // Changes that arrive during a build need one more build after it, however many there were.

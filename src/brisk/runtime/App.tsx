@@ -1,11 +1,18 @@
-// App.tsx: the root both sides render: navigation store, wouter router, document.
+// App.tsx: the root both sides render: the app, the navigation store, wouter's router, the app's document.
 import { useEffect } from "react";
 import { Router } from "wouter";
-import { Document, type DocumentProps } from "../../app/Document.tsx";
+import { AppContext, appRuntime, type AppRuntime } from "./app-context.ts";
+import type { AppDefinition } from "./app-definition.ts";
 import { parsePattern } from "./match.ts";
 import { NavigationContext, useBriskLocation, useBriskSearch, type Navigation } from "./navigation.ts";
 
-export function App({ navigation, ...doc }: DocumentProps & { navigation: Navigation }) {
+export interface AppProps {
+  app: AppDefinition;
+  navigation: Navigation;
+  settlements: AppRuntime["settlements"];
+}
+
+export function App({ app, navigation, settlements }: AppProps) {
   // Tests and styles can tell a hydrated page from server HTML.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -13,11 +20,14 @@ export function App({ navigation, ...doc }: DocumentProps & { navigation: Naviga
   const fixed = navigation.fixedLocation;
   // A location that cannot move needs no store: wouter's own SSR props cost each Link two hooks less.
   const location = fixed ? { ssrPath: fixed.path, ssrSearch: fixed.search } : { hook: useBriskLocation, searchHook: useBriskSearch };
+  const { Document } = app;
   return (
-    <NavigationContext value={navigation}>
-      <Router {...location} parser={parsePattern}>
-        <Document {...doc} />
-      </Router>
-    </NavigationContext>
+    <AppContext value={appRuntime(app, settlements)}>
+      <NavigationContext value={navigation}>
+        <Router {...location} parser={parsePattern}>
+          <Document />
+        </Router>
+      </NavigationContext>
+    </AppContext>
   );
 }

@@ -1,6 +1,7 @@
 // PageBoundary.tsx: turns what a page throws in the browser into an outcome page or the error page.
 import { Component, useEffect, type ErrorInfo, type ReactNode } from "react";
-import { GlobalError } from "../../app/fallbacks/GlobalError.tsx";
+import { useAppRuntime } from "./app-context.ts";
+import { clientErrorPageProps } from "./error-page.ts";
 import { OutcomePage } from "./OutcomePage.tsx";
 import { useNavigation } from "./navigation.ts";
 import { isOutcome } from "./outcome.ts";
@@ -18,18 +19,8 @@ function ClientRedirect({ to }: { to: string }) {
 
 function ClientException({ error }: { error: unknown }) {
   const nav = useNavigation();
-  const e = error as { side?: unknown; message?: unknown; stack?: unknown; serverStack?: unknown };
-  const digest = digestOf(error);
-  const dev = nav.config.mode !== "production";
-  return (
-    <GlobalError
-      side={e?.side === "server" ? "server" : "client"}
-      host={nav.host}
-      digest={digest}
-      message={dev && typeof e?.message === "string" ? e.message : undefined}
-      stack={dev ? String(e?.serverStack ?? e?.stack ?? "") : undefined}
-    />
-  );
+  const { error: ErrorPage } = useAppRuntime().app.fallbacks;
+  return <ErrorPage {...clientErrorPageProps(error, nav.host, nav.config.mode)} />;
 }
 
 export class PageBoundary extends Component<Props, { error: unknown; caught: boolean }> {

@@ -2,13 +2,13 @@
 import { lazy, type ComponentType } from "react";
 
 export type LazyPage = ComponentType & {
-  /** The module `load` imports, relative to `src/app`: the build finds its chunk by this name. */
+  /** The module `load` imports, relative to the app's folder: the build finds its chunk by this name. */
   readonly module: string;
   preload(): Promise<unknown>;
 };
 
 /**
- * `lazyPage("pages/X.tsx", () => import("../../app/runtime/pages/X.tsx"))`. The client preloads it before hydrating or
+ * `lazyPage("pages/X.tsx", () => import("./pages/X.tsx"))`. The client preloads it before hydrating or
  * committing a navigation, so a route never suspends into a blank screen, and a failed load can be
  * retried. `module` names the same file as data, because the bundler needs the literal `import()` and
  * the build cannot see inside a function: from it the server preloads the chunk in the page's HTML.

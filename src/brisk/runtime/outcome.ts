@@ -12,16 +12,34 @@ const STATUS: Record<Exclude<OutcomeKind, "redirect">, number> = {
 /** The marker every outcome's message starts with, so Sentry's ignoreErrors can drop them. */
 export const OUTCOME_MARKER = "BRISK_OUTCOME";
 
+/** The statuses a redirect can have: 303 after a form post (the browser follows with GET), 307/308 otherwise. */
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
+
 export class Outcome extends Error {
   readonly status: number;
   constructor(
     readonly kind: OutcomeKind,
     readonly location?: string,
-    permanent = false,
+    redirectStatus: RedirectStatus = 307,
   ) {
     super(`${OUTCOME_MARKER}:${kind}`);
     this.name = "Outcome";
-    this.status = kind === "redirect" ? (permanent ? 308 : 307) : STATUS[kind];
+    this.status = kind === "redirect" ? redirectStatus : STATUS[kind];
+  }
+
+  /**
+   * The outcome as an HTTP answer, for places with no page to render (an API route, a plugin): the status,
+   * `Location` for a redirect, and a short body in the format the caller speaks. Never cached: an outcome
+   * usually depends on who asks.
+   */
+  toResponse(format: "text" | "json" = "text"): Response {
+    const headers: Record<string, string> = { "cache-control": "no-store" };
+    if (this.location !== undefined) headers.location = this.location;
+    if (this.kind === "redirect") return new Response(null, { status: this.status, headers });
+    const message = this.kind.replace("-", " ");
+    if (format === "json") return Response.json({ error: message }, { status: this.status, headers });
+    headers["content-type"] = "text/plain; charset=utf-8";
+    return new Response(`${message}\n`, { status: this.status, headers });
   }
 }
 
@@ -42,13 +60,14 @@ export function unauthorized(): never {
 }
 
 /**
- * Throws a redirect. Script-bearing (`javascript:`, `data:`, `vbscript:`) and protocol-relative
+ * Throws a redirect: 307 by default, 308 with `permanent`, or the `status` given (an action's redirect is
+ * 303, so the browser follows it with a GET). Script-bearing (`javascript:`, `data:`, `vbscript:`) and protocol-relative
  * (`//host`, `/\host`) targets are a programming error, not a redirect: they throw a plain Error,
  * which becomes a 500 with a digest instead of an open redirect or an XSS.
  */
-export function redirect(url: string, options: { permanent?: boolean } = {}): never {
+export function redirect(url: string, options: { permanent?: boolean; status?: RedirectStatus } = {}): never {
   if (!isSafeRedirect(url)) throw new Error(`redirect(): refused unsafe target ${JSON.stringify(url.slice(0, 100))}`);
-  throw new Outcome("redirect", url, options.permanent);
+  throw new Outcome("redirect", url, options.status ?? (options.permanent ? 308 : 307));
 }
 
 export function isSafeRedirect(url: string): boolean {
@@ -73,5 +92,5 @@ export function outcomeInfo(outcome: Outcome): OutcomeInfo {
 }
 
 export function outcomeFromInfo(info: OutcomeInfo): Outcome {
-  return new Outcome(info.kind, info.location, info.status === 308);
+  return new Outcome(info.kind, info.location, info.status as RedirectStatus);
 }

@@ -1,6 +1,6 @@
 // route-loading.ts: loads a route's code and stylesheets before it renders, retrying each once.
 import { isLazyPage } from "./lazy-page.ts";
-import type { PagePayload } from "./page.ts";
+import { STYLESHEET_PRECEDENCE, type PagePayload } from "./page.ts";
 import type { RouteDefinition } from "./route.ts";
 
 /** A stylesheet that has not loaded by then is treated as failed: a navigation never hangs on one. */
@@ -61,9 +61,9 @@ function loadStylesheet(href: string): Promise<void> {
   link.rel = "stylesheet";
   link.href = href;
   // The attribute React 19 looks for, so it adopts this link instead of adding a second one.
-  link.dataset.precedence = "brisk";
+  link.dataset.precedence = STYLESHEET_PRECEDENCE;
   const done = settle(link);
-  const last = [...document.head.querySelectorAll('link[rel="stylesheet"][data-precedence="brisk"]')].at(-1);
+  const last = [...document.head.querySelectorAll(`link[rel="stylesheet"][data-precedence="${STYLESHEET_PRECEDENCE}"]`)].at(-1);
   if (last) last.after(link);
   else document.head.append(link);
   return done;

@@ -1,21 +1,26 @@
-// app.ts: createApp(config) assembles the server from one plugin per concern.
+// app.ts: createApp(config, app) assembles the server from one plugin per concern, around the app it is given.
 import { Elysia } from "elysia";
+import type { AppDefinition } from "../runtime/app-definition.ts";
 import { createMatcher } from "../runtime/match.ts";
 import type { ClientConfig } from "../runtime/page.ts";
-import { routes } from "../../app/routes.tsx";
+import { apiPlugin } from "./api.ts";
 import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
+import { errorResponse } from "./error-response.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
 import { monitoringPlugin } from "./monitoring.ts";
+import type { PageHandlerDeps } from "./pages.ts";
 import { pagesPlugin } from "./pages.ts";
+import { createPublicFileHandler, type PublicFiles } from "./public-files.ts";
 import { requestLogPlugin } from "./request-log.ts";
-import type { RenderDeps } from "./render.tsx";
+import type { CaptureError } from "./request-record.ts";
 import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./security-headers.ts";
-import { createRequestRecord, reportError, type CaptureError, type RequestRecord } from "./request-record.ts";
 
 export interface AppDeps {
   /** The client build; loaded from dist/client (or the binary) when omitted. */
   assets?: ClientAssets;
+  /** The app's public files; the build's copy when omitted (development passes the live folder). */
+  publicFiles?: PublicFiles;
   /** Server-side error monitoring (Sentry); errors are only logged when omitted. */
   capture?: CaptureError;
   log?: Logger;
@@ -35,46 +40,48 @@ function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
   return clientConfig;
 }
 
-/** What the page handler needs, built from the configuration once. */
-export function renderDeps(
+/** What the page handler needs, derived from the configuration and the app once. */
+export function pageHandlerDeps(
   config: Config,
-  deps: { assets: ClientAssets; capture: CaptureError; security: SecurityHeaders },
-): RenderDeps {
-  return { ...deps, match: createMatcher(routes), mode: config.mode, clientConfig: clientConfigFor(config, deps.assets) };
+  app: AppDefinition,
+  deps: { assets: ClientAssets; capture: CaptureError; security: SecurityHeaders; publicFiles?: PublicFiles },
+): PageHandlerDeps {
+  const { assets, capture, security } = deps;
+  return {
+    app,
+    assets,
+    capture,
+    security,
+    match: createMatcher(app.routes),
+    mode: config.mode,
+    clientConfig: clientConfigFor(config, assets),
+    publicFile: createPublicFileHandler(deps.publicFiles ?? assets.publicFiles),
+  };
 }
 
 function healthPlugin() {
-  return new Elysia({ name: "brisk:health" }).get("/healthz", () => new Response("ok\n", { headers: { "cache-control": "no-store" } }));
+  return new Elysia({ name: "brisk:health" }).get(
+    "/healthz",
+    () => new Response("ok\n", { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } }),
+  );
 }
 
-export function createApp(config: Config, deps: AppDeps = {}) {
-  const assets = deps.assets ?? loadClientAssets();
+export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}) {
+  const assets = deps.assets ?? loadClientAssets(app.routes);
   const capture: CaptureError = deps.capture ?? (() => {});
   const log = deps.log ?? stdoutLogger;
   const security = createSecurityHeaders(config);
   return new Elysia({ name: "brisk" })
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log))
-    .onError({ as: "global" }, (ctx) => {
-      // Elysia's own client errors are the request's fault: a 4xx, and nothing to report.
-      if (ctx.code === "NOT_FOUND" || ctx.code === "PARSE" || ctx.code === "VALIDATION") {
-        const status = ctx.code === "NOT_FOUND" ? 404 : 400;
-        return new Response(`${ctx.code.toLowerCase().replace("_", " ")}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
-      }
-      // A visitor who went away mid-request is not a failure of ours.
-      if (ctx.request.signal.aborted) return new Response(null, { status: 499 });
-      // Elysia catches what a handler throws, so this is the one place left to see it.
-      const record = (ctx as { record?: RequestRecord }).record ?? createRequestRecord(ctx.request, ctx.path);
-      const digest = reportError(record, ctx.error, "handler", capture);
-      return new Response(`internal server error (digest ${digest})\n`, {
-        status: 500,
-        headers: { "content-type": "text/plain; charset=utf-8", "x-request-id": record.id },
-      });
+    .onError({ as: "global" }, function answerError(ctx) {
+      return errorResponse(ctx, capture);
     })
     .use(healthPlugin())
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
-    .use(pagesPlugin(renderDeps(config, { assets, capture, security })));
+    .use(apiPlugin(app.api))
+    .use(pagesPlugin(pageHandlerDeps(config, app, { assets, capture, security, publicFiles: deps.publicFiles })));
 }
 
 export type BriskApp = ReturnType<typeof createApp>;

@@ -2,11 +2,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Elysia } from "elysia";
-import { routes as appRoutes } from "../../app/routes.tsx";
 import { isLazyPage } from "../runtime/lazy-page.ts";
 import type { RouteDefinition } from "../runtime/route.ts";
 import type { RouteAssets } from "../runtime/page.ts";
 import type { Manifest } from "./manifest.ts";
+import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
 
 export const ASSETS_PREFIX = "/assets/";
 
@@ -25,6 +25,8 @@ export interface ClientAssets {
   /** The stylesheets and scripts a route needs before it renders. */
   forRoute(route: RouteDefinition | undefined): RouteAssets;
   get(name: string): Asset | undefined;
+  /** The app's public files as this build copied them. */
+  publicFiles: PublicFiles;
 }
 
 /**
@@ -37,12 +39,6 @@ export function findClientDir(): string {
   if (!dir) throw new Error(`no client build found (looked in ${candidates.join(", ")}); run \`bun run build:client\``);
   return dir;
 }
-
-const TYPES: Record<string, string> = {
-  js: "text/javascript; charset=utf-8",
-  css: "text/css; charset=utf-8",
-  map: "application/json; charset=utf-8",
-};
 
 const url = (file: string) => ASSETS_PREFIX + file;
 
@@ -66,7 +62,7 @@ function lazyPageChunks({ path, component }: RouteDefinition, manifest: Manifest
 }
 
 /** `routes` are checked against the build here, so a build without a route's stylesheet or chunk fails at start-up. */
-export function loadClientAssets(dir: string = findClientDir(), routes: readonly RouteDefinition[] = appRoutes): ClientAssets {
+export function loadClientAssets(routes: readonly RouteDefinition[], dir: string = findClientDir()): ClientAssets {
   const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
   const read = (name: string): Bytes => new Uint8Array(readFileSync(join(dir, name)));
   const variant = (name: string, encoding: "br" | "gzip") => `${name}.${encoding === "br" ? "br" : "gz"}`;
@@ -87,7 +83,8 @@ export function loadClientAssets(dir: string = findClientDir(), routes: readonly
       body: read(name),
       br: encodings.includes("br") ? read(variant(name, "br")) : undefined,
       gzip: encodings.includes("gzip") ? read(variant(name, "gzip")) : undefined,
-      type: TYPES[name.slice(name.lastIndexOf(".") + 1)] ?? "application/octet-stream",
+      // Scripts, stylesheets, and what components import (images, fonts): Bun knows their types by extension.
+      type: Bun.file(name).type,
     };
     loaded.set(name, asset);
     return asset;
@@ -101,11 +98,16 @@ export function loadClientAssets(dir: string = findClientDir(), routes: readonly
     return found;
   };
   for (const route of routes) forRoute(route);
+  const publicDir = join(dir, "public");
+  const publicListing = new Map(
+    Object.entries(manifest.public).map(([path, mtimeMs]) => [path, { path: join(publicDir, path), mtimeMs }] as const),
+  );
   return {
     manifest,
     entryUrl: url(manifest.entry),
     forRoute,
     get: (name) => loaded.get(name) ?? load(name),
+    publicFiles: fixedPublicFiles(publicListing),
   };
 }
 

@@ -13,10 +13,19 @@ if (process.argv.includes("--healthcheck")) {
   process.exit(healthy === true ? 0 : 1);
 }
 
+// What components import for its URL (an image, a font) resolves to the client build's hashed name; from
+// source that takes a runtime plugin before the app loads (the binary's build applies the same one).
+const { importedAssets } = await import("./imported-assets.ts");
+Bun.plugin(importedAssets());
 // Imported only to serve: the health probe, run every few seconds, skips loading React and Elysia.
-const [{ createApp }, { loadClientAssets }] = await Promise.all([import("./app.ts"), import("./assets.ts")]);
+// `#app` is the app's definition (package.json "imports"): the one place the framework meets the app.
+const [{ createApp }, { loadClientAssets }, { default: app }] = await Promise.all([
+  import("./app.ts"),
+  import("./assets.ts"),
+  import("#app"),
+]);
 
-const assets = loadClientAssets();
+const assets = loadClientAssets(app.routes);
 const startSentry = async () =>
   config.sentryDsn ? (await import("./sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId) : undefined;
 // Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts a moment after listening:
@@ -25,11 +34,11 @@ const startSentry = async () =>
 let monitoring = config.sentryTracesSampleRate === undefined ? undefined : await startSentry();
 const early: Array<Parameters<CaptureError>> = [];
 const capture: CaptureError = (error, context) => (monitoring ? monitoring.capture(error, context) : early.push([error, context]));
-const app = createApp(config, { assets, capture: config.sentryDsn ? capture : undefined });
+const brisk = createApp(config, app, { assets, capture: config.sentryDsn ? capture : undefined });
 // reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
 // idleTimeout: a connection silent for 10 s is closed, so slow or stalled headers cannot hold sockets open;
 // it is Bun's default, set here so it is a decision (Elysia adds no timeout of its own).
-app.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 });
+brisk.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 });
 const SENTRY_START_DELAY_MS = 200;
 const sentryStarted = monitoring
   ? Promise.resolve()
@@ -37,7 +46,7 @@ const sentryStarted = monitoring
       monitoring = await startSentry();
       for (const [error, context] of early.splice(0)) monitoring?.capture(error, context);
     });
-const server = app.server!;
+const server = brisk.server!;
 /** Lifecycle lines go out at once, after the request lines before them; requests' lines are batched. */
 const announce = (record: LogRecord) => {
   stdoutLogger(record);

@@ -10,17 +10,19 @@ export interface Manifest {
   preload: string[];
   /** Stylesheets every page needs. */
   css: string[];
-  /** Route stylesheets: path relative to src/app → hashed file. */
+  /** Route and app stylesheets: path relative to the app's folder → hashed file. */
   styles: Record<string, string>;
   /** Code-split modules: source path → hashed chunk. */
   chunks: Record<string, string>;
   /**
-   * Code-split pages: `lazyPage` module (relative to src/app) → its chunk and the chunks that one imports
+   * Code-split pages: `lazyPage` module (relative to the app's folder) → its chunk and the chunks that one imports
    * statically, less the entry's own: what a page of that route preloads.
    */
   lazyPages: Record<string, string[]>;
   /** Every servable file, all content-hashed. */
   files: string[];
+  /** The app's public files, copied under `public/`: URL path (`/robots.txt`) → modification time in ms. */
+  public: Record<string, number>;
   /** Precompressed siblings (`file.br`, `file.gz`) that exist. */
   compressed: Record<string, Array<"br" | "gzip">>;
 }

@@ -1,19 +1,26 @@
-// pages.ts: the page routes: HTTP checks, then an HTML document or page data for client navigation.
+// pages.ts: the page routes: HTTP checks, the app's public files, then an HTML document or page data.
 import { Elysia } from "elysia";
 import { PAGE_DATA_PREFIX } from "../runtime/page.ts";
 import { renderPageData } from "./page-data.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
-import { requestRecord } from "./request-log.ts";
-import type { RequestRecord } from "./request-record.ts";
+import { recordOf, type RequestRecord } from "./request-record.ts";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
 export const MAX_PATH_BYTES = 8 * 1024;
+
+export interface PageHandlerDeps extends RenderDeps {
+  /**
+   * Asked before the pages: public files live at the site root beside them, where a wildcard route of
+   * their own would shadow the pages, and one route per file would miss files added in development.
+   */
+  publicFile(request: Request, pathname: string): Promise<Response | undefined>;
+}
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
   return new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
 }
 
-export async function handlePage(request: Request, record: RequestRecord, deps: RenderDeps): Promise<Response> {
+export async function handlePage(request: Request, record: RequestRecord, deps: PageHandlerDeps): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     return plain(405, "method not allowed", { allow: "GET, HEAD" });
   }
@@ -27,6 +34,8 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   } catch {
     return plain(400, "malformed percent-encoding in the path");
   }
+  const file = await deps.publicFile(request, pathname);
+  if (file) return file;
   const isData = pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
   let response: Response;
   if (isData) {
@@ -43,8 +52,8 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   return response;
 }
 
-export function pagesPlugin(deps: RenderDeps) {
-  return new Elysia({ name: "brisk:pages" })
-    .use(requestRecord)
-    .all("*", ({ request, record }) => handlePage(request, record, deps));
+export function pagesPlugin(deps: PageHandlerDeps) {
+  return new Elysia({ name: "brisk:pages" }).all("*", function servePage({ request }) {
+    return handlePage(request, recordOf(request), deps);
+  });
 }

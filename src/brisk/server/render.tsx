@@ -1,6 +1,7 @@
 // render.tsx: streams one page as HTML, with its status decided before the first byte.
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "../runtime/App.tsx";
+import type { AppDefinition } from "../runtime/app-definition.ts";
 import { staticNavigation } from "../runtime/navigation.ts";
 import { OUTCOME_MARKER, isOutcome } from "../runtime/outcome.ts";
 import type { ClientConfig } from "../runtime/page.ts";
@@ -11,6 +12,7 @@ import { failedPage, resolvePage, type PageDeps, type ResolvedPage } from "./res
 import type { SecurityHeaders } from "./security-headers.ts";
 
 export interface RenderDeps extends PageDeps {
+  app: AppDefinition;
   clientConfig: ClientConfig;
   security: SecurityHeaders;
 }
@@ -53,7 +55,7 @@ async function renderDocument(
     nonce,
   );
   try {
-    const stream = await renderToReadableStream(<App navigation={navigation} settlements={page.settlements} />, {
+    const stream = await renderToReadableStream(<App app={deps.app} navigation={navigation} settlements={page.settlements} />, {
       bootstrapModules: [deps.assets.entryUrl],
       bootstrapScriptContent: bootScript(page, deps.clientConfig, host, nonce),
       nonce,

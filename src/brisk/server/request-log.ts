@@ -1,13 +1,8 @@
 // request-log.ts: gives every request an id and a record, and writes its one JSON log line at the end.
 import { Elysia } from "elysia";
 import type { Logger } from "./logger.ts";
-import { createRequestRecord, type RequestRecord } from "./request-record.ts";
+import { recordOf, type RequestRecord } from "./request-record.ts";
 import { addHeaders } from "./response-headers.ts";
-
-/** Plugins that need the request's record `.use()` this; Elysia applies it once by its name. */
-export const requestRecord = new Elysia({ name: "brisk:request-record" })
-  .derive({ as: "global" }, ({ request, path }) => ({ record: createRequestRecord(request, path) }))
-  .mapResponse({ as: "global" }, (ctx) => addHeaders(ctx, [["x-request-id", ctx.record.id]]));
 
 export function logLine(record: RequestRecord, status: number): Parameters<Logger>[0] {
   const [first] = record.errors;
@@ -33,8 +28,16 @@ export function logLine(record: RequestRecord, status: number): Parameters<Logge
 
 export function requestLogPlugin(log: Logger) {
   return new Elysia({ name: "brisk:request-log" })
-    .use(requestRecord)
-    .onAfterResponse({ as: "global" }, ({ record, responseValue, set }) => {
+    // The first hook of every request (onRequest is always global): its record (id, start time) exists
+    // before Elysia parses a body, so a request that fails there is logged and answered with its id.
+    .onRequest(function startRecord({ request }) {
+      recordOf(request);
+    })
+    .mapResponse({ as: "global" }, function addRequestId(ctx) {
+      addHeaders(ctx, [["x-request-id", recordOf(ctx.request).id]]);
+    })
+    .onAfterResponse({ as: "global" }, function logRequest({ request, responseValue, set }) {
+      const record = recordOf(request);
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status) || 200;
       // A streamed page is logged when it has finished rendering, so late errors join its line.
       if (record.done) record.done.then(() => log(logLine(record, status)), () => log(logLine(record, status)));

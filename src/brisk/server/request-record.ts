@@ -34,7 +34,16 @@ export type CaptureError = (error: unknown, context: ErrorContext) => void;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-export function createRequestRecord(request: Request, path: string): RequestRecord {
+/** The path of a request URL, read from the URL itself: Elysia's own `path` misreads very short hosts. */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const query = url.indexOf("?", start);
+  return query < 0 ? url.slice(start) : url.slice(start, query);
+}
+
+export function createRequestRecord(request: Request): RequestRecord {
+  const path = pathOf(request.url);
   const incoming = request.headers.get("x-request-id");
   return {
     // A well-formed id from the proxy in front keeps one id across hops; anything else is replaced.
@@ -44,6 +53,15 @@ export function createRequestRecord(request: Request, path: string): RequestReco
     start: performance.now(),
     errors: [],
   };
+}
+
+const records = new WeakMap<Request, RequestRecord>();
+
+/** The record of a request, made on first use: every hook and handler of one request shares it. */
+export function recordOf(request: Request): RequestRecord {
+  let record = records.get(request);
+  if (!record) records.set(request, (record = createRequestRecord(request)));
+  return record;
 }
 
 /**

@@ -1,0 +1,43 @@
+// document.tsx: the framework's parts of the app's <html> shell: <Links /> in the head, <PageContent /> in the body.
+// They carry the plumbing an app should not have to know: the CSP nonce, stylesheet order, preloads,
+// the page's error boundary and the scripts of streamed values.
+import { useAppRuntime } from "./app-context.ts";
+import { DeferredScripts } from "./deferred.tsx";
+import { useNavigation, useNavState } from "./navigation.ts";
+import { NavigationNotice } from "./NavigationNotice.tsx";
+import { Page } from "./Page.tsx";
+import { PageBoundary } from "./PageBoundary.tsx";
+import { STYLESHEET_PRECEDENCE } from "./page.ts";
+
+/** The page's stylesheets and script preloads, and the nonce Bun's chunk loader reads for the preloads it adds. */
+export function Links() {
+  const { nonce } = useNavigation();
+  const { css, js } = useNavState().page.payload.assets;
+  return (
+    <>
+      {nonce ? <meta property="csp-nonce" nonce={nonce} /> : null}
+      {css.map((href) => (
+        <link key={href} rel="stylesheet" href={href} precedence={STYLESHEET_PRECEDENCE} />
+      ))}
+      {js.map((href) => (
+        <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+      ))}
+    </>
+  );
+}
+
+/** The current page (its route, an outcome page or the error page) inside its error boundary. */
+export function PageContent() {
+  const { nonce } = useNavigation();
+  const { path, search } = useNavState();
+  const { settlements } = useAppRuntime();
+  return (
+    <>
+      <NavigationNotice />
+      <PageBoundary key={`${path}?${search}`}>
+        <Page />
+      </PageBoundary>
+      <DeferredScripts settlements={settlements} nonce={nonce} />
+    </>
+  );
+}

@@ -1,0 +1,19 @@
+// error-page.ts: what the exception page may show of an error caught in the browser. One rule on both
+// sides: the message and stack only in development (the server's rule is in server/resolve-page.ts).
+import type { ErrorPageProps } from "./app-definition.ts";
+import type { ClientConfig } from "./page.ts";
+import { digestOf } from "./report.ts";
+
+export function showsErrorDetails(mode: ClientConfig["mode"]): boolean {
+  return mode === "development";
+}
+
+export function clientErrorPageProps(error: unknown, host: string, mode: ClientConfig["mode"]): ErrorPageProps {
+  const e = error as { side?: unknown; message?: unknown; stack?: unknown; serverStack?: unknown } | null;
+  const props: ErrorPageProps = { side: e?.side === "server" ? "server" : "client", host, digest: digestOf(error) };
+  if (showsErrorDetails(mode)) {
+    if (typeof e?.message === "string") props.message = e.message;
+    props.stack = String(e?.serverStack ?? e?.stack ?? "");
+  }
+  return props;
+}
