@@ -1,7 +1,7 @@
 // dev-loop.test.ts: `bun run dev` in a copy of the project: edits reach the open page by themselves, and a
 // syntax error is shown in the browser and the terminal until it is fixed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
@@ -43,8 +43,10 @@ async function saveAndSee(file: string, change: (text: string) => string, select
 
 beforeAll(async () => {
   copy = await mkdtemp(join(tmpdir(), "brisk-dev-"));
-  for (const entry of ["src", "scripts", "package.json", "tsconfig.json", "bunfig.toml"]) {
-    await cp(join(ROOT, entry), join(copy, entry), { recursive: true });
+  // The whole project but what is made or installed: a new top-level folder (public/, say) comes along.
+  const made = new Set(["node_modules", "dist", "data", ".git"]);
+  for (const entry of await readdir(ROOT)) {
+    if (!made.has(entry)) await cp(join(ROOT, entry), join(copy, entry), { recursive: true });
   }
   await symlink(join(ROOT, "node_modules"), join(copy, "node_modules"));
   const port = await freePort();

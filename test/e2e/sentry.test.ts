@@ -196,6 +196,16 @@ describe("loading", () => {
       origin,
     ).sort();
 
+  test("a first visit's critical path is the entry and one chunk, and the page needs nothing else to hydrate", async () => {
+    // A fixed expectation, not one read off the manifest: a new shared chunk on the critical path fails here.
+    expect(assets.manifest.preload).toHaveLength(1);
+    const home = await visit(withoutDsn, "/");
+    await home.page.waitForLoadState("networkidle");
+    const navigation = `GET /assets/${assets.manifest.chunks[NAVIGATION_MODULE]}`;
+    expect(scripts(home, withoutDsn.origin).filter((s) => s !== navigation)).toHaveLength(2);
+    await home.page.close();
+  });
+
   test("without a DSN no Sentry code is downloaded, even after an error, and nothing is posted", async () => {
     const home = await visit(withoutDsn, "/");
     await home.page.waitForLoadState("networkidle");

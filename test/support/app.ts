@@ -7,8 +7,12 @@ import { buildClient } from "../../scripts/build-client.ts";
 import type { AppDefinition } from "../../src/brisk/runtime/app-definition.ts";
 import { createApp, type AppDeps } from "../../src/brisk/server/app.ts";
 import { loadClientAssets, type ClientAssets } from "../../src/brisk/server/assets.ts";
+import { importedAssets } from "../../src/brisk/server/imported-assets.ts";
 import { parseConfig, type Config } from "../../src/brisk/server/config.ts";
 import type { LogRecord } from "../../src/brisk/server/logger.ts";
+
+// As main.ts does before it loads the app: an imported image is its hashed /assets/ URL on the server too.
+Bun.plugin(importedAssets());
 
 /** The framework's own test app (test/fixtures/app): framework tests never depend on the example app. */
 export const FIXTURE_APP_MODULE = join(import.meta.dir, "../fixtures/app/app.ts");
