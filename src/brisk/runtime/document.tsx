@@ -7,7 +7,7 @@ import { useNavigation, useNavState } from "./navigation.ts";
 import { NavigationNotice } from "./NavigationNotice.tsx";
 import { Page } from "./Page.tsx";
 import { PageBoundary } from "./PageBoundary.tsx";
-import { STYLESHEET_PRECEDENCE } from "./page.ts";
+import { STYLESHEET_PRECEDENCE } from "./route-loading.ts";
 
 /** The page's stylesheets and script preloads, and the nonce Bun's chunk loader reads for the preloads it adds. */
 export function Links() {

@@ -67,9 +67,3 @@ export interface BootState {
   settle(s: DeferredSettlement): void;
   on?: (s: DeferredSettlement) => void;
 }
-
-/**
- * React 19's `precedence` group of every route stylesheet: the document renders its links with it, and the
- * client adds a route's stylesheet into the same group, so React adopts the link instead of adding a second.
- */
-export const STYLESHEET_PRECEDENCE = "brisk";

@@ -1,7 +1,15 @@
 // route-loading.ts: loads a route's code and stylesheets before it renders, retrying each once.
 import { isLazyPage } from "./lazy-page.ts";
-import { STYLESHEET_PRECEDENCE, type PagePayload } from "./page.ts";
+import type { PagePayload } from "./page.ts";
 import type { RouteDefinition } from "./route.ts";
+
+/**
+ * React 19's `precedence` group of every route stylesheet: the document renders its links with it, and the
+ * client adds a route's stylesheet into the same group, so React adopts the link instead of adding a second.
+ * It lives here, with the entry's code: in page.ts it would make that module a chunk shared with the
+ * navigation code, one more request on every first visit.
+ */
+export const STYLESHEET_PRECEDENCE = "brisk";
 
 /** A stylesheet that has not loaded by then is treated as failed: a navigation never hangs on one. */
 export const STYLESHEET_TIMEOUT_MS = 4000;
