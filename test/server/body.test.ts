@@ -1,6 +1,7 @@
 // readActionBody: every content type it parses, every refusal with its status, and the limits counted while reading.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readActionBody, parseMediaType, type ActionBody, type ActionBodyOptions } from "../../src/brisk/server/body.ts";
+import type { Bytes } from "../../src/brisk/server/read-body.ts";
 
 const FORM = "application/x-www-form-urlencoded";
 const enc = new TextEncoder();
@@ -14,7 +15,7 @@ function read(body: BodyInit | null, headers: Record<string, string>, options: P
 }
 
 /** A multipart body with CRLF line ends, as browsers send it. */
-function multipart(boundary: string, parts: Array<{ name: string; value: string | Uint8Array; filename?: string; type?: string }>): Uint8Array {
+function multipart(boundary: string, parts: Array<{ name: string; value: string | Uint8Array; filename?: string; type?: string }>): Bytes {
   const chunks: Uint8Array[] = [];
   for (const part of parts) {
     const file = part.filename === undefined ? "" : `; filename="${part.filename}"`;
@@ -24,7 +25,7 @@ function multipart(boundary: string, parts: Array<{ name: string; value: string 
     chunks.push(enc.encode("\r\n"));
   }
   chunks.push(enc.encode(`--${boundary}--\r\n`));
-  return Buffer.concat(chunks);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /** A body stream that records how many bytes were pulled from it. */
@@ -50,7 +51,7 @@ function countedStream(chunks: number, chunkBytes: number) {
 function expectRefused(result: ActionBody, status: number, message: RegExp) {
   expect(result.ok).toBe(false);
   if (result.ok) return;
-  expect(result.status).toBe(status);
+  expect(result.status as number).toBe(status);
   expect(result.message).toMatch(message);
 }
 
@@ -181,8 +182,8 @@ describe("readActionBody: 400 for a malformed body", () => {
   });
 
   test.each([
-    ["another boundary", (b: Uint8Array) => b, "other"],
-    ["a truncated body", (b: Uint8Array) => b.subarray(0, 30), "b"],
+    ["another boundary", (b: Bytes) => b, "other"],
+    ["a truncated body", (b: Bytes) => b.subarray(0, 30), "b"],
     ["no body at all", () => new Uint8Array(0), "b"],
   ])("multipart with %s is 400", async (_, cut, boundary) => {
     const body = cut(multipart("b", [{ name: "a", value: "1" }]));

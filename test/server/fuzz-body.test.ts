@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { readActionBody, type ActionBody } from "../../src/brisk/server/body.ts";
+import type { Bytes } from "../../src/brisk/server/read-body.ts";
 import { fuzzParams, hostileString, tally } from "../support/fuzz.ts";
 
 const FORM = "application/x-www-form-urlencoded";
@@ -13,7 +14,7 @@ const MAX_FIELDS = 50;
 const enc = new TextEncoder();
 
 async function read(body: Uint8Array, headers: Record<string, string>): Promise<ActionBody> {
-  const request = new Request("http://localhost/a", { method: "POST", headers, body });
+  const request = new Request("http://localhost/a", { method: "POST", headers, body: new Uint8Array(body) });
   return readActionBody(request, { maxBytes: MAX_BYTES, maxFields: MAX_FIELDS });
 }
 
@@ -83,7 +84,7 @@ describe("readActionBody, fuzzed", () => {
   );
   type Part = { name: string; value: string | Uint8Array; filename?: string };
 
-  function multipartBody(boundary: string, parts: Part[]): Uint8Array {
+  function multipartBody(boundary: string, parts: Part[]): Bytes {
     const chunks: Uint8Array[] = [];
     for (const p of parts) {
       const file = p.filename === undefined ? "" : `; filename="${p.filename}"\r\nContent-Type: application/octet-stream`;
@@ -91,7 +92,7 @@ describe("readActionBody, fuzzed", () => {
       chunks.push(typeof p.value === "string" ? enc.encode(p.value) : p.value, enc.encode("\r\n"));
     }
     chunks.push(enc.encode(`--${boundary}--\r\n`));
-    return Buffer.concat(chunks);
+    return new Uint8Array(Buffer.concat(chunks));
   }
 
   const boundary = fc.stringMatching(/^[A-Za-z0-9'()+_,./:=?-]{1,20}$/).map((s) => `----brisk${s}`);
