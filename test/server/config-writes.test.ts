@@ -1,22 +1,9 @@
 // parseConfig's block for writes: ACTION_MAX_BYTES, COOKIE_SECRET, DATA_DIR, DATABASE_URL, their defaults and one-line refusals.
 import { describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
-import { ConfigError, parseConfig } from "../../src/brisk/server/config.ts";
-import { serverEnv } from "../support/process.ts";
-
-const MAIN = resolve(import.meta.dir, "../../src/brisk/server/main.ts");
+import { parseConfig } from "../../src/brisk/server/config.ts";
+import { configErrorOf as errorOf, runServer } from "../support/config.ts";
 const SECRET_A = "a".repeat(32);
 const SECRET_B = "ünïcödé-counts-bytes-not-chars!"; // 31 characters, 35 bytes: the limit counts bytes
-
-function errorOf(env: Record<string, string>): ConfigError {
-  try {
-    parseConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
-}
 
 describe("parseConfig: writes", () => {
   test("an empty environment gives the documented defaults", () => {
@@ -84,8 +71,7 @@ describe("starting with a bad writes variable", () => {
     ["DATABASE_URL", "mongodb://db/app", "expected sqlite://… or postgres://…"],
     ["ACTION_MAX_BYTES", "lots", "expected a whole number"],
   ])("%s=%p prints one line naming it and exits 1", async (variable, value, reason) => {
-    const proc = Bun.spawn(["bun", MAIN], { env: serverEnv({ [variable]: value }), stdout: "pipe", stderr: "pipe" });
-    const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    const { code, stdout, stderr } = await runServer({ [variable]: value });
     expect(code).toBe(1);
     expect(stdout).toBe("");
     expect(stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(new RegExp(`^brisk: invalid configuration: ${variable}: .*${reason}`))]);
