@@ -1,20 +1,7 @@
 // config.test.ts: parseConfig's defaults and checks, and a bad variable stopping the real process with one line.
 import { describe, expect, test } from "bun:test";
-import { resolve } from "node:path";
-import { ConfigError, parseConfig } from "../../src/brisk/server/config.ts";
-import { serverEnv } from "../support/process.ts";
-
-const MAIN = resolve(import.meta.dir, "../../src/brisk/server/main.ts");
-
-function errorOf(env: Record<string, string>): ConfigError {
-  try {
-    parseConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error;
-    throw error;
-  }
-  throw new Error(`parseConfig accepted ${JSON.stringify(env)}`);
-}
+import { parseConfig } from "../../src/brisk/server/config.ts";
+import { configErrorOf as errorOf, runServer } from "../support/config.ts";
 
 describe("parseConfig", () => {
   test("an empty environment gives the documented defaults", () => {
@@ -103,8 +90,7 @@ describe("starting with a bad variable", () => {
     ["MONITORING_MAX_BYTES", "-5", "expected a whole number"],
     ["MONITORING_MAX_BYTES", "10", "must be between 1024"],
   ])("%s=%p prints one line naming it and exits 1", async (variable, value, reason) => {
-    const proc = Bun.spawn(["bun", MAIN], { env: serverEnv({ [variable]: value }), stdout: "pipe", stderr: "pipe" });
-    const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    const { code, stdout, stderr } = await runServer({ [variable]: value });
     expect(code).toBe(1);
     expect(stdout).toBe("");
     const lines = stderr.trimEnd().split("\n");

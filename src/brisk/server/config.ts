@@ -3,7 +3,7 @@ import { makeDsn } from "@sentry/core";
 
 export type Mode = "production" | "development" | "test";
 
-export interface Config {
+export interface Config extends WritesConfig {
   readonly port: number;
   readonly host: string;
   readonly mode: Mode;
@@ -87,6 +87,7 @@ export function parseConfig(env: Env): Config {
   }
   const m = mode(env.NODE_ENV);
   return Object.freeze({
+    ...writesConfig(env),
     port: integer(env, "PORT", 3000, 0, 65535),
     host: env.HOST?.trim() || "0.0.0.0",
     mode: m,
@@ -101,4 +102,60 @@ export function parseConfig(env: Env): Config {
     trustProxy: boolean(env, "TRUST_PROXY"),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
   });
+}
+
+// --- Writes: request bodies of actions and API routes, cookies, the example store. ---
+
+export interface WritesConfig {
+  /** ACTION_MAX_BYTES: the most request body bytes an action or API route reads (then 413). */
+  readonly actionMaxBytes: number;
+  /** COOKIE_SECRET, comma-separated for rotation: the first signs, all verify. Empty: one kept under dataDir. */
+  readonly cookieSecrets: readonly string[];
+  /** DATA_DIR as given, relative to the working folder: the default SQLite file and a generated cookie secret. */
+  readonly dataDir: string;
+  /** DATABASE_URL, sqlite:… or postgres://…; undefined: SQLite under dataDir. */
+  readonly databaseUrl?: string;
+}
+
+/** HMAC-SHA256 keys shorter than its 32-byte output would be the weakest part of a signed cookie. */
+export const MIN_COOKIE_SECRET_BYTES = 32;
+
+function writesConfig(env: Env): WritesConfig {
+  return {
+    // Bodies are held in memory whole, so the ceiling stays far below a server's RAM.
+    actionMaxBytes: integer(env, "ACTION_MAX_BYTES", 1_048_576, 1024, 256 * 1_048_576),
+    cookieSecrets: Object.freeze(cookieSecrets(env.COOKIE_SECRET)),
+    dataDir: env.DATA_DIR?.trim() || "./data",
+    databaseUrl: databaseUrl(env.DATABASE_URL?.trim()),
+  };
+}
+
+function cookieSecrets(raw: string | undefined): string[] {
+  if (!raw?.trim()) return [];
+  const secrets = raw.split(",").map((s) => s.trim());
+  for (const [i, secret] of secrets.entries()) {
+    const bytes = Buffer.byteLength(secret);
+    // The message names the position and length, never the secret itself.
+    if (bytes < MIN_COOKIE_SECRET_BYTES) {
+      const which = secrets.length === 1 ? "the secret" : `secret ${i + 1} of ${secrets.length}`;
+      throw new ConfigError(
+        "COOKIE_SECRET",
+        `${which} is ${bytes} bytes; each must be at least ${MIN_COOKIE_SECRET_BYTES} (make one with: openssl rand -base64 32)`,
+      );
+    }
+  }
+  return secrets;
+}
+
+function databaseUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase();
+  // Bun reads sqlite: and file: forms (sqlite://:memory:, sqlite://./x.db) that URL does not, so only the
+  // scheme is checked there; a PostgreSQL URL must parse. The value itself may hold a password: never echoed.
+  if (scheme === "sqlite" || scheme === "file") return raw;
+  if (scheme === "postgres" || scheme === "postgresql") {
+    if (URL.parse(raw)) return raw;
+    throw new ConfigError("DATABASE_URL", `not a valid ${scheme}:// URL; expected postgres://user:password@host:5432/database`);
+  }
+  throw new ConfigError("DATABASE_URL", `expected sqlite://… or postgres://…, got ${scheme ? `a ${scheme}: URL` : "no URL scheme"}`);
 }

@@ -3,6 +3,7 @@ import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@se
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
+import { readBody, type Bytes } from "./read-body.ts";
 import { CSP_REPORT_PATH } from "./security-headers.ts";
 
 export interface TunnelOptions {
@@ -47,8 +48,6 @@ export function createTunnel(options: TunnelOptions): Tunnel {
   };
 }
 
-type Bytes = Uint8Array<ArrayBuffer>;
-
 const UPSTREAM_BODY_LIMIT = 64 * 1024;
 const PASSED_HEADERS = ["content-type", "retry-after", "x-sentry-rate-limits"] as const;
 const ENVELOPE_TYPE = "application/x-sentry-envelope";
@@ -74,40 +73,6 @@ export function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> 
   } catch {
     return undefined;
   }
-}
-
-/** The whole body, or undefined once it passes `limit` bytes (the stream is then cancelled). */
-export async function readBody(message: Request | Response, limit: number): Promise<Bytes | undefined> {
-  const declared = message.headers.get("content-length");
-  if (declared !== null) {
-    if (Number(declared) > limit) return undefined;
-    // Bun's HTTP parser frames a body by its Content-Length, so from a socket this reads at most
-    // `limit` bytes; the count after still catches an in-process Request whose header lies.
-    const bytes = await message.bytes();
-    return bytes.byteLength > limit ? undefined : bytes;
-  }
-  if (!message.body) return new Uint8Array(0);
-  const reader = message.body.getReader();
-  const chunks: Bytes[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      reader.cancel().catch(() => {});
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 export async function handleMonitoring(

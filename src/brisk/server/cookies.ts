@@ -1,0 +1,75 @@
+// cookies.ts: one request's cookies as loaders and actions see them: read, set, delete and sign, then the Set-Cookie headers.
+//
+// createCookies(cookieHeader, { secure, signer }) wraps a Bun.CookieMap of the request's Cookie header.
+//   get(name)                    the value, or undefined; a header of any shape reads without throwing
+//                                (a value that is not valid percent-encoding reads with U+FFFD).
+//   getSigned(name)              the value when its signature verifies with one of the secrets, else
+//                                undefined: a tampered, unsigned or foreign cookie reads as absent.
+//   set / setSigned(name, value, options)
+//                                with the defaults HttpOnly, SameSite=Lax, Path=/ and Secure when
+//                                `secure` (production); options override them one by one.
+//   delete(name, options)        an expired cookie; path and domain must match the ones it was set with.
+//   setCookieHeaders()           one Set-Cookie value per name changed, for the document and page-data
+//                                answers alike.
+// A cookie set or deleted during the request reads back as set (a page rendered after its action sees the
+// new value). An invalid cookie name throws a TypeError: it is the app's bug, never a visitor's input.
+import type { CookieSigner } from "./cookie-signer.ts";
+
+export interface CookieOptions {
+  /** Seconds from now; 0 deletes it. */
+  readonly maxAge?: number;
+  readonly expires?: Date | number | string;
+  readonly path?: string;
+  readonly domain?: string;
+  readonly secure?: boolean;
+  readonly httpOnly?: boolean;
+  readonly sameSite?: "strict" | "lax" | "none";
+  readonly partitioned?: boolean;
+}
+
+export interface Cookies {
+  get(name: string): string | undefined;
+  getSigned(name: string): Promise<string | undefined>;
+  set(name: string, value: string, options?: CookieOptions): void;
+  setSigned(name: string, value: string, options?: CookieOptions): Promise<void>;
+  delete(name: string, options?: Pick<CookieOptions, "path" | "domain">): void;
+  setCookieHeaders(): string[];
+}
+
+export interface CookiesOptions {
+  /** Add Secure by default: on in production, where the site is served over HTTPS. */
+  readonly secure: boolean;
+  /** Signs and verifies; without it getSigned reads every cookie as absent and setSigned throws. */
+  readonly signer?: CookieSigner;
+}
+
+/** The attributes every cookie gets unless the call says otherwise. */
+export function cookieDefaults(secure: boolean) {
+  return { httpOnly: true, sameSite: "lax", path: "/", secure } as const;
+}
+
+export function createCookies(cookieHeader: string | null, options: CookiesOptions): Cookies {
+  // Bun's parser takes any string: malformed pairs are skipped, bad percent-encoding reads as U+FFFD.
+  const jar = new Bun.CookieMap(cookieHeader ?? "");
+  const defaults = cookieDefaults(options.secure);
+  const signer = () => {
+    if (!options.signer) throw new Error("cookies: signed cookies need a signer (see cookie-secret.ts)");
+    return options.signer;
+  };
+  const set = (name: string, value: string, extra: CookieOptions = {}) => jar.set(name, value, { ...defaults, ...extra });
+  return {
+    get: (name) => jar.get(name) ?? undefined,
+    async getSigned(name) {
+      const value = jar.get(name);
+      return value === null || !options.signer ? undefined : options.signer.verify(value, name);
+    },
+    set,
+    async setSigned(name, value, extra) {
+      set(name, await signer().sign(value, name), extra);
+    },
+    delete(name, extra = {}) {
+      jar.delete({ name, path: extra.path ?? defaults.path, domain: extra.domain });
+    },
+    setCookieHeaders: () => jar.toSetCookieHeaders(),
+  };
+}
