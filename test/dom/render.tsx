@@ -8,7 +8,7 @@ import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, 
 import type { PagePayload } from "../../src/brisk/runtime/page.ts";
 
 export function payload(over: Partial<PagePayload> = {}): PagePayload {
-  return { v: 1, buildId: "test", path: "/", search: "", route: "/", data: null, deferred: [], assets: { css: [], js: [] }, ...over };
+  return { v: 2, buildId: "test", path: "/", search: "", route: "/", data: null, deferred: [], assets: { css: [], js: [] }, ...over };
 }
 
 export function navigationFor(p: PagePayload, data: unknown = p.data, mode: "production" | "development" | "test" = "production") {

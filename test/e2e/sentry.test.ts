@@ -148,7 +148,7 @@ describe("browser events", () => {
     const { page } = await visit(withDsn, "/");
     // Page data of this build whose assets list breaks the <head>, which no error boundary wraps.
     const broken = {
-      v: 1,
+      v: 2,
       buildId: assets.manifest.buildId,
       path: "/examples/search",
       search: "q=brisk",

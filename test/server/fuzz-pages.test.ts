@@ -116,7 +116,7 @@ function checkPage(url: string, status: number, contentType: string, body: strin
   if (contentType.startsWith("application/x-ndjson")) {
     expect(body.endsWith("\n")).toBe(true);
     const lines = body.slice(0, -1).split("\n").map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ v: 1 });
+    expect(lines[0]).toMatchObject({ v: 2 });
   }
 }
 

@@ -155,7 +155,7 @@ describe("page data", () => {
   test("a page's data: route, loader data, build id", async () => {
     const { status, head } = await pageData("/search?q=x%20y");
     expect(status).toBe(200);
-    expect(head).toMatchObject({ v: 1, path: "/search", search: "q=x%20y", route: "/search", data: { q: "x y" } });
+    expect(head).toMatchObject({ v: 2, path: "/search", search: "q=x%20y", route: "/search", data: { q: "x y" } });
     expect(head.buildId).toMatch(/^[0-9a-z]+$/);
   });
 

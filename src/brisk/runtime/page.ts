@@ -2,7 +2,7 @@
 import type { OutcomeInfo } from "./outcome.ts";
 
 /** Bumped when the wire format changes, so an old client does a full page load instead of misreading. */
-export const PAGE_DATA_VERSION = 1;
+export const PAGE_DATA_VERSION = 2;
 
 /** Prefix of the page-data URLs that client navigation fetches: `/__data/examples/search?q=x`. */
 export const PAGE_DATA_PREFIX = "/__data";
@@ -39,6 +39,8 @@ export interface PagePayload {
   outcome?: OutcomeInfo;
   error?: PageError;
   assets: RouteAssets;
+  /** What the route's action returned, when this page answers a form post. */
+  actionData?: unknown;
 }
 
 /** One streamed loader value: a later line of page data, or an inline script in the HTML. */

@@ -6,6 +6,7 @@ import type { ClientConfig } from "../runtime/page.ts";
 import { apiPlugin } from "./api.ts";
 import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
+import type { CookieSigner } from "./cookie-signer.ts";
 import { errorResponse } from "./error-response.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
 import { monitoringPlugin } from "./monitoring.ts";
@@ -21,6 +22,8 @@ export interface AppDeps {
   assets?: ClientAssets;
   /** The app's public files; the build's copy when omitted (development passes the live folder). */
   publicFiles?: PublicFiles;
+  /** Signs and verifies signed cookies (main.ts makes it from COOKIE_SECRET or DATA_DIR); none: signed cookies read as absent. */
+  cookieSigner?: CookieSigner;
   /** Server-side error monitoring (Sentry); errors are only logged when omitted. */
   capture?: CaptureError;
   log?: Logger;
@@ -44,7 +47,7 @@ function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
 export function pageHandlerDeps(
   config: Config,
   app: AppDefinition,
-  deps: { assets: ClientAssets; capture: CaptureError; security: SecurityHeaders; publicFiles?: PublicFiles },
+  deps: { assets: ClientAssets; capture: CaptureError; security: SecurityHeaders; publicFiles?: PublicFiles; cookieSigner?: CookieSigner },
 ): PageHandlerDeps {
   const { assets, capture, security } = deps;
   return {
@@ -54,6 +57,9 @@ export function pageHandlerDeps(
     security,
     match: createMatcher(app.routes),
     mode: config.mode,
+    cookies: { signer: deps.cookieSigner, secure: config.mode === "production" },
+    actionMaxBytes: config.actionMaxBytes,
+    trustProxy: config.trustProxy,
     clientConfig: clientConfigFor(config, assets),
     publicFile: createPublicFileHandler(deps.publicFiles ?? assets.publicFiles),
   };
@@ -81,7 +87,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
     .use(apiPlugin(app.api))
-    .use(pagesPlugin(pageHandlerDeps(config, app, { assets, capture, security, publicFiles: deps.publicFiles })));
+    .use(pagesPlugin(pageHandlerDeps(config, app, { ...deps, assets, capture, security })));
 }
 
 export type BriskApp = ReturnType<typeof createApp>;

@@ -1,6 +1,8 @@
 // page-data.ts: answers client navigation with a page's data as newline-delimited JSON.
 // Line one is the PagePayload; each later line settles one streamed loader value.
 import { PAGE_DATA_TYPE } from "../runtime/page.ts";
+import type { ActionBody } from "../runtime/route.ts";
+import { withAppHeaders } from "./answer-headers.ts";
 import type { RequestRecord } from "./request-record.ts";
 import { resolvePage, type PageDeps } from "./resolve-page.ts";
 
@@ -9,12 +11,20 @@ const HEADERS = {
   "cache-control": "no-store",
 };
 
-export async function renderPageData(request: Request, url: URL, record: RequestRecord, deps: PageDeps): Promise<Response> {
-  const page = await resolvePage(request, url, record, deps);
+export async function renderPageData(
+  request: Request,
+  url: URL,
+  record: RequestRecord,
+  deps: PageDeps,
+  submission?: ActionBody,
+): Promise<Response> {
+  const page = await resolvePage(request, url, record, deps, submission);
   // A redirect is data here, not a 3xx: fetch would follow it and hide the target from the client router.
   const status = page.redirect ? 200 : page.status;
+  const failed = page.status >= 300;
+  const headers = withAppHeaders(HEADERS, page.headers, failed);
   const head = `${JSON.stringify(page.payload)}\n`;
-  if (page.settlements.length === 0) return new Response(head, { status, headers: HEADERS });
+  if (page.settlements.length === 0) return new Response(head, { status, headers });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -32,5 +42,5 @@ export async function renderPageData(request: Request, url: URL, record: Request
     },
   });
   record.done = Promise.all(page.settlements.map(([, s]) => s));
-  return new Response(body, { status, headers: HEADERS });
+  return new Response(body, { status, headers });
 }

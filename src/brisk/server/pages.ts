@@ -1,14 +1,16 @@
 // pages.ts: the page routes: HTTP checks, the app's public files, then an HTML document or page data.
 import { Elysia } from "elysia";
 import { PAGE_DATA_PREFIX } from "../runtime/page.ts";
+import type { ActionBody } from "../runtime/route.ts";
 import { renderPageData } from "./page-data.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
 import { recordOf, type RequestRecord } from "./request-record.ts";
+import { allowedMethods, readSubmission, type SubmissionLimits } from "./submission.ts";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
 export const MAX_PATH_BYTES = 8 * 1024;
 
-export interface PageHandlerDeps extends RenderDeps {
+export interface PageHandlerDeps extends RenderDeps, SubmissionLimits {
   /**
    * Asked before the pages: public files live at the site root beside them, where a wildcard route of
    * their own would shadow the pages, and one route per file would miss files added in development.
@@ -21,9 +23,6 @@ function plain(status: number, text: string, headers: Record<string, string> = {
 }
 
 export async function handlePage(request: Request, record: RequestRecord, deps: PageHandlerDeps): Promise<Response> {
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    return plain(405, "method not allowed", { allow: "GET, HEAD" });
-  }
   // Bun builds request.url from the Host header; an empty or invalid one leaves nothing to parse.
   const url = URL.parse(request.url);
   if (!url) return plain(400, "missing or invalid Host header");
@@ -34,17 +33,25 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   } catch {
     return plain(400, "malformed percent-encoding in the path");
   }
-  const file = await deps.publicFile(request, pathname);
-  if (file) return file;
   const isData = pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
-  let response: Response;
-  if (isData) {
-    const target = new URL(url);
-    target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
-    response = await renderPageData(request, target, record, deps);
-  } else {
-    response = await renderPage(request, url, record, deps);
+  const target = isData ? new URL(url) : url;
+  if (isData) target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
+  const reading = request.method === "GET" || request.method === "HEAD";
+  if (reading && !isData) {
+    const file = await deps.publicFile(request, pathname);
+    if (file) return file;
   }
+  let submission: ActionBody | undefined;
+  if (!reading) {
+    const route = deps.match(target.pathname)?.route;
+    if (request.method !== "POST") return plain(405, "method not allowed", { allow: allowedMethods(route) });
+    const read = await readSubmission(request, route, deps);
+    if (read instanceof Response) return read;
+    submission = read;
+  }
+  const response = isData
+    ? await renderPageData(request, target, record, deps, submission)
+    : await renderPage(request, url, record, deps, submission);
   if (request.method === "HEAD") {
     await response.body?.cancel();
     return new Response(null, { status: response.status, headers: response.headers });

@@ -5,8 +5,10 @@ import type { AppDefinition } from "../runtime/app-definition.ts";
 import { staticNavigation } from "../runtime/navigation.ts";
 import { OUTCOME_MARKER, isOutcome } from "../runtime/outcome.ts";
 import type { ClientConfig } from "../runtime/page.ts";
+import type { ActionBody } from "../runtime/route.ts";
 import { scriptJson } from "../runtime/script-json.ts";
 import { digestOf } from "./digest.ts";
+import { withAppHeaders } from "./answer-headers.ts";
 import { reportError, type RequestRecord } from "./request-record.ts";
 import { failedPage, resolvePage, type PageDeps, type ResolvedPage } from "./resolve-page.ts";
 import type { SecurityHeaders } from "./security-headers.ts";
@@ -19,8 +21,9 @@ export interface RenderDeps extends PageDeps {
 
 const HTML = "text/html; charset=utf-8";
 
-function redirectResponse(location: string, status: number): Response {
-  return new Response(null, { status, headers: { location, "cache-control": "no-store" } });
+function redirectResponse(page: ResolvedPage): Response {
+  const headers = withAppHeaders({ location: page.redirect!.location!, "cache-control": "no-store" }, page.headers, true);
+  return new Response(null, { status: page.status, headers });
 }
 
 /** The page state and a tiny settle() that streamed scripts call before the client entry has loaded. */
@@ -44,7 +47,7 @@ async function renderDocument(
   deps: RenderDeps,
   attempt: number,
 ): Promise<Response> {
-  if (page.redirect) return redirectResponse(page.redirect.location!, page.status);
+  if (page.redirect) return redirectResponse(page);
   const host = url.hostname;
   const nonce = deps.security.nonce();
   const headers = deps.security.html(nonce);
@@ -73,7 +76,7 @@ async function renderDocument(
     headers["content-type"] = HTML;
     headers["cache-control"] = failed ? "no-store" : "private, no-cache";
     headers["x-request-id"] = record.id;
-    return new Response(stream, { status: page.status, headers });
+    return new Response(stream, { status: page.status, headers: withAppHeaders(headers, page.headers, failed) });
   } catch (error) {
     if (request.signal.aborted) return new Response(null, { status: 499 });
     const digest = digestOf(error);
@@ -87,7 +90,13 @@ async function renderDocument(
   }
 }
 
-export async function renderPage(request: Request, url: URL, record: RequestRecord, deps: RenderDeps): Promise<Response> {
-  const page = await resolvePage(request, url, record, deps);
+export async function renderPage(
+  request: Request,
+  url: URL,
+  record: RequestRecord,
+  deps: RenderDeps,
+  submission?: ActionBody,
+): Promise<Response> {
+  const page = await resolvePage(request, url, record, deps, submission);
   return renderDocument(request, url, page, record, deps, 0);
 }

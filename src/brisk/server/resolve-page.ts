@@ -1,11 +1,14 @@
-// resolve-page.ts: matches a request to a route and runs its loader, before a single byte is sent.
+// resolve-page.ts: matches a request to a route and runs its action (for a form post) and its loader, before a
+// single byte is sent.
+import { actionResult } from "../runtime/action-data.ts";
 import { applySettlement, splitDeferred, tracked } from "../runtime/deferred.tsx";
 import type { RouteMatch } from "../runtime/match.ts";
 import { Outcome, isOutcome, outcomeInfo, type OutcomeInfo } from "../runtime/outcome.ts";
 import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePayload } from "../runtime/page.ts";
-import type { LoaderContext } from "../runtime/route.ts";
+import type { ActionBody } from "../runtime/route.ts";
 import type { ClientAssets } from "./assets.ts";
 import type { Mode } from "./config.ts";
+import { requestContext, type CookieSettings } from "./request-context.ts";
 import { reportError, type CaptureError, type RequestRecord } from "./request-record.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
@@ -16,6 +19,7 @@ export interface PageDeps {
   assets: ClientAssets;
   mode: Mode;
   capture: CaptureError;
+  cookies: CookieSettings;
 }
 
 export interface ResolvedPage {
@@ -24,8 +28,10 @@ export interface ResolvedPage {
   /** Loader data as components read it: streamed values are promises. */
   data: unknown;
   settlements: Array<readonly [string, Promise<DeferredSettlement>]>;
-  /** Set when the loader redirected: nothing renders. */
+  /** Set when the loader or action redirected: nothing renders. */
   redirect?: OutcomeInfo;
+  /** Headers the loader and action set, Set-Cookie included: on the answer whatever it is. */
+  headers: Array<[string, string]>;
 }
 
 /** What a page may show of a server error: the digest always, the message and stack only in development. */
@@ -35,23 +41,6 @@ export function publicError(error: unknown, digest: string, mode: Mode): PageErr
   return { digest, side: "server", message: e.message, stack: e.stack };
 }
 
-export function parseCookies(header: string | null): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  if (!header) return cookies;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 1) continue;
-    const name = part.slice(0, eq).trim();
-    const raw = part.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
-    try {
-      cookies[name] = decodeURIComponent(raw);
-    } catch {
-      cookies[name] = raw;
-    }
-  }
-  return cookies;
-}
-
 /** Ends a page early: an outcome page, a redirect, or the error page with a digest. */
 export function failedPage(
   base: Omit<PagePayload, "data" | "deferred">,
@@ -59,18 +48,38 @@ export function failedPage(
   record: RequestRecord,
   deps: PageDeps,
   phase: string,
+  headers: Array<[string, string]> = [],
 ): ResolvedPage {
   const payload: PagePayload = { ...base, data: null, deferred: [] };
+  const ended = { data: null, settlements: [], headers };
   if (isOutcome(error)) {
     const info = outcomeInfo(error);
-    if (error.kind === "redirect") return { status: error.status, payload: { ...payload, outcome: info }, data: null, settlements: [], redirect: info };
-    return { status: error.status, payload: { ...payload, outcome: info }, data: null, settlements: [] };
+    if (error.kind === "redirect") return { ...ended, status: error.status, payload: { ...payload, outcome: info }, redirect: info };
+    return { ...ended, status: error.status, payload: { ...payload, outcome: info } };
   }
   const digest = reportError(record, error, phase, deps.capture);
-  return { status: 500, payload: { ...payload, error: publicError(error, digest, deps.mode) }, data: null, settlements: [] };
+  return { ...ended, status: 500, payload: { ...payload, error: publicError(error, digest, deps.mode) } };
 }
 
-export async function resolvePage(request: Request, url: URL, record: RequestRecord, deps: PageDeps): Promise<ResolvedPage> {
+/**
+ * After a form post a redirect is 303 See Other, so the browser follows with a GET: a 307 or 308 would make
+ * it post the form again to the new address.
+ */
+function afterPost(error: unknown): unknown {
+  if (isOutcome(error) && error.kind === "redirect" && (error.status === 307 || error.status === 308)) {
+    return new Outcome("redirect", error.location, 303);
+  }
+  return error;
+}
+
+export async function resolvePage(
+  request: Request,
+  url: URL,
+  record: RequestRecord,
+  deps: PageDeps,
+  /** A form post's body, read and checked: the route's action runs first. */
+  submission?: ActionBody,
+): Promise<ResolvedPage> {
   const match = deps.match(url.pathname);
   const base = {
     v: PAGE_DATA_VERSION,
@@ -82,25 +91,22 @@ export async function resolvePage(request: Request, url: URL, record: RequestRec
   } as const;
   if (!match) return failedPage(base, UNMATCHED, record, deps, "match");
   record.route = match.route.path;
-  let cookies: Record<string, string> | undefined;
-  const ctx: LoaderContext = {
-    params: match.params,
-    // Both made when a loader first reads them: most loaders never do.
-    get search() {
-      return url.searchParams;
-    },
-    url,
-    headers: request.headers,
-    get cookies() {
-      return (cookies ??= parseCookies(request.headers.get("cookie")));
-    },
-    signal: request.signal,
-  };
+  const { route } = match;
+  const { ctx, answerHeaders } = requestContext(request, url, match.params, deps.cookies);
+  let action: { value: unknown; status: number } | undefined;
+  if (submission && route.action) {
+    try {
+      action = actionResult(await route.action({ ...ctx, body: submission }));
+    } catch (error) {
+      return failedPage(base, afterPost(error), record, deps, "action", answerHeaders());
+    }
+  }
   let raw: unknown;
   try {
-    raw = match.route.loader ? await match.route.loader(ctx) : null;
+    // After an action the loader runs again: the page shows what the action changed.
+    raw = route.loader ? await route.loader(ctx) : null;
   } catch (error) {
-    return failedPage(base, error, record, deps, "loader");
+    return failedPage(base, error, record, deps, "loader", answerHeaders());
   }
   const { ready, deferred } = splitDeferred(raw);
   const data: Record<string, unknown> | unknown = deferred.size ? { ...(ready as object) } : ready;
@@ -120,5 +126,7 @@ export async function resolvePage(request: Request, url: URL, record: RequestRec
     (data as Record<string, unknown>)[key] = value.promise;
     return [key, settlement] as const;
   });
-  return { status: 200, payload: { ...base, data: ready, deferred: [...deferred.keys()] }, data, settlements };
+  const payload: PagePayload = { ...base, data: ready, deferred: [...deferred.keys()] };
+  if (action) payload.actionData = action.value;
+  return { status: action?.status ?? 200, payload, data, settlements, headers: answerHeaders() };
 }

@@ -1,0 +1,37 @@
+// submission.ts: the checks a form post passes before its route's action runs, in this order: a route that
+// has an action (else 405), a request from this site's own pages (else 403, before any byte of the body is
+// read), and a body within ACTION_MAX_BYTES of a type an action reads (else 413, 400 or 415).
+import type { ActionBody } from "../runtime/route.ts";
+import type { RouteDefinition } from "../runtime/route.ts";
+import { readActionBody } from "./body.ts";
+import { crossSiteRefusal } from "./same-origin.ts";
+
+export interface SubmissionLimits {
+  actionMaxBytes: number;
+  trustProxy: boolean;
+}
+
+/** The methods a page answers: GET and HEAD, and POST where its route has an action. */
+export function allowedMethods(route: RouteDefinition | undefined): string {
+  return route?.action ? "GET, HEAD, POST" : "GET, HEAD";
+}
+
+function refusal(status: number, text: string, headers: Record<string, string> = {}): Response {
+  const all = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers };
+  return new Response(`${text}\n`, { status, headers: all });
+}
+
+export async function readSubmission(
+  request: Request,
+  route: RouteDefinition | undefined,
+  limits: SubmissionLimits,
+): Promise<ActionBody | Response> {
+  if (!route?.action) return refusal(405, "method not allowed", { allow: allowedMethods(route) });
+  // SECURITY: a page elsewhere can make a visitor's browser post here with the visitor's cookies; only
+  // this site's own pages may run an action. Decided from headers alone, before the body is read.
+  const crossSite = crossSiteRefusal(request, { trustProxy: limits.trustProxy });
+  if (crossSite) return refusal(403, `cross-site request refused: ${crossSite}`);
+  const body = await readActionBody(request, { maxBytes: limits.actionMaxBytes });
+  if (!body.ok) return refusal(body.status, body.message);
+  return body.kind === "form" ? { kind: "form", form: body.form } : { kind: "json", json: body.json };
+}
