@@ -1,8 +1,8 @@
 // browser-navigation.ts: the navigation store the browser renders from. The code that moves between pages
 // (navigate.ts) is a chunk of its own, fetched once the page is hydrating: a first visit never waits for it,
 // and a click that comes before it waits for it.
-import type { Navigate } from "./navigate.ts";
-import type { NavigateOptions, Navigation, NavState } from "./navigation.ts";
+import type { Navigator } from "./navigate.ts";
+import type { NavigateOptions, Navigation, NavState, Submission } from "./navigation.ts";
 import type { BootState } from "./page.ts";
 import { livePage, type LivePage } from "./page-view.ts";
 import { loadRouteOrRecover } from "./recovery.ts";
@@ -32,7 +32,7 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
     },
   };
 
-  let loading: Promise<Navigate> | undefined;
+  let loading: Promise<Navigator> | undefined;
   const navigator = () =>
     (loading ??= import("./navigate.ts").then(
       ({ createNavigate }) =>
@@ -48,12 +48,12 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
         throw error;
       },
     ));
-  const go = (to: string, options: NavigateOptions & { pop?: boolean }) =>
-    void navigator().then(
-      (navigate) => navigate(to, options),
-      // Offline, or the chunk did not arrive: as for page data that cannot be fetched, the page stays and offers a retry.
-      () => store.commit({ ...state, failedNavigation: { to: new URL(to, location.href).href, retry: () => go(to, options) } }),
-    );
+  /** Runs `use` once the navigation code is here; if it cannot arrive (offline), the page stays and offers a retry. */
+  const withNavigator = (to: string, use: (n: Navigator) => Promise<void>): Promise<void> =>
+    navigator().then(use, () => {
+      store.commit({ ...state, failedNavigation: { to: new URL(to, location.href).href, retry: () => void withNavigator(to, use) } });
+    });
+  const go = (to: string, options: NavigateOptions & { pop?: boolean }) => void withNavigator(to, (n) => n.go(to, options));
 
   window.addEventListener("popstate", () => go(location.href, { pop: true }));
   // Settlements streamed in the HTML after the client entry started.
@@ -67,6 +67,8 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
       return () => listeners.delete(listener);
     },
     navigate: (to, options = {}) => go(to, options),
+    submit: (submission: Submission) => withNavigator(submission.action, (n) => n.submit(submission)),
+    revalidate: () => withNavigator(location.href, (n) => n.revalidate()),
     // A failure here is retried by the first navigation.
     preload: () => void navigator().catch(() => {}),
     config: boot.config,

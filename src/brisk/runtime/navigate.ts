@@ -1,9 +1,9 @@
-// navigate.ts: client navigation: fetch the target's page data, load its code, then commit. A chunk of its
-// own, loaded after hydration; it imports only types of what the entry holds, so it adds no shared chunk to
-// the critical path: the entry hands those functions in.
-import type { NavigateOptions, NavState } from "./navigation.ts";
+// navigate.ts: client navigation and form submission: fetch the target's page data (posting the form, for a
+// submission), load its code, then commit. A chunk of its own, loaded after hydration; it imports only types
+// of what the entry holds, so it adds no shared chunk to the critical path: the entry hands those functions in.
+import type { NavigateOptions, NavState, Submission } from "./navigation.ts";
 import type { PagePayload } from "./page.ts";
-import { fetchPageData, FullLoadNeeded } from "./page-data-client.ts";
+import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
 import type { LivePage } from "./page-view.ts";
 import type { RouteReadiness } from "./recovery.ts";
 
@@ -11,6 +11,12 @@ import type { RouteReadiness } from "./recovery.ts";
 const MAX_REDIRECTS = 5;
 
 export type Navigate = (to: string, options: NavigateOptions & { pop?: boolean }) => Promise<void>;
+
+export interface Navigator {
+  go: Navigate;
+  submit(submission: Submission): Promise<void>;
+  revalidate(): Promise<void>;
+}
 
 export interface CreateNavigateOptions {
   store: { getState(): NavState; commit(next: NavState): void };
@@ -27,44 +33,107 @@ function scrollAfterCommit(url: URL) {
   else window.scrollTo(0, 0);
 }
 
-export function createNavigate({ store, buildId, prepare, open }: CreateNavigateOptions): Navigate {
-  let current: AbortController | undefined;
+const isCurrent = (url: URL) => url.pathname === location.pathname && url.search === location.search;
 
-  return async function go(to, { replace = false, pop = false }) {
+/** How the history entry and scroll position follow a commit. */
+interface Move {
+  history: "push" | "replace" | "none";
+  scroll: boolean;
+}
+
+export function createNavigate({ store, buildId, prepare, open }: CreateNavigateOptions): Navigator {
+  let current: AbortController | undefined;
+  const begin = (pending: NonNullable<NavState["pending"]>) => {
+    current?.abort();
+    store.commit({ ...store.getState(), pending, failedNavigation: undefined });
+    return (current = new AbortController());
+  };
+  /** Leaves the page as it was, without the pending state. */
+  const settle = () => store.commit({ ...store.getState(), pending: undefined });
+
+  /** Follows redirects in page data, then loads the page's code and shows it. */
+  async function show(first: FetchedPage, from: URL, move: Move, signal: AbortSignal): Promise<void> {
+    let url = from;
+    let fetched = first;
+    for (let hops = 0; fetched.payload.outcome?.kind === "redirect"; hops++) {
+      const next = new URL(fetched.payload.outcome.location!, url);
+      if (next.origin !== location.origin || hops === MAX_REDIRECTS) return location.assign(next.href);
+      // The visitor never sees the redirecting URL: its history entry becomes the target's.
+      url = next;
+      // Back, forward or a revalidation that was redirected: the entry it is on shows the target's address.
+      if (move.history === "none") move = { ...move, history: "replace" };
+      fetched = await fetchPageData(url, buildId, signal);
+    }
+    const readiness = await prepare(url, fetched.payload, signal);
+    if (readiness === "reloading" || signal.aborted) return;
+    const href = url.pathname + url.search + url.hash;
+    // A page that is already the current one gets no second history entry.
+    const history = move.history === "push" && isCurrent(url) && !url.hash ? "replace" : move.history;
+    if (history !== "none") window.history[history === "push" ? "pushState" : "replaceState"](null, "", href);
+    const live = open(fetched.payload);
+    store.commit({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
+    if (move.scroll) scrollAfterCommit(url);
+    for await (const s of fetched.settlements) live.settle(s);
+    live.end();
+  }
+
+  const go: Navigate = async (to, { replace = false, pop = false }) => {
     const target = new URL(to, location.href);
     if (target.origin !== location.origin) return location.assign(target.href);
-    const samePage = target.pathname === location.pathname && target.search === location.search;
-    if (!pop && samePage && target.hash) {
+    if (!pop && isCurrent(target) && target.hash) {
       history[replace ? "replaceState" : "pushState"](null, "", target.href);
       return scrollAfterCommit(target);
     }
-    current?.abort();
-    const controller = (current = new AbortController());
+    const controller = begin({ kind: "loading", to: target.href });
     try {
-      let url = target;
-      let fetched = await fetchPageData(url, buildId, controller.signal);
-      for (let hops = 0; fetched.payload.outcome?.kind === "redirect"; hops++) {
-        const next = new URL(fetched.payload.outcome.location!, url);
-        if (next.origin !== location.origin || hops === MAX_REDIRECTS) return location.assign(next.href);
-        // The visitor never sees the redirecting URL: its history entry becomes the target's.
-        url = next;
-        fetched = await fetchPageData(url, buildId, controller.signal);
-      }
-      const readiness = await prepare(url, fetched.payload, controller.signal);
-      if (readiness === "reloading" || controller.signal.aborted) return;
-      const href = url.pathname + url.search + url.hash;
-      if (!pop) history[replace ? "replaceState" : "pushState"](null, "", href);
-      else if (url !== target) history.replaceState(null, "", href);
-      const live = open(fetched.payload);
-      store.commit({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
-      if (!pop) scrollAfterCommit(url);
-      for await (const s of fetched.settlements) live.settle(s);
-      live.end();
+      const fetched = await fetchPageData(target, buildId, controller.signal);
+      const move: Move = pop ? { history: "none", scroll: false } : { history: replace ? "replace" : "push", scroll: true };
+      await show(fetched, target, move, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof FullLoadNeeded) return location.assign(target.href);
       // Offline or reset: stay on the current page, whose URL has not changed, and offer a retry.
-      store.commit({ ...store.getState(), failedNavigation: { to: target.href, retry: () => void go(to, { replace, pop }) } });
+      store.commit({ ...store.getState(), pending: undefined, failedNavigation: { to: target.href, retry: () => void go(to, { replace, pop }) } });
     }
   };
+
+  async function revalidate(): Promise<void> {
+    const here = new URL(location.href);
+    const controller = begin({ kind: "loading", to: here.href });
+    try {
+      await show(await fetchPageData(here, buildId, controller.signal), here, { history: "none", scroll: false }, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (error instanceof FullLoadNeeded) return location.reload();
+      store.commit({ ...store.getState(), pending: undefined, failedNavigation: { to: here.href, retry: () => void revalidate() } });
+    }
+  }
+
+  async function submit(submission: Submission): Promise<void> {
+    const target = new URL(submission.action, location.href);
+    if (target.origin !== location.origin) return submission.fallback();
+    const controller = begin({ kind: "submitting", to: target.href });
+    try {
+      const answer = await fetchPageData(target, buildId, controller.signal, submission.body);
+      if (!submission.navigate && answer.payload.outcome?.kind !== "redirect") {
+        // The action's own page is not wanted: the current one shows what the action changed (and starting
+        // that fetch aborts the rest of this answer).
+        return revalidate();
+      }
+      // The action's page, with its data and the loader's fresh data: a new entry only if it is another page.
+      await show(answer, target, { history: "push", scroll: !isCurrent(target) }, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      settle();
+      // Refused before the action ran (another build, a body the server would not read): the browser posts
+      // the form itself, and the document it gets says why. An answer from elsewhere: the page, loaded whole.
+      if (error instanceof FullLoadNeeded) {
+        const refused = error.status !== undefined && error.status >= 400 && error.status < 500;
+        return refused ? submission.fallback() : location.assign(target.href);
+      }
+      store.commit({ ...store.getState(), failedNavigation: { to: target.href, retry: () => void submit(submission) } });
+    }
+  }
+
+  return { go, submit, revalidate };
 }

@@ -16,16 +16,43 @@ export interface NavState {
   loadFailed?: boolean;
   /** Set when a client navigation could not reach the server; the current page stays. */
   failedNavigation?: { to: string; retry(): void };
+  /** A navigation or a form submission is on its way: the page can say so (`usePending()`). */
+  pending?: Pending;
+}
+
+export interface Pending {
+  /** `submitting`: a form's action runs; `loading`: a page's data is fetched (a link, a redirect, a revalidation). */
+  kind: "loading" | "submitting";
+  /** The URL asked for. */
+  to: string;
 }
 
 export interface NavigateOptions {
   replace?: boolean;
 }
 
+export interface Submission {
+  /** The form's `action`, resolved against the page. */
+  action: string;
+  /** The fields, with the button that submitted the form. */
+  body: FormData | URLSearchParams;
+  /**
+   * False for a form that should not move the page (a delete button in a list): after the action the
+   * current page's data is fetched again, and the URL stays.
+   */
+  navigate: boolean;
+  /** Sends the form as the browser would, when only a document load can show the answer (a new deploy). */
+  fallback(): void;
+}
+
 export interface Navigation {
   getState(): NavState;
   subscribe(listener: () => void): () => void;
   navigate(to: string, options?: NavigateOptions): void;
+  /** Posts a form through page data; resolves once the page shows the answer (or the attempt failed). */
+  submit(submission: Submission): Promise<void>;
+  /** Fetches the current page's data again and shows it, the URL and scroll position unchanged. */
+  revalidate(): Promise<void>;
   config: ClientConfig;
   /** The host named by the exception pages. */
   host: string;
@@ -58,12 +85,24 @@ export function useBriskSearch(): string {
   return useNavState().search;
 }
 
+/** What the page is waiting for, if anything: a form's action, or another page's data. */
+export function usePending(): Pending | undefined {
+  return useNavState().pending;
+}
+
+/** Fetches the current page's data again, after a change made another way (an API call, say). */
+export function useRevalidate(): () => Promise<void> {
+  return useNavigation().revalidate;
+}
+
 /** The server renders exactly one page per request: nothing moves. */
 export function staticNavigation(state: NavState, config: ClientConfig, host: string, nonce?: string): Navigation {
   return {
     getState: () => state,
     subscribe: () => () => {},
     navigate: () => {},
+    submit: async () => {},
+    revalidate: async () => {},
     config,
     host,
     nonce,

@@ -1,9 +1,13 @@
 // page-data-client.ts: fetches a page's data for client navigation and reads its streamed lines.
-import { PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "./page.ts";
+import { BUILD_HEADER, PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "./page.ts";
 
 /** The answer is not one this client understands (a new deploy, a proxy's HTML): load the page whole. */
 export class FullLoadNeeded extends Error {
-  constructor(reason: string) {
+  constructor(
+    reason: string,
+    /** The answer's status, when there was one. */
+    readonly status?: number,
+  ) {
     super(`full page load needed: ${reason}`);
     this.name = "FullLoadNeeded";
   }
@@ -48,11 +52,18 @@ export function pageDataUrl(target: URL): string {
   return `${PAGE_DATA_PREFIX}${target.pathname}${target.search}`;
 }
 
-/** Network failures reject as they are (TypeError); anything unreadable rejects as FullLoadNeeded. */
-export async function fetchPageData(target: URL, buildId: string, signal: AbortSignal): Promise<FetchedPage> {
-  const response = await fetch(pageDataUrl(target), { headers: { accept: PAGE_DATA_TYPE }, signal, credentials: "same-origin" });
+/**
+ * Network failures reject as they are (TypeError); anything unreadable rejects as FullLoadNeeded. With a
+ * `body` it is a form post: the page data answers with the action's result and the page after it.
+ */
+export async function fetchPageData(target: URL, buildId: string, signal: AbortSignal, body?: BodyInit): Promise<FetchedPage> {
+  const headers: Record<string, string> = { accept: PAGE_DATA_TYPE };
+  if (body) headers[BUILD_HEADER] = buildId;
+  const init: RequestInit = { headers, signal, credentials: "same-origin" };
+  if (body) Object.assign(init, { method: "POST", body });
+  const response = await fetch(pageDataUrl(target), init);
   if (!response.headers.get("content-type")?.startsWith(PAGE_DATA_TYPE) || !response.body) {
-    throw new FullLoadNeeded(`unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`);
+    throw new FullLoadNeeded(`unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`, response.status);
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const it = lines(reader, "");

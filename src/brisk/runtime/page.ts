@@ -9,6 +9,12 @@ export const PAGE_DATA_PREFIX = "/__data";
 
 export const PAGE_DATA_TYPE = "application/x-ndjson";
 
+/**
+ * The build a form post through page data comes from: the server refuses (409) a post from another build
+ * before its action runs, and the client sends the form again as a document post, which the new build answers.
+ */
+export const BUILD_HEADER = "x-brisk-build";
+
 export interface PageError {
   /** Short, unique to the occurrence: the key that joins the page, the log line and Sentry events. */
   digest: string;

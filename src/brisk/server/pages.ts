@@ -1,6 +1,6 @@
 // pages.ts: the page routes: HTTP checks, the app's public files, then an HTML document or page data.
 import { Elysia } from "elysia";
-import { PAGE_DATA_PREFIX } from "../runtime/page.ts";
+import { BUILD_HEADER, PAGE_DATA_PREFIX } from "../runtime/page.ts";
 import type { ActionBody } from "../runtime/route.ts";
 import { renderPageData } from "./page-data.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
@@ -45,6 +45,10 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   if (!reading) {
     const route = deps.match(target.pathname)?.route;
     if (request.method !== "POST") return plain(405, "method not allowed", { allow: allowedMethods(route) });
+    // A form posted by a page of another build: refused before its action runs, so the client can send it
+    // again as a document post, which this build answers.
+    const build = isData ? request.headers.get(BUILD_HEADER) : null;
+    if (build !== null && build !== deps.assets.manifest.buildId) return plain(409, "the page is from another build; send the form again");
     const read = await readSubmission(request, route, deps);
     if (read instanceof Response) return read;
     submission = read;
