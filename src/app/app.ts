@@ -1,6 +1,8 @@
-// app.ts: the example app, as Brisk takes it: routes, outcome pages, document and stylesheet.
+// app.ts: the example app, as Brisk takes it: routes, outcome pages, document, stylesheet, API and
+// its server side (the store).
 // package.json's "imports" points `#app` here; the server, the client entry and the build start from it.
 import { defineApp } from "../brisk/runtime/app-definition.ts";
+import { api } from "./api.server.ts";
 import { Document } from "./Document.tsx";
 import { Forbidden } from "./fallbacks/Forbidden.tsx";
 import { GlobalError } from "./fallbacks/GlobalError.tsx";
@@ -8,6 +10,7 @@ import { NotFound } from "./fallbacks/NotFound.tsx";
 import { RouteLoadFailed } from "./fallbacks/RouteLoadFailed.tsx";
 import { Unauthorized } from "./fallbacks/Unauthorized.tsx";
 import { routes } from "./routes.tsx";
+import { server } from "./server.server.ts";
 
 export default defineApp({
   routes,
@@ -21,4 +24,6 @@ export default defineApp({
   },
   Document,
   styles: ["styles.css"],
+  api,
+  server,
 });

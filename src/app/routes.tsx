@@ -1,6 +1,10 @@
 // routes.tsx: the route table, the one place to add a page.
-// Loaders come from `*.server.ts` modules, which the browser build replaces with empty stand-ins.
+// Loaders and actions come from `*.server.ts` modules, which the browser build replaces with empty stand-ins.
+import { Cached } from "./pages/Cached.tsx";
+import { cachedLoader } from "./pages/Cached.server.ts";
 import { ClientError } from "./pages/ClientError.tsx";
+import { Guestbook, GuestbookEntry } from "./pages/Guestbook.tsx";
+import { entryLoader, guestbookLoader, signGuestbook } from "./pages/Guestbook.server.ts";
 import { Home } from "./pages/Home.tsx";
 import { homeLoader } from "./pages/Home.server.ts";
 import { LateError, LateNotFound } from "./pages/LateExamples.tsx";
@@ -15,6 +19,8 @@ import {
 } from "./pages/outcome-loaders.server.ts";
 import { RenderError } from "./pages/RenderError.tsx";
 import { SearchExample } from "./pages/SearchExample.tsx";
+import { Account, Session } from "./pages/Session.tsx";
+import { accountLoader, sessionAction, sessionLoader } from "./pages/Session.server.ts";
 import { searchLoader } from "./pages/SearchExample.server.ts";
 import { StreamExample } from "./pages/StreamExample.tsx";
 import { streamLoader } from "./pages/StreamExample.server.ts";
@@ -39,4 +45,9 @@ export const routes: readonly RouteDefinition[] = [
     component: lazyPage("pages/LazyExample.tsx", () => import("./pages/LazyExample.tsx")),
     styles: ["pages/LazyExample.css"],
   },
+  { path: "/examples/guestbook", component: Guestbook, loader: guestbookLoader, action: signGuestbook },
+  { path: "/examples/guestbook/:id", component: GuestbookEntry, loader: entryLoader },
+  { path: "/examples/session", component: Session, loader: sessionLoader, action: sessionAction },
+  { path: "/examples/account", component: Account, loader: accountLoader },
+  { path: "/examples/cached", component: Cached, loader: cachedLoader },
 ];

@@ -2,6 +2,8 @@
 // `defineApp` that declares it. The server, the client entry and the build all take this one object.
 import type { AnyElysia } from "elysia";
 import type { ComponentType } from "react";
+import type { Config } from "../server/config.ts";
+import type { Logger } from "../server/logger.ts";
 import type { PageError } from "./page.ts";
 import type { RouteDefinition } from "./route.ts";
 
@@ -38,6 +40,19 @@ export interface AppDefinition {
    * `*.server.ts` module: the browser build replaces those with `undefined` stand-ins.
    */
   api?: AnyElysia;
+  /** The app's own start and stop on the server (a database, say); from a `*.server.ts` module like `api`. */
+  server?: AppServer;
+}
+
+export interface AppServer {
+  /**
+   * Runs once before the server listens (and before a test serves the app): open a database, set up its
+   * schema. A rejection stops start-up; its message is printed as one line. A resource that may come back
+   * later (a database being restarted) should rather log one line and let requests fail until it does.
+   */
+  start?(context: { config: Config; log: Logger }): Promise<void> | void;
+  /** Runs once on shutdown, after the last request: close connections. */
+  stop?(): Promise<void> | void;
 }
 
 /** Declares the app; the identity function is there for the types and for one place to read. */

@@ -2,6 +2,7 @@
 // is a JSON 404 and a known path with another method a 405 with `Allow`, never the HTML not-found page.
 import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
+import { readActionBody } from "./body.ts";
 import { recordOf } from "./request-record.ts";
 
 export const API_PREFIX = "/api";
@@ -27,14 +28,40 @@ function allowedMethods(api: AnyElysia | undefined): (path: string) => string[] 
   };
 }
 
-export function apiPlugin(api: AnyElysia | undefined) {
+/** A body the API's parser refused (too big, malformed, not JSON or a form): its status and why. */
+export class BodyRefused extends Error {
+  constructor(
+    readonly status: 400 | 413 | 415,
+    message: string,
+  ) {
+    super(message);
+    this.name = "BodyRefused";
+  }
+}
+
+/**
+ * Elysia would read any body whole; this reads it within ACTION_MAX_BYTES, counted while reading, and
+ * refuses other types with 415. A JSON body is its value; a form is a plain object of its fields, so an
+ * Elysia schema (`t.Object`) checks either.
+ */
+function parseWithinLimit(maxBytes: number) {
+  return async function parseApiBody({ request }: { request: Request }) {
+    // Nothing to read: the route runs without a body (and a schema that wants one says so with a 422).
+    if (request.body === null) return undefined;
+    const body = await readActionBody(request, { maxBytes });
+    if (!body.ok) throw new BodyRefused(body.status, body.message);
+    return body.kind === "json" ? body.json : Object.fromEntries(body.form);
+  };
+}
+
+export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes }: { actionMaxBytes: number }) {
   const allowed = allowedMethods(api);
   const unmatched = ({ request }: { request: Request }) => {
     const methods = allowed(recordOf(request).path);
     if (methods.length === 0) return jsonError(404, "not found");
     return jsonError(405, "method not allowed", {}, { allow: methods.join(", ") });
   };
-  const plugin = new Elysia({ name: "brisk:api" });
+  const plugin = new Elysia({ name: "brisk:api" }).onParse(parseWithinLimit(actionMaxBytes));
   if (api) plugin.use(api);
   return plugin.all(API_PREFIX, unmatched).all(`${API_PREFIX}/*`, unmatched);
 }

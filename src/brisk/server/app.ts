@@ -86,7 +86,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .use(healthPlugin())
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
-    .use(apiPlugin(app.api))
+    .use(apiPlugin(app.api, config))
     .use(pagesPlugin(pageHandlerDeps(config, app, { ...deps, assets, capture, security })));
 }
 

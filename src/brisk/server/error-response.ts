@@ -3,7 +3,7 @@
 // reported once. Under /api/ it is JSON; elsewhere plain text (pages render their own error pages).
 import type { ErrorHandler } from "elysia";
 import { isOutcome } from "../runtime/outcome.ts";
-import { isApiPath, jsonError } from "./api.ts";
+import { BodyRefused, isApiPath, jsonError } from "./api.ts";
 import { recordOf, reportError, type CaptureError } from "./request-record.ts";
 
 type ErrorContext = Parameters<ErrorHandler>[0];
@@ -28,6 +28,7 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   const record = recordOf(request);
   const json = isApiPath(record.path);
   if (isOutcome(error)) return error.toResponse(json ? "json" : "text");
+  if (error instanceof BodyRefused) return json ? jsonError(error.status, error.message) : text(error.status, error.message);
   if (code === "NOT_FOUND") return json ? jsonError(404, "not found") : text(404, "not found");
   if (code === "PARSE") return json ? jsonError(400, "malformed request body") : text(400, "malformed request body");
   if (code === "VALIDATION") {

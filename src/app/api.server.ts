@@ -1,0 +1,23 @@
+// api.server.ts: the example app's JSON API: the guestbook, the same entries and rules as its page's form.
+import { Elysia, t } from "elysia";
+import { store } from "./server.server.ts";
+import { validateEntry } from "./store/entry.ts";
+
+export const api = new Elysia({ prefix: "/api" })
+  .get("/guestbook", async () => ({ entries: await store().guestbook.listEntries() }))
+  .post(
+    "/guestbook",
+    async ({ body, set }) => {
+      const checked = validateEntry(body);
+      if (!checked.ok) {
+        set.status = 422;
+        return { error: "invalid request", fields: checked.errors };
+      }
+      const entry = await store().guestbook.addEntry(checked.entry);
+      set.status = 201;
+      set.headers.location = `/examples/guestbook/${entry.id}`;
+      return entry;
+    },
+    // The shape here (Elysia's schema: a 422 naming the field); the rules (lengths, characters) in validateEntry.
+    { body: t.Object({ name: t.String(), message: t.String() }) },
+  );

@@ -1,0 +1,25 @@
+// Guestbook.server.ts: the guestbook's loader (the newest entries) and its action (sign it).
+import { data } from "../../brisk/runtime/action-data.ts";
+import { notFound, redirect } from "../../brisk/runtime/outcome.ts";
+import type { ActionContext, LoaderContext } from "../../brisk/runtime/route.ts";
+import { store } from "../server.server.ts";
+import { parseEntryId, validateEntry } from "../store/entry.ts";
+
+export async function guestbookLoader() {
+  return { entries: await store().guestbook.listEntries() };
+}
+
+export async function signGuestbook({ body }: ActionContext) {
+  const checked = validateEntry(body.kind === "form" ? body.form : body.json);
+  // The page again, with the errors and what the visitor typed, and 422: nothing was stored.
+  if (!checked.ok) return data({ errors: checked.errors, values: checked.values }, { status: 422 });
+  await store().guestbook.addEntry(checked.entry);
+  // 303 after a post: a reload shows the list, it does not sign again.
+  redirect("/examples/guestbook");
+}
+
+export async function entryLoader({ params }: LoaderContext<{ id: string }>) {
+  const id = parseEntryId(params.id);
+  const entry = id === undefined ? undefined : await store().guestbook.getEntry(id);
+  return entry ?? notFound();
+}

@@ -1,0 +1,34 @@
+// Session.server.ts: signing in with a name (a signed `session` cookie), signing out, and a page that needs it.
+import { data } from "../../brisk/runtime/action-data.ts";
+import { redirect, unauthorized } from "../../brisk/runtime/outcome.ts";
+import type { ActionContext, LoaderContext } from "../../brisk/runtime/route.ts";
+
+const SESSION = "session";
+const WEEK = 7 * 24 * 60 * 60;
+const MAX_NAME = 80;
+
+export async function sessionLoader({ cookies }: LoaderContext) {
+  return { name: (await cookies.getSigned(SESSION)) ?? null };
+}
+
+export async function sessionAction({ body, cookies }: ActionContext) {
+  const form = body.kind === "form" ? body.form : undefined;
+  if (form?.get("intent") === "sign-out") {
+    cookies.delete(SESSION);
+    redirect("/examples/session");
+  }
+  const raw = form?.get("name");
+  const name = typeof raw === "string" ? raw.trim() : "";
+  if (name.length === 0 || [...name].length > MAX_NAME || /[\u0000-\u001f\u007f]/.test(name)) {
+    return data({ error: `A name is 1 to ${MAX_NAME} characters`, name: typeof raw === "string" ? raw : "" }, { status: 422 });
+  }
+  // Signed: a visitor who edits the cookie is signed out, not someone else.
+  await cookies.setSigned(SESSION, name, { maxAge: WEEK });
+  redirect("/examples/account");
+}
+
+export async function accountLoader({ cookies }: LoaderContext) {
+  const name = await cookies.getSigned(SESSION);
+  if (!name) unauthorized();
+  return { name };
+}
