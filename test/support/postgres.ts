@@ -60,7 +60,6 @@ export async function startPostgres(): Promise<Postgres> {
     await chown(root, uid, gid);
   }
   const dataDir = join(root, "data");
-  await run([`${bin}/initdb`, "-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]);
   const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let proc: Subprocess<"ignore", "pipe", "pipe"> | undefined;
@@ -100,7 +99,18 @@ export async function startPostgres(): Promise<Postgres> {
     process.off("exit", immediateStop);
   };
 
-  await start();
+  const remove = async () => {
+    await stop();
+    await rm(root, { recursive: true, force: true });
+  };
+
+  try {
+    await run([`${bin}/initdb`, "-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]);
+    await start();
+  } catch (error) {
+    await remove();
+    throw error;
+  }
   return {
     url,
     port,
@@ -113,9 +123,6 @@ export async function startPostgres(): Promise<Postgres> {
     },
     stop,
     start,
-    async remove() {
-      await stop();
-      await rm(root, { recursive: true, force: true });
-    },
+    remove,
   };
 }
