@@ -1,0 +1,118 @@
+// database.server.ts: the example store's connection through Bun.SQL: SQLite under DATA_DIR by default, or DATABASE_URL.
+//
+// openDatabase({ databaseUrl, dataDir, schema }) connects to nothing yet. Then ready() resolves with the
+// Bun.SQL handle once the database is reachable and `schema` (idempotent statements) has run, and rejects
+// with a StoreUnavailableError, whose message is one line naming the database (never its password),
+// when it is not. The server calls ready() at start to print that line; every query awaits it too, so a
+// request made while the database is unreachable rejects (a 500 with a digest) and the first request
+// after it comes back sets the schema up and goes on. close() ends the connections.
+//
+//   DATABASE_URL unset   SQLite file DATA_DIR/store.sqlite; the folder is made on first use
+//   sqlite:… / file:…    that SQLite file, as Bun reads the URL; its folder must exist
+//   postgres://…         PostgreSQL, a pool of connections; set-up holds an advisory lock so replicas
+//                        starting together do not race to create the same table
+// SQLite runs in WAL mode (readers never wait for the writer) with synchronous=NORMAL (WAL's usual
+// pairing: a power cut may lose the last transactions, never the file) and waits up to 5 s for another
+// process's write lock, so several processes on one host can share the file.
+import { SQL } from "bun";
+import { mkdir } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+
+export type Dialect = "sqlite" | "postgres";
+
+/** The database cannot be reached or set up; `message` is one line for the log. */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+}
+
+export interface DatabaseOptions {
+  /** DATABASE_URL as parseConfig checked it; undefined: SQLite under dataDir. */
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  /** Statements that create what the app needs and may run again (CREATE … IF NOT EXISTS). */
+  readonly schema: (dialect: Dialect) => readonly string[];
+}
+
+export interface Database {
+  readonly dialect: Dialect;
+  /** Where the data lives, without a password: for log lines. */
+  readonly location: string;
+  ready(): Promise<SQL>;
+  close(): Promise<void>;
+}
+
+export const SQLITE_FILE = "store.sqlite";
+/** Seconds: a database that does not answer a connection within this fails the request, not hangs it. */
+const CONNECT_TIMEOUT_S = 5;
+/** An arbitrary constant: the key of the advisory lock schema set-up holds on PostgreSQL. */
+const SCHEMA_LOCK = 7_263_912_014;
+
+export function openDatabase(options: DatabaseOptions): Database {
+  const url = options.databaseUrl;
+  const dialect: Dialect = url && /^postgres(ql)?:/i.test(url) ? "postgres" : "sqlite";
+  const defaultFile = join(resolve(options.dataDir), SQLITE_FILE);
+  const location = dialect === "postgres" ? withoutPassword(url!) : (url ?? `sqlite:${defaultFile}`);
+  // PostgreSQL: one pool for the process's life; it reconnects by itself after the server comes back.
+  // SQLite: Bun opens the file as the handle is made, so that waits until the folder exists, and a failed
+  // attempt's handle is dropped for a new one on the next.
+  let sql: SQL | undefined = dialect === "postgres" ? new SQL(url!, { connectionTimeout: CONNECT_TIMEOUT_S, idleTimeout: 60 }) : undefined;
+
+  const setUp = async (): Promise<SQL> => {
+    try {
+      if (!sql) {
+        if (!url) await mkdir(dirname(defaultFile), { recursive: true });
+        sql = url ? new SQL(url) : new SQL({ adapter: "sqlite", filename: defaultFile });
+        await sql`PRAGMA journal_mode = WAL`;
+        await sql`PRAGMA synchronous = NORMAL`;
+        await sql`PRAGMA busy_timeout = 5000`;
+      }
+      const statements = options.schema(dialect);
+      if (dialect === "postgres") {
+        await sql.begin(async (tx) => {
+          await tx.unsafe(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
+          for (const statement of statements) await tx.unsafe(statement);
+        });
+      } else {
+        for (const statement of statements) await sql.unsafe(statement);
+      }
+      return sql;
+    } catch (error) {
+      if (dialect === "sqlite") {
+        await sql?.close().catch(() => {});
+        sql = undefined;
+      }
+      throw new StoreUnavailableError(`database unavailable: ${location} (${describe(error)})`, { cause: error });
+    }
+  };
+
+  let setting: Promise<SQL> | undefined;
+  return {
+    dialect,
+    location,
+    ready() {
+      // One set-up shared by every caller; after a failure the next caller tries again.
+      setting ??= setUp().catch((error: unknown) => {
+        setting = undefined;
+        throw error;
+      });
+      return setting;
+    },
+    async close() {
+      await sql?.close();
+    },
+  };
+}
+
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = "";
+  parsed.search = "";
+  return parsed.href;
+}
+
+/** The error's code and first line: enough to tell "refused" from "no such database" in one log line. */
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
+  return typeof code === "string" && !message?.includes(code) ? `${code}: ${message}` : String(message);
+}

@@ -1,0 +1,217 @@
+// The example store on SQLite and on a real PostgreSQL cluster: schema set-up, the guestbook, restarts that keep the data,
+// and an unreachable database as one line at start and a rejected promise on a request.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { Database as SqliteFile } from "bun:sqlite";
+import fc from "fast-check";
+import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { validateEntry } from "../../src/app/store/entry.ts";
+import { SQLITE_FILE } from "../../src/app/store/database.server.ts";
+import { openStore, StoreUnavailableError, type Store } from "../../src/app/store/store.server.ts";
+import { fuzzParams, hostileString } from "../support/fuzz.ts";
+import { freePort } from "../support/process.ts";
+import { startPostgres, type Postgres } from "../support/postgres.ts";
+
+type StoreOptions = { databaseUrl?: string; dataDir: string };
+
+const temps: string[] = [];
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "brisk-store-"));
+  temps.push(dir);
+  return dir;
+}
+
+const stores: Store[] = [];
+/** A store closed after the test, whatever the test did with it. */
+function open(options: StoreOptions): Store {
+  const store = openStore(options);
+  stores.push(store);
+  return store;
+}
+
+let pg: Postgres;
+let databases = 0;
+
+beforeAll(async () => {
+  pg = await startPostgres();
+}, 60_000);
+
+afterEach(async () => {
+  await Promise.allSettled(stores.splice(0).map((s) => s.close()));
+});
+
+afterAll(async () => {
+  await pg?.remove();
+  await Promise.all(temps.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+const backends = {
+  SQLite: async (): Promise<StoreOptions> => ({ dataDir: join(await tempDir(), "not", "made", "yet") }),
+  PostgreSQL: async (): Promise<StoreOptions> => ({ databaseUrl: await pg.createDatabase(`store_${++databases}`), dataDir: await tempDir() }),
+};
+
+describe.each(Object.keys(backends) as Array<keyof typeof backends>)("the store on %s", (backend) => {
+  /** Options for a new, empty database. */
+  const fresh = backends[backend];
+
+  test("set-up is idempotent: a second store on the same database starts, and so do several at once", async () => {
+    const options = await fresh();
+    await open(options).ready();
+    await open(options).ready();
+    await Promise.all(Array.from({ length: 4 }, () => open(options).ready()));
+  });
+
+  test("addEntry keeps the checked entry and gives it back as stored", async () => {
+    const store = open(await fresh());
+    const before = Date.now();
+    const entry = await store.guestbook.addEntry({ name: "  Ada ", message: "Hello\r\nworld" });
+    expect(entry).toMatchObject({ name: "Ada", message: "Hello\nworld" });
+    expect(entry.id).toBeInteger();
+    expect(entry.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Date.parse(entry.createdAt)).toBeGreaterThanOrEqual(before - 1);
+    expect(await store.guestbook.getEntry(entry.id)).toEqual(entry);
+  });
+
+  test("listEntries is newest first and honours the limit", async () => {
+    const store = open(await fresh());
+    const added = [];
+    for (const i of [1, 2, 3, 4]) added.push(await store.guestbook.addEntry({ name: `n${i}`, message: `m${i}` }));
+    expect(await store.guestbook.listEntries()).toEqual(added.toReversed());
+    expect((await store.guestbook.listEntries({ limit: 2 })).map((e) => e.name)).toEqual(["n4", "n3"]);
+    expect(await store.guestbook.listEntries({ limit: 0 })).toEqual([]);
+  });
+
+  test("an empty guestbook lists nothing", async () => {
+    expect(await open(await fresh()).guestbook.listEntries()).toEqual([]);
+  });
+
+  test("getEntry is undefined for an id that is not stored or is not an id at all", async () => {
+    const store = open(await fresh());
+    const { id } = await store.guestbook.addEntry({ name: "n", message: "m" });
+    for (const missing of [id + 1, 0, -1, 1.5, Number.NaN, 2 ** 31, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2]) {
+      expect({ missing, entry: await store.guestbook.getEntry(missing) }).toEqual({ missing, entry: undefined });
+    }
+  });
+
+  test("addEntry refuses what validateEntry refuses, and stores nothing", async () => {
+    const store = open(await fresh());
+    for (const bad of [{ name: "", message: "m" }, { name: "n", message: "x".repeat(501) }, { name: "n\u0000", message: "m" }]) {
+      expect(store.guestbook.addEntry(bad)).rejects.toThrow(TypeError);
+    }
+    expect(await store.guestbook.listEntries()).toEqual([]);
+  });
+
+  test("any text validateEntry accepts is stored and read back exactly as checked", async () => {
+    const store = open(await fresh());
+    await fc.assert(
+      fc.asyncProperty(hostileString({ loneSurrogates: true }), hostileString({ loneSurrogates: true, maxPieces: 40 }), async (name, message) => {
+        const checked = validateEntry({ name, message });
+        if (!checked.ok) return;
+        const entry = await store.guestbook.addEntry({ name, message });
+        expect({ name: entry.name, message: entry.message }).toEqual(checked.entry);
+        expect(await store.guestbook.getEntry(entry.id)).toEqual(entry);
+      }),
+      fuzzParams(0.05),
+    );
+  });
+
+  test("data outlives the store: a new store on the same database finds every entry", async () => {
+    const options = await fresh();
+    const first = open(options);
+    const entry = await first.guestbook.addEntry({ name: "kept", message: "across a restart" });
+    await first.close();
+    expect(await open(options).guestbook.listEntries()).toEqual([entry]);
+  });
+});
+
+describe("SQLite under DATA_DIR", () => {
+  test("the folder is made on first use, the file is in WAL mode, and a write lands in the WAL", async () => {
+    const dataDir = join(await tempDir(), "a", "b");
+    const store = open({ dataDir });
+    expect(await stat(dataDir).catch(() => "absent")).toBe("absent");
+    await store.guestbook.addEntry({ name: "n", message: "m" });
+    expect(store.location).toBe(`sqlite:${join(dataDir, SQLITE_FILE)}`);
+    expect(await readdir(dataDir)).toEqual(expect.arrayContaining([SQLITE_FILE, `${SQLITE_FILE}-wal`]));
+    const file = new SqliteFile(join(dataDir, SQLITE_FILE), { readonly: true });
+    expect(file.query("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    file.close();
+  });
+
+  test("a sqlite:// DATABASE_URL is honoured", async () => {
+    const path = join(await tempDir(), "app.db");
+    const store = open({ databaseUrl: `sqlite://${path}`, dataDir: await tempDir() });
+    await store.guestbook.addEntry({ name: "n", message: "m" });
+    expect(store.location).toBe(`sqlite://${path}`);
+    expect((await stat(path)).isFile()).toBe(true);
+  });
+
+  test("a sqlite:// DATABASE_URL in a folder that does not exist is one line at start", async () => {
+    const url = `sqlite://${await tempDir()}/missing/app.db`;
+    expect(open({ databaseUrl: url, dataDir: await tempDir() }).ready()).rejects.toThrow(
+      `database unavailable: ${url} (SQLITE_CANTOPEN: unable to open database file)`,
+    );
+  });
+
+  test("two stores on one file (two processes on a host) interleave writes without losing any", async () => {
+    const options = { dataDir: await tempDir() };
+    const [a, b] = [open(options), open(options)];
+    await Promise.all([a.ready(), b.ready()]);
+    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).guestbook.addEntry({ name: `n${i}`, message: "m" })));
+    expect(await a.guestbook.listEntries({ limit: 100 })).toHaveLength(40);
+  });
+
+  test("a DATA_DIR that cannot hold the file: one line at start, a rejected promise on a request", async () => {
+    const dataDir = join(await tempDir(), "a-file");
+    await writeFile(dataDir, "");
+    const store = open({ dataDir });
+    const error = await store.ready().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect((error as Error).message).toMatch(new RegExp(`^database unavailable: sqlite:${dataDir}/${SQLITE_FILE} \\(EEXIST: .*\\)$`));
+    expect(store.guestbook.listEntries()).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+});
+
+describe("PostgreSQL", () => {
+  test("a cluster restart keeps the data, and the same store carries on after it", async () => {
+    const store = open(await backends.PostgreSQL());
+    const entry = await store.guestbook.addEntry({ name: "before", message: "the restart" });
+    await pg.stop();
+    expect(store.guestbook.listEntries()).rejects.toThrow();
+    await pg.start();
+    expect(await store.guestbook.listEntries()).toEqual([entry]);
+    const after = await store.guestbook.addEntry({ name: "after", message: "the restart" });
+    expect(after.id).toBeGreaterThan(entry.id);
+  }, 30_000);
+
+  test("unreachable at start: one line naming the database without its password; requests reject; it recovers when the database is back", async () => {
+    const url = await pg.createDatabase(`store_${++databases}`);
+    const withPassword = url.replace("postgres@", "postgres:hunter2@");
+    const store = open({ databaseUrl: withPassword, dataDir: await tempDir() });
+    await pg.stop();
+    try {
+      const error = await store.ready().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      const message = (error as Error).message;
+      expect(message).toStartWith(`database unavailable: postgres://postgres@127.0.0.1:${pg.port}/store_${databases} (`);
+      expect(message).not.toContain("hunter2");
+      expect(message).not.toContain("\n");
+      expect(store.guestbook.addEntry({ name: "n", message: "m" })).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await pg.start();
+    }
+    // Trust authentication ignores the password: the same store now sets up and works.
+    await store.ready();
+    expect(await store.guestbook.addEntry({ name: "n", message: "m" })).toMatchObject({ id: 1 });
+  }, 30_000);
+
+  test("a port nobody listens on is one line at start too", async () => {
+    const store = open({ databaseUrl: `postgres://postgres@127.0.0.1:${await freePort()}/none`, dataDir: await tempDir() });
+    expect(store.ready()).rejects.toThrow(/^database unavailable: postgres:\/\/postgres@127\.0\.0\.1:\d+\/none \(ERR_POSTGRES_CONNECTION_REFUSED/);
+  });
+
+  test("a database that does not exist is one line at start", async () => {
+    const store = open({ databaseUrl: pg.url.replace(/\/postgres$/, "/missing_db"), dataDir: await tempDir() });
+    expect(store.ready()).rejects.toThrow(/^database unavailable: .*\/missing_db \(.*missing_db.*\)$/);
+  });
+});
