@@ -2,6 +2,7 @@
 // Set SENTRY_DSN for "Sentry on": Sentry is initialised before the app listens, as in main.ts.
 import app from "#app";
 import { createApp } from "../src/brisk/server/app.ts";
+import { startApp } from "../src/brisk/server/app-start.ts";
 import { loadClientAssets } from "../src/brisk/server/assets.ts";
 import { parseConfig } from "../src/brisk/server/config.ts";
 import { initServerSentry } from "../src/brisk/server/sentry.ts";
@@ -9,4 +10,5 @@ import { initServerSentry } from "../src/brisk/server/sentry.ts";
 const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
 const monitoring = initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId);
-createApp(config, app, { assets, capture: monitoring?.capture }).listen({ hostname: config.host, port: config.port, reusePort: true });
+const { cookieSigner } = await startApp(config, app, () => {});
+createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture }).listen({ hostname: config.host, port: config.port, reusePort: true });

@@ -63,10 +63,12 @@ try {
   };
   // The bundler works on its own threads: the first build runs while the server's modules load.
   firstBuild = rebuild();
-  const [{ createApp }, { livePublicFiles }] = await Promise.all([
+  const [{ createApp }, { livePublicFiles }, { startApp }] = await Promise.all([
     import("../src/brisk/server/app.ts"),
     import("../src/brisk/server/public-files.ts"),
+    import("../src/brisk/server/app-start.ts"),
   ]);
+  const { cookieSigner } = await startApp(config, app, (record) => console.log(JSON.stringify(record)));
   // @sentry/bun alone takes a few hundred milliseconds to load: only with a DSN.
   const monitoring = config.sentryDsn
     ? (await import("../src/brisk/server/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development")
@@ -74,7 +76,7 @@ try {
   await firstBuild;
   // Public files are read from the folder on each request: an edit there shows without a rebuild.
   const publicFiles = livePublicFiles(join(ROOT, "public"));
-  root.use(createApp(config, app, { assets: client.assets, publicFiles, capture: monitoring?.capture }));
+  root.use(createApp(config, app, { assets: client.assets, publicFiles, cookieSigner, capture: monitoring?.capture }));
 
   let timer: ReturnType<typeof setTimeout> | undefined;
   watch(SRC, { recursive: true }, (_event, file) => {

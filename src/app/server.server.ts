@@ -12,6 +12,8 @@ export function store(): Store {
 
 export const server: AppServer = {
   async start({ config, log }) {
+    // Started again (a test serving the app twice): the new configuration's store replaces the old one.
+    await current?.close();
     current = openStore(config);
     try {
       await current.ready();

@@ -26,8 +26,10 @@ afterAll(async () => {
 const get = (path: string, init?: RequestInit) => fetch(`${server.origin}${path}`, { redirect: "manual", ...init });
 
 describe("the binary, alone in an empty folder", () => {
-  test("has nothing beside it, and runs as a production build without NODE_ENV", async () => {
-    expect(await readdir(alone.dir)).toEqual(["brisk"]);
+  test("has nothing beside it but the data it writes, and runs as a production build without NODE_ENV", async () => {
+    // DATA_DIR's default, ./data, made on first start: the store and the generated cookie secret.
+    expect((await readdir(alone.dir)).sort()).toEqual(["brisk", "data"]);
+    expect((await readdir(`${alone.dir}/data`)).sort()).toEqual(expect.arrayContaining(["cookie-secret", "store.sqlite"]));
     const listening = server.jsonLines().find((l) => l.msg === "listening");
     expect(listening?.mode).toBe("production");
     // Production pages carry the digest, never the error's message.
@@ -36,10 +38,19 @@ describe("the binary, alone in an empty folder", () => {
     expect(html).not.toContain("Example failure in a loader");
   });
 
-  test.each(EXAMPLES.map((e) => [e.href, Number.parseInt(e.status, 10)] as const))("GET %s answers %i", async (path, status) => {
+  /** What each example answers on a fresh store and without a session: no entry 1 yet, nobody signed in. */
+  const FRESH: Record<string, number> = { "/examples/guestbook/1": 404, "/examples/account": 401 };
+  const pages = EXAMPLES.filter((e) => !e.href.startsWith("/api/"));
+  test.each(pages.map((e) => [e.href, FRESH[e.href] ?? Number.parseInt(e.status, 10)] as const))("GET %s answers %i", async (path, status) => {
     const res = await get(path);
     expect(res.status).toBe(status);
     if (status !== 307) expect(await res.text()).toContain("</html>");
+  });
+
+  test("the guestbook API answers JSON from the store", async () => {
+    const res = await get("/api/guestbook");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ entries: expect.any(Array) });
   });
 
   test("the streamed page arrives whole", async () => {

@@ -1,11 +1,12 @@
 // app.ts (test support): a real client build and a real app, through app.handle or a real socket.
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../../scripts/build-client.ts";
 import type { AppDefinition } from "../../src/brisk/runtime/app-definition.ts";
 import { createApp, type AppDeps } from "../../src/brisk/server/app.ts";
+import { startApp } from "../../src/brisk/server/app-start.ts";
 import { loadClientAssets, type ClientAssets } from "../../src/brisk/server/assets.ts";
 import { importedAssets } from "../../src/brisk/server/imported-assets.ts";
 import { parseConfig, type Config } from "../../src/brisk/server/config.ts";
@@ -51,12 +52,24 @@ export function clientAssets(
   return build;
 }
 
+let dataDir: string | undefined;
+
+/** One DATA_DIR per test process (the SQLite store, the generated cookie secret), removed when it ends. */
+export function testDataDir(): string {
+  if (!dataDir) {
+    const dir = (dataDir = mkdtempSync(join(tmpdir(), "brisk-data-")));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return dataDir;
+}
+
 export function testConfig(env: Record<string, string> = {}): Config {
-  return parseConfig({ NODE_ENV: "production", ...env });
+  return parseConfig({ NODE_ENV: "production", DATA_DIR: testDataDir(), ...env });
 }
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
+  config: Config;
   logs: LogRecord[];
   /** app.handle with a realistic URL (Elysia misreads very short hosts). */
   request(path: string, init?: RequestInit): Promise<Response>;
@@ -67,12 +80,18 @@ export async function testApp(
   deps: AppDeps & { clientMode?: "production" | "development"; appModule?: string } = {},
 ): Promise<TestApp> {
   const logs: LogRecord[] = [];
-  const app = createApp(testConfig(env), await loadApp(deps.appModule), {
+  const log = (r: LogRecord) => void logs.push(r);
+  const config = testConfig(env);
+  const definition = await loadApp(deps.appModule);
+  // As main.ts starts an app: the cookie secret, then the app's own start (the example app's store).
+  const { cookieSigner } = await startApp(config, definition, log);
+  const app = createApp(config, definition, {
     assets: await clientAssets(deps.clientMode, deps.appModule),
-    log: (r) => logs.push(r),
+    log,
+    cookieSigner,
     ...deps,
   });
-  return { app, logs, request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)) };
+  return { app, config, logs, request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)) };
 }
 
 export interface Listening extends TestApp {

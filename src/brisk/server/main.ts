@@ -27,9 +27,10 @@ const [{ createApp }, { loadClientAssets }, { startApp }, { default: app }] = aw
 ]);
 
 const assets = loadClientAssets(app.routes);
-const started = await startApp(config, app, stdoutLogger).catch((error: unknown) => {
+const appStarted = await startApp(config, app, stdoutLogger).catch((error: unknown): never => {
+  stdoutLogger.flush();
   console.error(`brisk: cannot start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  return process.exit(1);
 });
 const startSentry = async () =>
   config.sentryDsn ? (await import("./sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId) : undefined;
@@ -39,7 +40,7 @@ const startSentry = async () =>
 let monitoring = config.sentryTracesSampleRate === undefined ? undefined : await startSentry();
 const early: Array<Parameters<CaptureError>> = [];
 const capture: CaptureError = (error, context) => (monitoring ? monitoring.capture(error, context) : early.push([error, context]));
-const brisk = createApp(config, app, { assets, cookieSigner: started.cookieSigner, capture: config.sentryDsn ? capture : undefined });
+const brisk = createApp(config, app, { assets, cookieSigner: appStarted.cookieSigner, capture: config.sentryDsn ? capture : undefined });
 // reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
 // idleTimeout: a connection silent for 10 s is closed, so slow or stalled headers cannot hold sockets open;
 // it is Bun's default, set here so it is a decision (Elysia adds no timeout of its own).
@@ -63,7 +64,7 @@ onStopSignal(async (signal) => {
   const started = performance.now();
   announce({ level: "info", msg: "stopping", signal, inFlight: server.pendingRequests, timeoutMs: config.shutdownTimeoutMs });
   const { drained, abandoned } = await drain(server, config.shutdownTimeoutMs);
-  await started.stop();
+  await appStarted.stop();
   await sentryStarted;
   await monitoring?.flush(2_000);
   const ms = Math.round(performance.now() - started);
