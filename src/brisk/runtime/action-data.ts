@@ -18,5 +18,8 @@ export function actionResult(returned: unknown): { value: unknown; status: numbe
   return returned instanceof ActionData ? { value: returned.value, status: returned.status } : { value: returned ?? null, status: 200 };
 }
 
+/** Each of an action's possible returns, unwrapped (a conditional on a bare type spreads over a union). */
+type Unwrapped<R> = R extends ActionData<infer T> ? T : R;
+
 /** The value type an action hands the page, for `useActionData<typeof action>()`. */
-export type ActionValue<A extends (ctx: never) => unknown> = Awaited<ReturnType<A>> extends ActionData<infer T> ? T : Awaited<ReturnType<A>>;
+export type ActionValue<A extends (ctx: never) => unknown> = Unwrapped<Awaited<ReturnType<A>>>;

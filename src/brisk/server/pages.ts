@@ -64,7 +64,12 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
 }
 
 export function pagesPlugin(deps: PageHandlerDeps) {
-  return new Elysia({ name: "brisk:pages" }).all("*", function servePage({ request }) {
-    return handlePage(request, recordOf(request), deps);
-  });
+  return new Elysia({ name: "brisk:pages" }).all(
+    "*",
+    function servePage({ request }) {
+      return handlePage(request, recordOf(request), deps);
+    },
+    // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
+    { parse: "none" },
+  );
 }
