@@ -19,8 +19,7 @@ function SignForm() {
   const answer = useActionData<typeof signGuestbook>();
   const errors = answer?.errors ?? {};
   return (
-    // Keyed by the answer: a successful post (a new page) starts the form empty again.
-    <Form className="guestbook-form" key={answer ? "answered" : "blank"}>
+    <Form className="guestbook-form">
       <label>
         Name
         <input name="name" required maxLength={ENTRY_LIMITS.name} defaultValue={answer?.values.name} aria-invalid={errors.name ? true : undefined} />

@@ -41,10 +41,17 @@ export function Form({ action, navigate = true, onSubmit, children, ...rest }: F
       native.current = true;
       form.requestSubmit(submitter);
     };
-    void nav.submit({ action: form.action, body, navigate, fallback }).finally(() => {
-      inFlight.current = false;
-      setPending(false);
-    });
+    void nav
+      .submit({ action: form.action, body, navigate, fallback })
+      .then((succeeded) => {
+        // As after a document post and its redirect: a form that did its work starts empty again. One that
+        // failed keeps what the visitor typed.
+        if (succeeded && form.isConnected) form.reset();
+      })
+      .finally(() => {
+        inFlight.current = false;
+        setPending(false);
+      });
   };
   return (
     <form {...rest} method="post" action={action ?? (search ? `${path}?${search}` : path)} onSubmit={submit} aria-busy={pending || undefined}>

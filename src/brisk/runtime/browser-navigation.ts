@@ -49,9 +49,10 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
       },
     ));
   /** Runs `use` once the navigation code is here; if it cannot arrive (offline), the page stays and offers a retry. */
-  const withNavigator = (to: string, use: (n: Navigator) => Promise<void>): Promise<void> =>
+  const withNavigator = <T,>(to: string, use: (n: Navigator) => Promise<T>): Promise<T | undefined> =>
     navigator().then(use, () => {
       store.commit({ ...state, failedNavigation: { to: new URL(to, location.href).href, retry: () => void withNavigator(to, use) } });
+      return undefined;
     });
   const go = (to: string, options: NavigateOptions & { pop?: boolean }) => void withNavigator(to, (n) => n.go(to, options));
 
@@ -67,8 +68,8 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
       return () => listeners.delete(listener);
     },
     navigate: (to, options = {}) => go(to, options),
-    submit: (submission: Submission) => withNavigator(submission.action, (n) => n.submit(submission)),
-    revalidate: () => withNavigator(location.href, (n) => n.revalidate()),
+    submit: async (submission: Submission) => (await withNavigator(submission.action, (n) => n.submit(submission))) ?? false,
+    revalidate: async () => void (await withNavigator(location.href, (n) => n.revalidate())),
     // A failure here is retried by the first navigation.
     preload: () => void navigator().catch(() => {}),
     config: boot.config,

@@ -14,7 +14,7 @@ export type Navigate = (to: string, options: NavigateOptions & { pop?: boolean }
 
 export interface Navigator {
   go: Navigate;
-  submit(submission: Submission): Promise<void>;
+  submit(submission: Submission): Promise<boolean>;
   revalidate(): Promise<void>;
 }
 
@@ -109,29 +109,35 @@ export function createNavigate({ store, buildId, prepare, open }: CreateNavigate
     }
   }
 
-  async function submit(submission: Submission): Promise<void> {
+  async function submit(submission: Submission): Promise<boolean> {
     const target = new URL(submission.action, location.href);
-    if (target.origin !== location.origin) return submission.fallback();
+    if (target.origin !== location.origin) return (submission.fallback(), false);
     const controller = begin({ kind: "submitting", to: target.href });
     try {
       const answer = await fetchPageData(target, buildId, controller.signal, submission.body);
+      const succeeded = answer.status < 400;
       if (!submission.navigate && answer.payload.outcome?.kind !== "redirect") {
         // The action's own page is not wanted: the current one shows what the action changed (and starting
         // that fetch aborts the rest of this answer).
-        return revalidate();
+        await revalidate();
+        return succeeded;
       }
       // The action's page, with its data and the loader's fresh data: a new entry only if it is another page.
       await show(answer, target, { history: "push", scroll: !isCurrent(target) }, controller.signal);
+      return succeeded;
     } catch (error) {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) return false;
       settle();
       // Refused before the action ran (another build, a body the server would not read): the browser posts
       // the form itself, and the document it gets says why. An answer from elsewhere: the page, loaded whole.
       if (error instanceof FullLoadNeeded) {
         const refused = error.status !== undefined && error.status >= 400 && error.status < 500;
-        return refused ? submission.fallback() : location.assign(target.href);
+        if (refused) submission.fallback();
+        else location.assign(target.href);
+        return false;
       }
       store.commit({ ...store.getState(), failedNavigation: { to: target.href, retry: () => void submit(submission) } });
+      return false;
     }
   }
 

@@ -49,8 +49,11 @@ export interface Navigation {
   getState(): NavState;
   subscribe(listener: () => void): () => void;
   navigate(to: string, options?: NavigateOptions): void;
-  /** Posts a form through page data; resolves once the page shows the answer (or the attempt failed). */
-  submit(submission: Submission): Promise<void>;
+  /**
+   * Posts a form through page data; resolves once the page shows the answer, with true when the action
+   * succeeded (below 400: a redirect, or data without an error status), so the form can start empty again.
+   */
+  submit(submission: Submission): Promise<boolean>;
   /** Fetches the current page's data again and shows it, the URL and scroll position unchanged. */
   revalidate(): Promise<void>;
   config: ClientConfig;
@@ -101,7 +104,7 @@ export function staticNavigation(state: NavState, config: ClientConfig, host: st
     getState: () => state,
     subscribe: () => () => {},
     navigate: () => {},
-    submit: async () => {},
+    submit: async () => false,
     revalidate: async () => {},
     config,
     host,

@@ -14,6 +14,8 @@ export class FullLoadNeeded extends Error {
 }
 
 export interface FetchedPage {
+  /** The answer's HTTP status: 200, an outcome's, or an action's (422 for a failed validation). */
+  status: number;
   payload: PagePayload;
   settlements: AsyncIterable<DeferredSettlement>;
 }
@@ -78,5 +80,5 @@ export async function fetchPageData(target: URL, buildId: string, signal: AbortS
   async function* settlements(): AsyncGenerator<DeferredSettlement> {
     for await (const line of it) yield JSON.parse(line) as DeferredSettlement;
   }
-  return { payload, settlements: settlements() };
+  return { status: response.status, payload, settlements: settlements() };
 }
