@@ -74,6 +74,18 @@ describe("API routes", () => {
     expect(await logFor(t.logs, res)).toMatchObject({ level: "info", status: 400, path: "/api/notes", requestId: id });
   });
 
+  test("bodies are read within ACTION_MAX_BYTES (413) and must be JSON or a form (415)", async () => {
+    const small = await testApp({ ACTION_MAX_BYTES: "1024" });
+    const big = await small.request("/api/notes", json({ text: "x".repeat(2000) }));
+    expect(big.status).toBe(413);
+    expect((await big.json()).error).toContain("1024");
+    const text = await t.request("/api/notes", { method: "POST", headers: { "content-type": "text/plain" }, body: "hi" });
+    expect(text.status).toBe(415);
+    expect(text.headers.get("content-type")).toBe("application/json;charset=utf-8");
+    const form = await t.request("/api/notes", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "text=from+a+form" });
+    expect(form.status).toBe(201);
+  });
+
   test("a body that fails the schema is a 422 naming the field", async () => {
     const res = await t.request("/api/notes", json({ text: "" }));
     expect(res.status).toBe(422);

@@ -28,7 +28,9 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   const record = recordOf(request);
   const json = isApiPath(record.path);
   if (isOutcome(error)) return error.toResponse(json ? "json" : "text");
-  if (error instanceof BodyRefused) return json ? jsonError(error.status, error.message) : text(error.status, error.message);
+  // Elysia wraps what a parse hook throws in its own ParseError; the API's body reader's refusal is the cause.
+  const refused = error instanceof BodyRefused ? error : (error as { cause?: unknown }).cause;
+  if (refused instanceof BodyRefused) return json ? jsonError(refused.status, refused.message) : text(refused.status, refused.message);
   if (code === "NOT_FOUND") return json ? jsonError(404, "not found") : text(404, "not found");
   if (code === "PARSE") return json ? jsonError(400, "malformed request body") : text(400, "malformed request body");
   if (code === "VALIDATION") {
