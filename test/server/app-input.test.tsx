@@ -68,7 +68,7 @@ describe("API routes", () => {
   test("a malformed body is a JSON 400 with its request id and log line, never a crashed hook", async () => {
     const res = await t.request("/api/notes", { method: "POST", headers: { "content-type": "application/json" }, body: "{bad" });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: "malformed request body" });
+    expect(await res.json()).toEqual({ error: "the body is not valid JSON" });
     const id = res.headers.get("x-request-id");
     expect(id).toBeTruthy();
     expect(await logFor(t.logs, res)).toMatchObject({ level: "info", status: 400, path: "/api/notes", requestId: id });
