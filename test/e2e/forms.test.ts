@@ -105,6 +105,28 @@ describe("the guestbook with JavaScript on", () => {
   });
 });
 
+describe("revalidation", () => {
+  test("a link to the current page fetches its data again and adds no history entry", async () => {
+    const { page, watch } = await open("/examples/guestbook", true);
+    const name = unique("Elsewhere");
+    // Written another way (the JSON API, as another visitor would): not on the page until it is fetched again.
+    const res = await fetch(`${server.origin}/api/guestbook`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name, message: "via the API" }),
+    });
+    expect(res.status).toBe(201);
+    expect(await page.locator(".entries li", { hasText: name }).count()).toBe(0);
+    const entries = await page.evaluate(() => history.length);
+    await page.click("a.refresh");
+    await page.locator(".entries li", { hasText: name }).waitFor();
+    expect(await page.evaluate(() => history.length)).toBe(entries);
+    expect(watch.documents).toHaveLength(1);
+    expect(watch.problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe("with JavaScript off", () => {
   test("signing the guestbook is a post, a 303 and the list with the entry", async () => {
     const { page, statuses } = await open("/examples/guestbook", false);

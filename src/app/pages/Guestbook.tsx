@@ -45,7 +45,9 @@ export function Guestbook() {
         <code>DATABASE_URL</code>); <code>/api/guestbook</code> reads and writes the same ones as JSON.
       </p>
       <SignForm />
-      <h2>Entries</h2>
+      <h2>
+        Entries <Link href="/examples/guestbook" className="refresh">(check for new ones)</Link>
+      </h2>
       {entries.length === 0 ? <p className="empty">No entries yet.</p> : null}
       <ol className="entries">
         {entries.map((e) => (
