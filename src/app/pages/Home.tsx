@@ -8,10 +8,9 @@ export function Home() {
   return (
     <main>
       <title>Brisk</title>
-      <h1>
-        {/* An imported image: the same hashed /assets/ URL on the server and in the browser. */}
-        <img className="logo" src={logo} alt="" width={40} height={40} /> Brisk
-      </h1>
+      {/* An imported image: the same hashed /assets/ URL on the server and in the browser. */}
+      <img className="logo" src={logo} alt="" width={40} height={40} />
+      <h1>Brisk</h1>
       <p className="lead">
         A React application served from Bun: an Elysia server streams React 19, wouter routes run on both sides, and
         every outcome has a real page with a real HTTP status.

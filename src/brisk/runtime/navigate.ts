@@ -67,9 +67,7 @@ export function createNavigate({ store, buildId, prepare, open }: CreateNavigate
     const readiness = await prepare(url, fetched.payload, signal);
     if (readiness === "reloading" || signal.aborted) return;
     const href = url.pathname + url.search + url.hash;
-    // A page that is already the current one gets no second history entry.
-    const history = move.history === "push" && isCurrent(url) && !url.hash ? "replace" : move.history;
-    if (history !== "none") window.history[history === "push" ? "pushState" : "replaceState"](null, "", href);
+    if (move.history !== "none") window.history[move.history === "push" ? "pushState" : "replaceState"](null, "", href);
     const live = open(fetched.payload);
     store.commit({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
     if (move.scroll) scrollAfterCommit(url);
@@ -87,7 +85,9 @@ export function createNavigate({ store, buildId, prepare, open }: CreateNavigate
     const controller = begin({ kind: "loading", to: target.href });
     try {
       const fetched = await fetchPageData(target, buildId, controller.signal);
-      const move: Move = pop ? { history: "none", scroll: false } : { history: replace ? "replace" : "push", scroll: true };
+      // A link to the page already showing fetches it again, without a second history entry.
+      const history = replace || isCurrent(target) ? "replace" : "push";
+      const move: Move = pop ? { history: "none", scroll: false } : { history, scroll: true };
       await show(fetched, target, move, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
@@ -123,7 +123,8 @@ export function createNavigate({ store, buildId, prepare, open }: CreateNavigate
         return succeeded;
       }
       // The action's page, with its data and the loader's fresh data: a new entry only if it is another page.
-      await show(answer, target, { history: "push", scroll: !isCurrent(target) }, controller.signal);
+      const here = isCurrent(target);
+      await show(answer, target, { history: here ? "replace" : "push", scroll: !here }, controller.signal);
       return succeeded;
     } catch (error) {
       if (controller.signal.aborted) return false;
