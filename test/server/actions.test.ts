@@ -25,6 +25,10 @@ function bootState(html: string) {
   return JSON.parse(m[1]!);
 }
 
+/** A urlencoded post whose body streams, with no Content-Length. */
+const streamedPost = (body: ReadableStream<Uint8Array>, headers: Record<string, string>): RequestInit =>
+  ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body, duplex: "half" }) as RequestInit;
+
 async function pageData(res: Response) {
   const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
   return lines[0];
@@ -128,12 +132,7 @@ describe("cross-site posts are refused before the action runs and before the bod
       },
       { highWaterMark: 0 },
     );
-    const res = await t.request("/form", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-      body,
-      duplex: "half",
-    } as RequestInit);
+    const res = await t.request("/form", streamedPost(body, headers));
     expect(res.status).toBe(403);
     expect(written.length).toBe(before);
     expect(pulled).toBe(false);
@@ -173,12 +172,7 @@ describe("bodies", () => {
         controller.enqueue(new TextEncoder().encode(chunks === 1 ? "text=" : "x".repeat(512)));
       },
     });
-    const res = await small.request("/form", {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...SAME_ORIGIN },
-      body,
-      duplex: "half",
-    } as RequestInit);
+    const res = await small.request("/form", streamedPost(body, SAME_ORIGIN));
     expect(res.status).toBe(413);
     expect(chunks).toBeLessThan(10);
   });
