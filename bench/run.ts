@@ -127,7 +127,7 @@ try {
     bodyFile: formFile,
     contentType: FORM_TYPE,
     // What a browser sends on a form post from the site's own page: Brisk's cross-site check runs in full
-    // and lets it through (no Origin at all would skip the check's URL parsing).
+    // and lets it through (without Origin or Referer it would take the shortcut for non-browser clients).
     headers: (s) => ({ origin: s.origin }),
     beforeRun: async () => {
       await Bun.sleep(500); // the warm-ups' last posts land before the count starts
