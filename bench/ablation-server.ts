@@ -3,6 +3,7 @@
 // Everything else is Brisk's own code path: routing, loaders, outcomes, its React tree and boot data.
 import app from "#app";
 import { pageHandlerDeps } from "../src/brisk/server/app.ts";
+import { startApp } from "../src/brisk/server/app-start.ts";
 import { loadClientAssets } from "../src/brisk/server/assets.ts";
 import { parseConfig } from "../src/brisk/server/config.ts";
 import { handlePage } from "../src/brisk/server/pages.ts";
@@ -13,7 +14,9 @@ const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
 const noHeaders: SecurityHeaders = { common: {}, nonce: () => "", html: () => ({}) };
 const security = Bun.env.ABLATION === "no-headers" ? noHeaders : createSecurityHeaders(config);
-const deps = pageHandlerDeps(config, app, { assets, capture: () => {}, security });
+// The app's store (under DATA_DIR) and the cookie signer, as main.ts starts them.
+const { cookieSigner } = await startApp(config, app, () => {});
+const deps = pageHandlerDeps(config, app, { assets, capture: () => {}, security, cookieSigner });
 
 Bun.serve({
   hostname: config.host,

@@ -2,6 +2,10 @@
 // Same components and loader data as Brisk, in a shell like Document.tsx, with the same boot data
 // script and client entry, so the HTML is the same size; only routing, outcomes, logging, Sentry are missing.
 // POST /monitoring is the naive tunnel: one fetch forward, no checks at all.
+// POST /examples/guestbook is the form post done by hand: the urlencoded body parsed, the app's own
+// validation (validateEntry: name 1–80, message 1–500), the app's store inserting through Bun.SQL (SQLite
+// in WAL mode under DATA_DIR, the same schema and statement), then 303 to the list. No cross-site check,
+// no body limit, no request id or log line: those are Brisk's own work.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ReactNode } from "react";
@@ -12,6 +16,8 @@ import { Home } from "../src/app/pages/Home.tsx";
 import { homeLoader } from "../src/app/pages/Home.server.ts";
 import { StreamExample } from "../src/app/pages/StreamExample.tsx";
 import { streamLoader } from "../src/app/pages/StreamExample.server.ts";
+import { validateEntry } from "../src/app/store/entry.ts";
+import { openStore } from "../src/app/store/store.server.ts";
 import { LoaderDataContext } from "../src/brisk/runtime/loader-data.tsx";
 import type { LoaderContext } from "../src/brisk/runtime/route.ts";
 import { scriptJson } from "../src/brisk/runtime/script-json.ts";
@@ -24,6 +30,9 @@ const manifest = JSON.parse(readFileSync(join(clientDir, "manifest.json"), "utf8
   preload: string[];
 };
 const asset = (file: string) => `/assets/${file}`;
+// DATA_DIR is set by the bench: a folder of this server's own, so its table starts empty.
+const store = openStore({ dataDir: Bun.env.DATA_DIR ?? "./data" });
+await store.ready();
 
 function Shell({ path, data, children }: { path: string; data: unknown; children: ReactNode }) {
   return (
@@ -84,6 +93,14 @@ async function page(request: Request, path: string): Promise<Response> {
   return new Response(stream, { status, headers: { "content-type": "text/html; charset=utf-8" } });
 }
 
+async function signGuestbook(request: Request): Promise<Response> {
+  if (!request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded")) return new Response(null, { status: 415 });
+  const checked = validateEntry(await request.formData());
+  if (!checked.ok) return Response.json(checked.errors, { status: 422 });
+  await store.guestbook.addEntry(checked.entry);
+  return new Response(null, { status: 303, headers: { location: "/examples/guestbook" } });
+}
+
 const server = Bun.serve({
   hostname: Bun.env.HOST ?? "127.0.0.1",
   port: Number(Bun.env.PORT ?? 0),
@@ -93,6 +110,7 @@ const server = Bun.serve({
     if (path === "/monitoring" && request.method === "POST") {
       return fetch(ingestUrl, { method: "POST", body: await request.arrayBuffer(), headers: { "content-type": "application/x-sentry-envelope" } });
     }
+    if (path === "/examples/guestbook" && request.method === "POST") return signGuestbook(request);
     return page(request, path);
   },
 });

@@ -9,12 +9,14 @@ import { countArrivals } from "./lib/arrivals.ts";
 import { buildBinary, coldStarts, peakMemory, startBinary } from "./lib/binary.ts";
 import { measureClientWeight } from "./lib/client-weight.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
+import { FORM_TYPE, GUESTBOOK_FORM, GUESTBOOK_PATH, checkSubmission, countRows, rowsMismatch, type WriteMeasurement } from "./lib/guestbook.ts";
 import { meterForeignLoad } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { LOAD_CORE, memoryOf, pinSelf, pinning, startServer, type Child } from "./lib/proc.ts";
 import { PATHS, buildReport, type Results } from "./lib/results.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
+import { CONNECTIONS } from "./lib/wrk.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 /** Measured seconds per server and path; the issue's figure is 10. Shorter only for trying the bench out. */
@@ -44,9 +46,11 @@ try {
   const clientDir = join(work, "client");
   const manifest = (await Bun.file(join(clientDir, "manifest.json")).json()) as Manifest;
 
+  // Each server's own DATA_DIR (its SQLite store, Brisk's generated cookie secret): every guestbook starts empty.
+  const dataDirOf = (name: string) => join(work, `data-${name.replace(/\W+/g, "-")}`);
   const start = async (name: string, script: string, env: Record<string, string | undefined>) => {
     const child = await startServer(name, ["bun", join(import.meta.dir, script)], {
-      env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, SENTRY_DSN: undefined, ...env },
+      env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, SENTRY_DSN: undefined, DATA_DIR: dataDirOf(name), ...env },
       stderrPath: join(work, `${name.replace(/\W+/g, "-")}.stderr`),
     });
     children.push(child);
@@ -109,6 +113,30 @@ try {
     { ...briskTunnel!, arrived: arrivals.matched(BRISK_INGEST) },
     { ...refTunnel!, arrived: arrivals.matched(REFERENCE_INGEST) },
   ];
+
+  say(`writes: POST ${GUESTBOOK_PATH}`);
+  const writers = [on, ref, off];
+  const formFile = join(work, "guestbook-form.txt");
+  await Bun.write(formFile, GUESTBOOK_FORM);
+  // Fails the run before measuring when a server does not answer 303 or does not store the row.
+  for (const s of writers) await checkSubmission(s.origin, dataDirOf(s.name));
+  const rowsBefore = new Map<string, number>();
+  const posts = await measureInTurns(writers, GUESTBOOK_PATH, {
+    ...TURNS,
+    workDir: work,
+    bodyFile: formFile,
+    contentType: FORM_TYPE,
+    // What a browser sends on a form post from the site's own page: Brisk's cross-site check runs in full
+    // and lets it through (without Origin or Referer it would take the shortcut for non-browser clients).
+    headers: (s) => ({ origin: s.origin }),
+    beforeRun: async () => {
+      await Bun.sleep(500); // the warm-ups' last posts land before the count starts
+      for (const s of writers) rowsBefore.set(s.name, countRows(dataDirOf(s.name)));
+    },
+  });
+  await Bun.sleep(1_000); // posts in flight when wrk stopped land too
+  const writes: WriteMeasurement[] = posts.map((m) => ({ ...m, rows: countRows(dataDirOf(m.server)) - rowsBefore.get(m.server)! }));
+  const rowsWrong = writes.map((m) => rowsMismatch(m, CONNECTIONS, TURNS.slices)).filter((x) => x !== undefined);
   for (const child of children.splice(0)) await child.stop();
 
   say("binary: cold start and memory");
@@ -136,6 +164,7 @@ try {
     throughput,
     streaming,
     tunnel,
+    writes: { measurements: writes, formBytes: GUESTBOOK_FORM.length, connections: CONNECTIONS, slices: TURNS.slices },
     envelopeBytes: new TextEncoder().encode(envelope).byteLength,
     weight,
     binary: { ...binary, ...starts, load: binaryLoad },
@@ -145,6 +174,7 @@ try {
   console.log(report.terminal);
   await Bun.write(join(import.meta.dir, "RESULTS.md"), report.markdown);
   say(`wrote bench/RESULTS.md in ${Math.round((performance.now() - started) / 1000)} s`);
+  if (rowsWrong.length) throw new Error(`the guestbook's rows do not match its answers:\n${rowsWrong.join("\n")}`);
 } finally {
   for (const child of children) await child.stop();
   arrivals.stop();

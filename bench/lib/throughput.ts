@@ -28,6 +28,8 @@ export interface MeasureOptions {
   workDir: string;
   bodyFile?: string;
   contentType?: string;
+  /** Headers for each server's requests (an Origin naming that server, say). */
+  headers?: (server: Endpoint) => Record<string, string>;
   /** After the warm-ups, before the first measured slice. */
   beforeRun?: () => Promise<void>;
 }
@@ -52,7 +54,13 @@ interface Tally {
 }
 
 export async function measureInTurns(servers: Endpoint[], path: string, options: MeasureOptions): Promise<Measurement[]> {
-  const load = (s: Endpoint) => ({ url: s.origin + path, workDir: options.workDir, bodyFile: options.bodyFile, contentType: options.contentType });
+  const load = (s: Endpoint) => ({
+    url: s.origin + path,
+    workDir: options.workDir,
+    bodyFile: options.bodyFile,
+    contentType: options.contentType,
+    headers: options.headers?.(s),
+  });
   // Warm-up: the JIT compiles the hot paths, and every side starts from open keep-alive connections.
   for (const s of servers) await runWrk({ ...load(s), seconds: options.warmupSeconds });
   await options.beforeRun?.();

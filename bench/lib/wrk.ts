@@ -25,9 +25,14 @@ export interface WrkOptions {
   /** A POST body (file path) sent with every request. */
   bodyFile?: string;
   contentType?: string;
+  /** Sent with every request besides wrk's own (Host, Content-Length). */
+  headers?: Record<string, string>;
   /** Where the generated Lua script is written. */
   workDir: string;
 }
+
+/** Connections wrk keeps open unless told otherwise. */
+export const CONNECTIONS = 50;
 
 const MARK = "BENCH_JSON ";
 
@@ -44,14 +49,15 @@ end
 `;
 
 function script(options: WrkOptions): string {
-  if (!options.bodyFile) return DONE;
+  const headers = Object.entries(options.headers ?? {}).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}\n`);
+  if (!options.bodyFile) return `${headers.join("")}${DONE}`;
   return `
 wrk.method = "POST"
 local f = assert(io.open(${JSON.stringify(options.bodyFile)}, "rb"))
 wrk.body = f:read("*a")
 f:close()
 wrk.headers["Content-Type"] = ${JSON.stringify(options.contentType ?? "application/octet-stream")}
-${DONE}`;
+${headers.join("")}${DONE}`;
 }
 
 export async function runWrk(options: WrkOptions): Promise<WrkResult> {
@@ -59,7 +65,7 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   await Bun.write(lua, script(options));
   // One thread: it has one core to itself, and a second would only contend with the first.
   const cmd = pinned(LOAD_CORE, [
-    "wrk", "-t1", `-c${options.connections ?? 50}`, `-d${options.seconds}s`, "--timeout", "5s", "-s", lua, options.url,
+    "wrk", "-t1", `-c${options.connections ?? CONNECTIONS}`, `-d${options.seconds}s`, "--timeout", "5s", "-s", lua, options.url,
   ]);
   const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
