@@ -22,7 +22,12 @@ export class Outcome extends Error {
     readonly location?: string,
     redirectStatus: RedirectStatus = 307,
   ) {
+    // An outcome is a page ending on purpose, never debugged by its stack: capturing one would cost
+    // microseconds on every redirect after a form post.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`${OUTCOME_MARKER}:${kind}`);
+    Error.stackTraceLimit = limit;
     this.name = "Outcome";
     this.status = kind === "redirect" ? redirectStatus : STATUS[kind];
   }

@@ -1,6 +1,6 @@
 // request-context.ts: what a loader or an action is given (params, search, cookies…), and what it adds to the
 // answer (headers, cookies), collected here and put on the document, the page data or the redirect alike.
-import type { LoaderContext } from "../runtime/route.ts";
+import type { ActionBody, ActionContext, LoaderContext } from "../runtime/route.ts";
 import type { CookieSigner } from "./cookie-signer.ts";
 import { createCookies, type Cookies } from "./cookies.ts";
 
@@ -12,15 +12,24 @@ export interface CookieSettings {
 }
 
 export interface RequestContext {
-  ctx: LoaderContext;
+  /** The action's context when the request carries a submission; the loader gets the same object. */
+  ctx: LoaderContext & Partial<Pick<ActionContext, "body">>;
   /** The headers loaders and actions set, then one Set-Cookie per cookie they changed. */
   answerHeaders(): Array<[string, string]>;
 }
 
-export function requestContext(request: Request, url: URL, params: Record<string, string>, settings: CookieSettings): RequestContext {
+export function requestContext(
+  request: Request,
+  url: URL,
+  params: Record<string, string>,
+  settings: CookieSettings,
+  body?: ActionBody,
+): RequestContext {
   let cookies: Cookies | undefined;
   const headers = new Map<string, string>();
-  const ctx: LoaderContext = {
+  // One object for the action and the loader after it: copying it would run the lazy getters below.
+  const ctx: RequestContext["ctx"] = {
+    body,
     params,
     // Made when first read: most loaders never look at them.
     get search() {

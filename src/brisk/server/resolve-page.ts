@@ -5,7 +5,7 @@ import { applySettlement, splitDeferred, tracked } from "../runtime/deferred.tsx
 import type { RouteMatch } from "../runtime/match.ts";
 import { Outcome, isOutcome, outcomeInfo, type OutcomeInfo } from "../runtime/outcome.ts";
 import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePayload } from "../runtime/page.ts";
-import type { ActionBody } from "../runtime/route.ts";
+import type { ActionBody, ActionContext } from "../runtime/route.ts";
 import type { ClientAssets } from "./assets.ts";
 import type { Mode } from "./config.ts";
 import { requestContext, type CookieSettings } from "./request-context.ts";
@@ -92,11 +92,12 @@ export async function resolvePage(
   if (!match) return failedPage(base, UNMATCHED, record, deps, "match");
   record.route = match.route.path;
   const { route } = match;
-  const { ctx, answerHeaders } = requestContext(request, url, match.params, deps.cookies);
+  const { ctx, answerHeaders } = requestContext(request, url, match.params, deps.cookies, submission);
   let action: { value: unknown; status: number } | undefined;
   if (submission && route.action) {
     try {
-      action = actionResult(await route.action({ ...ctx, body: submission }));
+      // ctx carries the submission as its body (see requestContext).
+      action = actionResult(await route.action(ctx as ActionContext));
     } catch (error) {
       return failedPage(base, afterPost(error), record, deps, "action", answerHeaders());
     }
