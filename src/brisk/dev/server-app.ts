@@ -41,7 +41,7 @@ export interface ServerAppOptions {
   outdir: string;
   /** Where files that components import (images, fonts) are written under their hashed names. */
   importedDir: string;
-  /** The sources: what is saved under here is what a build may read. */
+  /** The sources: a save under here may change what the next build makes. */
   srcDir: string;
 }
 
@@ -69,26 +69,27 @@ function modifiedTimes(dir: string): Map<string, number | undefined> {
 const scanners = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
 
 /**
- * The modules under `srcDir` the browser's entries reach, read from their imports as the bundler would
- * follow them: a `*.server.ts` module is reached (the browser gets a stand-in) but leads nowhere.
+ * The project's modules (packages aside) the browser's entries reach, read from their imports as the
+ * bundler follows them: `#app` is the app's module, and a `*.server.ts` module is reached (the browser
+ * gets a stand-in) but leads nowhere.
  */
-function browserGraph(entries: readonly string[], srcDir: string): Set<string> {
+function browserGraph(entries: readonly string[], appModule: string): Set<string> {
   const seen = new Set<string>();
   const queue = [...entries];
   for (let path = queue.pop(); path !== undefined; path = queue.pop()) {
-    if (seen.has(path) || !path.startsWith(`${srcDir}/`)) continue;
+    if (seen.has(path) || path.includes("/node_modules/")) continue;
     seen.add(path);
-    const scanner = path.endsWith("x") ? scanners.tsx : path.endsWith("ts") ? scanners.ts : undefined;
+    const scanner = /\.[jt]sx$/.test(path) ? scanners.tsx : /\.[jt]s$/.test(path) ? scanners.ts : undefined;
     if (!scanner || SERVER_ONLY_MODULE.test(path)) continue;
     let imports: ReturnType<typeof scanner.scanImports>;
     try {
       imports = scanner.scanImports(readFileSync(path, "utf8"));
     } catch {
-      continue; // A syntax error: the build reports it.
+      continue; // A syntax error, or a file gone: the build reports it.
     }
     for (const { path: specifier } of imports) {
       try {
-        queue.push(Bun.resolveSync(specifier, dirname(path)));
+        queue.push(specifier === "#app" ? appModule : Bun.resolveSync(specifier, dirname(path)));
       } catch {
         // Not found: the build reports it.
       }
@@ -132,7 +133,7 @@ export function createServerAppBuilder({ entry, appModule, browserEntries, outdi
     previous = output;
     // The metafile names inputs relative to the working directory.
     modules = new Set(Object.keys(result.metafile!.inputs).map((p) => resolve(p)));
-    return { app: code.app, createApp: code.createApp!, modules, browserModules: browserGraph(browserEntries, srcDir) };
+    return { app: code.app, createApp: code.createApp!, modules, browserModules: browserGraph(browserEntries, appModule) };
   }
 
   const affects = (path: string) => !modules || modules.has(path);
