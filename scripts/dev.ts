@@ -15,13 +15,11 @@
 import { watch } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Elysia } from "elysia";
-import { CLIENT_SHELL_PATH, clientBundle, overlayStyleSource } from "../src/brisk/dev/client-bundle.ts";
+import { CLIENT_SHELL_PATH, clientBundles } from "../src/brisk/dev/client-bundle.ts";
 import clientShell from "../src/brisk/dev/client.html";
 import { describeError } from "../src/brisk/dev/dev-page.ts";
 import { createDevReload, devReloadPlugin, type DevFailure } from "../src/brisk/dev/dev-reload.ts";
 import { createEditQueue } from "../src/brisk/dev/edit-queue.ts";
-import type { AppDefinition } from "../src/brisk/runtime/app-definition.ts";
-import { isLazyPage } from "../src/brisk/runtime/lazy-page.ts";
 import { configOrExit } from "../src/brisk/server/startup-config.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -47,22 +45,15 @@ function filesNamedBy(error: unknown): string[] {
   return messages.flatMap((m: { position?: { file?: string } | null }) => (m.position?.file ? [m.position.file] : []));
 }
 
-/** What the stylesheet build takes from the app: its stylesheets, and its code-split pages (which get no chunks). */
-function stylesheetInputs(app: AppDefinition): string[] {
-  return [...(app.styles ?? []), ...app.routes.flatMap((r) => [...(r.styles ?? []), ...(isLazyPage(r.component) ? [r.component.module] : [])])];
-}
-
 const config = configOrExit(Bun.env);
 const reload = createDevReload();
 let serve: ((request: Request) => Response | Promise<Response>) | undefined;
 let entryUrl = "";
-/** Lets Bun's error overlay style itself under the pages' CSP: read from the first bundle that builds. */
-const overlayStyle: string[] = [];
-let overlayStyleRead = false;
 let handleEdits = async (_files: string[]) => {};
-/** The app's files saved since its last build began. */
+/** The files saved since the server code's last build began. */
 let savedSinceBuild = (): string[] => [];
 const edits = createEditQueue((files) => handleEdits(files));
+const bundles = clientBundles(() => root.server!.url);
 
 const root = new Elysia({ name: "brisk:dev", serve: { routes: { [CLIENT_SHELL_PATH]: clientShell } } })
   .onRequest(async function awaitEdits({ request }) {
@@ -75,28 +66,23 @@ const root = new Elysia({ name: "brisk:dev", serve: { routes: { [CLIENT_SHELL_PA
     await edits.settled();
     // While the app fails, every page is the error page (devReloadPlugin): it loads no client.
     if (pathname.startsWith("/assets/") || !serve || reload.failure) return;
-    const bundle = await clientBundle(root.server!.url);
+    const bundle = await bundles.current();
     if (!bundle.ok) return bundle.errorPage;
     entryUrl = bundle.url;
-    if (!overlayStyleRead) {
-      overlayStyleRead = true;
-      const source = await overlayStyleSource(root.server!.url, bundle.url);
-      if (source) overlayStyle.push(source);
-    }
   })
-  .use(devReloadPlugin(reload, { styleSources: () => overlayStyle }))
+  .use(devReloadPlugin(reload, { styleSources: bundles.styleSources }))
   .all("*", ({ request }) => serve?.(request) ?? new Response("the app is not loaded\n", { status: 503 }), { parse: "none" });
 // No reusePort here: a second dev server on the same port should fail loudly, not split the requests.
 // Listening first: requests wait above for the app, and Bun's development server can start bundling.
 root.listen({ hostname: config.host, port: config.port, reusePort: false });
 // Bun's development server bundles the client the first time its page is asked for: on its own threads,
 // while this process loads the rest.
-const firstBundle = clientBundle(root.server!.url).catch(() => undefined);
+const firstBundle = bundles.current().catch(() => undefined);
 const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
 
 try {
-  // Everything that reaches the framework is imported here, not above: a syntax error in it becomes the
-  // error page, and this process stays up to serve it. bun --watch restarts us once the file is fixed.
+  // The rest of the dev server is imported here, not above: a syntax error in it becomes the error page,
+  // and this process stays up to serve it. bun --watch restarts us once the file is fixed.
   const [{ buildClient }, { loadClientAssets }, { createDevClient, stylesSourceKey }, { createServerAppBuilder }, { livePublicFiles }] =
     await Promise.all([
       import("./build-client.ts"),
@@ -122,7 +108,7 @@ try {
     dir: BUILDS,
     build: (outdir) => buildClient({ outdir, mode: "development", scripts: false, app: { path: appModule, dir: dirname(appModule), app: built!.app } }),
     load: (outdir) => loadClientAssets(built!.app.routes, outdir),
-    sourceKey: () => stylesSourceKey(ROOT, stylesheetInputs(built!.app)),
+    sourceKey: () => stylesSourceKey(ROOT, built!.app),
     entryUrl: () => entryUrl,
     importedDir,
     buildId: `dev-${Date.now().toString(36)}`,

@@ -212,6 +212,7 @@ describe("bun run dev", () => {
   });
 
   test("a syntax error in a client-only file shows over the open page and on new pages, and the page recovers", async () => {
+    await mark();
     const original = await readFile(join(copy, ENTRY), "utf8");
     await writeFile(join(copy, ENTRY), `${original}\nexport const broken = ;\n`);
     await page.waitForFunction(() => document.querySelector("bun-hmr")?.shadowRoot?.textContent?.includes("broken = ;"), null, {
@@ -224,9 +225,11 @@ describe("bun run dev", () => {
     expect(fresh.status).toBe(500);
     expect(await fresh.text()).toContain("Build Failed");
 
+    // The entry is no component: the fix reloads the page.
     await writeFile(join(copy, ENTRY), original);
-    await page.waitForFunction(() => (window as unknown as { devMarker?: string }).devMarker === undefined, null, { timeout: 20_000 });
+    await page.waitForFunction(() => !(window as unknown as { devMark?: boolean }).devMark, null, { timeout: 20_000 });
     await live();
+    expect(await page.evaluate(() => (window as unknown as { devMarker?: string }).devMarker)).toBe("client edit");
     expect(await overlay()).toBe("");
   });
 

@@ -11,6 +11,7 @@ import { createDevClient, stylesSourceKey } from "../../src/brisk/dev/dev-client
 import { DEV_EVENTS_PATH, describeError, type DevState } from "../../src/brisk/dev/dev-page.ts";
 import { createDevReload, devReloadPlugin, type DevReload } from "../../src/brisk/dev/dev-reload.ts";
 import { createEditQueue } from "../../src/brisk/dev/edit-queue.ts";
+import { lazyPage } from "../../src/brisk/runtime/lazy-page.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -297,7 +298,7 @@ describe("createDevClient", () => {
 });
 
 describe("stylesSourceKey", () => {
-  test("changes with the stylesheets, what they may use, the app's list of them and the build scripts; not with scripts under src", async () => {
+  test("changes with the stylesheets, what they may use, the app's stylesheets and code-split pages and the build scripts; not with scripts under src", async () => {
     const root = await tempDir("brisk-key-");
     const write = (path: string, text: string) => Bun.write(join(root, path), text);
     await Promise.all([
@@ -310,7 +311,7 @@ describe("stylesSourceKey", () => {
     ]);
     const keys = new Set<string>();
     const key = async (styles = ["styles.css"]) => {
-      const k = await stylesSourceKey(root, styles);
+      const k = await stylesSourceKey(root, { styles, routes: [] });
       keys.add(k);
       return k;
     };
@@ -325,7 +326,9 @@ describe("stylesSourceKey", () => {
     await write("scripts/build-client.ts", "c2");
     await key();
     await key(["styles.css", "pages/lazy.css"]);
-    expect(keys.size).toBe(5);
+    // A code-split page the build has not seen needs its manifest entry.
+    keys.add(await stylesSourceKey(root, { styles: ["styles.css"], routes: [{ path: "/lazy", component: lazyPage("lazy.tsx", async () => ({ default: () => null })) }] }));
+    expect(keys.size).toBe(6);
   });
 });
 

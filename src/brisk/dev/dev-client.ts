@@ -4,6 +4,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
+import type { AppDefinition } from "../runtime/app-definition.ts";
+import { isLazyPage } from "../runtime/lazy-page.ts";
 import { ASSETS_PREFIX, type ClientAssets } from "../server/assets.ts";
 import { IMPORTED_ASSET } from "../server/imported-assets.ts";
 
@@ -41,10 +43,12 @@ const KEY_FILE = ".source-key";
 const BUILD_PREFIX = "build-";
 
 /**
- * What the stylesheet build reads: the app's list of stylesheets, the files under src/ that are not scripts
- * (stylesheets and what they `url()`), the build scripts, and the files that decide how dependencies resolve.
+ * What the stylesheet build reads: from the app, its stylesheets and its code-split pages (which get no
+ * chunks); the files under src/ that are not scripts (stylesheets and what they `url()`); the build
+ * scripts; and the files that decide how dependencies resolve.
  */
-export async function stylesSourceKey(root: string, styles: readonly string[]): Promise<string> {
+export async function stylesSourceKey(root: string, app: Pick<AppDefinition, "styles" | "routes">): Promise<string> {
+  const fromApp = [...(app.styles ?? []), ...app.routes.flatMap((r) => [...(r.styles ?? []), ...(isLazyPage(r.component) ? [r.component.module] : [])])];
   const listed = await Promise.all(["src", "scripts"].map((d) => readdir(join(root, d), { recursive: true, withFileTypes: true })));
   const files = listed
     .flat()
@@ -53,7 +57,7 @@ export async function stylesSourceKey(root: string, styles: readonly string[]): 
     .filter((path) => path.startsWith(join(root, "scripts/")) || !/\.[cm]?[jt]sx?$/.test(path))
     .concat(["package.json", "bun.lock", "tsconfig.json"].map((f) => join(root, f)).filter(existsSync))
     .sort();
-  const hasher = new Bun.CryptoHasher("sha256").update(`${JSON.stringify(styles)}\0`);
+  const hasher = new Bun.CryptoHasher("sha256").update(`${JSON.stringify(fromApp)}\0`);
   for (const path of files) hasher.update(`${path}\0`).update(await readFile(path)).update("\0");
   return hasher.digest("hex");
 }

@@ -105,8 +105,9 @@ export function createServerAppBuilder({ entry, appModule, browserEntries, outdi
   let before = new Map<string, number | undefined>();
   /** The modules of the last build, if it was good: a failed one may have missed a file not written yet. */
   let modules: ReadonlySet<string> | undefined;
-  // This process imports none of the previous one's builds.
+  // This process imports none of the previous one's builds, and writes again what components import.
   rmSync(outdir, { recursive: true, force: true });
+  rmSync(importedDir, { recursive: true, force: true });
 
   async function build(): Promise<ServerApp> {
     // Before the build reads them: a save from now on makes these differ.
