@@ -8,7 +8,7 @@ import { isLazyPage } from "../src/brisk/runtime/lazy-page.ts";
 import { importedAssets } from "../src/brisk/server/imported-assets.ts";
 import type { Manifest } from "../src/brisk/server/manifest.ts";
 import { listPublicDir } from "../src/brisk/server/public-files.ts";
-import { appModuleAlias, loadAppModule } from "./app-module.ts";
+import { appModuleAlias, loadAppModule, type AppModule } from "./app-module.ts";
 import { staticClosure, staticImports, type BuildOutputs } from "./chunk-graph.ts";
 import { serverOnlyModules } from "./server-only.ts";
 import { wouterOnReact } from "./wouter-react.ts";
@@ -28,6 +28,14 @@ const oneSentryCore: BunPlugin = {
     );
   },
 };
+
+/**
+ * How a browser bundle of the app resolves and loads its modules. Bun's development server bundles with the
+ * same plugins (scripts/dev-browser-plugins.ts), so both builds see the same modules.
+ */
+export function browserPlugins(appPath: string, emit?: { dir: string; emitted: Set<string> }): BunPlugin[] {
+  return [appModuleAlias(appPath), serverOnlyModules, oneSentryCore, wouterOnReact(ROOT), importedAssets(emit)];
+}
 
 /** Below this size a compressed copy saves less than the bytes of its own headers. */
 const COMPRESS_MIN_BYTES = 512;
@@ -66,6 +74,13 @@ export interface BuildOptions {
   appModule?: string;
   /** Served at the site root; copied into the build so the binary embeds it. */
   publicDir?: string;
+  /** The app, already loaded (the dev server's, which must not import `#app` itself); `appModule` is then ignored. */
+  app?: AppModule;
+  /**
+   * Off: the stylesheets alone. The dev server does so, as Bun's development server bundles the scripts
+   * (with hot-module replacement); the manifest then names no script, and code-split pages no chunks.
+   */
+  scripts?: boolean;
 }
 
 export async function buildClient({
@@ -74,15 +89,17 @@ export async function buildClient({
   compress = mode === "production",
   appModule,
   publicDir = join(ROOT, "public"),
+  app: loaded,
+  scripts = true,
 }: BuildOptions = {}) {
-  const { app, dir: appDir, path: appPath } = await loadAppModule(appModule);
+  const { app, dir: appDir, path: appPath } = loaded ?? (await loadAppModule(appModule));
   const appStyles = app.styles ?? [];
   const styles = [...new Set([...appStyles, ...app.routes.flatMap((r) => r.styles ?? [])])];
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
   const emitted = new Set<string>();
   const result = await Bun.build({
-    entrypoints: [join(ROOT, ENTRY), ...styles.map((s) => join(appDir, s))],
+    entrypoints: [...(scripts ? [join(ROOT, ENTRY)] : []), ...styles.map((s) => join(appDir, s))],
     outdir,
     root: ROOT,
     target: "browser",
@@ -94,7 +111,7 @@ export async function buildClient({
     define: { "process.env.NODE_ENV": JSON.stringify(mode) },
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     metafile: true,
-    plugins: [appModuleAlias(appPath), serverOnlyModules, oneSentryCore, wouterOnReact(ROOT), importedAssets({ dir: outdir, emitted })],
+    plugins: browserPlugins(appPath, { dir: outdir, emitted }),
     throw: false,
   });
   if (!result.success) {
@@ -130,7 +147,9 @@ export async function buildClient({
   }
   files.push(...emitted);
   files.sort();
-  const lazyPages = lazyPageChunks(outputs, entry, chunks, { app, appDir });
+  const lazyPages = scripts
+    ? lazyPageChunks(outputs, entry, chunks, { app, appDir })
+    : Object.fromEntries(app.routes.flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
   const publicFiles = listPublicDir(publicDir);
   if (publicFiles.size) await cp(publicDir, join(outdir, "public"), { recursive: true, preserveTimestamps: true });
   const publicListing = Object.fromEntries([...publicFiles].map(([path, file]) => [path, Math.floor(file.mtimeMs)]));

@@ -1,13 +1,25 @@
-// dev.ts: `bun run dev`: the app in development; the client rebuilds and open pages reload on every save.
+// dev.ts: `bun run dev`: the app in development. An edit to a component reaches the open pages as a hot update
+// that keeps their state; the server renders the saved code from the next request on.
 //
-// `bun --watch` (the package.json script) restarts this process when a file the server imports changes.
-// This process watches src/ for the rest, the client-only files, rebuilds the client and tells pages to
-// reload over server-sent events. Whatever fails to build is shown in the terminal and in place of every page.
+// Three things watch the sources:
+// - `bun --watch` (the package.json script) restarts this process when a module it imported changes: the dev
+//   server's own (src/brisk/dev, the config, the build scripts). The app and the framework's server are
+//   not among them: this process imports builds of them.
+// - Bun's development server bundles the browser code (src/brisk/dev/client.html) and sends each save to the
+//   open pages: React Fast Refresh re-renders the edited components in place; a module it cannot swap so
+//   (routes.tsx, say) reloads the page. A syntax error shows there, over the page, until it is fixed.
+// - This process, on every save under src/, builds the server code again (src/brisk/dev/server-app.ts)
+//   and the stylesheets when they changed, then tells the open pages over server-sent events what hot
+//   updates do not carry: stylesheets to swap, a reload after an edit only the server sees (a loader), an
+//   error only the server sees. Whatever fails is shown in the terminal and in place of every new page.
 import { watch } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Elysia } from "elysia";
+import { CLIENT_SHELL_PATH, clientBundles } from "../src/brisk/dev/client-bundle.ts";
+import clientShell from "../src/brisk/dev/client.html";
 import { describeError } from "../src/brisk/dev/dev-page.ts";
 import { createDevReload, devReloadPlugin, type DevFailure } from "../src/brisk/dev/dev-reload.ts";
+import { createEditQueue } from "../src/brisk/dev/edit-queue.ts";
 import { configOrExit } from "../src/brisk/server/startup-config.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -15,12 +27,10 @@ const SRC = join(ROOT, "src");
 const BUILDS = join(ROOT, "dist/dev");
 /** A module of our own that bun --watch watches once imported: writing it restarts this process. */
 const RESTART = join(BUILDS, "restart.ts");
-/** Edits close together (an editor's save, a formatter after it) make one rebuild. */
-const DEBOUNCE_MS = 20;
 /** Longer than bun --watch takes to restart for a file it watches, so that restart usually comes first. */
 const RESTART_DELAY_MS = 100;
 
-// Before the app is imported: React picks its development build from this.
+// Before the server code is imported: React picks its development build from this.
 process.env.NODE_ENV = "development";
 
 function failure(title: string, error: unknown): DevFailure {
@@ -29,67 +39,132 @@ function failure(title: string, error: unknown): DevFailure {
   return { title, detail: describeError(error, { root: ROOT }) };
 }
 
+/** The files a build error names: Bun's build messages carry their position. */
+function filesNamedBy(error: unknown): string[] {
+  const messages = error instanceof AggregateError ? error.errors : [];
+  return messages.flatMap((m: { position?: { file?: string } | null }) => (m.position?.file ? [m.position.file] : []));
+}
+
 const config = configOrExit(Bun.env);
 const reload = createDevReload();
-const root = new Elysia({ name: "brisk:dev" }).use(devReloadPlugin(reload));
-let firstBuild: Promise<unknown> = Promise.resolve();
+let serve: ((request: Request) => Response | Promise<Response>) | undefined;
+let entryUrl = "";
+let handleEdits = async (_files: string[]) => {};
+/** The files saved since the server code's last build began. */
+let savedSinceBuild = (): string[] => [];
+const edits = createEditQueue((files) => handleEdits(files));
+const bundles = clientBundles(() => root.server!.url);
+
+const root = new Elysia({ name: "brisk:dev", serve: { routes: { [CLIENT_SHELL_PATH]: clientShell } } })
+  .onRequest(async function awaitEdits({ request }) {
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith("/__dev/")) return;
+    // The browser reloads for some edits (routes.tsx, a loader) as soon as Bun's development server has
+    // bundled them, which can be before this process hears of the save: no page renders older code.
+    const saved = savedSinceBuild();
+    if (saved.length) edits.add(...saved);
+    await edits.settled();
+    // While the app fails, every page is the error page (devReloadPlugin): it loads no client.
+    if (pathname.startsWith("/assets/") || !serve || reload.failure) return;
+    const bundle = await bundles.current();
+    if (!bundle.ok) return bundle.errorPage;
+    entryUrl = bundle.url;
+  })
+  .use(devReloadPlugin(reload, { styleSources: bundles.styleSources }))
+  .all("*", ({ request }) => serve?.(request) ?? new Response("the app is not loaded\n", { status: 503 }), { parse: "none" });
+// No reusePort here: a second dev server on the same port should fail loudly, not split the requests.
+// Listening first: requests wait above for the app, and Bun's development server can start bundling.
+root.listen({ hostname: config.host, port: config.port, reusePort: false });
+// Bun's development server bundles the client the first time its page is asked for: on its own threads,
+// while this process loads the rest.
+const firstBundle = bundles.current().catch(() => undefined);
+const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
 
 try {
-  // Everything that reaches app code is imported here, not above: a syntax error in it becomes the
-  // error page, and this process stays up to serve it. bun --watch restarts us once the file is fixed.
-  const { importedAssets } = await import("../src/brisk/server/imported-assets.ts");
-  Bun.plugin(importedAssets());
-  const [{ buildClient }, { loadClientAssets }, { createDevClient, clientSourceKey }, { default: app }] = await Promise.all([
-    import("./build-client.ts"),
-    import("../src/brisk/server/assets.ts"),
-    import("../src/brisk/dev/dev-client.ts"),
-    import("#app"),
-  ]);
+  // The rest of the dev server is imported here, not above: a syntax error in it becomes the error page,
+  // and this process stays up to serve it. bun --watch restarts us once the file is fixed.
+  const [{ buildClient }, { loadClientAssets }, { createDevClient, stylesSourceKey }, { createServerAppBuilder }, { livePublicFiles }] =
+    await Promise.all([
+      import("./build-client.ts"),
+      import("../src/brisk/server/assets.ts"),
+      import("../src/brisk/dev/dev-client.ts"),
+      import("../src/brisk/dev/server-app.ts"),
+      import("../src/brisk/server/public-files.ts"),
+    ]);
+  const appModule = Bun.resolveSync("#app", ROOT);
+  const importedDir = join(BUILDS, "imported");
+  const serverApp = createServerAppBuilder({
+    entry: join(SRC, "brisk/dev/server-entry.ts"),
+    appModule,
+    // The scripts of src/brisk/dev/client.html.
+    browserEntries: [join(SRC, "brisk/dev/hot-status.ts"), join(SRC, "brisk/client/entry-client.tsx")],
+    outdir: join(BUILDS, "server"),
+    importedDir,
+    srcDir: SRC,
+  });
+  type ServerApp = Awaited<ReturnType<typeof serverApp.build>>;
+  let built: ServerApp | undefined;
+  let started: Awaited<ReturnType<typeof startApp>> | undefined;
   const client = createDevClient({
     dir: BUILDS,
-    build: (outdir) => buildClient({ outdir, mode: "development" }),
-    load: (outdir) => loadClientAssets(app.routes, outdir),
-    sourceKey: () => clientSourceKey(ROOT),
+    build: (outdir) => buildClient({ outdir, mode: "development", scripts: false, app: { path: appModule, dir: dirname(appModule), app: built!.app } }),
+    load: (outdir) => loadClientAssets(built!.app.routes, outdir),
+    sourceKey: () => stylesSourceKey(ROOT, built!.app),
+    entryUrl: () => entryUrl,
+    importedDir,
+    buildId: `dev-${Date.now().toString(36)}`,
   });
-  let served: string | undefined;
-  const rebuild = async () => {
-    const result = await client.rebuild();
-    if (!result.ok) return reload.fail(failure("The client does not build", result.error));
-    if (result.outcome !== "unchanged") console.log(`client ${result.outcome} in ${result.ms} ms (build ${result.buildId})`);
-    // The same output (the edit was a comment, say): open pages are already current.
-    if (result.buildId === served && !reload.failure) return;
-    served = result.buildId;
-    reload.ready();
-  };
-  // The bundler works on its own threads: the first build runs while the server's modules load.
-  firstBuild = rebuild();
-  const [{ createApp }, { livePublicFiles }, { startApp }] = await Promise.all([
-    import("../src/brisk/server/app.ts"),
-    import("../src/brisk/server/public-files.ts"),
-    import("../src/brisk/server/app-start.ts"),
-  ]);
-  const { cookieSigner } = await startApp(config, app, (record) => console.log(JSON.stringify(record)));
   // @sentry/bun alone takes a few hundred milliseconds to load: only with a DSN.
   const monitoring = config.sentryDsn
     ? (await import("../src/brisk/server/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development")
     : undefined;
-  await firstBuild;
   // Public files are read from the folder on each request: an edit there shows without a rebuild.
   const publicFiles = livePublicFiles(join(ROOT, "public"));
-  root.use(createApp(config, app, { assets: client.assets, publicFiles, cookieSigner, capture: monitoring?.capture }));
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  savedSinceBuild = serverApp.saved;
+  handleEdits = async (files) => {
+    const before = built;
+    if (!built || files.some(serverApp.affects)) {
+      const started = performance.now();
+      try {
+        built = await serverApp.build();
+      } catch (error) {
+        // Bun's development server shows a syntax error in the browser's code over the open pages itself.
+        const named = filesNamedBy(error);
+        const shownInBrowser = named.length > 0 && named.every((f) => before?.browserModules.has(f));
+        const title = error instanceof AggregateError ? "The code does not build" : "The server code does not load";
+        return reload.fail(failure(title, error), { reload: !shownInBrowser });
+      }
+      if (before) console.log(`server code built in ${Math.round(performance.now() - started)} ms`);
+    }
+    const styles = await client.rebuild();
+    if (!styles.ok) return reload.fail(failure("The stylesheets do not build", styles.error), { reload: true });
+    if (styles.outcome !== "unchanged") console.log(`stylesheets ${styles.outcome} in ${styles.ms} ms`);
+    if (built !== before) {
+      // Each build is a fresh copy of the app's modules: its own start (the example store), after the
+      // previous copy's stop.
+      await started?.stop();
+      started = await startApp(config, built!.app, (record) => console.log(JSON.stringify(record)));
+      const app = built!.createApp(config, built!.app, { assets: client.assets, publicFiles, cookieSigner: started.cookieSigner, capture: monitoring?.capture });
+      serve = (request) => app.handle(request);
+    }
+    // An edit the browser's bundle does not contain (a loader, what only loaders import) reaches open pages
+    // by reloading them.
+    const serverOnly = (app: ServerApp | undefined, file: string) => app?.modules.has(file) && !app.browserModules.has(file);
+    reload.ready({ reload: files.some((f) => serverOnly(before, f) || serverOnly(built, f)), styles: styles.styles });
+  };
+  edits.add();
+  await Promise.all([edits.settled(), firstBundle]);
+
   watch(SRC, { recursive: true }, (_event, file) => {
-    if (!file || !/\.(tsx?|jsx?|css|json)$/.test(file)) return;
-    // A module the server has loaded restarts this process (bun --watch), which rebuilds on start:
-    // building here as well would only race that restart for the CPU.
-    if (join(SRC, file) in require.cache) return;
-    clearTimeout(timer);
-    timer = setTimeout(rebuild, DEBOUNCE_MS);
+    if (!file) return;
+    const path = join(SRC, file);
+    // A module this process imported restarts it (bun --watch), which builds on start: building here as
+    // well would only race that restart for the CPU.
+    if (path in require.cache) return;
+    edits.add(path);
   });
 } catch (error) {
-  // After the client build has settled, so that its success cannot clear this failure.
-  await firstBuild;
   reload.fail(failure("The server code does not load", error));
   // bun --watch does not watch a module that could not be found, so creating it would go unnoticed:
   // any change in src/ restarts us instead, through a module it does watch.
@@ -102,7 +177,4 @@ try {
   });
 }
 
-// No reusePort here: a second dev server on the same port should fail loudly, not split the requests.
-root.listen({ hostname: config.host, port: config.port, reusePort: false });
-const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
 console.log(`brisk dev server: http://${shown}:${root.server!.port}`);

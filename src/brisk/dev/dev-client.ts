@@ -1,13 +1,20 @@
-// dev-client.ts: development only: rebuilds the client when its sources change, one build at a time, and
-// serves the newest good one.
+// dev-client.ts: development only: the client as the dev server serves it. The scripts come from Bun's development
+// server (with hot updates); the stylesheets from the client build, rebuilt when their sources change, one
+// build at a time, the newest good one served.
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import type { ClientAssets } from "../server/assets.ts";
+import { basename, join } from "node:path";
+import type { AppDefinition } from "../runtime/app-definition.ts";
+import { isLazyPage } from "../runtime/lazy-page.ts";
+import { ASSETS_PREFIX, type ClientAssets } from "../server/assets.ts";
+import { IMPORTED_ASSET } from "../server/imported-assets.ts";
 
 export type RebuildResult =
-  /** built: a new build; reused: the previous process's build, still good; unchanged: nothing to do. */
-  | { ok: true; ms: number; buildId: string; outcome: "built" | "reused" | "unchanged" }
+  /**
+   * built: a new build; reused: the previous process's build, still good; unchanged: nothing to do.
+   * `styles`: each stylesheet URL of the build before → its URL now, for those that changed.
+   */
+  | { ok: true; ms: number; outcome: "built" | "reused" | "unchanged"; styles: Record<string, string> }
   | { ok: false; error: unknown };
 
 export interface DevClientOptions {
@@ -15,12 +22,18 @@ export interface DevClientOptions {
   dir: string;
   build(outdir: string): Promise<unknown>;
   load(outdir: string): ClientAssets;
-  /** Changes whenever anything the client build reads changes. */
+  /** Changes whenever anything the build reads changes. */
   sourceKey(): Promise<string>;
+  /** The URL of the client entry's bundle, as Bun's development server names it now. */
+  entryUrl(): string;
+  /** The files components import (images, fonts), which the server's build of the app writes here. */
+  importedDir: string;
+  /** Stands in for the build's own id: the scripts are updated in place, so page data stays valid across builds. */
+  buildId: string;
 }
 
 export interface DevClient {
-  /** Always the newest good build: the app is created once and keeps serving through rebuilds. */
+  /** Always the newest good build: the app is created once per app build and keeps serving through rebuilds. */
   readonly assets: ClientAssets;
   /** Builds when the sources changed since the last good build, in this process or the one before it. */
   rebuild(): Promise<RebuildResult>;
@@ -30,24 +43,32 @@ const KEY_FILE = ".source-key";
 const BUILD_PREFIX = "build-";
 
 /**
- * What the client build reads: src/ without src/brisk/server/ (the client never imports server code), the
- * build scripts, and the files that decide how dependencies resolve and compile.
+ * What the stylesheet build reads: from the app, its stylesheets and its code-split pages (which get no
+ * chunks); the files under src/ that are not scripts (stylesheets and what they `url()`); the build
+ * scripts; and the files that decide how dependencies resolve.
  */
-export async function clientSourceKey(root: string): Promise<string> {
+export async function stylesSourceKey(root: string, app: Pick<AppDefinition, "styles" | "routes">): Promise<string> {
+  const fromApp = [...(app.styles ?? []), ...app.routes.flatMap((r) => [...(r.styles ?? []), ...(isLazyPage(r.component) ? [r.component.module] : [])])];
   const listed = await Promise.all(["src", "scripts"].map((d) => readdir(join(root, d), { recursive: true, withFileTypes: true })));
   const files = listed
     .flat()
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name))
-    .filter((path) => !path.startsWith(join(root, "src/brisk/server/")))
+    .filter((path) => path.startsWith(join(root, "scripts/")) || !/\.[cm]?[jt]sx?$/.test(path))
     .concat(["package.json", "bun.lock", "tsconfig.json"].map((f) => join(root, f)).filter(existsSync))
     .sort();
-  const hasher = new Bun.CryptoHasher("sha256");
+  const hasher = new Bun.CryptoHasher("sha256").update(`${JSON.stringify(fromApp)}\0`);
   for (const path of files) hasher.update(`${path}\0`).update(await readFile(path)).update("\0");
   return hasher.digest("hex");
 }
 
-export function createDevClient({ dir, build, load, sourceKey }: DevClientOptions): DevClient {
+/** The URL of each stylesheet, by the source it was built from. */
+function styleUrls(assets: ClientAssets | undefined): Record<string, string> {
+  const files = assets?.manifest.styles ?? {};
+  return Object.fromEntries(Object.entries(files).map(([source, file]) => [source, ASSETS_PREFIX + file]));
+}
+
+export function createDevClient({ dir, build, load, sourceKey, entryUrl, importedDir, buildId }: DevClientOptions): DevClient {
   let current: { assets: ClientAssets; outdir: string; key: string } | undefined;
   let running: Promise<RebuildResult> | undefined;
   let queued: Promise<RebuildResult> | undefined;
@@ -77,13 +98,15 @@ export function createDevClient({ dir, build, load, sourceKey }: DevClientOption
 
   async function buildOnce(): Promise<RebuildResult> {
     const started = performance.now();
+    const before = styleUrls(current?.assets);
     const key = await sourceKey();
-    const done = (outcome: "built" | "reused" | "unchanged"): RebuildResult => ({
-      ok: true,
-      ms: Math.round(performance.now() - started),
-      buildId: good().assets.manifest.buildId,
-      outcome,
-    });
+    const done = (outcome: "built" | "reused" | "unchanged"): RebuildResult => {
+      const after = styleUrls(good().assets);
+      const styles = Object.fromEntries(
+        Object.entries(before).flatMap(([source, url]) => (after[source] && after[source] !== url ? [[url, after[source]]] : [])),
+      );
+      return { ok: true, ms: Math.round(performance.now() - started), outcome, styles };
+    };
     if (current?.key === key) return done("unchanged");
     const reusable = current ? undefined : await previousBuild(key);
     if (reusable) {
@@ -103,24 +126,24 @@ export function createDevClient({ dir, build, load, sourceKey }: DevClientOption
     }
   }
 
-  // Source maps are not in the manifest; devtools ask for them next to the scripts.
-  function sourceMap(name: string) {
-    if (!current || !name.endsWith(".map") || name.includes("/") || name.includes("\\")) return undefined;
-    const path = join(current.outdir, name);
-    if (!existsSync(path)) return undefined;
-    return { body: new Uint8Array(readFileSync(path)), type: "application/json; charset=utf-8" };
+  /** Files beside the build's own: source maps for the browser's devtools, and what components import. */
+  function sideFile(name: string) {
+    if (!current || name !== basename(name)) return undefined;
+    const path = name.endsWith(".map") ? join(current.outdir, name) : IMPORTED_ASSET.test(name) ? join(importedDir, name) : undefined;
+    if (!path || !existsSync(path)) return undefined;
+    return { body: new Uint8Array(readFileSync(path)), type: name.endsWith(".map") ? "application/json; charset=utf-8" : Bun.file(path).type };
   }
 
   return {
     assets: {
       get manifest() {
-        return good().assets.manifest;
+        return { ...good().assets.manifest, buildId };
       },
       get entryUrl() {
-        return good().assets.entryUrl;
+        return entryUrl();
       },
       forRoute: (route) => good().assets.forRoute(route),
-      get: (name) => good().assets.get(name) ?? sourceMap(name),
+      get: (name) => good().assets.get(name) ?? sideFile(name),
       publicFiles: { find: (pathname) => good().assets.publicFiles.find(pathname) },
     },
     rebuild() {

@@ -1,14 +1,34 @@
-// dev-page.ts: development only: the live-reload script, and the page that shows a build error in the browser.
+// dev-page.ts: development only: the script that keeps open pages current, and the page that shows a build error.
 
 /** The server-sent event stream each page in development listens to. */
 export const DEV_EVENTS_PATH = "/__dev/events";
 
+/** What each event on the stream says: the state of the dev server's code. */
+export interface DevState {
+  /** Changes when open pages must reload: on every restart, and after edits hot updates cannot carry. */
+  version: string;
+  /** Changes on every event: an error page reloads on any change, as it cannot tell what would fix it. */
+  update: string;
+  /** Stylesheet URL the page may link → the stylesheet now built from the same source. */
+  styles: Record<string, string>;
+}
+
+/** Set while Bun's hot updates reach the page (src/brisk/dev/hot-status.ts). */
+export const HOT_UPDATES = "brisk:hot";
+
 /**
- * Reloads the page when the server announces another version than the one it was served with. It removes
- * its own tag first, so React never meets it while hydrating the document.
+ * The script at the end of each page. It removes its own tag first, so React never meets it while
+ * hydrating the document. A page that rendered reloads when the version changes, and for any change at
+ * all while Bun's hot updates do not reach it yet (component edits reach it as hot updates, from Bun's
+ * development server); it swaps each stylesheet that has a newer build, the new one loaded before the old
+ * one goes. An error page reloads on any change.
  */
-export function reloadScript(version: string): string {
-  return `(()=>{document.currentScript?.remove();const v=${JSON.stringify(version)},s=new EventSource(${JSON.stringify(DEV_EVENTS_PATH)});s.onmessage=e=>{if(e.data!==v){s.close();location.reload()}}})();`;
+export function reloadScript(served: Pick<DevState, "version" | "update">, { errorPage = false } = {}): string {
+  const changed = `m.update!==${JSON.stringify(served.update)}`;
+  const reloads = errorPage
+    ? changed
+    : `m.version!==${JSON.stringify(served.version)}||${changed}&&!globalThis[Symbol.for(${JSON.stringify(HOT_UPDATES)})]`;
+  return `(()=>{document.currentScript?.remove();const s=new EventSource(${JSON.stringify(DEV_EVENTS_PATH)}),done=new WeakSet;s.onmessage=e=>{const m=JSON.parse(e.data);if(${reloads}){s.close();location.reload();return}for(const l of document.querySelectorAll("link[rel=stylesheet]")){const to=m.styles[new URL(l.href).pathname];if(!to||done.has(l))continue;done.add(l);const n=l.cloneNode();n.href=to;n.onload=()=>l.remove();l.after(n)}}})();`;
 }
 
 /** The compiler's own rendering (message, file:line:column, code frame) of an error, or of each in an AggregateError. */
@@ -21,7 +41,7 @@ export function describeError(error: unknown, { root = "", colors = false } = {}
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-export function devErrorPage({ title, detail }: { title: string; detail: string }, version: string): string {
+export function devErrorPage({ title, detail }: { title: string; detail: string }, served: Pick<DevState, "version" | "update">): string {
   return `<!doctype html>
 <html lang="en">
 <meta charset="utf-8">
@@ -38,7 +58,7 @@ export function devErrorPage({ title, detail }: { title: string; detail: string 
 <pre>${escapeHtml(detail)}</pre>
 <p>Fix the file and save: this page reloads by itself.</p>
 </main>
-<script>${reloadScript(version)}</script>
+<script>${reloadScript(served, { errorPage: true })}</script>
 </html>
 `;
 }

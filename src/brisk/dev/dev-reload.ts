@@ -1,6 +1,7 @@
-// dev-reload.ts: development only: open pages reload when the code changes, and a broken build replaces every page.
+// dev-reload.ts: development only: open pages hear of every change (reload, new stylesheets), and a broken build
+// replaces every page.
 import { Elysia } from "elysia";
-import { DEV_EVENTS_PATH, devErrorPage, reloadScript } from "./dev-page.ts";
+import { DEV_EVENTS_PATH, devErrorPage, reloadScript, type DevState } from "./dev-page.ts";
 
 export interface DevFailure {
   title: string;
@@ -9,13 +10,19 @@ export interface DevFailure {
 }
 
 export interface DevReload {
-  /** Differs after every rebuild and every restart: a page that was served another version reloads. */
-  readonly version: string;
+  /** What pages are served with, and what each event announces. */
+  readonly state: DevState;
   readonly failure: DevFailure | undefined;
-  /** A good build is in place: pages reload to it. */
-  ready(): void;
-  /** The code does not build: pages reload to the error page until the next good build. */
-  fail(failure: DevFailure): void;
+  /**
+   * A good build is in place. `reload`: open pages must load it (the edit changed code the browser's hot
+   * updates do not carry). `styles`: stylesheet URL → its new build, for the pages to swap.
+   */
+  ready(change?: { reload?: boolean; styles?: Record<string, string> }): void;
+  /**
+   * The code does not build: new requests get the error page until the next good build. `reload`: open
+   * pages reload to it too (the browser does not show this error by itself).
+   */
+  fail(failure: DevFailure, change?: { reload?: boolean }): void;
   /** The server-sent event stream each page listens to. */
   events(signal: AbortSignal): Response;
   close(): void;
@@ -26,28 +33,40 @@ const encoder = new TextEncoder();
 export function createDevReload({ heartbeatMs = 5_000 } = {}): DevReload {
   // A fresh start id per process: after `bun --watch` restarts us, every page sees a new version.
   const start = crypto.randomUUID().slice(0, 8);
-  let generation = 0;
+  let version = 0;
+  let update = 0;
   let failure: DevFailure | undefined;
+  // Every stylesheet URL this process served → the newest build from the same source, so a page that
+  // missed an event (or loaded just before one) still finds its own links here.
+  const styles: Record<string, string> = {};
   const clients = new Set<{ send(chunk: string): void; end(): void }>();
-  const version = () => `${start}.${generation}`;
-  const publish = () => {
-    generation++;
-    for (const client of clients) client.send(`data: ${version()}\n\n`);
+  const state = (): DevState => ({ version: `${start}.${version}`, update: `${start}.${update}`, styles: { ...styles } });
+  const message = () => `data: ${JSON.stringify(state())}\n\n`;
+  const publish = (reload = false) => {
+    update++;
+    if (reload) version++;
+    for (const client of clients) client.send(message());
   };
   return {
-    get version() {
-      return version();
+    get state() {
+      return state();
     },
     get failure() {
       return failure;
     },
-    ready() {
+    ready({ reload, styles: swapped = {} } = {}) {
+      for (const [from, to] of Object.entries(swapped)) {
+        for (const [served, current] of Object.entries(styles)) if (current === from) styles[served] = to;
+        styles[from] = to;
+      }
+      // An edit undone: the page's link is current again.
+      for (const [served, current] of Object.entries(styles)) if (served === current) delete styles[served];
       failure = undefined;
-      publish();
+      publish(reload);
     },
-    fail(next) {
+    fail(next, { reload } = {}) {
       failure = next;
-      publish();
+      publish(reload);
     },
     events(signal) {
       let end = () => {};
@@ -75,7 +94,7 @@ export function createDevReload({ heartbeatMs = 5_000 } = {}): DevReload {
           };
           clients.add(client);
           signal.addEventListener("abort", end, { once: true });
-          client.send(`retry: 100\ndata: ${version()}\n\n`);
+          client.send(`retry: 100\n${message()}`);
         },
         cancel: () => end(),
       });
@@ -89,15 +108,23 @@ export function createDevReload({ heartbeatMs = 5_000 } = {}): DevReload {
   };
 }
 
+/** The policy with more sources for style-src; 'unsafe-hashes' lets their hashes allow style attributes too. */
+function withStyleSources(csp: string, sources: readonly string[]): string {
+  if (!sources.length) return csp;
+  return csp.replace(/(^|;\s*)style-src ([^;]*)/, `$1style-src $2 'unsafe-hashes' ${sources.join(" ")}`);
+}
+
 /** The script goes at the very end of an HTML page, under the page's CSP nonce, after React's last chunk. */
-function withReloadScript(response: Response, version: string): Response {
-  const nonce = /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
-  const tag = `<script${nonce ? ` nonce="${nonce}"` : ""}>${reloadScript(version)}</script>`;
+function withReloadScript(response: Response, served: DevState, styleSources: readonly string[]): Response {
+  const csp = response.headers.get("content-security-policy");
+  const nonce = /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
+  const tag = `<script${nonce ? ` nonce="${nonce}"` : ""}>${reloadScript(served)}</script>`;
   const body = response.body!.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({ flush: (controller) => controller.enqueue(encoder.encode(tag)) }),
   );
   const headers = new Headers(response.headers);
   headers.delete("content-length");
+  if (csp) headers.set("content-security-policy", withStyleSources(csp, styleSources));
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
@@ -108,8 +135,9 @@ function wantsPage(pathname: string): boolean {
 /**
  * Use it before the app: `new Elysia().use(devReloadPlugin(reload)).use(createApp(…))`, so its global
  * response hook covers the app's routes. It works without an app too, when the app did not load.
+ * `styleSources`: what pages' style-src allows besides the app's own (Bun's error overlay).
  */
-export function devReloadPlugin(reload: DevReload) {
+export function devReloadPlugin(reload: DevReload, { styleSources = () => [] }: { styleSources?: () => readonly string[] } = {}) {
   return new Elysia({ name: "brisk:dev-reload" })
     .get(DEV_EVENTS_PATH, ({ request, server }) => {
       // Bun would close a stream that stays quiet past idleTimeout; this one is meant to stay open.
@@ -118,7 +146,7 @@ export function devReloadPlugin(reload: DevReload) {
     })
     .onRequest(function showBuildFailure({ request }) {
       if (!reload.failure || !wantsPage(URL.parse(request.url)?.pathname ?? "/")) return;
-      return new Response(devErrorPage(reload.failure, reload.version), {
+      return new Response(devErrorPage(reload.failure, reload.state), {
         status: 500,
         headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
       });
@@ -126,6 +154,6 @@ export function devReloadPlugin(reload: DevReload) {
     .mapResponse({ as: "global" }, function injectReloadScript({ responseValue }) {
       if (!(responseValue instanceof Response) || !responseValue.body) return;
       if (!responseValue.headers.get("content-type")?.startsWith("text/html")) return;
-      return withReloadScript(responseValue, reload.version);
+      return withReloadScript(responseValue, reload.state, styleSources());
     });
 }
