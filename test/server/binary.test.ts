@@ -76,9 +76,12 @@ describe("the binary, alone in an empty folder", () => {
     expect(res.status).toBe(200);
   });
 
-  test("POST /monitoring answers 503 when no DSN is configured", async () => {
+  test("POST /monitoring answers 404 when no DSN is configured, and its log line is no error", async () => {
     const res = await get("/monitoring", { method: "POST", body: '{"dsn":"https://k@example.com/1"}\n{}' });
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(404);
+    const id = res.headers.get("x-request-id")!;
+    await server.waitForOutput(new RegExp(`"requestId":"${id}"`));
+    expect(server.jsonLines().find((l) => l.requestId === id)).toMatchObject({ level: "info", path: "/monitoring", status: 404 });
   });
 });
 

@@ -1,6 +1,6 @@
 // Security headers on every response, a fresh CSP nonce per page, and CSP reports forwarded to Sentry.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { testApp, type TestApp } from "../support/app.ts";
+import { logFor, testApp, type TestApp } from "../support/app.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
 let t: TestApp;
@@ -95,6 +95,7 @@ describe("CSP reports", () => {
   test("without Sentry, no report-uri and the endpoint says it is not configured", async () => {
     expect((await t.request("/")).headers.get("content-security-policy")).not.toContain("report-uri");
     const res = await t.request("/monitoring/csp", { method: "POST", headers: { "content-type": "application/csp-report" }, body: report });
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(404);
+    expect(await logFor(t.logs, res)).toMatchObject({ level: "info", status: 404 });
   });
 });
