@@ -27,20 +27,30 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   } catch {
     return plain(400, "malformed percent-encoding in the path");
   }
-  const isData = pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
-  let response: Response;
-  if (isData) {
-    const target = new URL(url);
-    target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
-    response = await renderPageData(request, target, record, deps);
-  } else {
-    response = await renderPage(request, url, record, deps);
-  }
-  if (request.method === "HEAD") {
-    await response.body?.cancel();
-    return new Response(null, { status: response.status, headers: response.headers });
-  }
-  return response;
+  if (request.method === "HEAD") return headOf(request, url, record, deps);
+  return render(request, url, record, deps);
+}
+
+function render(request: Request, url: URL, record: RequestRecord, deps: RenderDeps): Promise<Response> {
+  const { pathname } = url;
+  if (pathname !== PAGE_DATA_PREFIX && !pathname.startsWith(`${PAGE_DATA_PREFIX}/`)) return renderPage(request, url, record, deps);
+  const target = new URL(url);
+  target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
+  return renderPageData(request, target, record, deps);
+}
+
+/**
+ * A HEAD renders as far as the status and headers, then stops the rest with a signal of its own. Cancelling
+ * the body alone would abort React "without a reason" while the visitor's signal is still live, and every
+ * HEAD on a streamed page would be logged and reported as a failed render.
+ */
+async function headOf(request: Request, url: URL, record: RequestRecord, deps: RenderDeps): Promise<Response> {
+  const stop = new AbortController();
+  const head = new Request(request, { signal: AbortSignal.any([request.signal, stop.signal]) });
+  const response = await render(head, url, record, deps);
+  stop.abort();
+  await response.body?.cancel();
+  return new Response(null, { status: response.status, headers: response.headers });
 }
 
 export function pagesPlugin(deps: RenderDeps) {
