@@ -5,6 +5,7 @@ import type { ClientConfig } from "../runtime/page.ts";
 import { routes } from "../../app/routes.tsx";
 import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
+import { hostCheckPlugin, requestPath } from "./host-check.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import { pagesPlugin } from "./pages.ts";
@@ -54,7 +55,8 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const security = createSecurityHeaders(config);
   return new Elysia({ name: "brisk" })
     .use(securityHeadersPlugin(security))
-    .use(requestLogPlugin(log))
+    .use(requestLogPlugin(log, config))
+    .use(hostCheckPlugin())
     .onError({ as: "global" }, (ctx) => {
       // Elysia's own client errors are the request's fault: a 4xx, and nothing to report.
       if (ctx.code === "NOT_FOUND" || ctx.code === "PARSE" || ctx.code === "VALIDATION") {
@@ -64,7 +66,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
       // A visitor who went away mid-request is not a failure of ours.
       if (ctx.request.signal.aborted) return new Response(null, { status: 499 });
       // Elysia catches what a handler throws, so this is the one place left to see it.
-      const record = (ctx as { record?: RequestRecord }).record ?? createRequestRecord(ctx.request, ctx.path);
+      const record = (ctx as { record?: RequestRecord }).record ?? createRequestRecord(ctx.request, requestPath(ctx.request.url));
       const digest = reportError(record, ctx.error, "handler", capture);
       return new Response(`internal server error (digest ${digest})\n`, {
         status: 500,

@@ -1,13 +1,27 @@
 // request-log.ts: gives every request an id and a record, and writes its one JSON log line at the end.
 import { Elysia } from "elysia";
+import { requestPath } from "./host-check.ts";
 import type { Logger } from "./logger.ts";
 import { createRequestRecord, type RequestRecord } from "./request-record.ts";
 import { addHeaders } from "./response-headers.ts";
 
-/** Plugins that need the request's record `.use()` this; Elysia applies it once by its name. */
-export const requestRecord = new Elysia({ name: "brisk:request-record" })
-  .derive({ as: "global" }, ({ request, path }) => ({ record: createRequestRecord(request, path) }))
-  .mapResponse({ as: "global" }, (ctx) => addHeaders(ctx, [["x-request-id", ctx.record.id]]));
+/**
+ * Gives each request its record. Elysia applies a plugin of one name once, the first it meets: createApp
+ * meets requestLogPlugin's, with the configured trust; plugins that only need `record` `.use()` the default.
+ */
+function requestRecordPlugin(trustIncomingId: boolean) {
+  return (
+    new Elysia({ name: "brisk:request-record" })
+      // The path from the URL, not Elysia's `path`, which misreads short hosts (host-check.ts).
+      .derive({ as: "global" }, ({ request }) => ({ record: createRequestRecord(request, requestPath(request.url), trustIncomingId) }))
+      .mapResponse({ as: "global" }, (ctx) => addHeaders(ctx, [["x-request-id", ctx.record.id]]))
+  );
+}
+
+export const requestRecord = requestRecordPlugin(false);
+
+/** nginx's status for a request whose client closed the connection before the response was complete. */
+const CLIENT_CLOSED = 499;
 
 export function logLine(record: RequestRecord, status: number): Parameters<Logger>[0] {
   const [first] = record.errors;
@@ -31,13 +45,16 @@ export function logLine(record: RequestRecord, status: number): Parameters<Logge
   return line;
 }
 
-export function requestLogPlugin(log: Logger) {
+/** `trustProxy`: keep an incoming X-Request-Id, which only a proxy we trust may set. */
+export function requestLogPlugin(log: Logger, { trustProxy }: { trustProxy: boolean }) {
   return new Elysia({ name: "brisk:request-log" })
-    .use(requestRecord)
-    .onAfterResponse({ as: "global" }, ({ record, responseValue, set }) => {
+    .use(requestRecordPlugin(trustProxy))
+    .onAfterResponse({ as: "global" }, ({ record, request, responseValue, set }) => {
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status) || 200;
-      // A streamed page is logged when it has finished rendering, so late errors join its line.
-      if (record.done) record.done.then(() => log(logLine(record, status)), () => log(logLine(record, status)));
-      else log(logLine(record, status));
+      if (!record.done) return log(logLine(record, status));
+      // A streamed page is logged when it has finished rendering, so late errors join its line; one the
+      // visitor cut off is logged as such, not as the 200 its headers said.
+      const end = () => log(logLine(record, request.signal.aborted ? CLIENT_CLOSED : status));
+      record.done.then(end, end);
     });
 }

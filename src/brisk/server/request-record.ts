@@ -34,10 +34,11 @@ export type CaptureError = (error: unknown, context: ErrorContext) => void;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-export function createRequestRecord(request: Request, path: string): RequestRecord {
-  const incoming = request.headers.get("x-request-id");
+/** `trustIncomingId`: behind a proxy we trust, its well-formed X-Request-Id keeps one id across hops. */
+export function createRequestRecord(request: Request, path: string, trustIncomingId = false): RequestRecord {
+  // A visitor's own id is never taken: it could pin a log line or a Sentry event on someone else's.
+  const incoming = trustIncomingId ? request.headers.get("x-request-id") : null;
   return {
-    // A well-formed id from the proxy in front keeps one id across hops; anything else is replaced.
     id: incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID(),
     method: request.method,
     path,
