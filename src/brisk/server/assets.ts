@@ -6,6 +6,7 @@ import { routes as appRoutes } from "../../app/routes.tsx";
 import { isLazyPage } from "../runtime/lazy-page.ts";
 import type { RouteDefinition } from "../runtime/route.ts";
 import type { RouteAssets } from "../runtime/page.ts";
+import { pickEncoding } from "./accept-encoding.ts";
 import type { Manifest } from "./manifest.ts";
 
 export const ASSETS_PREFIX = "/assets/";
@@ -109,12 +110,12 @@ export function loadClientAssets(dir: string = findClientDir(), routes: readonly
   };
 }
 
-function pickEncoding(asset: Asset, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
-  if (accept) {
-    if (asset.br && /\bbr\b/.test(accept)) return ["br", asset.br];
-    if (asset.gzip && /\bgzip\b/.test(accept)) return ["gzip", asset.gzip];
-  }
-  return [undefined, asset.body];
+/** Brotli first: the smaller of the two when a client takes both alike. */
+const ENCODINGS = ["br", "gzip"] as const;
+
+function encodedBody(asset: Asset, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
+  const encoding = accept ? pickEncoding(accept, ENCODINGS.filter((e) => asset[e])) : undefined;
+  return [encoding, encoding ? asset[encoding]! : asset.body];
 }
 
 export function assetsPlugin(assets: ClientAssets) {
@@ -127,7 +128,7 @@ export function assetsPlugin(assets: ClientAssets) {
         headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
       });
     }
-    const [encoding, body] = pickEncoding(asset, request.headers.get("accept-encoding"));
+    const [encoding, body] = encodedBody(asset, request.headers.get("accept-encoding"));
     const headers: Record<string, string> = {
       "content-type": asset.type,
       // Every file name carries its content hash, so a name never changes meaning.
