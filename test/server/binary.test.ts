@@ -116,6 +116,16 @@ describe("the binary with SENTRY_DSN", () => {
   });
 });
 
+describe("an address the binary cannot listen on", () => {
+  test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])("HOST=%p: one line naming HOST, exit 1", async (host) => {
+    const proc = Bun.spawn([alone.binary], { cwd: alone.dir, env: serverEnv({ HOST: host, PORT: "0" }), stdout: "pipe", stderr: "pipe" });
+    const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+    expect(stderr).toStartWith(`brisk: invalid configuration: HOST: cannot listen on "${host}"`);
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+});
+
 describe("brisk --healthcheck", () => {
   const check = async (port: number) => {
     const proc = Bun.spawn([alone.binary, "--healthcheck"], {

@@ -4,7 +4,7 @@ import { createMatcher } from "../runtime/match.ts";
 import type { ClientConfig } from "../runtime/page.ts";
 import { routes } from "../../app/routes.tsx";
 import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
-import type { Config } from "./config.ts";
+import { publicDsn, type Config } from "./config.ts";
 import { hostCheckPlugin, requestPath } from "./host-check.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
 import { monitoringPlugin } from "./monitoring.ts";
@@ -28,7 +28,7 @@ function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
   const clientConfig: ClientConfig = { mode: config.mode };
   if (config.sentryDsn) {
     clientConfig.sentry = {
-      dsn: config.sentryDsn,
+      dsn: publicDsn(config.sentryDsn),
       environment: config.sentryEnvironment,
       release: config.sentryRelease ?? assets.manifest.buildId,
     };
