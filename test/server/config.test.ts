@@ -33,6 +33,7 @@ describe("parseConfig", () => {
     });
     expect(config.sentryDsn).toBeUndefined();
     expect(config.sentryRelease).toBeUndefined();
+    expect(config.hstsMaxAge).toBeUndefined();
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -51,6 +52,7 @@ describe("parseConfig", () => {
       MONITORING_MAX_IN_FLIGHT: "8",
       TRUST_PROXY: "true",
       SHUTDOWN_TIMEOUT_MS: "2500",
+      HSTS_MAX_AGE: "31536000",
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -66,6 +68,7 @@ describe("parseConfig", () => {
       monitoringMaxInFlight: 8,
       trustProxy: true,
       shutdownTimeoutMs: 2500,
+      hstsMaxAge: 31_536_000,
     });
   });
 
@@ -96,6 +99,8 @@ describe("parseConfig", () => {
     ["SENTRY_TRACES_SAMPLE_RATE", "2"],
     ["TRUST_PROXY", "yes please"],
     ["SHUTDOWN_TIMEOUT_MS", "soon"],
+    ["HSTS_MAX_AGE", "1y"],
+    ["HSTS_MAX_AGE", "99999999999"],
   ])("%s=%p is refused with an error naming the variable", (variable, value) => {
     const error = errorOf({ [variable]: value });
     expect(error.variable).toBe(variable);

@@ -12,12 +12,30 @@ const nonceOf = (csp: string | null) => /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
 
 describe("security headers", () => {
   test.each(["/", "/examples/not-found", "/examples/server-error", "/healthz", "/__data/", "/monitoring", "/assets/missing.js"])(
-    "%s carries nosniff",
+    "%s carries nosniff and Cross-Origin-Resource-Policy: same-origin, and no HSTS unless configured",
     async (path) => {
       const res = await t.request(path);
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+      expect(res.headers.get("strict-transport-security")).toBeNull();
     },
   );
+
+  test("HSTS_MAX_AGE puts Strict-Transport-Security on every response", async () => {
+    const hsts = await testApp({ HSTS_MAX_AGE: "31536000" });
+    for (const path of ["/", "/healthz", "/assets/missing.js", "/examples/server-error"]) {
+      const res = await hsts.request(path);
+      expect({ path, hsts: res.headers.get("strict-transport-security") }).toEqual({ path, hsts: "max-age=31536000" });
+    }
+  });
+
+  test("pages may be framed by no one, unless the app names who may", async () => {
+    const frameAncestors = (res: Response) =>
+      res.headers.get("content-security-policy")!.split("; ").find((d) => d.startsWith("frame-ancestors "));
+    expect(frameAncestors(await t.request("/"))).toBe("frame-ancestors 'none'");
+    const framed = await testApp({}, { frameAncestors: ["'self'", "https://partner.example"] });
+    expect(frameAncestors(await framed.request("/"))).toBe("frame-ancestors 'self' https://partner.example");
+  });
 
   test.each(["/", "/examples/not-found", "/examples/server-error", "/examples/forbidden"])(
     "the %s document carries a referrer policy, a permissions policy and COOP",
@@ -30,16 +48,18 @@ describe("security headers", () => {
     },
   );
 
-  test("assets carry nosniff", async () => {
+  test("assets carry nosniff and Cross-Origin-Resource-Policy: same-origin", async () => {
     const html = await (await t.request("/")).text();
     const entry = /src="(\/assets\/entry-client-[^"]+\.js)"/.exec(html)![1]!;
-    expect((await t.request(entry)).headers.get("x-content-type-options")).toBe("nosniff");
+    const res = await t.request(entry);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
   });
 
   test("HTML has a strict CSP whose nonce is on every inline script and preload, fresh per request", async () => {
     const res = await t.request("/examples/late-error");
     const csp = res.headers.get("content-security-policy")!;
-    for (const part of ["'strict-dynamic'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'"]) expect(csp).toContain(part);
+    for (const part of ["'strict-dynamic'", "object-src 'none'", "base-uri 'self'"]) expect(csp).toContain(part);
     const nonce = nonceOf(csp)!;
     expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     const html = await res.text();

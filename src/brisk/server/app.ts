@@ -22,6 +22,8 @@ export interface AppDeps {
   log?: Logger;
   /** The tunnel's upstream fetch. */
   fetch?: typeof fetch;
+  /** Who may frame the pages (CSP frame-ancestors sources); no one when omitted. */
+  frameAncestors?: readonly string[];
 }
 
 function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
@@ -52,7 +54,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const assets = deps.assets ?? loadClientAssets();
   const capture: CaptureError = deps.capture ?? (() => {});
   const log = deps.log ?? stdoutLogger;
-  const security = createSecurityHeaders(config);
+  const security = createSecurityHeaders(config, { frameAncestors: deps.frameAncestors });
   return new Elysia({ name: "brisk" })
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, config))

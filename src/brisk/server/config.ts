@@ -23,6 +23,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   readonly shutdownTimeoutMs: number;
+  /** Seconds of Strict-Transport-Security on every response; unset: none (the TLS proxy's job). */
+  readonly hstsMaxAge?: number;
 }
 
 export class ConfigError extends Error {
@@ -111,5 +113,6 @@ export function parseConfig(env: Env): Config {
     monitoringMaxInFlight: integer(env, "MONITORING_MAX_IN_FLIGHT", 64, 1, 10_000),
     trustProxy: boolean(env, "TRUST_PROXY"),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
+    hstsMaxAge: env.HSTS_MAX_AGE?.trim() ? integer(env, "HSTS_MAX_AGE", 0, 0, 63_072_000) : undefined,
   });
 }
