@@ -125,7 +125,7 @@ describe("bun run dev", () => {
     await edit(SERVER_ONLY, (t) => `${t}\nexport const broken = ;\n`);
     await page.locator("#dev-error", { hasText: "The server code does not load" }).waitFor({ timeout: 20_000 });
     expect(await page.locator("#dev-error").innerText()).toContain(`${SERVER_ONLY}:`);
-    await dev.waitForOutput(/error: Unexpected ;\n\s+at src\/server\/app\.ts:\d+:\d+/);
+    await dev.waitForOutput(/error: Unexpected ;\n\s+at src\/brisk\/server\/app\.ts:\d+:\d+/);
     await edit(SERVER_ONLY, (t) => t.replace("\nexport const broken = ;\n", ""));
     await page.locator("h1", { hasText: "Brisk, fixed" }).waitFor({ timeout: 20_000 });
     await hydrated(page);

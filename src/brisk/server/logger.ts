@@ -40,7 +40,7 @@ export function batchedLogger(write: (text: string) => void): BatchedLogger {
 }
 
 /** One log line: the record with its time first, as JSON. */
-export function formatLine(record: LogRecord): string {
+function formatLine(record: LogRecord): string {
   return `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`;
 }
 

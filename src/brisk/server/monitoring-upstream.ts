@@ -7,7 +7,7 @@ export interface Upstream {
 }
 
 /** Sentry answers with a small JSON document; anything longer is not passed on. */
-export const ANSWER_MAX_BYTES = 64 * 1024;
+const ANSWER_MAX_BYTES = 64 * 1024;
 const PASSED_HEADERS = ["retry-after", "x-sentry-rate-limits"] as const;
 /**
  * Sent with every 502, 503 and 504 that does not already carry one: Sentry's SDKs then wait this long before

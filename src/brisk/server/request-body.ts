@@ -16,9 +16,6 @@
 export type Bytes = Uint8Array<ArrayBuffer>;
 
 export interface Admission {
-  readonly capacity: number;
-  /** Slots taken now. */
-  readonly inUse: number;
   /** Runs `work` holding one slot until it settles; undefined, without running it, when every slot is taken. */
   run<T>(work: () => Promise<T>): Promise<T | undefined>;
 }
@@ -26,10 +23,6 @@ export interface Admission {
 export function createAdmission(capacity: number): Admission {
   let inUse = 0;
   return {
-    capacity,
-    get inUse() {
-      return inUse;
-    },
     async run(work) {
       if (inUse >= capacity) return undefined;
       inUse++;
