@@ -2,7 +2,7 @@
 // and logged with the path they asked for: routing and logs never depend on the Host's length.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { LogRecord } from "../../src/brisk/server/logger.ts";
-import { listenApp, type Listening } from "../support/app.ts";
+import { listenApp, logFor, type Listening } from "../support/app.ts";
 import { rawExchange, type RawResponse } from "../support/raw-http.ts";
 
 let server: Listening;
@@ -11,7 +11,10 @@ let entry: string;
 beforeAll(async () => {
   server = await listenApp();
   port = server.app.server!.port!;
-  entry = /src="(\/assets\/entry-client-[^"]+\.js)"/.exec(await (await fetch(`${server.origin}/`)).text())![1]!;
+  const home = await fetch(`${server.origin}/`);
+  entry = /src="(\/assets\/entry-client-[^"]+\.js)"/.exec(await home.text())![1]!;
+  // Its line is written once the page has ended: the tests count the lines that come after it.
+  await logFor(server.logs, home);
 });
 afterAll(() => server.stop());
 
