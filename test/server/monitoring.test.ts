@@ -128,6 +128,20 @@ describe("size limit", () => {
     expect(ingest.received[0]?.body).toEqual(bytes);
   });
 
+  test("a body read as one chunk that is a view on a larger buffer is forwarded as exactly its bytes", async () => {
+    const bytes = envelope(ingest.dsn(), "v".repeat(500));
+    const larger = new Uint8Array(bytes.byteLength + 64).fill(33);
+    larger.set(bytes, 32);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(larger.subarray(32, 32 + bytes.byteLength));
+        controller.close();
+      },
+    });
+    expect((await post(appWith(), stream)).status).toBe(200);
+    expect(ingest.received[0]?.body).toEqual(bytes);
+  });
+
   test("accepts a body of exactly maxBytes", async () => {
     const app = appWith({ MONITORING_MAX_BYTES: "1024" });
     const head = envelope(ingest.dsn(), "");
