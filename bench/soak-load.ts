@@ -67,6 +67,8 @@ export interface LoadOptions {
   until: number;
   /** Share of streamed requests abandoned after their first chunk. */
   abortShare: number;
+  /** For the pages; GET when omitted. */
+  method?: "GET" | "HEAD";
 }
 
 /** A fresh event_id in the browser-sized envelope, so each arrival can be told apart. */
@@ -93,7 +95,7 @@ async function postEnvelope(options: LoadOptions, target: Target, counts: LoadCo
 async function getPage(options: LoadOptions, target: Target, counts: LoadCounts) {
   const abort = target.streamed && Math.random() < options.abortShare;
   const controller = new AbortController();
-  const res = await fetch(options.origin + target.path, { redirect: "manual", signal: controller.signal });
+  const res = await fetch(options.origin + target.path, { method: options.method, redirect: "manual", signal: controller.signal });
   record(counts, target, res.status);
   if (target.streamed) bump(counts.streamed, target.name);
   if (!abort) {

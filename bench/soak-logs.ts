@@ -8,21 +8,47 @@ export const INTENDED_ERROR_PATHS = new Set(["/examples/server-error", "/example
 const SAMPLES = 5;
 
 export interface LogTally {
+  /** The soak's phase now ("load", or an attack's name): each line counts under the phase it is read in. */
+  phase: string;
   /** `request` lines, by level. */
   requests: Map<string, number>;
   /** Error lines from the intended examples. */
   intended: number;
-  /** Tunnel 502/504 lines: the upstream was made to fail on purpose; the line has no digest (nothing threw). */
-  upstreamFailures: number;
+  /**
+   * Tunnel 502/504 lines, by phase: the upstream failed (made to, or slower than the tunnel waits under load);
+   * the line has no digest (nothing of ours threw).
+   */
+  upstreamFailures: Map<string, number>;
+  /** Error-level lines that are neither of the above, by phase (the attacks must cause none). */
+  errors: Map<string, number>;
   /** Everything else above info, every non-JSON line on stdout, and every stderr line. */
   unexpected: number;
   samples: string[];
   /** The server's own lifecycle lines (listening, stopping, stopped), kept whole. */
   lifecycle: Record<string, unknown>[];
+  /** Lines the server said it dropped while its stdout was dead, and the stderr lines that told it. */
+  dropped: { lines: number; reports: number; stderr: number };
+  /** First lines of a restarted log shipper that were the tail of a line the killed one had begun. */
+  torn: number;
 }
 
 export function emptyTally(): LogTally {
-  return { requests: new Map(), intended: 0, upstreamFailures: 0, unexpected: 0, samples: [], lifecycle: [] };
+  return {
+    phase: "load",
+    requests: new Map(),
+    intended: 0,
+    upstreamFailures: new Map(),
+    errors: new Map(),
+    unexpected: 0,
+    samples: [],
+    lifecycle: [],
+    dropped: { lines: 0, reports: 0, stderr: 0 },
+    torn: 0,
+  };
+}
+
+function bump(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
 }
 
 function flag(tally: LogTally, line: string): void {
@@ -30,23 +56,35 @@ function flag(tally: LogTally, line: string): void {
   if (tally.samples.length < SAMPLES) tally.samples.push(line.length > 400 ? `${line.slice(0, 400)}…` : line);
 }
 
-export function sortStdoutLine(tally: LogTally, line: string): void {
+/** `first`: the first line a restarted log shipper reads, which may be the tail of a line cut in two. */
+export function sortStdoutLine(tally: LogTally, line: string, first = false): void {
   let record: Record<string, unknown>;
   try {
     record = JSON.parse(line);
   } catch {
+    if (first) return void tally.torn++;
     return flag(tally, `stdout: ${line}`);
   }
-  const { level, msg, path, status, digest } = record;
+  const { level, msg, path, status, digest, dropped } = record;
   if (msg === "request") tally.requests.set(String(level), (tally.requests.get(String(level)) ?? 0) + 1);
-  else tally.lifecycle.push(record);
+  else if (msg === "log lines dropped" && typeof dropped === "number") {
+    tally.dropped.lines += dropped;
+    tally.dropped.reports++;
+    return;
+  } else tally.lifecycle.push(record);
   if (level === "info") return;
   if (msg === "request" && INTENDED_ERROR_PATHS.has(String(path))) tally.intended++;
-  else if (msg === "request" && path === "/monitoring" && (status === 502 || status === 504) && digest === undefined) tally.upstreamFailures++;
-  else flag(tally, line);
+  else if (msg === "request" && path === "/monitoring" && (status === 502 || status === 504) && digest === undefined) {
+    bump(tally.upstreamFailures, tally.phase);
+  } else {
+    if (level === "error") bump(tally.errors, tally.phase);
+    flag(tally, line);
+  }
 }
 
 export function sortStderrLine(tally: LogTally, line: string): void {
+  // The one line a server writes when its stdout dies: expected while the soak has killed the log shipper.
+  if (line.startsWith("brisk: log lines dropped")) return void tally.dropped.stderr++;
   // An unhandled rejection, a crash, a console.error: none belongs in a healthy server's stderr.
   flag(tally, `stderr: ${line}`);
 }

@@ -1,5 +1,6 @@
-// soak-report.ts: turns the soak's counts into the route table and the four pass/fail figures.
+// soak-report.ts: turns the soak's counts into the route table, a line per attack and the pass/fail figures.
 import { int, median, round } from "./lib/stats.ts";
+import type { AttackResult } from "./soak-attacks.ts";
 import type { LoadCounts, Target } from "./soak-load.ts";
 import type { LogTally } from "./soak-logs.ts";
 
@@ -22,6 +23,8 @@ export interface SoakResult {
   arrived: Set<string>;
   /** Seconds the fake upstream spent in each mode. */
   upstreamSeconds: Record<string, number>;
+  /** The attacks after the mixed load, in the order they ran. */
+  attacks: AttackResult[];
   /** How the server process ended after SIGTERM. */
   exit: string;
 }
@@ -34,6 +37,8 @@ export interface Figure {
 
 /** RSS limit: growth from just after warm-up to the end of the load. */
 export const RSS_GROWTH_LIMIT = 0.1;
+/** The server's peak resident memory over the whole run, attacks included. */
+export const PEAK_RSS_LIMIT_MIB = 256;
 /**
  * Each side of the figure is the median over this many seconds: under load the heap swings ±10%
  * between collections, so a single sample would measure where the GC happened to be.
@@ -57,15 +62,20 @@ export function routeTable(r: SoakResult): string[] {
   return [line(header), ...rows.map(line)];
 }
 
-function unexpectedStatuses(r: SoakResult): Figure {
+/** Answers outside each target's expected set, and targets never asked for. */
+function statusProblems(targets: Target[], counts: LoadCounts): string[] {
   const bad: string[] = [];
-  for (const t of r.targets) {
-    for (const [status, n] of r.counts.statuses.get(t.name) ?? []) {
+  for (const t of targets) {
+    for (const [status, n] of counts.statuses.get(t.name) ?? []) {
       if (!t.expected.includes(Number(status))) bad.push(`${t.name} ${status} ×${n}`);
     }
   }
-  const missing = r.targets.filter((t) => !r.counts.statuses.has(t.name)).map((t) => `${t.name} never requested`);
-  const problems = [...bad, ...missing];
+  const missing = targets.filter((t) => !counts.statuses.has(t.name)).map((t) => `${t.name} never requested`);
+  return [...bad, ...missing];
+}
+
+function unexpectedStatuses(r: SoakResult): Figure {
+  const problems = statusProblems(r.targets, r.counts);
   return { name: "unexpected statuses", value: problems.length ? problems.join("; ") : "0", pass: problems.length === 0 };
 }
 
@@ -90,9 +100,20 @@ function rssGrowth(r: SoakResult): Figure {
   return { name: "RSS growth after warm-up", value, pass: growth < RSS_GROWTH_LIMIT };
 }
 
+const sum = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+
+function peakRss(r: SoakResult): Figure {
+  const peak = Math.max(...r.rss.map((s) => s.peakMiB));
+  const value = `${round(peak)} MiB (limit ${PEAK_RSS_LIMIT_MIB} MiB)`;
+  return { name: "peak RSS", value, pass: peak < PEAK_RSS_LIMIT_MIB };
+}
+
 function logLines(r: SoakResult): Figure {
   const { logs } = r;
-  const value = `${int(logs.unexpected)} unexpected (expected: ${int(logs.intended)} error lines from the error examples, ${int(logs.upstreamFailures)} tunnel 502/504 while the upstream was down or slow)`;
+  const value =
+    `${int(logs.unexpected)} unexpected (expected: ${int(logs.intended)} error lines from the error examples, ` +
+    `${int(sum(logs.upstreamFailures.values()))} tunnel 502/504 while the upstream failed, ${logs.torn} torn and ` +
+    `${logs.dropped.stderr} stderr lines from the log shipper's restart)`;
   const samples = logs.samples.map((s) => `\n      ${s}`).join("");
   return { name: "unhandled rejections, stderr, error logs", value: value + samples, pass: logs.unexpected === 0 };
 }
@@ -106,8 +127,31 @@ function envelopesArrived(r: SoakResult): Figure {
   return { name: "tunnel 2xx envelopes at the ingest", value, pass: accepted.size > 0 && arrived === accepted.size };
 }
 
+function attackLine(r: SoakResult, a: AttackResult): string {
+  const byStatus = new Map<string, number>();
+  for (const statuses of a.counts.statuses.values()) for (const [status, n] of statuses) byStatus.set(status, (byStatus.get(status) ?? 0) + n);
+  const answers = statusCell(byStatus);
+  const rss = Math.max(...r.rss.filter((s) => s.at >= a.from && s.at <= a.to).map((s) => s.rssMiB));
+  const errors = r.logs.errors.get(a.name) ?? 0;
+  const upstream = r.logs.upstreamFailures.get(a.name);
+  const extra = [a.note, upstream ? `${upstream} tunnel 502/504 from the upstream` : undefined].filter(Boolean).join("; ");
+  return `attack: ${a.name}: ${int(a.counts.requests)} requests (${answers}); peak RSS ${round(rss)} MiB; ${errors} error lines${extra ? `; ${extra}` : ""}`;
+}
+
+function attacksHeld(r: SoakResult): Figure {
+  const problems = r.attacks.flatMap((a) => {
+    const errors = r.logs.errors.get(a.name) ?? 0;
+    return [...statusProblems(a.targets, a.counts).map((p) => `${a.name}: ${p}`), ...(errors ? [`${a.name}: ${errors} error lines`] : [])];
+  });
+  const { dropped } = r.logs;
+  // The shipper's death must have cost lines, and the server must have said how many once it was back.
+  if (!dropped.reports) problems.push("no count of dropped log lines after the log shipper came back");
+  const value = problems.length ? problems.join("; ") : `0 error lines; ${int(dropped.lines)} log lines dropped while the shipper was dead, counted by the server`;
+  return { name: "attacks", value, pass: problems.length === 0 };
+}
+
 export function figures(r: SoakResult): Figure[] {
-  return [unexpectedStatuses(r), rssGrowth(r), logLines(r), envelopesArrived(r)];
+  return [unexpectedStatuses(r), rssGrowth(r), peakRss(r), logLines(r), attacksHeld(r), envelopesArrived(r)];
 }
 
 export function report(r: SoakResult): { text: string; pass: boolean } {
@@ -124,6 +168,8 @@ export function report(r: SoakResult): { text: string; pass: boolean } {
     `      server after SIGTERM: ${r.exit}`,
     "",
     ...routeTable(r),
+    "",
+    ...r.attacks.map((a) => attackLine(r, a)),
     "",
     ...all.map((f) => `${f.pass ? "PASS" : "FAIL"}  ${f.name}: ${f.value}`),
     "",

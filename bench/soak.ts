@@ -1,44 +1,60 @@
-// soak.ts: a minute of mixed load on a production Brisk process while its Sentry upstream flaps;
-// prints what held and exits 1 when anything did not.
+// soak.ts: a minute of mixed load on a production Brisk process while its Sentry upstream flaps, then the
+// attacks of bench/soak-attacks.ts; prints what held and exits 1 when anything did not.
 //
 // Run:   bun bench/soak.ts            (or bench/soak)
-//        SOAK_SECONDS=300 SOAK_CONCURRENCY=200 bun bench/soak.ts
+//        SOAK_SECONDS=300 SOAK_CONCURRENCY=200 SOAK_ATTACK_SECONDS=20 bun bench/soak.ts
 //
 // What it does: builds the client if dist/client is missing, starts a fake Sentry ingest in this
 // process and `bun src/brisk/server/main.ts` as a separate process (NODE_ENV=production, SENTRY_DSN at the
-// fake ingest, MONITORING_TIMEOUT_MS=1000), and runs SOAK_CONCURRENCY (100) keep-alive fetch loops for
-// SOAK_SECONDS (60). Each loop picks "/" or an example route (each as often) or a tunnel POST (three
-// times as often) with a ~1.5 KB browser envelope. 10% of streamed pages (stream, late-error,
-// late-not-found) are dropped by the client after the shell. The fake upstream cycles up 4 s, slow 3 s
-// (answers after 1.5 s, past the tunnel's 1 s timeout), up 3 s, down 3 s. At the end the server gets
-// SIGTERM. Its stdout (one JSON line per request) and stderr are read throughout.
+// fake ingest, MONITORING_TIMEOUT_MS=1000) whose stdout is a named pipe drained by a log shipper (`cat`), as
+// on a container platform. It runs SOAK_CONCURRENCY (100) keep-alive fetch loops for SOAK_SECONDS (60).
+// Each loop picks "/" or an example route (each as often) or a tunnel POST (three times as often) with a
+// ~1.5 KB browser envelope. 10% of streamed pages (stream, late-error, late-not-found) are dropped by the
+// client after the shell. The fake upstream cycles up 4 s, slow 3 s (answers after 1.5 s, past the tunnel's
+// 1 s timeout), up 3 s, down 3 s.
+//
+// Then the attacks, SOAK_ATTACK_SECONDS (10) each (soak-attacks.ts): 300 raw sockets each posting a 1 MiB
+// envelope in two parts (1 KB, a pause, the rest), over and over, while the upstream answers after 0.5 s; a
+// HEAD flood over every page, streamed ones most; and light load while the log shipper is killed and, a few
+// seconds later, started again. At the end the server gets SIGTERM. Its stdout and stderr are read throughout.
 //
 // What it prints, last:
 //   the route table: every target, the statuses it may answer, and the statuses it did answer;
+//   one line per attack: what it sent, how the server answered, its peak RSS and error lines;
 //   PASS/FAIL unexpected statuses: any answer outside the expected set, or a request that failed outright;
 //   PASS/FAIL RSS growth after warm-up: the server's resident memory (sampled twice a second), median of
 //             the 10 s after the warm-up (first 1/6 of the run, at most 10 s) against the median of the last
-//             10 s; must stay under +10%. The line above the table shows the median per 10 s: a leak climbs,
-//             a healthy heap levels off (under load it swings ±10% between collections);
+//             10 s of the mixed load; must stay under +10%. The line above the table shows the median per 10 s:
+//             a leak climbs, a healthy heap levels off (under load it swings ±10% between collections);
+//   PASS/FAIL peak RSS: the server's peak resident memory over the whole run (VmHWM), under 256 MiB;
 //   PASS/FAIL unhandled rejections, stderr, error logs: any stderr line, non-JSON stdout line, or log line
-//             above info, except the error examples' own (server-error, render-error, late-error) and the
-//             tunnel's 502/504 while the upstream was made to fail; up to 5 offending lines are quoted;
-//   PASS/FAIL tunnel 2xx envelopes at the ingest: every envelope the tunnel answered 2xx for, by event_id,
-//             reached the fake ingest.
-// The exit code is 0 only when all four pass.
-import { existsSync } from "node:fs";
+//             above info, except the error examples' own (server-error, render-error, late-error), the
+//             tunnel's 502/504 while the upstream failed, the log shipper's restart (one torn line, one
+//             stderr line saying lines are dropped) and the server's count of the lines it dropped;
+//             up to 5 offending lines are quoted;
+//   PASS/FAIL attacks: no answer outside an attack's expected set, no error-level line from an attack, and
+//             the log shipper's restart followed by the server's count of the lines it could not write;
+//   PASS/FAIL tunnel 2xx envelopes at the ingest: every envelope the tunnel answered 2xx for (browser
+//             envelopes and the 1 MiB uploads), by event_id, reached the fake ingest.
+// The exit code is 0 only when all pass.
+import { closeSync, existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeIngest, type FakeIngest } from "../test/support/fake-ingest.ts";
 import { definedEnv, freePort, until200 } from "./lib/proc.ts";
+import { runAttacks, type AttackResult } from "./soak-attacks.ts";
 import { emptyCounts, runLoad, soakTargets } from "./soak-load.ts";
 import { eachLine, emptyTally, sortStderrLine, sortStdoutLine } from "./soak-logs.ts";
 import { report, type RssSample } from "./soak-report.ts";
 import { sampleRss } from "./soak-rss.ts";
+import { startShipper } from "./soak-shipper.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const SECONDS = Number(Bun.env.SOAK_SECONDS ?? 60);
 const CONCURRENCY = Number(Bun.env.SOAK_CONCURRENCY ?? 100);
 const WARMUP_SECONDS = Math.min(10, Math.round(SECONDS / 6));
+const ATTACK_SECONDS = Number(Bun.env.SOAK_ATTACK_SECONDS ?? 10);
 const ABORT_SHARE = 0.1;
 const TUNNEL_TIMEOUT_MS = 1_000;
 
@@ -94,6 +110,9 @@ function collectArrivals(ingest: FakeIngest) {
 async function startBrisk(ingest: FakeIngest) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
+  const dir = await mkdtemp(join(tmpdir(), "brisk-soak-"));
+  const logs = emptyTally();
+  const shipper = startShipper(dir, (line, first) => sortStdoutLine(logs, line, first));
   // Not pinned to a core, unlike the throughput bench: a soak wants the server's behaviour, not a stable rate.
   const server = Bun.spawn([process.execPath, "src/brisk/server/main.ts"], {
     cwd: ROOT,
@@ -106,14 +125,14 @@ async function startBrisk(ingest: FakeIngest) {
       SENTRY_TUNNEL_DSNS: undefined,
       MONITORING_TIMEOUT_MS: String(TUNNEL_TIMEOUT_MS),
     }),
-    stdout: "pipe",
+    stdout: shipper.fd,
     stderr: "pipe",
   });
-  const logs = emptyTally();
-  const reading = Promise.all([
-    eachLine(server.stdout, (line) => sortStdoutLine(logs, line)),
-    eachLine(server.stderr, (line) => sortStderrLine(logs, line)),
-  ]);
+  // The server holds the pipe now; once it exits, the shipper reads to the end.
+  closeSync(shipper.fd);
+  const reading = Promise.all([shipper.ended(), eachLine(server.stderr, (line) => sortStderrLine(logs, line))]).finally(() =>
+    rm(dir, { recursive: true, force: true }),
+  );
   try {
     await Promise.race([
       until200(`${origin}/healthz`, performance.now(), 20_000, 50),
@@ -123,7 +142,7 @@ async function startBrisk(ingest: FakeIngest) {
     server.kill("SIGKILL");
     throw error;
   }
-  return { server, origin, logs, reading };
+  return { server, origin, port, logs, reading, shipper };
 }
 
 /** SIGTERM, as a deploy sends it; describes how the process ended. */
@@ -148,22 +167,39 @@ async function main(): Promise<boolean> {
   const counts = emptyCounts();
   let rss: RssSample[] = [];
   let upstreamSeconds: Record<string, number> = {};
+  let attacks: AttackResult[] = [];
   let exit: string;
   try {
     const until = performance.now() + SECONDS * 1000;
-    const sampler = sampleRss(brisk.server.pid, Date.now());
+    const since = Date.now();
+    const sampler = sampleRss(brisk.server.pid, since);
     console.log(`soak: ${SECONDS} s against ${brisk.origin} (pid ${brisk.server.pid}), concurrency ${CONCURRENCY}…`);
     const options = { origin: brisk.origin, dsn: ingest.dsn(), concurrency: CONCURRENCY, until, abortShare: ABORT_SHARE };
     [upstreamSeconds] = await Promise.all([flapUpstream(ingest, until), runLoad(options, targets, counts)]);
-    rss = await sampler.stop();
     // Streamed pages log when they finish: let the last lines out first.
     await Bun.sleep(1_000);
+    const context = {
+      origin: brisk.origin,
+      port: brisk.port,
+      dsn: ingest.dsn(),
+      ingest,
+      shipper: brisk.shipper,
+      seconds: ATTACK_SECONDS,
+      tunnelTimeoutMs: TUNNEL_TIMEOUT_MS,
+      accepted: counts.accepted,
+    };
+    attacks = await runAttacks(context, () => (Date.now() - since) / 1000, (name) => {
+      console.log(`soak: attack: ${name} (${ATTACK_SECONDS} s)…`);
+      brisk.logs.phase = name;
+    });
+    brisk.logs.phase = "shutdown";
+    rss = await sampler.stop();
   } finally {
     exit = await stopBrisk(brisk);
     arrivals.stop();
     await ingest.stop();
   }
-  const result = { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, concurrency: CONCURRENCY, targets, counts, rss, upstreamSeconds, exit };
+  const result = { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, concurrency: CONCURRENCY, targets, counts, rss, upstreamSeconds, attacks, exit };
   const { text, pass } = report({ ...result, logs: brisk.logs, arrived: arrivals.arrived });
   console.log(text);
   return pass;

@@ -104,7 +104,7 @@ try {
   });
   type ServerApp = Awaited<ReturnType<typeof serverApp.build>>;
   let built: ServerApp | undefined;
-  let started: Awaited<ReturnType<typeof startApp>> | undefined;
+  let started: Awaited<ReturnType<ServerApp["startApp"]>> | undefined;
   const client = createDevClient({
     dir: BUILDS,
     build: (outdir) => buildClient({ outdir, mode: "development", scripts: false, app: { path: appModule, dir: dirname(appModule), app: built!.app } }),
@@ -144,7 +144,7 @@ try {
       // Each build is a fresh copy of the app's modules: its own start (the example store), after the
       // previous copy's stop.
       await started?.stop();
-      started = await startApp(config, built!.app, (record) => console.log(JSON.stringify(record)));
+      started = await built!.startApp(config, built!.app, (record) => console.log(JSON.stringify(record)));
       const app = built!.createApp(config, built!.app, { assets: client.assets, publicFiles, cookieSigner: started.cookieSigner, capture: monitoring?.capture });
       serve = (request) => app.handle(request);
     }

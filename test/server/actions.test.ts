@@ -3,6 +3,7 @@
 // visitor's values, outcomes and errors as for loaders, and the headers and cookies it sets on every answer.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { BUILD_HEADER } from "../../src/brisk/runtime/page.ts";
+import { BODY_READS_AT_ONCE } from "../../src/brisk/server/submission.ts";
 import { written } from "../fixtures/app/loaders.server.ts";
 import { logFor, testApp, type TestApp } from "../support/app.ts";
 
@@ -175,6 +176,29 @@ describe("bodies", () => {
     const res = await small.request("/form", streamedPost(body, SAME_ORIGIN));
     expect(res.status).toBe(413);
     expect(chunks).toBeLessThan(10);
+  });
+
+  test("bodies read at once are bounded: past the slots a post is 429 with Retry-After, its body unread", async () => {
+    const enders: Array<() => void> = [];
+    const hanging = () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("text="));
+          enders.push(() => controller.close());
+        },
+      });
+    const held = Array.from({ length: BODY_READS_AT_ONCE }, () => t.request("/form", streamedPost(hanging(), SAME_ORIGIN)));
+    await Bun.sleep(50);
+    let pulled = false;
+    const extra = new ReadableStream<Uint8Array>({ pull: () => void (pulled = true) }, { highWaterMark: 0 });
+    const refused = await t.request("/form", streamedPost(extra, SAME_ORIGIN));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(pulled).toBe(false);
+    for (const end of enders) end();
+    // Each held post ends as an empty text: 422, and the slots are free again.
+    expect(new Set((await Promise.all(held)).map((r) => r.status))).toEqual(new Set([422]));
+    expect((await t.request("/form", form({ text: "" }))).status).toBe(422);
   });
 
   test("another content type is 415; malformed JSON is 400", async () => {

@@ -72,3 +72,15 @@ test("a code-split route's page preloads its chunk under the page's nonce, and o
   expect(lazy.links.filter((l) => l.includes(`href="${chunk}"`))).toEqual([expect.stringContaining(`nonce="${lazy.nonce}"`)]);
   expect((await preloads("/")).links.join("\n")).not.toContain(chunk);
 });
+
+test("an asset's coding follows Accept-Encoding's tokens, case and q-values", async () => {
+  const t = await testApp();
+  const assets = await clientAssets();
+  const codingFor = async (accept: string) =>
+    (await t.request(`/assets/${assets.manifest.entry}`, { headers: { "accept-encoding": accept } })).headers.get("content-encoding");
+  expect(await codingFor("gzip, deflate, br")).toBe("br");
+  expect(await codingFor("br;q=0, gzip")).toBe("gzip");
+  expect(await codingFor("br;q=0")).toBeNull();
+  expect(await codingFor("BR")).toBe("br");
+  expect(await codingFor("gzip;q=0.9, br;q=0.1")).toBe("gzip");
+});

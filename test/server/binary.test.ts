@@ -87,9 +87,12 @@ describe("the binary, alone in an empty folder", () => {
     expect(res.status).toBe(200);
   });
 
-  test("POST /monitoring answers 503 when no DSN is configured", async () => {
+  test("POST /monitoring answers 404 when no DSN is configured, and its log line is no error", async () => {
     const res = await get("/monitoring", { method: "POST", body: '{"dsn":"https://k@example.com/1"}\n{}' });
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(404);
+    const id = res.headers.get("x-request-id")!;
+    await server.waitForOutput(new RegExp(`"requestId":"${id}"`));
+    expect(server.jsonLines().find((l) => l.requestId === id)).toMatchObject({ level: "info", path: "/monitoring", status: 404 });
   });
 });
 
@@ -121,6 +124,16 @@ describe("the binary with SENTRY_DSN", () => {
     expect(await monitored.proc.exited).toBe(0);
     const event = ingest.events().find((e) => e.tags?.digest === digest);
     expect(event?.release).toBe((await builtBinary()).buildId);
+  });
+});
+
+describe("an address the binary cannot listen on", () => {
+  test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])("HOST=%p: one line naming HOST, exit 1", async (host) => {
+    const proc = Bun.spawn([alone.binary], { cwd: alone.dir, env: serverEnv({ HOST: host, PORT: "0" }), stdout: "pipe", stderr: "pipe" });
+    const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+    expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+    expect(stderr).toStartWith(`brisk: invalid configuration: HOST: cannot listen on "${host}"`);
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
   });
 });
 

@@ -20,6 +20,7 @@ describe("parseConfig", () => {
     });
     expect(config.sentryDsn).toBeUndefined();
     expect(config.sentryRelease).toBeUndefined();
+    expect(config.hstsMaxAge).toBeUndefined();
     expect(Object.isFrozen(config)).toBe(true);
   });
 
@@ -38,6 +39,7 @@ describe("parseConfig", () => {
       MONITORING_MAX_IN_FLIGHT: "8",
       TRUST_PROXY: "true",
       SHUTDOWN_TIMEOUT_MS: "2500",
+      HSTS_MAX_AGE: "31536000",
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -53,6 +55,7 @@ describe("parseConfig", () => {
       monitoringMaxInFlight: 8,
       trustProxy: true,
       shutdownTimeoutMs: 2500,
+      hstsMaxAge: 31_536_000,
     });
   });
 
@@ -69,12 +72,22 @@ describe("parseConfig", () => {
     ["SENTRY_DSN", "https://o1.ingest.sentry.io/42"],
     ["SENTRY_DSN", "ftp://key@example.com/1"],
     ["SENTRY_TUNNEL_DSNS", "https://key@example.com/1, nonsense"],
+    ["SENTRY_DSN", "https://key@example.com/"],
+    ["SENTRY_DSN", "https://key@example.com/1?x=@evil.example/2"],
+    ["SENTRY_DSN", "https://key@example.com/1#2"],
+    ["SENTRY_DSN", "https://key@exam ple.com/1"],
+    ["SENTRY_DSN", "https://key@example.com/ 1"],
+    ["SENTRY_DSN", "https://key@example.com/1\t2"],
+    ["SENTRY_DSN", "https://key@example.com/1/"],
+    ["SENTRY_TUNNEL_DSNS", "https://key@example.com/1?x=@evil.example/2"],
     ["MONITORING_MAX_BYTES", "0"],
     ["MONITORING_MAX_BYTES", "1MB"],
     ["MONITORING_MAX_BYTES", "999999999999"],
     ["SENTRY_TRACES_SAMPLE_RATE", "2"],
     ["TRUST_PROXY", "yes please"],
     ["SHUTDOWN_TIMEOUT_MS", "soon"],
+    ["HSTS_MAX_AGE", "1y"],
+    ["HSTS_MAX_AGE", "99999999999"],
   ])("%s=%p is refused with an error naming the variable", (variable, value) => {
     const error = errorOf({ [variable]: value });
     expect(error.variable).toBe(variable);
@@ -82,11 +95,24 @@ describe("parseConfig", () => {
   });
 });
 
+test.each([
+  "https://0123456789abcdef0123456789abcdef@o123.ingest.us.sentry.io/4500000000000001",
+  "https://key:oldsecret@sentry.example.com/7",
+  "https://key@sentry.example.com:9000/sentry/prefix/7",
+  "http://key@127.0.0.1:9000/42",
+  "http://key@[::1]:9000/42",
+  "http://key@sentry_relay:3000/1",
+])("SENTRY_DSN=%p, as Sentry issues DSNs, is accepted", (dsn) => {
+  expect(parseConfig({ SENTRY_DSN: dsn }).sentryDsn).toBe(dsn);
+});
+
 describe("starting with a bad variable", () => {
   test.each([
     ["PORT", "99999", "must be between 0 and 65535"],
     ["PORT", "http", "expected a whole number"],
     ["SENTRY_DSN", "https://sentry.example.com/1", "not a valid Sentry DSN"],
+    ["SENTRY_DSN", "https://key@sentry.example.com/", "not a valid Sentry DSN"],
+    ["SENTRY_DSN", "https://key@sentry.example.com/1?x=@evil.example/2", "not a valid Sentry DSN"],
     ["MONITORING_MAX_BYTES", "-5", "expected a whole number"],
     ["MONITORING_MAX_BYTES", "10", "must be between 1024"],
   ])("%s=%p prints one line naming it and exits 1", async (variable, value, reason) => {

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { readActionBody, type ActionBody } from "../../src/brisk/server/body.ts";
-import type { Bytes } from "../../src/brisk/server/read-body.ts";
+import type { Bytes } from "../../src/brisk/server/request-body.ts";
 import { fuzzParams, hostileString, tally } from "../support/fuzz.ts";
 
 const FORM = "application/x-www-form-urlencoded";

@@ -242,7 +242,9 @@ function checkExchange(status: number | undefined, seen: UpstreamCall[], sent?: 
     expect(allowed.get(dsn as string)).toBe(call.url);
     if (sent) expect(Buffer.from(call.body).equals(Buffer.from(sent))).toBe(true);
     // Only the tunnel's own headers go upstream: no cookie, Authorization, or anything else of the visitor's.
-    expect(Object.keys(call.headers).filter((h) => h !== "content-type" && h !== "x-forwarded-for")).toEqual([]);
+    const own = ["content-type", "x-forwarded-for", "accept-encoding"];
+    expect(Object.keys(call.headers).filter((h) => !own.includes(h))).toEqual([]);
+    expect(call.headers["accept-encoding"]).toBe("identity");
   }
   if (status === undefined) return;
   const upstreamFailed = call !== undefined && (call.status === undefined || call.status >= 300);

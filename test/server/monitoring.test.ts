@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { brotliCompressSync } from "node:zlib";
 import { Elysia } from "elysia";
 import fc from "fast-check";
 import { parseConfig } from "../../src/brisk/server/config.ts";
 import { createTunnel, monitoringPlugin } from "../../src/brisk/server/monitoring.ts";
+import { RETRY_AFTER_SECONDS } from "../../src/brisk/server/monitoring-upstream.ts";
 import { type FakeIngest, startFakeIngest } from "../support/fake-ingest.ts";
 
 let ingest: FakeIngest;
@@ -53,11 +55,11 @@ function chunkedBody(chunks: number, size: number) {
 }
 
 describe("allowlist from configuration", () => {
-  test("answers 503 with a clear message and forwards nothing when no DSN is configured", async () => {
+  test("answers 404 with a clear message and forwards nothing when no DSN is configured", async () => {
     const app = new Elysia().use(monitoringPlugin(parseConfig({})));
     const res = await post(app, envelope(ingest.dsn()));
-    expect(res.status).toBe(503);
-    expect(await res.text()).toBe("monitoring tunnel is not configured (SENTRY_DSN is unset)");
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe("the monitoring tunnel is not configured (SENTRY_DSN is unset)");
     expect(ingest.received).toHaveLength(0);
   });
 
@@ -123,6 +125,20 @@ describe("size limit", () => {
       },
     });
     expect((await post(app, stream)).status).toBe(200);
+    expect(ingest.received[0]?.body).toEqual(bytes);
+  });
+
+  test("a body read as one chunk that is a view on a larger buffer is forwarded as exactly its bytes", async () => {
+    const bytes = envelope(ingest.dsn(), "v".repeat(500));
+    const larger = new Uint8Array(bytes.byteLength + 64).fill(33);
+    larger.set(bytes, 32);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(larger.subarray(32, 32 + bytes.byteLength));
+        controller.close();
+      },
+    });
+    expect((await post(appWith(), stream)).status).toBe(200);
     expect(ingest.received[0]?.body).toEqual(bytes);
   });
 
@@ -294,7 +310,7 @@ describe("forwarding", () => {
       "x-custom": "secret",
       "x-sentry-auth": "Sentry sentry_key=evil",
       "user-agent": "visitor-agent",
-      referer: "http://evil.example/",
+      referer: "http://localhost/account?token=secret",
       "x-forwarded-for": "203.0.113.9",
     });
     expect(res.status).toBe(200);
@@ -382,9 +398,88 @@ describe("upstream answers", () => {
   });
 
   test("passes an upstream 5xx through as the upstream's failure", async () => {
-    await ingest.setMode("status", { status: 503, body: "maintenance", headers: { "content-type": "text/plain" } });
+    await ingest.setMode("status", { status: 500, body: '{"detail":"internal"}', headers: { "content-type": "application/json" } });
+    const res = await post(appWith(), envelope(ingest.dsn()));
+    expect(res.status).toBe(500);
+    expect(await res.text()).toBe('{"detail":"internal"}');
+  });
+
+  test("passes neither the Content-Type nor the body of an answer that is not Sentry's JSON", async () => {
+    await ingest.setMode("status", {
+      status: 503,
+      body: "<html><script>alert(1)</script>maintenance</html>",
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
     const res = await post(appWith(), envelope(ingest.dsn()));
     expect(res.status).toBe(503);
+    expect(res.headers.get("content-type")).toBeNull();
+    expect(await res.text()).toBe("");
+  });
+
+  test("every 502, 503 and 504 carries Retry-After; an upstream's own is kept", async () => {
+    const statuses: Array<[string, number, string | null]> = [];
+    const check = async (what: string) => {
+      const res = await post(appWith({ MONITORING_TIMEOUT_MS: "100" }), envelope(ingest.dsn()));
+      statuses.push([what, res.status, res.headers.get("retry-after")]);
+    };
+    await ingest.setMode("down");
+    await check("unreachable");
+    await ingest.setMode("slow");
+    await check("timed out");
+    await ingest.setMode("status", { status: 302, headers: { location: "http://127.0.0.1:1/" } });
+    await check("redirected");
+    await ingest.setMode("status", { status: 503 });
+    await check("upstream 503");
+    await ingest.setMode("status", { status: 502, body: "bad gateway" });
+    await check("upstream 502");
+    await ingest.setMode("status", { status: 503, headers: { "retry-after": "7" } });
+    await check("upstream 503 with its own");
+    expect(statuses).toEqual([
+      ["unreachable", 502, RETRY_AFTER_SECONDS],
+      ["timed out", 504, RETRY_AFTER_SECONDS],
+      ["redirected", 502, RETRY_AFTER_SECONDS],
+      ["upstream 503", 503, RETRY_AFTER_SECONDS],
+      ["upstream 502", 502, RETRY_AFTER_SECONDS],
+      ["upstream 503 with its own", 503, "7"],
+    ]);
+  });
+
+  test("asks the upstream for an uncompressed answer", async () => {
+    await post(appWith(), envelope(ingest.dsn()));
+    expect(ingest.received[0]?.headers.get("accept-encoding")).toBe("identity");
+  });
+
+  test("stops reading an answer once its decoded bytes pass 64 KiB, whatever its Content-Length says", async () => {
+    // What fetch hands over for a compressed answer: the declared length is the compressed one.
+    const { stream, state } = chunkedBody(1_000, 16 * 1024);
+    const inflating = (async () =>
+      new Response(stream, { headers: { "content-type": "application/json", "content-length": "600" } })) as unknown as typeof fetch;
+    const app = new Elysia().use(monitoringPlugin(parseConfig({ SENTRY_DSN: ingest.dsn() }), { fetch: inflating }));
+    const res = await post(app, envelope(ingest.dsn()));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("");
+    await Bun.sleep(5);
+    expect(state.cancelled).toBe(true);
+    // Five 16 KiB chunks pass 64 KiB; allow the stream's read-ahead of one.
+    expect(state.pulled).toBeLessThanOrEqual(6);
+  });
+
+  test("a compressed answer is cut at 64 KiB of decoded bytes: a brotli bomb is not inflated", async () => {
+    // 16 MiB of JSON whitespace in ~600 bytes of brotli, sent whatever the request asked for.
+    const bomb = brotliCompressSync(Buffer.alloc(16 * 1024 * 1024, 32));
+    const upstream = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response(bomb, { headers: { "content-encoding": "br", "content-type": "application/json" } }),
+    });
+    try {
+      const dsn = `http://publickey@127.0.0.1:${upstream.port}/42`;
+      const res = await post(appWith({ SENTRY_DSN: dsn }), envelope(dsn));
+      expect(res.status).toBe(200);
+      expect((await res.bytes()).byteLength).toBeLessThanOrEqual(64 * 1024);
+    } finally {
+      await upstream.stop(true);
+    }
   });
 
   test("answers 429 with Retry-After: 1 beyond monitoringMaxInFlight, without contacting upstream", async () => {
@@ -413,6 +508,85 @@ describe("upstream answers", () => {
     await ingest.setMode("up");
     expect((await post(app, envelope(ingest.dsn()))).status).toBe(200);
   });
+});
+
+describe("admission", () => {
+  /** A valid envelope whose last bytes wait until `finish()`: its request holds its slot while being read. */
+  function heldUpload(dsn: string) {
+    const bytes = envelope(dsn);
+    const reading = Promise.withResolvers<void>();
+    const finished = Promise.withResolvers<void>();
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(bytes.subarray(0, 10));
+        reading.resolve();
+        await finished.promise;
+        controller.enqueue(bytes.subarray(10));
+        controller.close();
+      },
+    });
+    return { stream, reading: reading.promise, finish: () => finished.resolve() };
+  }
+
+  test("a request is refused with 429 before a byte of its body is read while maxInFlight bodies are being read", async () => {
+    const app = appWith({ MONITORING_MAX_IN_FLIGHT: "1" });
+    const held = heldUpload(ingest.dsn());
+    const first = post(app, held.stream);
+    await held.reading;
+    const { stream, state } = chunkedBody(4, 512);
+    const request = new Request("http://localhost/monitoring", { method: "POST", body: stream });
+    const second = await app.handle(request);
+    expect(second.status).toBe(429);
+    expect(second.headers.get("retry-after")).toBe("1");
+    expect(request.bodyUsed).toBe(false);
+    expect(state.pulled).toBeLessThanOrEqual(1);
+    held.finish();
+    expect((await first).status).toBe(200);
+    // The slot is free again once the first has been answered.
+    expect((await post(app, envelope(ingest.dsn()))).status).toBe(200);
+  });
+
+  test("the slot is held until the upstream answers, and CSP reports share the slots", async () => {
+    await ingest.setMode("slow", { delayMs: 200 });
+    const app = appWith({ MONITORING_MAX_IN_FLIGHT: "1" });
+    const first = post(app, envelope(ingest.dsn()));
+    await ingest.waitFor(1);
+    const report = await app.handle(
+      new Request("http://localhost/monitoring/csp", { method: "POST", body: "{}", headers: { "content-type": "application/csp-report" } }),
+    );
+    expect(report.status).toBe(429);
+    expect((await first).status).toBe(200);
+  });
+});
+
+describe("cross-site posts", () => {
+  const refused: Array<[string, Record<string, string>]> = [
+    ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
+    ["Sec-Fetch-Site: same-site (a sibling subdomain)", { "sec-fetch-site": "same-site" }],
+    ["a foreign Origin", { origin: "https://evil.example" }],
+    ["Origin: null", { origin: "null" }],
+    ["a foreign Referer and no Origin", { referer: "https://evil.example/page" }],
+    ["an Origin on another port", { origin: "http://localhost:8080" }],
+  ];
+  for (const [what, headers] of refused) {
+    test(`refuses ${what} with 403 and forwards nothing`, async () => {
+      const res = await post(appWith(), envelope(ingest.dsn()), headers);
+      expect(res.status).toBe(403);
+      expect(await res.text()).toBe("cross-site envelopes are refused");
+      expect(ingest.received).toHaveLength(0);
+    });
+  }
+
+  const allowed: Array<[string, Record<string, string>]> = [
+    ["Sec-Fetch-Site: same-origin", { "sec-fetch-site": "same-origin", origin: "http://localhost" }],
+    ["this site's Origin over https (the TLS proxy in front)", { origin: "https://localhost" }],
+    ["no browser headers at all", {}],
+  ];
+  for (const [what, headers] of allowed) {
+    test(`forwards ${what}`, async () => {
+      expect((await post(appWith(), envelope(ingest.dsn()), headers)).status).toBe(200);
+    });
+  }
 });
 
 describe("methods", () => {

@@ -201,6 +201,29 @@ describe("HTTP hygiene", () => {
     expect(await res.text()).toBe("");
   });
 
+  test.each(["/examples/stream", "/examples/late-error", "/examples/late-not-found", "/__data/examples/late-error"])(
+    "HEAD %s stops after the shell: a 200 logged as info, nothing captured",
+    async (path) => {
+      const captured: unknown[] = [];
+      const quiet = await testApp({}, { capture: (error) => captured.push(error) });
+      const res = await quiet.request(path, { method: "HEAD" });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe("");
+      const line = await logFor(quiet.logs, res);
+      expect({ level: line.level, status: line.status, digest: line.digest }).toEqual({ level: "info", status: 200, digest: undefined });
+      expect(captured).toEqual([]);
+    },
+  );
+
+  test("HEAD on a page whose loader fails is still that failure: 500, an error line, captured once", async () => {
+    const captured: unknown[] = [];
+    const app = await testApp({}, { capture: (error) => captured.push(error) });
+    const res = await app.request("/examples/server-error", { method: "HEAD" });
+    expect(res.status).toBe(500);
+    expect((await logFor(app.logs, res)).level).toBe("error");
+    expect(captured).toHaveLength(1);
+  });
+
   test.each(["POST", "PUT", "DELETE", "PATCH"])("%s on a page answers 405 with Allow", async (method) => {
     const res = await t.request("/", { method });
     expect(res.status).toBe(405);

@@ -1,6 +1,6 @@
 // Security headers on every response, a fresh CSP nonce per page, and CSP reports forwarded to Sentry.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { testApp, type TestApp } from "../support/app.ts";
+import { logFor, testApp, type TestApp } from "../support/app.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
 let t: TestApp;
@@ -12,12 +12,30 @@ const nonceOf = (csp: string | null) => /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
 
 describe("security headers", () => {
   test.each(["/", "/not-found", "/server-error", "/healthz", "/__data/", "/monitoring", "/assets/missing.js"])(
-    "%s carries nosniff",
+    "%s carries nosniff and Cross-Origin-Resource-Policy: same-origin, and no HSTS unless configured",
     async (path) => {
       const res = await t.request(path);
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+      expect(res.headers.get("strict-transport-security")).toBeNull();
     },
   );
+
+  test("HSTS_MAX_AGE puts Strict-Transport-Security on every response", async () => {
+    const hsts = await testApp({ HSTS_MAX_AGE: "31536000" });
+    for (const path of ["/", "/healthz", "/assets/missing.js", "/server-error"]) {
+      const res = await hsts.request(path);
+      expect({ path, hsts: res.headers.get("strict-transport-security") }).toEqual({ path, hsts: "max-age=31536000" });
+    }
+  });
+
+  test("pages may be framed by no one, unless the app names who may", async () => {
+    const frameAncestors = (res: Response) =>
+      res.headers.get("content-security-policy")!.split("; ").find((d) => d.startsWith("frame-ancestors "));
+    expect(frameAncestors(await t.request("/"))).toBe("frame-ancestors 'none'");
+    const framed = await testApp({}, { frameAncestors: ["'self'", "https://partner.example"] });
+    expect(frameAncestors(await framed.request("/"))).toBe("frame-ancestors 'self' https://partner.example");
+  });
 
   test.each(["/", "/not-found", "/server-error", "/forbidden"])(
     "the %s document carries a referrer policy, a permissions policy and COOP",
@@ -30,16 +48,18 @@ describe("security headers", () => {
     },
   );
 
-  test("assets carry nosniff", async () => {
+  test("assets carry nosniff and Cross-Origin-Resource-Policy: same-origin", async () => {
     const html = await (await t.request("/")).text();
     const entry = /src="(\/assets\/entry-client-[^"]+\.js)"/.exec(html)![1]!;
-    expect((await t.request(entry)).headers.get("x-content-type-options")).toBe("nosniff");
+    const res = await t.request(entry);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
   });
 
   test("HTML has a strict CSP whose nonce is on every inline script and preload, fresh per request", async () => {
     const res = await t.request("/late-error");
     const csp = res.headers.get("content-security-policy")!;
-    for (const part of ["'strict-dynamic'", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'self'"]) expect(csp).toContain(part);
+    for (const part of ["'strict-dynamic'", "object-src 'none'", "base-uri 'self'"]) expect(csp).toContain(part);
     const nonce = nonceOf(csp)!;
     expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     const html = await res.text();
@@ -95,6 +115,7 @@ describe("CSP reports", () => {
   test("without Sentry, no report-uri and the endpoint says it is not configured", async () => {
     expect((await t.request("/")).headers.get("content-security-policy")).not.toContain("report-uri");
     const res = await t.request("/monitoring/csp", { method: "POST", headers: { "content-type": "application/csp-report" }, body: report });
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(404);
+    expect(await logFor(t.logs, res)).toMatchObject({ level: "info", status: 404 });
   });
 });

@@ -56,6 +56,22 @@ describe("without SENTRY_DSN", () => {
   });
 });
 
+describe("a DSN with a secret", () => {
+  test("the page gets the public key only, and the tunnel still takes the browser's envelopes for it", async () => {
+    const secretDsn = ingest.dsn().replace("publickey@", "publickey:topsecret@");
+    const t = await testApp({ SENTRY_DSN: secretDsn });
+    const html = await (await t.request("/")).text();
+    expect(html).not.toContain("topsecret");
+    const config = JSON.parse(/window\.__BRISK__=(\{.*?\});B\.settle/s.exec(html)![1]!).config;
+    expect(config.sentry.dsn).toBe(ingest.dsn());
+    // What the browser SDK puts in its envelope header: the DSN it was given.
+    const envelope = `${JSON.stringify({ dsn: config.sentry.dsn })}\n{"type":"event"}\n{}\n`;
+    expect((await t.request("/monitoring", { method: "POST", body: envelope })).status).toBe(200);
+    expect(ingest.received.at(-1)?.text).not.toContain("topsecret");
+    await ingest.reset();
+  });
+});
+
 describe("with SENTRY_DSN", () => {
   let monitoring: ServerMonitoring;
   let t: TestApp;

@@ -153,12 +153,10 @@ describe("the log", () => {
     expect(line).toMatchObject({ level: "error", status: 500, digest });
   });
 
-  test("keeps a well-formed incoming X-Request-Id, and replaces a malformed one", async () => {
-    const kept = await fetch(`${server.origin}/healthz`, { headers: { "x-request-id": "lb-7f3a9c21.trace:42" } });
-    expect(kept.headers.get("x-request-id")).toBe("lb-7f3a9c21.trace:42");
-    expect((await lineFor("lb-7f3a9c21.trace:42")).path).toBe("/healthz");
-
-    const replaced = await fetch(`${server.origin}/healthz`, { headers: { "x-request-id": "<script>" } });
-    expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  test("without TRUST_PROXY, replaces even a well-formed incoming X-Request-Id", async () => {
+    const replaced = await fetch(`${server.origin}/healthz`, { headers: { "x-request-id": "lb-7f3a9c21.trace:42" } });
+    const id = replaced.headers.get("x-request-id")!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await lineFor(id)).path).toBe("/healthz");
   });
 });

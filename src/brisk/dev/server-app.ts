@@ -10,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { appModuleAlias } from "../../../scripts/app-module.ts";
 import { SERVER_ONLY_MODULE } from "../../../scripts/server-only.ts";
 import type { AppDefinition } from "../runtime/app-definition.ts";
+import type { startApp } from "../server/app-start.ts";
 import type { createApp } from "../server/app.ts";
 import { importedAssets } from "../server/imported-assets.ts";
 
@@ -17,6 +18,7 @@ import { importedAssets } from "../server/imported-assets.ts";
 export interface ServerCode {
   app: AppDefinition;
   createApp: typeof createApp;
+  startApp: typeof startApp;
 }
 
 export interface ServerApp extends ServerCode {
@@ -134,7 +136,7 @@ export function createServerAppBuilder({ entry, appModule, browserEntries, outdi
     previous = output;
     // The metafile names inputs relative to the working directory.
     modules = new Set(Object.keys(result.metafile!.inputs).map((p) => resolve(p)));
-    return { app: code.app, createApp: code.createApp!, modules, browserModules: browserGraph(browserEntries, appModule) };
+    return { app: code.app, createApp: code.createApp!, startApp: code.startApp!, modules, browserModules: browserGraph(browserEntries, appModule) };
   }
 
   const affects = (path: string) => !modules || modules.has(path);

@@ -3,6 +3,8 @@
 import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
 import { readActionBody } from "./body.ts";
+import type { Admission } from "./request-body.ts";
+import { TOO_MANY_UPLOADS } from "./submission.ts";
 import { recordOf } from "./request-record.ts";
 
 export const API_PREFIX = "/api";
@@ -31,7 +33,7 @@ function allowedMethods(api: AnyElysia | undefined): (path: string) => string[] 
 /** A body the API's parser refused (too big, malformed, not JSON or a form): its status and why. */
 export class BodyRefused extends Error {
   constructor(
-    readonly status: 400 | 413 | 415,
+    readonly status: 400 | 413 | 415 | 429,
     message: string,
   ) {
     super(message);
@@ -44,24 +46,25 @@ export class BodyRefused extends Error {
  * refuses other types with 415. A JSON body is its value; a form is a plain object of its fields, so an
  * Elysia schema (`t.Object`) checks either.
  */
-function parseWithinLimit(maxBytes: number) {
+function parseWithinLimit(maxBytes: number, bodyReads: Admission) {
   return async function parseApiBody({ request }: { request: Request }) {
     // Nothing to read: the route runs without a body (and a schema that wants one says so with a 422).
     if (request.body === null) return undefined;
-    const body = await readActionBody(request, { maxBytes });
+    const body = await bodyReads.run(() => readActionBody(request, { maxBytes }));
+    if (!body) throw new BodyRefused(429, TOO_MANY_UPLOADS);
     if (!body.ok) throw new BodyRefused(body.status, body.message);
     return body.kind === "json" ? body.json : Object.fromEntries(body.form);
   };
 }
 
-export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes }: { actionMaxBytes: number }) {
+export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyReads }: { actionMaxBytes: number; bodyReads: Admission }) {
   const allowed = allowedMethods(api);
   const unmatched = ({ request }: { request: Request }) => {
     const methods = allowed(recordOf(request).path);
     if (methods.length === 0) return jsonError(404, "not found");
     return jsonError(405, "method not allowed", {}, { allow: methods.join(", ") });
   };
-  const plugin = new Elysia({ name: "brisk:api" }).onParse(parseWithinLimit(actionMaxBytes));
+  const plugin = new Elysia({ name: "brisk:api" }).onParse(parseWithinLimit(actionMaxBytes, bodyReads));
   if (api) plugin.use(api);
   return plugin.all(API_PREFIX, unmatched).all(`${API_PREFIX}/*`, unmatched);
 }

@@ -5,14 +5,17 @@ import { createMatcher } from "../runtime/match.ts";
 import type { ClientConfig } from "../runtime/page.ts";
 import { apiPlugin } from "./api.ts";
 import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
-import type { Config } from "./config.ts";
+import { publicDsn, type Config } from "./config.ts";
 import type { CookieSigner } from "./cookie-signer.ts";
 import { errorResponse } from "./error-response.ts";
+import { hostCheckPlugin } from "./host-check.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import type { PageHandlerDeps } from "./pages.ts";
 import { pagesPlugin } from "./pages.ts";
+import { BODY_READS_AT_ONCE } from "./submission.ts";
 import { createPublicFileHandler, type PublicFiles } from "./public-files.ts";
+import { createAdmission, type Admission } from "./request-body.ts";
 import { requestLogPlugin } from "./request-log.ts";
 import type { CaptureError } from "./request-record.ts";
 import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./security-headers.ts";
@@ -29,13 +32,15 @@ export interface AppDeps {
   log?: Logger;
   /** The tunnel's upstream fetch. */
   fetch?: typeof fetch;
+  /** Who may frame the pages (CSP frame-ancestors sources); no one when omitted. */
+  frameAncestors?: readonly string[];
 }
 
 function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
   const clientConfig: ClientConfig = { mode: config.mode };
   if (config.sentryDsn) {
     clientConfig.sentry = {
-      dsn: config.sentryDsn,
+      dsn: publicDsn(config.sentryDsn),
       environment: config.sentryEnvironment,
       release: config.sentryRelease ?? assets.manifest.buildId,
     };
@@ -47,7 +52,14 @@ function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
 export function pageHandlerDeps(
   config: Config,
   app: AppDefinition,
-  deps: { assets: ClientAssets; capture: CaptureError; security: SecurityHeaders; publicFiles?: PublicFiles; cookieSigner?: CookieSigner },
+  deps: {
+    assets: ClientAssets;
+    capture: CaptureError;
+    security: SecurityHeaders;
+    publicFiles?: PublicFiles;
+    cookieSigner?: CookieSigner;
+    bodyReads?: Admission;
+  },
 ): PageHandlerDeps {
   const { assets, capture, security } = deps;
   return {
@@ -59,6 +71,7 @@ export function pageHandlerDeps(
     mode: config.mode,
     cookies: { signer: deps.cookieSigner, secure: config.mode === "production" },
     actionMaxBytes: config.actionMaxBytes,
+    bodyReads: deps.bodyReads ?? createAdmission(BODY_READS_AT_ONCE),
     trustProxy: config.trustProxy,
     clientConfig: clientConfigFor(config, assets),
     publicFile: createPublicFileHandler(deps.publicFiles ?? assets.publicFiles),
@@ -76,18 +89,21 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const assets = deps.assets ?? loadClientAssets(app.routes);
   const capture: CaptureError = deps.capture ?? (() => {});
   const log = deps.log ?? stdoutLogger;
-  const security = createSecurityHeaders(config);
+  const security = createSecurityHeaders(config, { frameAncestors: deps.frameAncestors });
+  // One bound for the bodies of actions and API routes together.
+  const bodyReads = createAdmission(BODY_READS_AT_ONCE);
   return new Elysia({ name: "brisk" })
     .use(securityHeadersPlugin(security))
-    .use(requestLogPlugin(log))
+    .use(requestLogPlugin(log, config))
+    .use(hostCheckPlugin())
     .onError({ as: "global" }, function answerError(ctx) {
       return errorResponse(ctx, capture);
     })
     .use(healthPlugin())
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
-    .use(apiPlugin(app.api, config))
-    .use(pagesPlugin(pageHandlerDeps(config, app, { ...deps, assets, capture, security })));
+    .use(apiPlugin(app.api, { actionMaxBytes: config.actionMaxBytes, bodyReads }))
+    .use(pagesPlugin(pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads })));
 }
 
 export type BriskApp = ReturnType<typeof createApp>;

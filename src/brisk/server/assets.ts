@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import { isLazyPage } from "../runtime/lazy-page.ts";
 import type { RouteDefinition } from "../runtime/route.ts";
 import type { RouteAssets } from "../runtime/page.ts";
+import { pickEncoding } from "./accept-encoding.ts";
 import type { Manifest } from "./manifest.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
 
@@ -111,12 +112,12 @@ export function loadClientAssets(routes: readonly RouteDefinition[], dir: string
   };
 }
 
-function pickEncoding(asset: Asset, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
-  if (accept) {
-    if (asset.br && /\bbr\b/.test(accept)) return ["br", asset.br];
-    if (asset.gzip && /\bgzip\b/.test(accept)) return ["gzip", asset.gzip];
-  }
-  return [undefined, asset.body];
+/** Brotli first: the smaller of the two when a client takes both alike. */
+const ENCODINGS = ["br", "gzip"] as const;
+
+function encodedBody(asset: Asset, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
+  const encoding = accept ? pickEncoding(accept, ENCODINGS.filter((e) => asset[e])) : undefined;
+  return [encoding, encoding ? asset[encoding]! : asset.body];
 }
 
 export function assetsPlugin(assets: ClientAssets) {
@@ -129,7 +130,7 @@ export function assetsPlugin(assets: ClientAssets) {
         headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
       });
     }
-    const [encoding, body] = pickEncoding(asset, request.headers.get("accept-encoding"));
+    const [encoding, body] = encodedBody(asset, request.headers.get("accept-encoding"));
     const headers: Record<string, string> = {
       "content-type": asset.type,
       // Every file name carries its content hash, so a name never changes meaning.

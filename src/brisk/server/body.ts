@@ -7,10 +7,10 @@
 //                                      body that could not be read; 413 past maxBytes or maxFields;
 //                                      415 another or no content type, or a Content-Encoding
 // and never throws for a client's input. The body is read at most once, so an Elysia route using it
-// needs `parse: "none"`. Nothing past maxBytes is held (see read-body.ts); maxFields caps the entries
+// needs `parse: "none"`. Nothing past maxBytes is held (see request-body.ts); maxFields caps the entries
 // (fields and files) a form may have, counted on the raw bytes before a FormData is built. `message`
 // is plain text that names no secret, safe for the answer's body and the log.
-import { readBody, type Bytes } from "./read-body.ts";
+import { readBody, type Bytes } from "./request-body.ts";
 
 export type ActionBody =
   | { readonly ok: true; readonly kind: "form"; readonly form: FormData }

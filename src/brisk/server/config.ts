@@ -1,5 +1,5 @@
 // config.ts: turns the environment into a validated, typed, frozen configuration.
-import { makeDsn } from "@sentry/core";
+import { dsnToString, makeDsn } from "@sentry/core";
 
 export type Mode = "production" | "development" | "test";
 
@@ -23,6 +23,8 @@ export interface Config extends WritesConfig {
   readonly trustProxy: boolean;
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   readonly shutdownTimeoutMs: number;
+  /** Seconds of Strict-Transport-Security on every response; unset: none (the TLS proxy's job). */
+  readonly hstsMaxAge?: number;
 }
 
 export class ConfigError extends Error {
@@ -46,15 +48,26 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
+/**
+ * A DSN as Sentry issues it: scheme, public key (and the secret of an old DSN), host, port, the path prefix
+ * of a self-hosted Sentry, a numeric project, and nothing after it. @sentry/core's own pattern is looser: it
+ * takes a space, a tab or a query (`https://key@host/1?x=@evil/2`) into the path, where every envelope would
+ * be lost, and prints a console line of its own for what it cannot read (`https://key@host/`).
+ */
+const DSN = /^https?:\/\/\w+(?::\w+)?@(?:\[[\da-fA-F:.]+\]|[\w.-]+)(?::\d{1,5})?\/(?:[\w.-]+\/)*\d+$/;
+
 function dsn(name: string, raw: string): string {
-  // The same check the SDKs and the tunnel apply, so a DSN that passes here is one they accept.
-  // URL.parse first: makeDsn prints its own console line for input it cannot read at all.
-  const url = URL.parse(raw);
-  const parsed = url?.username && /^https?:$/.test(url.protocol) ? makeDsn(raw) : undefined;
+  // Then the same check the SDKs and the tunnel apply, so a DSN that passes here is one they accept.
+  const parsed = DSN.test(raw) ? makeDsn(raw) : undefined;
   if (!parsed) {
     throw new ConfigError(name, `not a valid Sentry DSN ("${raw}"); expected https://<key>@<host>/<project>`);
   }
   return raw;
+}
+
+/** The DSN as a browser may see it: the public key without the secret some old DSNs still carry. */
+export function publicDsn(dsn: string): string {
+  return dsnToString(makeDsn(dsn)!);
 }
 
 function boolean(env: Env, name: string): boolean {
@@ -101,6 +114,7 @@ export function parseConfig(env: Env): Config {
     monitoringMaxInFlight: integer(env, "MONITORING_MAX_IN_FLIGHT", 64, 1, 10_000),
     trustProxy: boolean(env, "TRUST_PROXY"),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
+    hstsMaxAge: env.HSTS_MAX_AGE?.trim() ? integer(env, "HSTS_MAX_AGE", 0, 0, 63_072_000) : undefined,
   });
 }
 

@@ -30,7 +30,10 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   if (isOutcome(error)) return error.toResponse(json ? "json" : "text");
   // Elysia wraps what a parse hook throws in its own ParseError; the API's body reader's refusal is the cause.
   const refused = error instanceof BodyRefused ? error : (error as { cause?: unknown }).cause;
-  if (refused instanceof BodyRefused) return json ? jsonError(refused.status, refused.message) : text(refused.status, refused.message);
+  if (refused instanceof BodyRefused) {
+    const headers: Record<string, string> = refused.status === 429 ? { "retry-after": "1" } : {};
+    return json ? jsonError(refused.status, refused.message, {}, headers) : text(refused.status, refused.message, headers);
+  }
   if (code === "NOT_FOUND") return json ? jsonError(404, "not found") : text(404, "not found");
   if (code === "PARSE") return json ? jsonError(400, "malformed request body") : text(400, "malformed request body");
   if (code === "VALIDATION") {

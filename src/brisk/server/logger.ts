@@ -1,5 +1,5 @@
 // logger.ts: one JSON object per line on stdout, the format log collectors read without parsing rules.
-import { writeSync } from "node:fs";
+import { stdoutWriter } from "./log-writer.ts";
 
 export type LogRecord = Record<string, unknown> & { level: "info" | "warn" | "error"; msg: string };
 
@@ -31,7 +31,7 @@ export function batchedLogger(write: (text: string) => void): BatchedLogger {
     write(text);
   };
   const log: Logger = (record) => {
-    pending += `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`;
+    pending += formatLine(record);
     if (pending.length >= FLUSH_BYTES) flush();
     // Unref'd: pending lines never keep a finished process alive; the exit hook writes them.
     else timer ??= setTimeout(flush, FLUSH_MS).unref();
@@ -39,32 +39,15 @@ export function batchedLogger(write: (text: string) => void): BatchedLogger {
   return Object.assign(log, { flush });
 }
 
-/**
- * Writes straight to fd 1 while the reader keeps up. process.stdout is a Node stream that Bun builds on
- * first use, Node's stream internals with it (a few ms of cold start, paid before the first answer for
- * the "listening" line). Once a write fails, would block or comes up short, everything goes through
- * process.stdout from then on, which queues, so lines keep their order and nothing is dropped.
- */
-function stdoutWriter(): (text: string) => void {
-  let queued = false;
-  return (text) => {
-    let rest: Buffer | string = text;
-    if (!queued) {
-      const bytes = Buffer.from(text);
-      let written = 0;
-      try {
-        written = writeSync(1, bytes);
-      } catch {
-        // EAGAIN, or stdout gone (EPIPE): process.stdout queues the one and reports the other as it always has.
-      }
-      if (written === bytes.byteLength) return;
-      queued = true;
-      rest = bytes.subarray(written);
-    }
-    process.stdout.write(rest);
-  };
+/** One log line: the record with its time first, as JSON. */
+function formatLine(record: LogRecord): string {
+  return `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`;
 }
 
-export const stdoutLogger = batchedLogger(stdoutWriter());
+const stdout = stdoutWriter((dropped) => formatLine({ level: "warn", msg: "log lines dropped", dropped }));
+export const stdoutLogger = batchedLogger(stdout);
 // Covers process.exit() (shutdown, the health check, a crash): the last lines are the ones that matter.
-process.on("exit", stdoutLogger.flush);
+process.on("exit", () => {
+  stdoutLogger.flush();
+  stdout.close();
+});

@@ -3,7 +3,7 @@ import { checkHealth, healthUrl } from "./healthcheck.ts";
 import { stdoutLogger, type LogRecord } from "./logger.ts";
 import { drain, onStopSignal } from "./shutdown.ts";
 import type { CaptureError } from "./request-record.ts";
-import { configOrExit } from "./startup-config.ts";
+import { configOrExit, listenOrExit } from "./startup-config.ts";
 
 const config = configOrExit(Bun.env);
 
@@ -44,7 +44,7 @@ const brisk = createApp(config, app, { assets, cookieSigner: appStarted.cookieSi
 // reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
 // idleTimeout: a connection silent for 10 s is closed, so slow or stalled headers cannot hold sockets open;
 // it is Bun's default, set here so it is a decision (Elysia adds no timeout of its own).
-brisk.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 });
+listenOrExit(() => brisk.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 }), config);
 const SENTRY_START_DELAY_MS = 200;
 const sentryStarted = monitoring
   ? Promise.resolve()

@@ -3,7 +3,9 @@ import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@se
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { Config } from "./config.ts";
-import { readBody, type Bytes } from "./read-body.ts";
+import { forward, reply, type Upstream } from "./monitoring-upstream.ts";
+import { createAdmission, readBody, type Admission, type Bytes } from "./request-body.ts";
+import { crossSiteRefusal } from "./same-origin.ts";
 import { CSP_REPORT_PATH } from "./security-headers.ts";
 
 export interface TunnelOptions {
@@ -13,17 +15,20 @@ export interface TunnelOptions {
   readonly timeoutMs: number;
   readonly maxInFlight: number;
   readonly fetch?: typeof fetch;
+  /** This site's origin may come from X-Forwarded-Proto/-Host (the cross-site check, as for form posts). */
+  readonly trustProxy?: boolean;
 }
 
-export interface Tunnel {
+export interface Tunnel extends Upstream {
   /** DSN as SDKs write it in an envelope header → ingest URL built from the configured DSN. */
   readonly ingestUrls: ReadonlyMap<string, string>;
   readonly maxBytes: number;
-  readonly timeoutMs: number;
-  readonly maxInFlight: number;
-  readonly fetch: typeof fetch;
-  /** Upstream requests not yet answered. */
-  inFlight: number;
+  /**
+   * One slot per tunnel request from before its body is read until Sentry has answered, so the bodies the
+   * tunnel holds take at most maxInFlight × maxBytes, however many uploads arrive at once.
+   */
+  readonly admission: Admission;
+  readonly trustProxy: boolean;
 }
 
 export function createTunnel(options: TunnelOptions): Tunnel {
@@ -42,24 +47,26 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     ingestUrls,
     maxBytes: options.maxBytes,
     timeoutMs: options.timeoutMs,
-    maxInFlight: options.maxInFlight,
+    admission: createAdmission(options.maxInFlight),
     fetch: options.fetch ?? fetch,
-    inFlight: 0,
+    trustProxy: options.trustProxy ?? false,
   };
 }
 
-const UPSTREAM_BODY_LIMIT = 64 * 1024;
-const PASSED_HEADERS = ["content-type", "retry-after", "x-sentry-rate-limits"] as const;
 const ENVELOPE_TYPE = "application/x-sentry-envelope";
-const TEXT = "text/plain; charset=utf-8";
 const decoder = new TextDecoder();
-
-function reply(status: number, message: string, headers?: Record<string, string>): Response {
-  return new Response(message, { status, headers: { "content-type": TEXT, ...headers } });
-}
 
 export function methodNotAllowed(): Response {
   return reply(405, "method not allowed", { allow: "POST" });
+}
+
+/** Without SENTRY_DSN there is no tunnel: a post from an old page or a bot is nothing to be alarmed about. */
+function notConfigured(what: string): Response {
+  return reply(404, `${what} is not configured (SENTRY_DSN is unset)`);
+}
+
+function tooBusy(): Response {
+  return reply(429, "too many envelopes in flight", { "retry-after": "1" });
 }
 
 /** The parsed first line of an envelope when it is a JSON object; undefined otherwise. */
@@ -75,24 +82,18 @@ export function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> 
   }
 }
 
-export async function handleMonitoring(
-  request: Request,
-  clientIp: string | undefined,
-  tunnel: Tunnel,
-): Promise<Response> {
-  if (request.method !== "POST") return methodNotAllowed();
-  if (tunnel.ingestUrls.size === 0) {
-    return reply(503, "monitoring tunnel is not configured (SENTRY_DSN is unset)");
-  }
-  // Checked before reading so a flood against a stuck upstream costs no body buffering.
-  if (tunnel.inFlight >= tunnel.maxInFlight) return tooBusy();
-  let body: Bytes | undefined;
+/** The body within `limit`, or the answer that refuses it. */
+async function bodyOrRefusal(request: Request, limit: number, what: string): Promise<Bytes | Response> {
   try {
-    body = await readBody(request, tunnel.maxBytes);
+    return (await readBody(request, limit)) ?? reply(413, `${what} too large`);
   } catch {
-    return reply(400, "unreadable envelope body");
+    return reply(400, `unreadable ${what} body`);
   }
-  if (!body) return reply(413, "envelope too large");
+}
+
+async function checkAndForward(request: Request, clientIp: string | undefined, tunnel: Tunnel): Promise<Response> {
+  const body = await bodyOrRefusal(request, tunnel.maxBytes, "envelope");
+  if (body instanceof Response) return body;
   if (body.byteLength === 0) return reply(400, "missing envelope body");
   const header = parseEnvelopeHeader(body);
   if (!header) return reply(400, "envelope header is not a JSON object");
@@ -100,8 +101,20 @@ export async function handleMonitoring(
   // SECURITY: only configured destinations, or the endpoint becomes an open proxy.
   const ingestUrl = tunnel.ingestUrls.get(header.dsn);
   if (ingestUrl === undefined) return reply(403, "dsn not allowed");
-  if (tunnel.inFlight >= tunnel.maxInFlight) return tooBusy();
   return forward(body, ingestUrl, ENVELOPE_TYPE, clientIp, tunnel);
+}
+
+export async function handleMonitoring(
+  request: Request,
+  clientIp: string | undefined,
+  tunnel: Tunnel,
+): Promise<Response> {
+  if (request.method !== "POST") return methodNotAllowed();
+  if (tunnel.ingestUrls.size === 0) return notConfigured("the monitoring tunnel");
+  // Another site's page must not spend our Sentry quota through its visitors' browsers.
+  if (crossSiteRefusal(request, tunnel)) return reply(403, "cross-site envelopes are refused");
+  // Admitted before a byte of the body is read: a flood costs no buffering past the slots.
+  return (await tunnel.admission.run(() => checkAndForward(request, clientIp, tunnel))) ?? tooBusy();
 }
 
 /** Browsers' CSP violation reports: small JSON documents in one of two formats. */
@@ -117,24 +130,9 @@ export function securityEndpoint(dsn: string | undefined): string | undefined {
   return `${d.protocol}://${d.host}${port}${path}/api/${d.projectId}/security/?sentry_key=${encodeURIComponent(d.publicKey ?? "")}`;
 }
 
-export async function handleCspReport(
-  request: Request,
-  clientIp: string | undefined,
-  endpoint: string | undefined,
-  tunnel: Tunnel,
-): Promise<Response> {
-  if (request.method !== "POST") return methodNotAllowed();
-  if (!endpoint) return reply(503, "CSP reporting is not configured (SENTRY_DSN is unset)");
-  const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase() ?? "";
-  if (!CSP_REPORT_TYPES.includes(type)) return reply(415, "expected application/csp-report or application/reports+json");
-  if (tunnel.inFlight >= tunnel.maxInFlight) return tooBusy();
-  let body: Bytes | undefined;
-  try {
-    body = await readBody(request, CSP_REPORT_MAX_BYTES);
-  } catch {
-    return reply(400, "unreadable report body");
-  }
-  if (!body) return reply(413, "report too large");
+async function checkAndForwardReport(request: Request, type: string, clientIp: string | undefined, endpoint: string, tunnel: Tunnel) {
+  const body = await bodyOrRefusal(request, CSP_REPORT_MAX_BYTES, "report");
+  if (body instanceof Response) return body;
   // The destination is fixed by configuration; the body only has to be what Sentry parses.
   try {
     JSON.parse(decoder.decode(body));
@@ -144,47 +142,17 @@ export async function handleCspReport(
   return forward(body, endpoint, type, clientIp, tunnel);
 }
 
-function tooBusy(): Response {
-  return reply(429, "too many envelopes in flight", { "retry-after": "1" });
-}
-
-async function forward(
-  body: Bytes,
-  ingestUrl: string,
-  contentType: string,
+export async function handleCspReport(
+  request: Request,
   clientIp: string | undefined,
+  endpoint: string | undefined,
   tunnel: Tunnel,
 ): Promise<Response> {
-  tunnel.inFlight++;
-  try {
-    // A fresh header set: no visitor cookie, Authorization or other header may reach Sentry.
-    const headers: Record<string, string> = { "content-type": contentType };
-    if (clientIp) headers["x-forwarded-for"] = clientIp;
-    const upstream = await tunnel.fetch(ingestUrl, {
-      method: "POST",
-      body,
-      headers,
-      // A redirect would send the envelope somewhere nobody configured.
-      redirect: "manual",
-      signal: AbortSignal.timeout(tunnel.timeoutMs),
-    });
-    if (upstream.status >= 300 && upstream.status < 400) {
-      upstream.body?.cancel().catch(() => {});
-      return reply(502, "monitoring upstream redirected");
-    }
-    const passed: Record<string, string> = {};
-    for (const name of PASSED_HEADERS) {
-      const value = upstream.headers.get(name);
-      if (value !== null) passed[name] = value;
-    }
-    const answer = await readBody(upstream, UPSTREAM_BODY_LIMIT);
-    return new Response(answer?.byteLength ? answer : null, { status: upstream.status, headers: passed });
-  } catch (error) {
-    if (error instanceof Error && error.name === "TimeoutError") return reply(504, "monitoring upstream timed out");
-    return reply(502, "monitoring upstream unreachable");
-  } finally {
-    tunnel.inFlight--;
-  }
+  if (request.method !== "POST") return methodNotAllowed();
+  if (!endpoint) return notConfigured("CSP reporting");
+  const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase() ?? "";
+  if (!CSP_REPORT_TYPES.includes(type)) return reply(415, "expected application/csp-report or application/reports+json");
+  return (await tunnel.admission.run(() => checkAndForwardReport(request, type, clientIp, endpoint, tunnel))) ?? tooBusy();
 }
 
 /**
@@ -214,6 +182,7 @@ export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch
     timeoutMs: config.monitoringTimeoutMs,
     maxInFlight: config.monitoringMaxInFlight,
     fetch: options.fetch,
+    trustProxy: config.trustProxy,
   });
   const { trustProxy } = config;
   const cspEndpoint = securityEndpoint(config.sentryDsn);

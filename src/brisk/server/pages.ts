@@ -53,14 +53,23 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
     if (read instanceof Response) return read;
     submission = read;
   }
-  const response = isData
-    ? await renderPageData(request, target, record, deps, submission)
-    : await renderPage(request, url, record, deps, submission);
-  if (request.method === "HEAD") {
-    await response.body?.cancel();
-    return new Response(null, { status: response.status, headers: response.headers });
-  }
-  return response;
+  const render = (req: Request) =>
+    isData ? renderPageData(req, target, record, deps, submission) : renderPage(req, url, record, deps, submission);
+  return request.method === "HEAD" ? headOf(request, render) : render(request);
+}
+
+/**
+ * A HEAD renders as far as the status and headers, then stops the rest with a signal of its own. Cancelling
+ * the body alone would abort React "without a reason" while the visitor's signal is still live, and every
+ * HEAD on a streamed page would be logged and reported as a failed render.
+ */
+async function headOf(request: Request, render: (request: Request) => Promise<Response>): Promise<Response> {
+  const stop = new AbortController();
+  const head = new Request(request, { signal: AbortSignal.any([request.signal, stop.signal]) });
+  const response = await render(head);
+  stop.abort();
+  await response.body?.cancel();
+  return new Response(null, { status: response.status, headers: response.headers });
 }
 
 export function pagesPlugin(deps: PageHandlerDeps) {

@@ -4,6 +4,9 @@ import type { Logger } from "./logger.ts";
 import { recordOf, type RequestRecord } from "./request-record.ts";
 import { addHeaders } from "./response-headers.ts";
 
+/** nginx's status for a request whose client closed the connection before the response was complete. */
+const CLIENT_CLOSED = 499;
+
 export function logLine(record: RequestRecord, status: number): Parameters<Logger>[0] {
   const [first] = record.errors;
   const line: Parameters<Logger>[0] = {
@@ -26,12 +29,13 @@ export function logLine(record: RequestRecord, status: number): Parameters<Logge
   return line;
 }
 
-export function requestLogPlugin(log: Logger) {
+/** `trustProxy`: keep an incoming X-Request-Id, which only a proxy we trust may set. */
+export function requestLogPlugin(log: Logger, { trustProxy }: { trustProxy: boolean }) {
   return new Elysia({ name: "brisk:request-log" })
     // The first hook of every request (onRequest is always global): its record (id, start time) exists
     // before Elysia parses a body, so a request that fails there is logged and answered with its id.
     .onRequest(function startRecord({ request }) {
-      recordOf(request);
+      recordOf(request, trustProxy);
     })
     .mapResponse({ as: "global" }, function addRequestId(ctx) {
       addHeaders(ctx, [["x-request-id", recordOf(ctx.request).id]]);
@@ -39,8 +43,10 @@ export function requestLogPlugin(log: Logger) {
     .onAfterResponse({ as: "global" }, function logRequest({ request, responseValue, set }) {
       const record = recordOf(request);
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status) || 200;
-      // A streamed page is logged when it has finished rendering, so late errors join its line.
-      if (record.done) record.done.then(() => log(logLine(record, status)), () => log(logLine(record, status)));
-      else log(logLine(record, status));
+      if (!record.done) return log(logLine(record, status));
+      // A streamed page is logged when it has finished rendering, so late errors join its line; one the
+      // visitor cut off is logged as such, not as the 200 its headers said.
+      const end = () => log(logLine(record, request.signal.aborted ? CLIENT_CLOSED : status));
+      record.done.then(end, end);
     });
 }

@@ -1,5 +1,6 @@
 // request-record.ts: what one request did, gathered while it runs and logged once when it ends.
 import { digestOf, newDigest, rememberDigest } from "./digest.ts";
+import { requestPath } from "./host-check.ts";
 
 export interface RecordedError {
   digest: string;
@@ -34,19 +35,13 @@ export type CaptureError = (error: unknown, context: ErrorContext) => void;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** The path of a request URL, read from the URL itself: Elysia's own `path` misreads very short hosts. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start < 0) return "/";
-  const query = url.indexOf("?", start);
-  return query < 0 ? url.slice(start) : url.slice(start, query);
-}
-
-export function createRequestRecord(request: Request): RequestRecord {
-  const path = pathOf(request.url);
-  const incoming = request.headers.get("x-request-id");
+/** `trustIncomingId`: behind a proxy we trust, its well-formed X-Request-Id keeps one id across hops. */
+export function createRequestRecord(request: Request, trustIncomingId = false): RequestRecord {
+  // Read from the URL itself: Elysia's own `path` misreads very short hosts (see host-check.ts).
+  const path = requestPath(request.url);
+  // A visitor's own id is never taken: it could pin a log line or a Sentry event on someone else's.
+  const incoming = trustIncomingId ? request.headers.get("x-request-id") : null;
   return {
-    // A well-formed id from the proxy in front keeps one id across hops; anything else is replaced.
     id: incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID(),
     method: request.method,
     path,
@@ -57,10 +52,13 @@ export function createRequestRecord(request: Request): RequestRecord {
 
 const records = new WeakMap<Request, RequestRecord>();
 
-/** The record of a request, made on first use: every hook and handler of one request shares it. */
-export function recordOf(request: Request): RequestRecord {
+/**
+ * The record of a request, made on first use: every hook and handler of one request shares it. The request
+ * log makes it first, in the request's first hook, saying whether an incoming request id is trusted.
+ */
+export function recordOf(request: Request, trustIncomingId = false): RequestRecord {
   let record = records.get(request);
-  if (!record) records.set(request, (record = createRequestRecord(request)));
+  if (!record) records.set(request, (record = createRequestRecord(request, trustIncomingId)));
   return record;
 }
 

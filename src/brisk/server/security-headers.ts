@@ -15,7 +15,11 @@ export interface SecurityHeaders {
   html(nonce: string): Record<string, string>;
 }
 
-const COMMON = { "x-content-type-options": "nosniff" } as const;
+const COMMON = {
+  "x-content-type-options": "nosniff",
+  // Another site may not embed our pages, scripts or answers with <script>, <img> or no-cors fetch.
+  "cross-origin-resource-policy": "same-origin",
+} as const;
 
 /**
  * Headers that govern a document: browsers read them on HTML only, so a script, a stylesheet or the
@@ -36,8 +40,18 @@ export function securityHeadersPlugin(security: SecurityHeaders) {
   return new Elysia({ name: "brisk:security-headers" }).mapResponse({ as: "global" }, (ctx) => addHeaders(ctx, entries));
 }
 
-export function createSecurityHeaders(config: Pick<Config, "sentryDsn">): SecurityHeaders {
+export interface SecurityOptions {
+  /** Who may frame the pages (CSP frame-ancestors sources, e.g. `'self'`); no one when omitted. */
+  readonly frameAncestors?: readonly string[];
+}
+
+export function createSecurityHeaders(
+  config: Pick<Config, "sentryDsn" | "hstsMaxAge">,
+  { frameAncestors = [] }: SecurityOptions = {},
+): SecurityHeaders {
   const reporting = config.sentryDsn !== undefined;
+  // HSTS belongs to whoever terminates TLS; sent here only when asked for (the proxy may not set it).
+  const common = config.hstsMaxAge === undefined ? COMMON : { ...COMMON, "strict-transport-security": `max-age=${config.hstsMaxAge}` };
   // Everything but the nonce is decided once.
   const tail = [
     "default-src 'self'",
@@ -48,12 +62,13 @@ export function createSecurityHeaders(config: Pick<Config, "sentryDsn">): Securi
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'self'",
+    // No one may frame a page (clickjacking) unless the app names who may.
+    `frame-ancestors ${frameAncestors.length ? frameAncestors.join(" ") : "'none'"}`,
     ...(reporting ? [`report-uri ${CSP_REPORT_PATH}`, "report-to csp"] : []),
   ].join("; ");
-  const fixed = { ...COMMON, ...DOCUMENT, ...(reporting ? { "reporting-endpoints": `csp="${CSP_REPORT_PATH}"` } : {}) };
+  const fixed = { ...common, ...DOCUMENT, ...(reporting ? { "reporting-endpoints": `csp="${CSP_REPORT_PATH}"` } : {}) };
   return {
-    common: COMMON,
+    common,
     nonce: () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
     html: (nonce) => ({
       ...fixed,

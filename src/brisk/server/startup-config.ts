@@ -1,12 +1,36 @@
-// startup-config.ts: the configuration a process starts with, or one line naming the bad variable and exit 1.
+// startup-config.ts: the configuration a process starts with, and the address it listens on, or one line
+// naming the bad variable and exit 1.
 import { ConfigError, parseConfig, type Config } from "./config.ts";
+
+function exitWith(error: ConfigError): never {
+  console.error(`brisk: invalid configuration: ${error.message}`);
+  process.exit(1);
+}
 
 export function configOrExit(env: Record<string, string | undefined>): Config {
   try {
     return parseConfig(env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(`brisk: invalid configuration: ${error.message}`);
-    process.exit(1);
+    exitWith(error);
+  }
+}
+
+/** The variable a failed listen is about, and what to say: the port is taken or privileged, else the host is not ours. */
+export function listenError(error: unknown, { host, port }: Pick<Config, "host" | "port">): ConfigError {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "EADDRINUSE") return new ConfigError("PORT", `${port} is already in use`);
+  if (code === "EACCES") return new ConfigError("PORT", `${port} needs privileges this process does not have`);
+  // EADDRNOTAVAIL (an address of another machine, a name that does not resolve), EINVAL (999.1.1.1), …
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ConfigError("HOST", `cannot listen on "${host}" (${reason}); expected an address of this machine, e.g. 0.0.0.0 or 127.0.0.1`);
+}
+
+/** Runs `listen`; Bun's error would print the (minified) source around the call and a stack instead of one line. */
+export function listenOrExit(listen: () => void, config: Pick<Config, "host" | "port">): void {
+  try {
+    listen();
+  } catch (error) {
+    exitWith(listenError(error, config));
   }
 }
