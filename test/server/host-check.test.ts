@@ -43,14 +43,14 @@ describe("a Host of 1 to 3 characters", () => {
     await refused("GET /ab/healthz HTTP/1.1\r\nHost: x", tooShort, "/ab/healthz");
     await refused(`GET /xx${entry} HTTP/1.1\r\nHost: x`, tooShort, `/xx${entry}`);
     await refused("POST /monitoring HTTP/1.1\r\nHost: ab\r\nContent-Length: 0", tooShort, "/monitoring");
-    await refused("GET /examples/server-error HTTP/1.1\r\nHost: abc", tooShort, "/examples/server-error");
+    await refused("GET /server-error HTTP/1.1\r\nHost: abc", tooShort, "/server-error");
   });
 
   test("a four-character Host routes and logs its real path", async () => {
     const before = server.logs.length;
-    const res = await request("GET /examples/server-error?x=1 HTTP/1.1\r\nHost: abcd");
+    const res = await request("GET /server-error?x=1 HTTP/1.1\r\nHost: abcd");
     expect(res.status).toBe(500);
-    expect(await lineAfter(before)).toMatchObject({ status: 500, path: "/examples/server-error", route: "/examples/server-error" });
+    expect(await lineAfter(before)).toMatchObject({ status: 500, path: "/server-error", route: "/server-error" });
   });
 });
 
@@ -60,8 +60,8 @@ describe("a Host Bun could not make a URL of", () => {
   });
 
   test("no Host (HTTP/1.0) or one that is not a host: 400, logged with the path asked for", async () => {
-    await refused("GET /examples/server-error HTTP/1.0", "missing or invalid Host header", "/examples/server-error");
+    await refused("GET /server-error HTTP/1.0", "missing or invalid Host header", "/server-error");
     await refused("GET /healthz?x=1 HTTP/1.1\r\nHost: a b", "missing or invalid Host header", "/healthz");
-    await refused("GET /examples/search HTTP/1.1\r\nHost: a/b", "missing or invalid Host header", "/examples/search");
+    await refused("GET /search HTTP/1.1\r\nHost: a/b", "missing or invalid Host header", "/search");
   });
 });

@@ -201,7 +201,7 @@ describe("HTTP hygiene", () => {
     expect(await res.text()).toBe("");
   });
 
-  test.each(["/examples/stream", "/examples/late-error", "/examples/late-not-found", "/__data/examples/late-error"])(
+  test.each(["/stream", "/late-error", "/late-not-found", "/__data/late-error"])(
     "HEAD %s stops after the shell: a 200 logged as info, nothing captured",
     async (path) => {
       const captured: unknown[] = [];
@@ -218,7 +218,7 @@ describe("HTTP hygiene", () => {
   test("HEAD on a page whose loader fails is still that failure: 500, an error line, captured once", async () => {
     const captured: unknown[] = [];
     const app = await testApp({}, { capture: (error) => captured.push(error) });
-    const res = await app.request("/examples/server-error", { method: "HEAD" });
+    const res = await app.request("/server-error", { method: "HEAD" });
     expect(res.status).toBe(500);
     expect((await logFor(app.logs, res)).level).toBe("error");
     expect(captured).toHaveLength(1);

@@ -34,13 +34,13 @@ describe("a streamed page the visitor cuts off", () => {
 
   test("is logged as 499 (client closed), not as the 200 its headers said, and reports nothing", async () => {
     const controller = new AbortController();
-    const res = await fetch(`${server.origin}/examples/late-error`, { signal: controller.signal });
+    const res = await fetch(`${server.origin}/late-error`, { signal: controller.signal });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     await reader.read();
     controller.abort();
     const line = await logFor(server.logs, res);
-    expect({ level: line.level, status: line.status, path: line.path }).toEqual({ level: "info", status: 499, path: "/examples/late-error" });
+    expect({ level: line.level, status: line.status, path: line.path }).toEqual({ level: "info", status: 499, path: "/late-error" });
     expect(captured).toEqual([]);
   });
 
@@ -50,16 +50,16 @@ describe("a streamed page the visitor cuts off", () => {
     // upgrade, the bug is gone: take it out of the README's known issues.
     const before = server.logs.length;
     const port = server.app.server!.port!;
-    const pipelined = "GET /examples/stream HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    const pipelined = "GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
     const res = await rawExchange(port, pipelined);
     expect(res.status).toBe(200);
     expect(new TextDecoder().decode(res.body)).not.toContain("</html>");
     for (let i = 0; i < 200 && server.logs.length === before; i++) await Bun.sleep(5);
-    expect(server.logs.slice(before).map((l) => [l.path, l.status])).toEqual([["/examples/stream", 499]]);
+    expect(server.logs.slice(before).map((l) => [l.path, l.status])).toEqual([["/stream", 499]]);
   });
 
   test("a streamed page read to its end is logged with its status", async () => {
-    const res = await fetch(`${server.origin}/examples/stream`);
+    const res = await fetch(`${server.origin}/stream`);
     await res.text();
     expect((await logFor(server.logs, res)).status).toBe(200);
   });
