@@ -32,7 +32,7 @@ export interface ClientAssets {
  * as `client/…`), or in dist/client when running from source.
  */
 export function findClientDir(): string {
-  const candidates = [join(import.meta.dir, "client"), join(import.meta.dir, "../../dist/client")];
+  const candidates = [join(import.meta.dir, "client"), join(import.meta.dir, "../../../dist/client")];
   const dir = candidates.find((d) => existsSync(join(d, "manifest.json")));
   if (!dir) throw new Error(`no client build found (looked in ${candidates.join(", ")}); run \`bun run build:client\``);
   return dir;
