@@ -8,6 +8,7 @@ import { isLazyPage } from "../src/brisk/runtime/lazy-page.ts";
 import type { Manifest } from "../src/brisk/server/manifest.ts";
 import { staticClosure, staticImports, type BuildOutputs } from "./chunk-graph.ts";
 import { serverOnlyModules } from "./server-only.ts";
+import { moveSourcemaps } from "./sourcemaps.ts";
 import { wouterOnReact } from "./wouter-react.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -53,12 +54,15 @@ export interface BuildOptions {
   mode?: "production" | "development";
   /** Precompressed .br/.gz copies. Off in development: brotli on the unminified bundle adds seconds to every rebuild. */
   compress?: boolean;
+  /** Production source maps go here, out of the served folder (development serves its maps beside the scripts). */
+  sourcemapDir?: string;
 }
 
 export async function buildClient({
   outdir = join(ROOT, "dist/client"),
   mode = "production",
   compress = mode === "production",
+  sourcemapDir = join(outdir, "../sourcemaps"),
 }: BuildOptions = {}) {
   const styles = [...new Set(routes.flatMap((r) => r.styles ?? []))];
   await rm(outdir, { recursive: true, force: true });
@@ -71,7 +75,8 @@ export async function buildClient({
     format: "esm",
     splitting: true,
     minify: mode === "production",
-    sourcemap: mode === "production" ? "none" : "linked",
+    // External in production: each script ends with its debug id, and no comment points browsers at a map.
+    sourcemap: mode === "production" ? "external" : "linked",
     // Without this, React's development build (with its stack-leaking errors) ships to production.
     define: { "process.env.NODE_ENV": JSON.stringify(mode) },
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
@@ -82,6 +87,7 @@ export async function buildClient({
   if (!result.success) {
     throw new AggregateError(result.logs, `client build failed:\n${result.logs.map(String).join("\n")}`);
   }
+  if (mode === "production") await moveSourcemaps(outdir, sourcemapDir, ROOT);
   const outputs = result.metafile!.outputs;
   const files: string[] = [];
   let entry = "";

@@ -12,8 +12,10 @@ import { clientAssets, testApp } from "../support/app.ts";
 const dirs: string[] = [];
 let build: string;
 beforeAll(async () => {
-  build = await mkdtemp(join(tmpdir(), "brisk-assets-build-"));
-  dirs.push(build);
+  const dir = await mkdtemp(join(tmpdir(), "brisk-assets-build-"));
+  dirs.push(dir);
+  // client/ with the source maps in sourcemaps/ beside it, inside the temporary folder.
+  build = join(dir, "client");
   await buildClient({ outdir: build });
 });
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));

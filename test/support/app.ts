@@ -9,22 +9,31 @@ import { loadClientAssets, type ClientAssets } from "../../src/brisk/server/asse
 import { parseConfig, type Config } from "../../src/brisk/server/config.ts";
 import type { LogRecord } from "../../src/brisk/server/logger.ts";
 
-const builds = new Map<string, Promise<ClientAssets>>();
+const builds = new Map<string, Promise<{ assets: ClientAssets; sourcemaps: string }>>();
 
-/** One client build per mode per test process, in a temporary folder. */
-export function clientAssets(mode: "production" | "development" = "production"): Promise<ClientAssets> {
+/** One client build per mode per test process, in a temporary folder: `client/`, and `sourcemaps/` beside it. */
+function clientBuild(mode: "production" | "development") {
   let build = builds.get(mode);
   if (!build) {
     build = (async () => {
-      const outdir = await mkdtemp(join(tmpdir(), `brisk-client-${mode}-`));
+      const dir = await mkdtemp(join(tmpdir(), `brisk-client-${mode}-`));
       // The build is read into memory at load, so the folder can go with the test process.
-      process.once("exit", () => rmSync(outdir, { recursive: true, force: true }));
-      await buildClient({ outdir, mode });
-      return loadClientAssets(outdir);
+      process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+      await buildClient({ outdir: join(dir, "client"), mode });
+      return { assets: loadClientAssets(join(dir, "client")), sourcemaps: join(dir, "sourcemaps") };
     })();
     builds.set(mode, build);
   }
   return build;
+}
+
+export async function clientAssets(mode: "production" | "development" = "production"): Promise<ClientAssets> {
+  return (await clientBuild(mode)).assets;
+}
+
+/** The folder the production build wrote its source maps to (with a copy of each script). */
+export async function clientSourcemaps(): Promise<string> {
+  return (await clientBuild("production")).sourcemaps;
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
