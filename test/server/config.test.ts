@@ -113,3 +113,36 @@ describe("starting with a bad variable", () => {
     expect(lines[0]).toContain(reason);
   });
 });
+
+describe("monitoring data: SENTRY_SEND_DEFAULT_PII, DATA_DIR, SENTRY_OUTBOX_MAX", () => {
+  test("default to no personal data, ./data from the working folder and 1000 envelopes", () => {
+    expect(parseConfig({})).toMatchObject({ sentrySendDefaultPii: false, dataDir: resolve("data"), sentryOutboxMax: 1000 });
+  });
+
+  test("are read, DATA_DIR made absolute", () => {
+    expect(parseConfig({ SENTRY_SEND_DEFAULT_PII: "true", DATA_DIR: "var/brisk", SENTRY_OUTBOX_MAX: "0" })).toMatchObject({
+      sentrySendDefaultPii: true,
+      dataDir: resolve("var/brisk"),
+      sentryOutboxMax: 0,
+    });
+  });
+
+  test.each([
+    ["SENTRY_SEND_DEFAULT_PII", "yes"],
+    ["DATA_DIR", "data\0"],
+    ["SENTRY_OUTBOX_MAX", "-1"],
+    ["SENTRY_OUTBOX_MAX", "1e3"],
+    ["SENTRY_OUTBOX_MAX", "100001"],
+  ])("%s=%p is refused with an error naming the variable", (variable, value) => {
+    const error = errorOf({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toStartWith(`${variable}: `);
+  });
+
+  test("a bad one stops the process with one line", async () => {
+    const proc = Bun.spawn(["bun", MAIN], { env: serverEnv({ SENTRY_OUTBOX_MAX: "lots" }), stdout: "pipe", stderr: "pipe" });
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+    expect(code).toBe(1);
+    expect(stderr).toBe('brisk: invalid configuration: SENTRY_OUTBOX_MAX: expected a whole number, got "lots"\n');
+  });
+});

@@ -96,6 +96,6 @@ export async function startFakeSentryApi(): Promise<FakeSentryApi> {
       return new Response("not found", { status: 404 });
     },
   });
-  const origin = `http://127.0.0.1:${server.port}`;
+  const origin: string = `http://127.0.0.1:${server.port}`;
   return { url: origin, bundles, stop: () => server.stop(true) };
 }

@@ -1,4 +1,5 @@
 // config.ts: turns the environment into a validated, typed, frozen configuration.
+import { resolve } from "node:path";
 import { makeDsn } from "@sentry/core";
 
 export type Mode = "production" | "development" | "test";
@@ -23,6 +24,13 @@ export interface Config {
   readonly trustProxy: boolean;
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   readonly shutdownTimeoutMs: number;
+  // Monitoring data (issue 13/14): personal data policy and the on-disk outbox.
+  /** SENTRY_SEND_DEFAULT_PII: let Sentry store visitors' IP addresses and user data. Off by default. */
+  readonly sentrySendDefaultPii: boolean;
+  /** DATA_DIR, absolute: where the server keeps what must outlive a restart (Sentry's outbox). */
+  readonly dataDir: string;
+  /** SENTRY_OUTBOX_MAX: envelopes kept on disk while Sentry cannot be reached; 0 keeps none. */
+  readonly sentryOutboxMax: number;
 }
 
 export class ConfigError extends Error {
@@ -64,6 +72,22 @@ function boolean(env: Env, name: string): boolean {
   throw new ConfigError(name, `expected true or false, got "${raw}"`);
 }
 
+function directory(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim() || fallback;
+  // A NUL byte cannot be in a path: every file call would fail later, far from the cause.
+  if (raw.includes("\0")) throw new ConfigError(name, "must be a folder path, got a value with a NUL byte");
+  return resolve(raw);
+}
+
+/** The monitoring-data block: personal data policy and the on-disk outbox. */
+function monitoringData(env: Env) {
+  return {
+    sentrySendDefaultPii: boolean(env, "SENTRY_SEND_DEFAULT_PII"),
+    dataDir: directory(env, "DATA_DIR", "./data"),
+    sentryOutboxMax: integer(env, "SENTRY_OUTBOX_MAX", 1000, 0, 100_000),
+  };
+}
+
 function mode(raw: string | undefined): Mode {
   // An unknown mode is treated as production: it never leaks messages or stacks.
   if (raw === "development" || raw === "test") return raw;
@@ -100,5 +124,6 @@ export function parseConfig(env: Env): Config {
     monitoringMaxInFlight: integer(env, "MONITORING_MAX_IN_FLIGHT", 64, 1, 10_000),
     trustProxy: boolean(env, "TRUST_PROXY"),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
+    ...monitoringData(env),
   });
 }
