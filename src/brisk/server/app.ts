@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import { pagesPlugin } from "./pages.ts";
+import { requestScopePlugin, type RequestMonitor } from "./request-monitor.ts";
 import { requestLogPlugin } from "./request-log.ts";
 import type { RenderDeps } from "./render.tsx";
 import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./security-headers.ts";
@@ -18,6 +19,8 @@ export interface AppDeps {
   assets?: ClientAssets;
   /** Server-side error monitoring (Sentry); errors are only logged when omitted. */
   capture?: CaptureError;
+  /** Sentry's request scope, release health and tracing hooks; requests run bare when omitted. */
+  monitor?: RequestMonitor;
   log?: Logger;
   /** The tunnel's upstream fetch. */
   fetch?: typeof fetch;
@@ -31,6 +34,8 @@ function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
       environment: config.sentryEnvironment,
       release: config.sentryRelease ?? assets.manifest.buildId,
     };
+    if (config.sentryTracesSampleRate !== undefined) clientConfig.sentry.tracesSampleRate = config.sentryTracesSampleRate;
+    if (config.sentrySendDefaultPii) clientConfig.sentry.sendDefaultPii = true;
   }
   return clientConfig;
 }
@@ -38,7 +43,7 @@ function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
 /** What the page handler needs, built from the configuration once. */
 export function renderDeps(
   config: Config,
-  deps: { assets: ClientAssets; capture: CaptureError; security: SecurityHeaders },
+  deps: { assets: ClientAssets; capture: CaptureError; security: SecurityHeaders; monitor?: RequestMonitor },
 ): RenderDeps {
   return { ...deps, match: createMatcher(routes), mode: config.mode, clientConfig: clientConfigFor(config, deps.assets) };
 }
@@ -53,6 +58,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
   const log = deps.log ?? stdoutLogger;
   const security = createSecurityHeaders(config);
   return new Elysia({ name: "brisk" })
+    .use(requestScopePlugin(deps.monitor))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log))
     .onError({ as: "global" }, (ctx) => {
@@ -74,7 +80,7 @@ export function createApp(config: Config, deps: AppDeps = {}) {
     .use(healthPlugin())
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
-    .use(pagesPlugin(renderDeps(config, { assets, capture, security })));
+    .use(pagesPlugin(renderDeps(config, { assets, capture, security, monitor: deps.monitor })));
 }
 
 export type BriskApp = ReturnType<typeof createApp>;

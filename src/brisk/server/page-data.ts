@@ -1,6 +1,7 @@
 // page-data.ts: answers client navigation with a page's data as newline-delimited JSON.
 // Line one is the PagePayload; each later line settles one streamed loader value.
 import { PAGE_DATA_TYPE } from "../runtime/page.ts";
+import { withTraceHeaders } from "./request-monitor.ts";
 import type { RequestRecord } from "./request-record.ts";
 import { resolvePage, type PageDeps } from "./resolve-page.ts";
 
@@ -14,7 +15,8 @@ export async function renderPageData(request: Request, url: URL, record: Request
   // A redirect is data here, not a 3xx: fetch would follow it and hide the target from the client router.
   const status = page.redirect ? 200 : page.status;
   const head = `${JSON.stringify(page.payload)}\n`;
-  if (page.settlements.length === 0) return new Response(head, { status, headers: HEADERS });
+  const headers = withTraceHeaders(HEADERS, deps.monitor);
+  if (page.settlements.length === 0) return new Response(head, { status, headers });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -32,5 +34,5 @@ export async function renderPageData(request: Request, url: URL, record: Request
     },
   });
   record.done = Promise.all(page.settlements.map(([, s]) => s));
-  return new Response(body, { status, headers: HEADERS });
+  return new Response(body, { status, headers });
 }

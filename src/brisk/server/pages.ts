@@ -4,6 +4,7 @@ import { PAGE_DATA_PREFIX } from "../runtime/page.ts";
 import { renderPageData } from "./page-data.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
 import { requestRecord } from "./request-log.ts";
+import { monitorPage } from "./request-monitor.ts";
 import type { RequestRecord } from "./request-record.ts";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
@@ -46,5 +47,5 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
 export function pagesPlugin(deps: RenderDeps) {
   return new Elysia({ name: "brisk:pages" })
     .use(requestRecord)
-    .all("*", ({ request, record }) => handlePage(request, record, deps));
+    .all("*", ({ request, record }) => monitorPage(deps.monitor, request, record, () => handlePage(request, record, deps)));
 }

@@ -6,6 +6,7 @@ import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePa
 import type { LoaderContext } from "../runtime/route.ts";
 import type { ClientAssets } from "./assets.ts";
 import type { Mode } from "./config.ts";
+import { monitorStep, type RequestMonitor } from "./request-monitor.ts";
 import { reportError, type CaptureError, type RequestRecord } from "./request-record.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
@@ -16,6 +17,7 @@ export interface PageDeps {
   assets: ClientAssets;
   mode: Mode;
   capture: CaptureError;
+  monitor?: RequestMonitor;
 }
 
 export interface ResolvedPage {
@@ -98,7 +100,8 @@ export async function resolvePage(request: Request, url: URL, record: RequestRec
   };
   let raw: unknown;
   try {
-    raw = match.route.loader ? await match.route.loader(ctx) : null;
+    const { loader } = match.route;
+    raw = loader ? await monitorStep(deps.monitor, "loader", match.route.path, () => loader(ctx)) : null;
   } catch (error) {
     return failedPage(base, error, record, deps, "loader");
   }
