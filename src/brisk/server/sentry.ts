@@ -112,7 +112,11 @@ export function initServerSentry(config: Config, release: string, { log = stdout
       if (request.method === "HEAD") return handle();
       const close = startRequestSession(client);
       const answered = traced ? traced.page(request, record, handle) : handle();
-      return answered.finally(() => (record.done ? record.done.then(close, close) : close()));
+      // Not returned from finally(): that would hold the response back until the stream has ended.
+      return answered.finally(() => {
+        if (record.done) record.done.then(close, close);
+        else close();
+      });
     },
     ...(traced ? { step: traced.step, traceHeaders: traced.traceHeaders } : {}),
   };
