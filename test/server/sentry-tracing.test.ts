@@ -37,9 +37,7 @@ beforeEach(() => ingest.reset());
 /** What the ingest has once the SDK has sent everything, sorted into transactions and error events. */
 async function sent(): Promise<{ transactions: Event[]; errors: Event[] }> {
   expect(await monitoring.flush(2_000)).toBe(true);
-  const items = ingest.envelopes().flatMap(([, items]) => items);
-  const of = (type: string) => items.filter(([header]) => header.type === type).map(([, payload]) => payload as Event);
-  return { transactions: of("transaction"), errors: of("event") };
+  return { transactions: ingest.items("transaction") as Event[], errors: ingest.events() };
 }
 
 const spanOps = (transaction: Event) => (transaction.spans ?? []).map((s) => `${s.op} ${s.description}`).sort();

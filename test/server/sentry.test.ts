@@ -211,10 +211,7 @@ describe("with SENTRY_DSN", () => {
     await (await t.request("/examples/server-error")).text();
     await (await t.request("/")).text();
     await sentEvents();
-    const aggregates = ingest
-      .envelopes()
-      .flatMap(([, items]) => items.filter(([header]) => header.type === "sessions").map(([, payload]) => payload as { aggregates: Array<Record<string, number>> }))
-      .flatMap((p) => p.aggregates);
+    const aggregates = (ingest.items("sessions") as Array<{ aggregates: Array<Record<string, number>> }>).flatMap((p) => p.aggregates);
     const total = (field: string) => aggregates.reduce((sum, a) => sum + (a[field] ?? 0), 0);
     expect(total("errored")).toBe(1);
     expect(total("exited")).toBe(1);

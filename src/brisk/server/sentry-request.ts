@@ -1,13 +1,15 @@
 // sentry-request.ts: what a server event says about its request (data, visitor address, breadcrumb) and where its frames are.
 import { relative, resolve } from "node:path";
-import type { Server } from "bun";
 import { defineIntegration, winterCGRequestToRequestData, type Event, type StackFrame } from "@sentry/core";
-import { visitorIp } from "./monitoring.ts";
 
 /** Kept on each request's isolation scope; turned into event data only when an event is sent. */
 export interface ScopedRequest {
   request: Request;
-  server: Server<unknown> | null;
+  /**
+   * The visitor's address, only with SENTRY_SEND_DEFAULT_PII. Taken when the request arrives: by the time an
+   * event is processed the socket may be gone.
+   */
+  ip?: string;
   /** Epoch milliseconds. */
   start: number;
 }
@@ -24,23 +26,19 @@ export function scopedRequestOf(event: Event): ScopedRequest | undefined {
 /**
  * Gives each event the request of its scope, in the form Sentry's RequestData integration reads (run it
  * after this one, with `include.ip: false`: it then takes no address from headers, which a visitor can
- * write). With `pii`, the visitor's address as `visitorIp` decides it: the socket's, or behind TRUST_PROXY
- * the first X-Forwarded-For entry. Error events also start with a breadcrumb for the request.
- * Done here, at event time, so a request that causes no event costs nothing.
+ * write), and the visitor's address when the scope has one. Error events also start with a breadcrumb
+ * for the request. Done here, at event time, so a request that causes no event costs nothing.
  */
-export const scopedRequestIntegration = defineIntegration((options: { pii: boolean; trustProxy: boolean }) => ({
+export const scopedRequestIntegration = defineIntegration(() => ({
   name: "BriskScopedRequest",
   processEvent(event) {
     const scoped = scopedRequestOf(event);
     if (!scoped) return event;
-    const { request, server, start } = scoped;
+    const { request, ip, start } = scoped;
     const normalizedRequest = winterCGRequestToRequestData(request);
     for (const name of CREDENTIAL_HEADERS) delete normalizedRequest.headers?.[name];
     event.sdkProcessingMetadata = { ...event.sdkProcessingMetadata, normalizedRequest };
-    if (options.pii) {
-      const ip = visitorIp(request, server, options.trustProxy);
-      if (ip) event.user = { ...event.user, ip_address: ip };
-    }
+    if (ip) event.user = { ...event.user, ip_address: ip };
     if (!event.type) {
       // The path only: a query can hold what the RequestData integration filters from the event's URL.
       const path = new URL(request.url).pathname;

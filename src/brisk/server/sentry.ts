@@ -7,6 +7,7 @@ import { OUTCOME_MARKER, isOutcome } from "../runtime/outcome.ts";
 import { failUndelivered } from "../runtime/undelivered.ts";
 import type { Config } from "./config.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
+import { visitorIp } from "./monitoring.ts";
 import type { RequestMonitor } from "./request-monitor.ts";
 import type { CaptureError } from "./request-record.ts";
 import { createOutbox } from "./sentry-outbox.ts";
@@ -42,7 +43,7 @@ function integrations(config: Config) {
     Sentry.onUncaughtExceptionIntegration(),
     Sentry.onUnhandledRejectionIntegration({ mode: "strict" }),
     Sentry.nodeContextIntegration(),
-    scopedRequestIntegration({ pii: config.sentrySendDefaultPii, trustProxy: config.trustProxy }),
+    scopedRequestIntegration(),
     // ip: false: an address never comes from headers here (see scopedRequestIntegration).
     Sentry.requestDataIntegration({ include: { ip: false } }),
     // Context lines read the source files by their absolute paths, so before the frames are made relative.
@@ -101,7 +102,10 @@ export function initServerSentry(config: Config, release: string, { log = stdout
   const monitor: RequestMonitor = {
     request(request, server, handle) {
       return Sentry.withIsolationScope((scope) => {
-        scope.setSDKProcessingMetadata({ [SCOPED_REQUEST_KEY]: { request, server, start: Date.now() } satisfies ScopedRequest });
+        // With SENTRY_SEND_DEFAULT_PII, the visitor's address as the tunnel takes it: the socket's, or behind
+        // TRUST_PROXY the first X-Forwarded-For entry. Never a header the visitor wrote.
+        const ip = config.sentrySendDefaultPii ? visitorIp(request, server, config.trustProxy) : undefined;
+        scope.setSDKProcessingMetadata({ [SCOPED_REQUEST_KEY]: { request, ip, start: Date.now() } satisfies ScopedRequest });
         // The isolation scope already has a trace of its own; a page-data request continues its navigation's.
         const sentryTrace = request.headers.get("sentry-trace");
         return sentryTrace ? Sentry.continueTrace({ sentryTrace, baggage: request.headers.get("baggage") }, handle) : handle();
