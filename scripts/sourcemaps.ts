@@ -1,18 +1,12 @@
 // sourcemaps.ts: takes the production client's source maps out of the served folder, into one that is uploaded, never served.
 import { copyFile, mkdir, readdir, rm } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
+import { debugIdOf } from "../src/brisk/runtime/debug-id.ts";
 
 export interface SourcemapFile {
   /** The script, as served under /assets/. */
   script: string;
   debugId: string;
-}
-
-/** Bun ends each script of a build with source maps with this comment, the same id as the map's `debugId`. */
-const DEBUG_ID_COMMENT = /\/\/# debugId=([0-9A-Fa-f-]{32,36})\s*$/;
-
-export function debugIdOf(script: string): string | undefined {
-  return DEBUG_ID_COMMENT.exec(script)?.[1];
 }
 
 /**

@@ -2,7 +2,7 @@
 // bundle with every script and map of the build, their debug ids, tied to the release the server reports.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join, resolve } from "node:path";
-import { debugIdOf } from "../../scripts/sourcemaps.ts";
+import { debugIdOf, sentryDebugId } from "../../src/brisk/runtime/debug-id.ts";
 import { clientAssets, clientSourcemaps } from "../support/app.ts";
 import { startFakeSentryApi, type FakeSentryApi } from "../support/fake-sentry-api.ts";
 import { serverEnv, start } from "../support/process.ts";
@@ -31,9 +31,8 @@ test("uploads every script and its map of the build in one bundle, with their de
   const manifest = JSON.parse(bundle!.files["manifest.json"]!) as { files: Record<string, { url: string; headers?: Record<string, string> }> };
   const uploaded = Object.values(manifest.files);
   for (const script of assets.manifest.files.filter((f) => f.endsWith(".js"))) {
-    const debugId = debugIdOf(new TextDecoder().decode(assets.get(script)!.body))!.toLowerCase();
-    // sentry-cli writes the id in its dashed form.
-    const dashed = debugId.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
+    // sentry-cli writes the id in Sentry's (dashed, lowercase) form, as browser events do.
+    const dashed = sentryDebugId(debugIdOf(new TextDecoder().decode(assets.get(script)!.body))!);
     expect(uploaded.find((f) => f.url === `~/${script}`)?.headers?.["debug-id"]).toBe(dashed);
     expect(uploaded.find((f) => f.url === `~/${script}.map`)?.headers?.["debug-id"]).toBe(dashed);
   }

@@ -3,7 +3,7 @@
 import { createRoot, type HydrationOptions } from "react-dom/client";
 import { GlobalError } from "../../app/fallbacks/GlobalError.tsx";
 import { PageBoundary } from "../runtime/PageBoundary.tsx";
-import { digestOf, type ErrorReport, type Reporter } from "../runtime/report.ts";
+import { clientDigest, digestOf, type ErrorReport, type Reporter } from "../runtime/report.ts";
 import { isOutcomeReport } from "./reporter.ts";
 
 export interface RootErrorContext {
@@ -15,7 +15,7 @@ export interface RootErrorContext {
 }
 
 /** React unmounted the whole document: put the client-side exception page in its place. */
-function showErrorPage(error: unknown, { host, dev }: RootErrorContext) {
+function showErrorPage(error: unknown, digest: string, { host, dev }: RootErrorContext) {
   const e = error as { message?: unknown; stack?: unknown } | null;
   const container = document.createElement("div");
   document.body.replaceChildren(container);
@@ -23,7 +23,7 @@ function showErrorPage(error: unknown, { host, dev }: RootErrorContext) {
     <GlobalError
       side="client"
       host={host}
-      digest={digestOf(error)}
+      digest={digest}
       message={dev && typeof e?.message === "string" ? e.message : undefined}
       stack={dev && typeof e?.stack === "string" ? e.stack : undefined}
     />,
@@ -31,8 +31,8 @@ function showErrorPage(error: unknown, { host, dev }: RootErrorContext) {
 }
 
 export function rootErrorOptions(ctx: RootErrorContext): HydrationOptions {
-  const handle = (error: unknown, info: { componentStack?: string }, mechanism: ErrorReport["mechanism"]) => {
-    const report: ErrorReport = { error, digest: digestOf(error), componentStack: info.componentStack ?? undefined, mechanism };
+  const handle = (error: unknown, info: { componentStack?: string }, mechanism: ErrorReport["mechanism"], digest = digestOf(error)) => {
+    const report: ErrorReport = { error, digest, componentStack: info.componentStack ?? undefined, mechanism };
     // An outcome is a page ending on purpose: neither the console nor Sentry hears of it.
     if (isOutcomeReport(report)) return;
     // The error pages send visitors to the console; React only logs there by default, which we replace.
@@ -41,9 +41,11 @@ export function rootErrorOptions(ctx: RootErrorContext): HydrationOptions {
   };
   return {
     onUncaughtError(error, info) {
-      handle(error, info, "uncaught");
+      // The error page shows a digest, made here for a failure of the browser's own; the report carries it too.
+      const digest = clientDigest(error);
+      handle(error, info, "uncaught", digest);
       // Whatever it was, the document is empty now: an error page beats a blank one.
-      showErrorPage(error, ctx);
+      showErrorPage(error, digest, ctx);
     },
     onCaughtError(error, info) {
       // PageBoundary reports what it catches itself, with its own mechanism: only log those here.

@@ -4,7 +4,7 @@ import { GlobalError } from "../../app/fallbacks/GlobalError.tsx";
 import { OutcomePage } from "./OutcomePage.tsx";
 import { useNavigation } from "./navigation.ts";
 import { isOutcome } from "./outcome.ts";
-import { digestOf, ReporterContext, type Reporter } from "./report.ts";
+import { clientDigest, ReporterContext, type Reporter } from "./report.ts";
 
 interface Props {
   children: ReactNode;
@@ -16,10 +16,9 @@ function ClientRedirect({ to }: { to: string }) {
   return null;
 }
 
-function ClientException({ error }: { error: unknown }) {
+function ClientException({ error, digest }: { error: unknown; digest: string }) {
   const nav = useNavigation();
   const e = error as { side?: unknown; message?: unknown; stack?: unknown; serverStack?: unknown };
-  const digest = digestOf(error);
   const dev = nav.config.mode !== "production";
   return (
     <GlobalError
@@ -32,31 +31,32 @@ function ClientException({ error }: { error: unknown }) {
   );
 }
 
-export class PageBoundary extends Component<Props, { error: unknown; caught: boolean }> {
+export class PageBoundary extends Component<Props, { error: unknown; caught: boolean; digest?: string }> {
   static override contextType = ReporterContext;
   declare context: Reporter;
-  override state = { error: undefined as unknown, caught: false };
+  override state = { error: undefined as unknown, caught: false, digest: undefined as string | undefined };
 
   static getDerivedStateFromError(error: unknown) {
-    return { error, caught: true };
+    // A failure of the page's own gets its digest here, so the page and the report show the same one.
+    return { error, caught: true, digest: isOutcome(error) ? undefined : clientDigest(error) };
   }
 
   override componentDidCatch(error: unknown, info: ErrorInfo) {
     if (isOutcome(error)) return;
     this.context({
       error,
-      digest: digestOf(error),
+      digest: this.state.digest ?? clientDigest(error),
       componentStack: info.componentStack ?? undefined,
       mechanism: "boundary",
     });
   }
 
   override render() {
-    const { error, caught } = this.state;
+    const { error, caught, digest } = this.state;
     if (!caught) return this.props.children;
     if (isOutcome(error)) {
       return error.kind === "redirect" ? <ClientRedirect to={error.location!} /> : <OutcomePage kind={error.kind} />;
     }
-    return <ClientException error={error} />;
+    return <ClientException error={error} digest={digest ?? clientDigest(error)} />;
   }
 }

@@ -19,6 +19,8 @@ export interface BrowserNavigationOptions {
 export interface BrowserNavigation extends Navigation {
   /** Fetches the navigation code ahead of the first click; call once hydration is under way. */
   preload(): void;
+  /** Calls `listener` with the target of each navigation as it begins, before its page data is fetched. */
+  onStart(listener: (to: string) => void): void;
 }
 
 export function createBrowserNavigation({ boot, initial, routes, report }: BrowserNavigationOptions): BrowserNavigation {
@@ -32,6 +34,7 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
     },
   };
 
+  const starts = new Set<(to: string) => void>();
   let loading: Promise<Navigate> | undefined;
   const navigator = () =>
     (loading ??= import("./navigate.ts").then(
@@ -48,12 +51,14 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
         throw error;
       },
     ));
-  const go = (to: string, options: NavigateOptions & { pop?: boolean }) =>
+  const go = (to: string, options: NavigateOptions & { pop?: boolean }) => {
+    for (const listener of starts) listener(to);
     void navigator().then(
       (navigate) => navigate(to, options),
       // Offline, or the chunk did not arrive: as for page data that cannot be fetched, the page stays and offers a retry.
       () => store.commit({ ...state, failedNavigation: { to: new URL(to, location.href).href, retry: () => go(to, options) } }),
     );
+  };
 
   window.addEventListener("popstate", () => go(location.href, { pop: true }));
   // Settlements streamed in the HTML after the client entry started.
@@ -69,6 +74,7 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
     navigate: (to, options = {}) => go(to, options),
     // A failure here is retried by the first navigation.
     preload: () => void navigator().catch(() => {}),
+    onStart: (listener) => void starts.add(listener),
     config: boot.config,
     host: boot.host,
     nonce: boot.nonce,

@@ -55,8 +55,8 @@ export interface ClientConfig {
     dsn: string;
     environment: string;
     release: string;
-    /** Set only with tracing on: the browser then loads its tracing code too. */
-    tracesSampleRate?: number;
+    /** Set only with tracing on: the browser then loads its tracing code from `script`. */
+    tracing?: { sampleRate: number; script: string };
     /** SENTRY_SEND_DEFAULT_PII: Sentry may infer and keep the visitor's IP address. */
     sendDefaultPii?: boolean;
   };

@@ -6,6 +6,7 @@ import { routes } from "../../app/routes.tsx";
 import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
 import type { Config } from "./config.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
+import { TRACING_MODULE } from "./manifest.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import { pagesPlugin } from "./pages.ts";
 import { requestScopePlugin, type RequestMonitor } from "./request-monitor.ts";
@@ -34,7 +35,9 @@ function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
       environment: config.sentryEnvironment,
       release: config.sentryRelease ?? assets.manifest.buildId,
     };
-    if (config.sentryTracesSampleRate !== undefined) clientConfig.sentry.tracesSampleRate = config.sentryTracesSampleRate;
+    if (config.sentryTracesSampleRate !== undefined) {
+      clientConfig.sentry.tracing = { sampleRate: config.sentryTracesSampleRate, script: `/assets/${assets.manifest.chunks[TRACING_MODULE]}` };
+    }
     if (config.sentrySendDefaultPii) clientConfig.sentry.sendDefaultPii = true;
   }
   return clientConfig;
