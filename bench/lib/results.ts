@@ -31,6 +31,9 @@ export interface Results {
 
 const REF = "reference";
 const ON = "brisk, Sentry on";
+const OFF = "brisk, Sentry off";
+export const TRACED_ALL = "brisk, tracing 1.0";
+export const TRACED_TENTH = "brisk, tracing 0.1";
 const kB = (bytes: number) => `${round(bytes / 1000, 1)} kB`;
 const ms = (value: number) => `${round(value, 2)} ms`;
 const mib = (value: number) => `${round(value, 1)} MiB`;
@@ -59,6 +62,19 @@ function cpuPerRequest(m: Measurement): string {
 /** Answers the route is not supposed to give: wrk counts only non-2xx/3xx, so a 404 path inverts it. */
 function unexpected(m: Measurement): number {
   return (m.path === PATHS.notFound ? m.requests - m.non2xx : m.non2xx) + m.socketErrors;
+}
+
+/** What tracing costs on /: req/s with every request traced and one in ten, beside Sentry on without tracing. */
+function tracingCost(t: Measurement[]): Target[] {
+  const on = t.find((m) => m.server === ON && m.path === PATHS.home);
+  const off = t.find((m) => m.server === OFF && m.path === PATHS.home);
+  return [TRACED_ALL, TRACED_TENTH].flatMap((server) => {
+    const m = t.find((x) => x.server === server && x.path === PATHS.home);
+    if (!m || !on || !off) return [];
+    const rate = server === TRACED_ALL ? "1.0" : "0.1";
+    const measured = `${int(m.rps)} req/s: ${round(m.rps / on.rps, 2).toFixed(2)} × Sentry on, tracing off (${int(on.rps)}); ${round(m.rps / off.rps, 2).toFixed(2)} × Sentry off`;
+    return [{ figure: `\`/\` req/s, tracing at ${rate}`, measured, target: "(what tracing costs)", pass: undefined }];
+  });
 }
 
 function throughputTable(r: Results): Table {
@@ -120,7 +136,12 @@ function weightTable(w: ClientWeight): Table {
     title: "Client JavaScript for / (kB = 1,000 bytes; gzip -9 and brotli 11, per file)",
     note: `Critical path: module scripts and modulepreloads in the HTML and their static imports. After hydration: ${w.afterFrom}${w.sentryCounted ? "" : " (no Sentry code among them)"}.`,
     header: ["set", "files", "raw", "gzip -9", "brotli", "files"],
-    rows: [row("critical path (before hydration)", w.critical), row("after hydration (navigation, Sentry)", w.after), row("total with Sentry", w.total)],
+    rows: [
+      row("critical path (before hydration)", w.critical),
+      row("after hydration (navigation, Sentry)", w.after),
+      row("total with Sentry", w.total),
+      row("tracing bundle, only with SENTRY_TRACES_SAMPLE_RATE", w.tracing),
+    ],
   };
 }
 
@@ -168,6 +189,7 @@ function targets(r: Results): Target[] {
     { figure: "`/examples/stream` TTFB, median", measured: ms(ttfb), target: "≤ 5 ms", pass: ttfb <= 5 },
     ratioTarget("tunnel req/s", brisk, ref, 0.7),
     { figure: "tunnel: every 2xx arrived at the ingest", measured: `${int(brisk.arrived)} of ${int(ok)} (lost ${lost})`, target: "all", pass: ok > 0 && lost === 0 },
+    ...tracingCost(t),
     { figure: "critical-path JS for `/`, gzip", measured: kB(w.critical.gzip), target: "≤ 72 kB", pass: w.critical.gzip <= 72_000 },
     {
       figure: "all JS for `/` with Sentry, gzip",
