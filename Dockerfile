@@ -21,15 +21,21 @@ RUN --mount=type=secret,id=sentry_auth_token,required=false \
     if [ -s /run/secrets/sentry_auth_token ]; then \
       SENTRY_AUTH_TOKEN="$(cat /run/secrets/sentry_auth_token)" bun run sourcemaps:upload; \
     fi
+# The data folder the non-root user owns (distroless has no shell to make it later).
+RUN mkdir -p /empty-data
 
 # The binary needs only glibc (libc, libm, libpthread, libdl). distroless/cc has it, plus CA
 # certificates and a `nonroot` user (uid 65532), and no shell or package manager.
 FROM gcr.io/distroless/cc-debian12:nonroot
 WORKDIR /app
 COPY --from=build /src/dist/brisk /app/brisk
+# DATA_DIR: what must outlive a restart (Sentry's outbox while Sentry is unreachable). A volume, so it also
+# outlives the container.
+COPY --from=build --chown=65532:65532 /empty-data /data
+VOLUME /data
 # SHUTDOWN_TIMEOUT_MS: in-flight requests get 8 s after SIGTERM, then Sentry up to 2 s to flush, within
 # `docker stop`'s default 10 s grace. Raise both together (docker stop -t, terminationGracePeriodSeconds).
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 SHUTDOWN_TIMEOUT_MS=8000
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 SHUTDOWN_TIMEOUT_MS=8000 DATA_DIR=/data
 # The release the maps were uploaded for; empty means the client build id, the upload's default too.
 ARG SENTRY_RELEASE
 ENV SENTRY_RELEASE=${SENTRY_RELEASE}

@@ -33,7 +33,7 @@ const SESSION_FLUSH_MS = 60_000;
  * Dedupe is left out because it drops an event that repeats the previous one's stack: two visitors
  * meeting the same bug are two occurrences, each with its own digest, and each must reach Sentry.
  */
-function integrations(config: Config) {
+function integrations() {
   return [
     Sentry.eventFiltersIntegration(),
     Sentry.functionToStringIntegration(),
@@ -84,7 +84,7 @@ export function initServerSentry(config: Config, release: string, { log = stdout
     // Tracing only when configured: a rate of 0 would still create spans. Transactions ("static") rather
     // than streamed spans: every Sentry, self-hosted ones too, ingests them.
     ...(tracing ? { tracesSampleRate: config.sentryTracesSampleRate, traceLifecycle: "static" as const } : {}),
-    defaultIntegrations: integrations(config),
+    defaultIntegrations: integrations(),
     // Its load-time module hooks only feed framework and tracing integrations Brisk does not use. (A
     // @sentry/node option that @sentry/bun passes on but leaves out of its type.)
     ...{ enableRuntimeChannelInjection: false },
