@@ -61,9 +61,9 @@ test("the browser's pageload continues the server's page transaction, both named
   // The tracing bundle is loaded here, with tracing on.
   const tracingScript = `/assets/${(await clientAssets("production")).manifest.chunks[TRACING_MODULE]}`;
   await until(() => scripts.filter((s) => s === tracingScript), 1, "tracing bundle");
-  // A pageload ends once the page has been idle a while, or is hidden.
-  await page.close({ runBeforeUnload: true });
+  // A pageload ends, and is sent, once the page has been idle for a second.
   const [pageload] = await until(() => fromBrowser("pageload"), 1, "pageload");
+  await page.close();
   await monitoring.flush(2_000);
   const [document] = fromServer().filter((t) => t.transaction === "GET /examples/search");
   expect(pageload).toMatchObject({ transaction: "/examples/search", transaction_info: { source: "route" } });
@@ -83,8 +83,8 @@ test("a navigation is named after its route, and its page-data request is a serv
   await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("/assets/browser-tracing-")));
   await page.click('a[href="/examples/search?q=brisk"]');
   await page.waitForURL(`${server.origin}/examples/search?q=brisk`);
-  await page.close({ runBeforeUnload: true });
   const [navigation] = await until(() => fromBrowser("navigation"), 1, "navigation");
+  await page.close();
   await monitoring.flush(2_000);
   expect(navigation).toMatchObject({ transaction: "/examples/search", transaction_info: { source: "route" } });
   const data = fromServer().find((t) => t.transaction === "GET /__data/examples/search");
