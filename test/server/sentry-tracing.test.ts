@@ -139,3 +139,35 @@ describe("the trace handed to the browser", () => {
     expect(bootTrace(html)).not.toContain('"trace"');
   });
 });
+
+describe("a page not sampled (SENTRY_TRACES_SAMPLE_RATE=0)", () => {
+  beforeAll(async () => {
+    await monitoring.close(2_000);
+    const env = { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "0", DATA_DIR: dataDir };
+    monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
+    t = await testApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+  });
+
+  test("sends no transaction, and its page tells the browser the trace is not sampled", async () => {
+    const html = await (await t.request("/examples/search?q=x")).text();
+    const state = JSON.parse(bootTrace(html)!) as { trace?: { "sentry-trace": string; baggage?: string } };
+    expect(state.trace?.["sentry-trace"]).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}-0$/);
+    const { transactions } = await sent();
+    expect(transactions).toEqual([]);
+  });
+
+  test("its errors still carry the page's trace id", async () => {
+    const html = await (await t.request("/examples/server-error")).text();
+    expect(html).toContain("Digest:");
+    const { errors } = await sent();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.contexts?.trace?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  test("page data continuing a sampled navigation is traced all the same", async () => {
+    const traceId = "fedcba9876543210fedcba9876543210";
+    await (await t.request("/__data/examples/search?q=x", { headers: { "sentry-trace": `${traceId}-0123456789abcdef-1` } })).text();
+    const { transactions } = await sent();
+    expect(transactions.map((e) => [e.transaction, e.contexts?.trace?.trace_id])).toEqual([["GET /__data/examples/search", traceId]]);
+  });
+});

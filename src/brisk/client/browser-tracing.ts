@@ -1,5 +1,6 @@
 // browser-tracing.ts: pageload and navigation transactions named after the route, continuing the server's trace.
-// A chunk of its own, loaded by the Sentry chunk only when the page config turns tracing on.
+// A bundle of its own, built apart from the client's chunks with its own copy of Sentry's core (the copies share
+// the SDK's state through Sentry's global carrier), which the Sentry chunk imports by URL only with tracing on.
 import {
   browserTracingIntegration,
   startBrowserTracingNavigationSpan,
@@ -9,21 +10,18 @@ import {
 } from "@sentry/react";
 import type { BrowserNavigation } from "../runtime/browser-navigation.ts";
 import type { BootState } from "../runtime/page.ts";
+import { NAME_SOURCE, UNMATCHED_ROUTE } from "../runtime/trace-names.ts";
 
-/** @sentry/conventions' name of the attribute that becomes a transaction's `transaction_info.source`. */
-const NAME_SOURCE = "sentry.segment.name.source";
-/** The server's name for an unmatched path, so both sides group 404s alike. */
-const UNMATCHED = "/*";
 
 export function startBrowserTracing(client: BrowserClient, boot: BootState, navigation: BrowserNavigation): void {
   // Brisk starts both kinds of transaction itself: Sentry's own would be named after the URL, and a
   // navigation would start only once the URL changes, after its page data has been fetched.
   client.addIntegration(browserTracingIntegration({ instrumentPageLoad: false, instrumentNavigation: false }));
   // The pageload continues the trace the server rendered the page in (and its sampling decision). It starts
-  // at the navigation's start, whenever this chunk arrives.
+  // at the browser's time origin, however late this bundle arrives.
   startBrowserTracingPageLoadSpan(
     client,
-    { name: boot.page.route ?? UNMATCHED, attributes: { [NAME_SOURCE]: "route" } },
+    { name: boot.page.route ?? UNMATCHED_ROUTE, attributes: { [NAME_SOURCE]: "route" } },
     boot.trace ? { sentryTrace: boot.trace["sentry-trace"], baggage: boot.trace.baggage } : undefined,
   );
   // A navigation starts with the click, so its page-data request (and the server's transaction for it) is
@@ -37,7 +35,7 @@ export function startBrowserTracing(client: BrowserClient, boot: BootState, navi
     const state = navigation.getState();
     // A navigation that could not reach the server leaves the page, and the span its URL name.
     if (!pending || state.failedNavigation) return;
-    pending.updateName(state.page.payload.route ?? UNMATCHED);
+    pending.updateName(state.page.payload.route ?? UNMATCHED_ROUTE);
     pending.setAttribute(NAME_SOURCE, "route");
     pending = undefined;
   });

@@ -5,6 +5,7 @@ import { staticNavigation } from "../runtime/navigation.ts";
 import { OUTCOME_MARKER, isOutcome } from "../runtime/outcome.ts";
 import type { ClientConfig } from "../runtime/page.ts";
 import { scriptJson } from "../runtime/script-json.ts";
+import { UNMATCHED_ROUTE } from "../runtime/trace-names.ts";
 import { digestOf } from "./digest.ts";
 import { monitorStep, type TraceHeaders } from "./request-monitor.ts";
 import { reportError, type RequestRecord } from "./request-record.ts";
@@ -68,7 +69,7 @@ async function renderDocument(
         return reportError(record, error, "render", deps.capture);
       },
     });
-    const stream = await monitorStep(deps.monitor, "render", page.payload.route ?? "/*", render);
+    const stream = await monitorStep(deps.monitor, "render", page.payload.route ?? UNMATCHED_ROUTE, render);
     record.done = stream.allReady;
     const failed = page.status >= 500 || page.payload.outcome !== undefined;
     // Filled in place: this object is the response's only copy of its headers.

@@ -2,12 +2,9 @@
 import * as Sentry from "@sentry/bun";
 import { spanIsSampled } from "@sentry/core";
 import { PAGE_DATA_PREFIX } from "../runtime/page.ts";
+import { NAME_SOURCE, UNMATCHED_ROUTE } from "../runtime/trace-names.ts";
 import type { RequestMonitor } from "./request-monitor.ts";
 
-/** @sentry/conventions' name of the attribute that becomes a transaction's `transaction_info.source`. */
-const NAME_SOURCE = "sentry.segment.name.source";
-/** Unmatched paths share one name: a transaction per scanned URL would be noise, and a high-cardinality name. */
-const UNMATCHED = "/*";
 
 const isPageData = (pathname: string) => pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
 
@@ -17,12 +14,17 @@ const isPageData = (pathname: string) => pathname === PAGE_DATA_PREFIX || pathna
  * check never reach these hooks. A transaction starts as `GET /the/path`, is renamed to the route pattern
  * (`GET /examples/search`, source `route`) once the route is known, and ends with the last streamed byte.
  */
-export function tracingHooks(): Required<Pick<RequestMonitor, "page" | "step" | "traceHeaders">> {
+export function tracingHooks(sampleRate: number): Required<Pick<RequestMonitor, "page" | "step" | "traceHeaders">> {
   return {
     page(request, record, handle) {
       const { pathname } = new URL(request.url);
       const data = isPageData(pathname);
-      if (data && !request.headers.has("sentry-trace")) return handle();
+      const continued = request.headers.has("sentry-trace");
+      if (data && !continued) return handle();
+      // A new trace is sampled as the SDK would (its random number against the rate), but before any span
+      // exists: an unsampled page, nine in ten at 0.1, then costs no span, only the negative decision its
+      // trace headers carry to the browser. A continued trace keeps the SDK's own sampling of its parent.
+      if (!continued && !sampleNewTrace(sampleRate)) return handle();
       const method = request.method;
       return Sentry.startSpanManual(
         {
@@ -40,7 +42,7 @@ export function tracingHooks(): Required<Pick<RequestMonitor, "page" | "step" | 
             span.end();
             throw error;
           }
-          span.updateName(`${method} ${data ? PAGE_DATA_PREFIX : ""}${record.route ?? UNMATCHED}`);
+          span.updateName(`${method} ${data ? PAGE_DATA_PREFIX : ""}${record.route ?? UNMATCHED_ROUTE}`);
           span.setAttribute(NAME_SOURCE, "route");
           Sentry.setHttpStatus(span, response.status);
           const end = () => span.end();
@@ -64,3 +66,11 @@ export function tracingHooks(): Required<Pick<RequestMonitor, "page" | "step" | 
   };
 }
 
+/** Decides the current scope's new trace: sampled when its random number is under the rate, as the SDK does. */
+function sampleNewTrace(sampleRate: number): boolean {
+  const scope = Sentry.getCurrentScope();
+  const context = scope.getPropagationContext();
+  const sampled = context.sampleRand < sampleRate;
+  if (!sampled) scope.setPropagationContext({ ...context, sampled: false });
+  return sampled;
+}

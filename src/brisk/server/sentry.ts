@@ -98,7 +98,7 @@ export function initServerSentry(config: Config, release: string, { log = stdout
     ignoreErrors: [new RegExp(`^${OUTCOME_MARKER}`)],
   });
   const client = Sentry.getClient<Sentry.NodeClient>()!;
-  const traced = tracing ? tracingHooks() : undefined;
+  const traced = config.sentryTracesSampleRate !== undefined ? tracingHooks(config.sentryTracesSampleRate) : undefined;
   const monitor: RequestMonitor = {
     request(request, server, handle) {
       return Sentry.withIsolationScope((scope) => {
