@@ -11,20 +11,35 @@ COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY public ./public
-RUN bun run build && mkdir -p /data
+RUN bun run build
+# With a Sentry auth token (a build secret, so it stays out of the image and its history), the client's source
+# maps go to Sentry, tied to the release the server will report:
+#   docker build --secret id=sentry_auth_token,env=SENTRY_AUTH_TOKEN \
+#     --build-arg SENTRY_ORG=acme --build-arg SENTRY_PROJECT=brisk [--build-arg SENTRY_URL=https://sentry.example.com] .
+# Without the secret the step does nothing. SENTRY_RELEASE, if given, is also the image's runtime release.
+ARG SENTRY_ORG SENTRY_PROJECT SENTRY_URL SENTRY_RELEASE
+RUN --mount=type=secret,id=sentry_auth_token,required=false \
+    if [ -s /run/secrets/sentry_auth_token ]; then \
+      SENTRY_AUTH_TOKEN="$(cat /run/secrets/sentry_auth_token)" bun run sourcemaps:upload; \
+    fi
+# The data folder the non-root user owns (distroless has no shell to make it later).
+RUN mkdir -p /empty-data
 
 # The binary needs only glibc (libc, libm, libpthread, libdl). distroless/cc has it, plus CA
 # certificates and a `nonroot` user (uid 65532), and no shell or package manager.
 FROM gcr.io/distroless/cc-debian12:nonroot
 WORKDIR /app
 COPY --from=build /src/dist/brisk /app/brisk
-# DATA_DIR: the SQLite store and a generated cookie secret, when DATABASE_URL and COOKIE_SECRET are unset.
-# A volume, so they outlive the container; owned by the user the server runs as.
-COPY --from=build --chown=nonroot:nonroot /data /data
+# DATA_DIR: what must outlive a restart (the SQLite store and a generated cookie secret when DATABASE_URL and
+# COOKIE_SECRET are unset, Sentry's outbox while Sentry is unreachable). A volume, so it outlives the container.
+COPY --from=build --chown=65532:65532 /empty-data /data
 VOLUME /data
 # SHUTDOWN_TIMEOUT_MS: in-flight requests get 8 s after SIGTERM, then Sentry up to 2 s to flush, within
 # `docker stop`'s default 10 s grace. Raise both together (docker stop -t, terminationGracePeriodSeconds).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 SHUTDOWN_TIMEOUT_MS=8000 DATA_DIR=/data
+# The release the maps were uploaded for; empty means the client build id, the upload's default too.
+ARG SENTRY_RELEASE
+ENV SENTRY_RELEASE=${SENTRY_RELEASE}
 USER nonroot:nonroot
 EXPOSE 3000
 # No curl in this image: the binary asks its own /healthz and exits 0 or 1.

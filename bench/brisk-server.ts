@@ -1,5 +1,6 @@
 // brisk-server.ts: Brisk started as src/brisk/server/main.ts starts it, but on the bench's own client build.
-// Set SENTRY_DSN for "Sentry on": Sentry is initialised before the app listens, as in main.ts.
+// Set SENTRY_DSN for "Sentry on" (and SENTRY_TRACES_SAMPLE_RATE for tracing): Sentry is initialised before the app
+// listens, as in main.ts with tracing.
 import app from "#app";
 import { createApp } from "../src/brisk/server/app.ts";
 import { startApp } from "../src/brisk/server/app-start.ts";
@@ -11,4 +12,8 @@ const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
 const monitoring = initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId);
 const { cookieSigner } = await startApp(config, app, () => {});
-createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture }).listen({ hostname: config.host, port: config.port, reusePort: true });
+createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture, monitor: monitoring?.monitor }).listen({
+  hostname: config.host,
+  port: config.port,
+  reusePort: true,
+});

@@ -3,17 +3,17 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Manifest } from "../src/brisk/server/manifest.ts";
+import { TRACING_MODULE, type Manifest } from "../src/brisk/server/manifest.ts";
 import { startFakeIngest } from "../test/support/fake-ingest.ts";
 import { countArrivals } from "./lib/arrivals.ts";
 import { buildBinary, coldStarts, peakMemory, startBinary } from "./lib/binary.ts";
-import { measureClientWeight } from "./lib/client-weight.ts";
+import { measureClientWeight, weighFiles } from "./lib/client-weight.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
 import { FORM_TYPE, GUESTBOOK_FORM, GUESTBOOK_PATH, checkSubmission, countRows, rowsMismatch, type WriteMeasurement } from "./lib/guestbook.ts";
 import { meterForeignLoad } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { LOAD_CORE, memoryOf, pinSelf, pinning, startServer, type Child } from "./lib/proc.ts";
-import { PATHS, buildReport, type Results } from "./lib/results.ts";
+import { PATHS, TRACED_ALL, TRACED_TENTH, buildReport, type Results } from "./lib/results.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
 import { CONNECTIONS } from "./lib/wrk.ts";
@@ -60,11 +60,17 @@ try {
   const ref = await start("reference", "reference-server.tsx", { BENCH_INGEST_URL: `${ingest.url}${REFERENCE_INGEST}` });
   const on = await start("brisk, Sentry on", "brisk-server.ts", { SENTRY_DSN: ingest.dsn() });
   const off = await start("brisk, Sentry off", "brisk-server.ts", {});
+  // Tracing's cost, on / only: every request traced, and one in ten.
+  const traced = [
+    await start(TRACED_ALL, "brisk-server.ts", { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "1" }),
+    await start(TRACED_TENTH, "brisk-server.ts", { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "0.1" }),
+  ];
 
   say("client weight");
   const homeHtml = await (await fetch(`${on.origin}/`)).text();
   const allJs = manifest.files.filter((f) => f.endsWith(".js")).map((f) => `/assets/${f}`);
   const weight = await measureClientWeight(on.origin, homeHtml, allJs);
+  weight.tracing = await weighFiles(on.origin, [`/assets/${manifest.chunks[TRACING_MODULE]}`]);
   const htmlBytes: Results["htmlBytes"] = {};
   for (const path of Object.values(PATHS)) {
     const [b, r] = await Promise.all([fetch(on.origin + path), fetch(ref.origin + path)]);
@@ -80,7 +86,8 @@ try {
   const throughput: Measurement[] = [];
   for (const path of Object.values(PATHS)) {
     say(`throughput ${path}`);
-    throughput.push(...(await measureInTurns([on, ref, off], path, { ...TURNS, workDir: work })));
+    const servers = path === PATHS.home ? [on, ref, off, ...traced] : [on, ref, off];
+    throughput.push(...(await measureInTurns(servers, path, { ...TURNS, workDir: work })));
   }
 
   say("streaming: time to first byte");

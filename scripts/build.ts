@@ -16,7 +16,17 @@ export interface BinaryBuild {
  * Builds `<outdir>/brisk` with the client from `<outdir>/client` embedded. Assets keep only the last
  * segment of the folder, so the binary finds it as `client/` beside its own code (see findClientDir).
  */
-export async function buildBinary({ outdir = join(ROOT, "dist") }: { outdir?: string } = {}): Promise<BinaryBuild> {
+export interface BinaryOptions {
+  outdir?: string;
+  /**
+   * Embeds the server's source maps, with function names kept, so that stacks in logs and Sentry name the
+   * `src/…` file, line and function instead of a chunk of the binary. On by default; what it costs in size,
+   * cold start and memory is in the README ("Monitoring in production").
+   */
+  serverSourcemaps?: boolean;
+}
+
+export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemaps = true }: BinaryOptions = {}): Promise<BinaryBuild> {
   const clientDir = join(outdir, "client");
   const binary = join(outdir, "brisk");
   await mkdir(outdir, { recursive: true });
@@ -32,7 +42,8 @@ export async function buildBinary({ outdir = join(ROOT, "dist") }: { outdir?: st
     splitting: true,
     // What --production does: without the define, React's development build (which leaks stacks into
     // pages) would be the one bundled.
-    minify: true,
+    minify: serverSourcemaps ? { whitespace: true, syntax: true, identifiers: false } : true,
+    sourcemap: serverSourcemaps ? "linked" : "none",
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
     plugins: [reactServerForBun(ROOT)],
     compile: {
@@ -45,6 +56,8 @@ export async function buildBinary({ outdir = join(ROOT, "dist") }: { outdir?: st
     throw: false,
   });
   if (!result.success) throw new AggregateError(result.logs, `bun build --compile failed:\n${result.logs.map(String).join("\n")}`);
+  // The maps are inside the binary; the copies Bun also writes beside it are not needed to run or upload.
+  await Promise.all(result.outputs.filter((o) => o.path.endsWith(".map")).map((o) => rm(o.path, { force: true })));
   return { binary, bytes: (await stat(binary)).size, buildId: manifest.buildId };
 }
 

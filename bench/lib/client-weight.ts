@@ -21,6 +21,8 @@ export interface ClientWeight {
   afterFrom: string;
   /** Whether Sentry's code is among the files counted. */
   sentryCounted: boolean;
+  /** The tracing bundle, fetched only with SENTRY_TRACES_SAMPLE_RATE set. */
+  tracing?: Weight;
 }
 
 const transpiler = new Bun.Transpiler({ loader: "js" });
@@ -99,12 +101,21 @@ async function sentryChunk(allJs: string[], critical: Map<string, Bytes>, get: F
   return undefined;
 }
 
-export async function measureClientWeight(origin: string, html: string, allJs: string[]): Promise<ClientWeight> {
-  const get: Fetcher = async (url) => {
+function fetcher(origin: string): Fetcher {
+  return async (url) => {
     const res = await fetch(origin + url, { headers: { "accept-encoding": "identity" } });
     if (!res.ok) throw new Error(`client weight: ${url} answered ${res.status}`);
     return new Uint8Array(await res.arrayBuffer());
   };
+}
+
+/** `urls` and everything they import statically, weighed. */
+export async function weighFiles(origin: string, urls: string[]): Promise<Weight> {
+  return weigh(await closure(urls, origin, fetcher(origin)));
+}
+
+export async function measureClientWeight(origin: string, html: string, allJs: string[]): Promise<ClientWeight> {
+  const get = fetcher(origin);
   const critical = await closure(htmlModules(html), origin, get);
   let later: string[];
   let afterFrom: string;

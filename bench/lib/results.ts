@@ -34,6 +34,8 @@ export interface Results {
 
 const REF = "reference";
 const ON = "brisk, Sentry on";
+export const TRACED_ALL = "brisk, tracing 1.0";
+export const TRACED_TENTH = "brisk, tracing 0.1";
 const kB = (bytes: number) => `${round(bytes / 1000, 1)} kB`;
 const ms = (value: number) => `${round(value, 2)} ms`;
 const mib = (value: number) => `${round(value, 1)} MiB`;
@@ -62,6 +64,24 @@ function cpuPerRequest(m: Measurement): string {
 /** Answers the route is not supposed to give: wrk counts only non-2xx/3xx, so a 404 path inverts it. */
 function unexpected(m: Measurement): number {
   return (m.path === PATHS.notFound ? m.requests - m.non2xx : m.non2xx) + m.socketErrors;
+}
+
+/** What tracing costs on /: every request traced, and one in ten, beside the same server with tracing off. */
+function tracingTable(r: Results): Table {
+  const home = r.throughput.filter((m) => m.path === PATHS.home);
+  const on = home.find((m) => m.server === ON);
+  const rows = [ON, TRACED_ALL, TRACED_TENTH].flatMap((server) => {
+    const m = home.find((x) => x.server === server);
+    if (!m || !on) return [];
+    const cpu = m.serverCpu / m.rps;
+    return [[server === ON ? "off (Sentry on)" : server.replace("brisk, tracing ", ""), int(m.rps), round(m.rps / on.rps, 2).toFixed(2), cpuPerRequest(m), `${Math.round((cpu / (on.serverCpu / on.rps) - 1) * 100)} %`]];
+  });
+  return {
+    title: "Tracing on / (SENTRY_TRACES_SAMPLE_RATE; from the throughput runs above)",
+    note: "CPU/req moves least with other load; the extra is against the same server with tracing off.",
+    header: ["sample rate", "req/s", "× tracing off", "CPU/req", "extra CPU/req"],
+    rows,
+  };
 }
 
 function throughputTable(r: Results): Table {
@@ -142,7 +162,12 @@ function weightTable(w: ClientWeight): Table {
     title: "Client JavaScript for / (kB = 1,000 bytes; gzip -9 and brotli 11, per file)",
     note: `Critical path: module scripts and modulepreloads in the HTML and their static imports. After hydration: ${w.afterFrom}${w.sentryCounted ? "" : " (no Sentry code among them)"}.`,
     header: ["set", "files", "raw", "gzip -9", "brotli", "files"],
-    rows: [row("critical path (before hydration)", w.critical), row("after hydration (navigation, Sentry)", w.after), row("total with Sentry", w.total)],
+    rows: [
+      row("critical path (before hydration)", w.critical),
+      row("after hydration (navigation, Sentry)", w.after),
+      row("total with Sentry", w.total),
+      row("tracing bundle, only with SENTRY_TRACES_SAMPLE_RATE", w.tracing),
+    ],
   };
 }
 
@@ -233,7 +258,7 @@ function header(r: Results): string {
 }
 
 export function buildReport(r: Results): { terminal: string; markdown: string } {
-  const tables = [throughputTable(r), streamingTable(r), tunnelTable(r), writesTable(r), weightTable(r.weight), binaryTable(r), htmlTable(r)];
+  const tables = [throughputTable(r), tracingTable(r), streamingTable(r), tunnelTable(r), writesTable(r), weightTable(r.weight), binaryTable(r), htmlTable(r)];
   const top = markdown(targetsTable(targets(r)));
   const details = tables.map(markdown).join("\n");
   return { terminal: `${top}\n${details}`, markdown: `${header(r)}\n${top}\n${details}` };

@@ -37,7 +37,16 @@ describe("PageBoundary", () => {
     expect(screen.getByRole("alert").textContent).toContain("client-side exception has occurred while loading example.test");
     expect(screen.getByRole("alert").textContent).not.toContain("secret detail");
     expect(reports).toHaveLength(1);
-    expect(reports[0]).toMatchObject({ mechanism: "boundary", digest: undefined });
+    expect(reports[0]?.mechanism).toBe("boundary");
+  });
+
+  test("a failure of the browser's own gets a digest made there: the page shows the one its report carries", async () => {
+    const { reports } = await renderThrowing(() => {
+      throw new Error("client failure");
+    });
+    const shown = screen.getByRole("alert").querySelector(".digest code")?.textContent;
+    expect(shown).toMatch(/^[0-9a-z]{10}$/);
+    expect(reports[0]?.digest).toBe(shown!);
   });
 
   test("a server error that streamed late keeps its digest and server side", async () => {

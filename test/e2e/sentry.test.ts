@@ -1,11 +1,17 @@
 // Browser and server Sentry in Chromium, against a fake ingest: browser events travel through /monitoring,
 // carry the server's digest, arrive once, and a page without a DSN downloads no Sentry code at all.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import type { Event } from "@sentry/core";
 import type { Browser, Page, Request } from "playwright-core";
 import type { ClientAssets } from "../../src/brisk/server/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
-import { clientAssets, EXAMPLE_APP_MODULE, listenApp, testConfig, type Listening } from "../support/app.ts";
+import { sentryDebugId } from "../../src/brisk/runtime/debug-id.ts";
+import { TRACING_MODULE } from "../../src/brisk/server/manifest.ts";
+import { clientAssets, clientSourcemaps, EXAMPLE_APP_MODULE, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -20,14 +26,16 @@ let withDsn: Listening;
 let withoutDsn: Listening;
 let browser: Browser;
 let sentryChunk: string;
+let dataDir: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
   assets = await clientAssets("production", EXAMPLE_APP_MODULE);
   sentryChunk = `/assets/${assets.manifest.chunks[SENTRY_MODULE]}`;
-  const env = { SENTRY_DSN: ingest.dsn() };
-  monitoring = initServerSentry(testConfig(env), assets.manifest.buildId)!;
-  withDsn = await listenApp(env, { capture: monitoring.capture, appModule: EXAMPLE_APP_MODULE });
+  dataDir = await mkdtemp(join(tmpdir(), "brisk-e2e-sentry-"));
+  const env = { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir };
+  monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
+  withDsn = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor, appModule: EXAMPLE_APP_MODULE });
   withoutDsn = await listenApp({}, { appModule: EXAMPLE_APP_MODULE });
   browser = await launchBrowser();
 });
@@ -39,6 +47,7 @@ afterAll(async () => {
   // Sentry is global to the process: later test files must not inherit this client.
   await monitoring?.close(2_000);
   await ingest?.stop();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 beforeEach(() => ingest.reset());
@@ -81,14 +90,19 @@ describe("browser events", () => {
     await page.waitForSelector("main.global-error");
     expect(await page.textContent("main.global-error")).toContain("client-side exception has occurred while loading 127.0.0.1");
 
+    // The digest made in the browser: on the page, and the event's digest tag.
+    const digest = await page.textContent("main.global-error .digest code");
+    expect(digest).toMatch(/^[0-9a-z]{10}$/);
+
     const events = await settledEvents(browserEvents, 1);
     expect(events).toHaveLength(1);
     const [event] = events as [Event];
+    // Unhandled: the visitor was left with the error page.
     expect(event.exception?.values?.at(-1)).toMatchObject({
       value: "Example failure in the browser (/examples/client-error)",
-      mechanism: { type: "brisk.boundary", handled: true },
+      mechanism: { type: "brisk.boundary", handled: false },
     });
-    expect(event.tags?.digest).toBeUndefined();
+    expect(event.tags?.digest).toBe(digest!);
     expect(event.environment).toBe("production");
     expect(event.release).toBe(assets.manifest.buildId);
     expect(serverEvents()).toEqual([]);
@@ -186,6 +200,107 @@ describe("browser events", () => {
   });
 });
 
+describe("what a browser event carries", () => {
+  test("its top frame resolves through the build's source map to the throwing component, and it names the script's debug id", async () => {
+    const { page } = await visit(withDsn, "/examples/client-error");
+    await page.click("text=Throw an error");
+    const [event] = await settledEvents(browserEvents, 1);
+    const top = event!.exception!.values!.at(-1)!.stacktrace!.frames!.at(-1)!;
+    const script = new URL(top.filename!).pathname.replace("/assets/", "");
+    const json = (await Bun.file(join(await clientSourcemaps(EXAMPLE_APP_MODULE), `${script}.map`)).json()) as { debugId: string };
+    const original = originalPositionFor(new TraceMap(json as never), { line: top.lineno!, column: top.colno! - 1 });
+    expect(original.source).toBe("src/app/pages/ClientError.tsx");
+    // The line that throws: `throw new Error("Example failure in the browser …")`.
+    const source = (await Bun.file(join(import.meta.dir, "../..", original.source!)).text()).split("\n")[original.line! - 1];
+    expect(source).toContain('throw new Error("Example failure in the browser');
+    expect(event!.debug_meta?.images).toContainEqual({ type: "sourcemap", code_file: top.filename!, debug_id: sentryDebugId(json.debugId) });
+    await page.close();
+  });
+
+  test("by default no envelope asks Sentry to infer the visitor's IP; each page load is one session", async () => {
+    const home = await visit(withDsn, "/");
+    const failing = await visit(withDsn, "/examples/client-error");
+    await failing.page.click("text=Throw an error");
+    await settledEvents(browserEvents, 1);
+    const deadline = Date.now() + 10_000;
+    while (ingest.items("session").length < 2 && Date.now() < deadline) await Bun.sleep(100);
+    await Promise.all([home.page.close(), failing.page.close()]);
+    const sessions = ingest.items("session") as Array<{ sid: string; status: string; init: boolean; attrs: Record<string, string> }>;
+    expect(new Set(sessions.filter((s) => s.init).map((s) => s.sid)).size).toBe(2);
+    for (const session of sessions) {
+      expect(session.attrs).toMatchObject({ release: assets.manifest.buildId, environment: "production" });
+      expect(session.attrs.ip_address).toBeUndefined();
+    }
+    for (const event of browserEvents()) {
+      expect(event.sdk?.settings?.infer_ip).toBe("never");
+      expect(event.user?.ip_address).toBeUndefined();
+    }
+    expect(ingest.received.map((r) => r.text).join("\n")).not.toContain('"infer_ip":"auto"');
+    expect(ingest.received.map((r) => r.text).join("\n")).not.toContain("{{auto}}");
+  });
+
+  test("breadcrumbs: the click, the page-data fetch, the navigation and the console line that came before the error", async () => {
+    const { page } = await visit(withDsn, "/");
+    await page.waitForFunction(() => (window as { __SENTRY__?: object }).__SENTRY__ !== undefined);
+    await page.click('a[href="/examples/client-error"]');
+    await page.waitForSelector("text=Throw an error");
+    await page.evaluate(() => console.warn("about to press the button"));
+    await page.click("text=Throw an error");
+    const [event] = await settledEvents(browserEvents, 1);
+    const crumbs = event!.breadcrumbs ?? [];
+    expect(crumbs).toContainEqual(expect.objectContaining({ category: "navigation", data: { from: "/", to: "/examples/client-error" } }));
+    expect(crumbs).toContainEqual(expect.objectContaining({ category: "console", level: "warning", message: "about to press the button" }));
+    // The link's click. (The button's own click reaches Sentry after React has rendered, and failed, in
+    // its click handler: Sentry loads after hydration, so its listener comes after React's.)
+    expect(crumbs).toContainEqual(expect.objectContaining({ category: "ui.click", message: "body > main > ul.examples > li > a" }));
+    expect(crumbs).toContainEqual(expect.objectContaining({ category: "fetch", data: expect.objectContaining({ url: "/__data/examples/client-error" }) }));
+    await page.close();
+  });
+
+  test("a route chunk that fails while the Sentry chunk cannot load either is reported by the next page that has Sentry", async () => {
+    const context = await browser.newContext();
+    const lazyChunk = `**/assets/${assets.manifest.chunks["src/app/pages/LazyExample.tsx"]}`;
+    await context.route(lazyChunk, (route) => route.abort());
+    await context.route(`**${sentryChunk}`, (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(`${withDsn.origin}/examples/lazy`);
+    // A retry, a full page load, then the load-failure page.
+    await page.waitForSelector("main.route-load-failed", { timeout: 20_000 });
+    await Bun.sleep(500);
+    expect(browserEvents()).toEqual([]);
+
+    await context.unroute(lazyChunk);
+    await context.unroute(`**${sentryChunk}`);
+    await page.goto(`${withDsn.origin}/`);
+    await hydrated(page);
+    const events = await settledEvents(browserEvents, 1);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ level: "warning", contexts: { unsent: { page: `${withDsn.origin}/examples/lazy` } } });
+    expect(events[0]?.exception?.values?.at(-1)?.value).toStartWith("Route failed to load after a retry and a full page load: ");
+    await context.close();
+  });
+
+  test("an error while Sentry is down waits in the browser and arrives exactly once when it is back, after a reload", async () => {
+    await ingest.setMode("down");
+    const { page } = await visit(withDsn, "/examples/client-error");
+    await page.click("text=Throw an error");
+    const digest = await page.textContent("main.global-error .digest code");
+    // The tunnel answers 502 while its upstream is down: the browser keeps the envelope.
+    await page.waitForResponse((r) => r.url().endsWith("/monitoring") && r.status() === 502);
+    await ingest.setMode("up");
+    await page.reload();
+    await hydrated(page);
+    const deadline = Date.now() + 20_000;
+    while (!browserEvents().some((e) => e.tags?.digest === digest)) {
+      if (Date.now() > deadline) throw new Error("the kept event never arrived");
+      await Bun.sleep(100);
+    }
+    await Bun.sleep(1_500);
+    expect(browserEvents().filter((e) => e.tags?.digest === digest)).toHaveLength(1);
+    await page.close();
+  });
+});
+
 describe("loading", () => {
   /** The critical path, then the navigation code every page fetches once it is hydrating. */
   const firstVisit = () =>
@@ -220,10 +335,11 @@ describe("loading", () => {
     await Promise.all([home.page.close(), failing.page.close()]);
   });
 
-  test("with a DSN the Sentry chunk is the one script beyond those of a page without", async () => {
+  test("with a DSN the Sentry chunk is the one script beyond those of a page without (tracing off: none of its code)", async () => {
     const home = await visit(withDsn, "/");
     await home.page.waitForLoadState("networkidle");
     expect(scripts(home, withDsn.origin)).toEqual([...firstVisit(), `GET ${sentryChunk}`].sort());
+    expect(scripts(home, withDsn.origin)).not.toContain(`GET /assets/${assets.manifest.chunks[TRACING_MODULE]}`);
     await home.page.close();
   });
 });

@@ -13,8 +13,10 @@ const dirs: string[] = [];
 let build: string;
 const { routes } = await loadApp();
 beforeAll(async () => {
-  build = await mkdtemp(join(tmpdir(), "brisk-assets-build-"));
-  dirs.push(build);
+  const dir = await mkdtemp(join(tmpdir(), "brisk-assets-build-"));
+  dirs.push(dir);
+  // client/ with the source maps in sourcemaps/ beside it, inside the temporary folder.
+  build = join(dir, "client");
   await buildClient({ outdir: build, appModule: FIXTURE_APP_MODULE });
 });
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));

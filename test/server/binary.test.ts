@@ -117,6 +117,20 @@ describe("the binary with SENTRY_DSN", () => {
     expect(ingest.received.some((r) => r.text === body && r.path === "/api/42/envelope/")).toBe(true);
   });
 
+  test("a server error's frames name the src/ file, line and function, and only the app's and Brisk's own are in-app", async () => {
+    await ingest.reset();
+    const html = await (await fetch(`${monitored.origin}/examples/server-error`)).text();
+    const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)![1];
+    await ingest.waitFor(1, 5_000);
+    const event = ingest.events().find((e) => e.tags?.digest === digest)!;
+    const frames = event.exception!.values!.at(-1)!.stacktrace!.frames!;
+    expect(frames.at(-1)).toMatchObject({ filename: "src/app/pages/outcome-loaders.server.ts", function: "serverErrorLoader", lineno: 9, in_app: true });
+    expect(frames.find((f) => f.function === "resolvePage")).toMatchObject({ filename: "src/brisk/server/resolve-page.ts", in_app: true });
+    for (const frame of frames) expect(frame.in_app).toBe(frame.filename?.startsWith("src/") === true);
+    // Elysia's own frames are there, and not the app's.
+    expect(frames.some((f) => !f.in_app)).toBe(true);
+  });
+
   test("reports a server error with its digest and the build id as release, and still exits 0 on SIGTERM", async () => {
     const html = await (await fetch(`${monitored.origin}/examples/server-error`)).text();
     const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)![1];

@@ -1,4 +1,5 @@
 // parseConfig's block for writes: ACTION_MAX_BYTES, COOKIE_SECRET, DATA_DIR, DATABASE_URL, their defaults and one-line refusals.
+import { resolve } from "node:path";
 import { describe, expect, test } from "bun:test";
 import { parseConfig } from "../../src/brisk/server/config.ts";
 import { configErrorOf as errorOf, runServer } from "../support/config.ts";
@@ -10,7 +11,7 @@ describe("parseConfig: writes", () => {
     const config = parseConfig({});
     expect(config.actionMaxBytes).toBe(1_048_576);
     expect(config.cookieSecrets).toEqual([]);
-    expect(config.dataDir).toBe("./data");
+    expect(config.dataDir).toBe(resolve("data"));
     expect(config.databaseUrl).toBeUndefined();
     expect(Object.isFrozen(config.cookieSecrets)).toBe(true);
   });
@@ -31,7 +32,7 @@ describe("parseConfig: writes", () => {
   });
 
   test("an empty COOKIE_SECRET, DATA_DIR or DATABASE_URL is the same as unset", () => {
-    expect(parseConfig({ COOKIE_SECRET: " ", DATA_DIR: "", DATABASE_URL: "" })).toMatchObject({ cookieSecrets: [], dataDir: "./data" });
+    expect(parseConfig({ COOKIE_SECRET: " ", DATA_DIR: "", DATABASE_URL: "" })).toMatchObject({ cookieSecrets: [], dataDir: resolve("data") });
   });
 
   test.each(["sqlite://./data/app.db", "sqlite:///srv/app.db", "sqlite://:memory:", "file:app.db", "postgresql://db/brisk", "postgres:///brisk?host=/run/postgresql"])(

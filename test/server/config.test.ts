@@ -1,4 +1,5 @@
 // config.test.ts: parseConfig's defaults and checks, and a bad variable stopping the real process with one line.
+import { resolve } from "node:path";
 import { describe, expect, test } from "bun:test";
 import { parseConfig } from "../../src/brisk/server/config.ts";
 import { configErrorOf as errorOf, runServer } from "../support/config.ts";
@@ -123,5 +124,37 @@ describe("starting with a bad variable", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toStartWith(`brisk: invalid configuration: ${variable}: `);
     expect(lines[0]).toContain(reason);
+  });
+});
+
+describe("monitoring data: SENTRY_SEND_DEFAULT_PII, DATA_DIR, SENTRY_OUTBOX_MAX", () => {
+  test("default to no personal data, ./data from the working folder and 1000 envelopes", () => {
+    expect(parseConfig({})).toMatchObject({ sentrySendDefaultPii: false, dataDir: resolve("data"), sentryOutboxMax: 1000 });
+  });
+
+  test("are read, DATA_DIR made absolute", () => {
+    expect(parseConfig({ SENTRY_SEND_DEFAULT_PII: "true", DATA_DIR: "var/brisk", SENTRY_OUTBOX_MAX: "0" })).toMatchObject({
+      sentrySendDefaultPii: true,
+      dataDir: resolve("var/brisk"),
+      sentryOutboxMax: 0,
+    });
+  });
+
+  test.each([
+    ["SENTRY_SEND_DEFAULT_PII", "yes"],
+    ["DATA_DIR", "data\0"],
+    ["SENTRY_OUTBOX_MAX", "-1"],
+    ["SENTRY_OUTBOX_MAX", "1e3"],
+    ["SENTRY_OUTBOX_MAX", "100001"],
+  ])("%s=%p is refused with an error naming the variable", (variable, value) => {
+    const error = errorOf({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toStartWith(`${variable}: `);
+  });
+
+  test("a bad one stops the process with one line", async () => {
+    const { code, stderr } = await runServer({ SENTRY_OUTBOX_MAX: "lots" });
+    expect(code).toBe(1);
+    expect(stderr).toBe('brisk: invalid configuration: SENTRY_OUTBOX_MAX: expected a whole number, got "lots"\n');
   });
 });

@@ -2,23 +2,30 @@
 // the visitor sees; outcomes and disconnects never. Sentry.init is global to the process: this file inits it
 // once, after the tests that need it off, and closes it at the end.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as Sentry from "@sentry/bun";
 import type { Event } from "@sentry/core";
 import type { ClientAssets } from "../../src/brisk/server/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
-import { clientAssets, logFor, testApp, testConfig, type TestApp } from "../support/app.ts";
+import { clientAssets, listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../support/app.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
 let ingest: FakeIngest;
 let assets: ClientAssets;
+/** DATA_DIR: where an outbox would go, never the working folder. */
+let dataDir: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
   assets = await clientAssets();
+  dataDir = await mkdtemp(join(tmpdir(), "brisk-sentry-data-"));
 });
 
 afterAll(async () => {
   await ingest?.stop();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 const digestIn = (html: string) => /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)?.[1];
@@ -77,9 +84,9 @@ describe("with SENTRY_DSN", () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    const env = { SENTRY_DSN: ingest.dsn() };
-    monitoring = initServerSentry(testConfig(env), assets.manifest.buildId)!;
-    t = await testApp(env, { capture: monitoring.capture });
+    const env = { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir };
+    monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
+    t = await testApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
   });
 
   afterAll(async () => {
@@ -140,12 +147,11 @@ describe("with SENTRY_DSN", () => {
     expect(events[0]?.tags).toMatchObject({ digest: head.error.digest, route: "/server-error", phase: "loader" });
   });
 
-  test.each(OUTCOMES)("%s (an outcome) sends nothing", async (path) => {
+  test.each(OUTCOMES)("%s (an outcome) sends no event", async (path) => {
     const res = await t.request(path);
     await res.text();
     expect(res.status).toBeLessThan(500);
-    await sentEvents();
-    expect(ingest.received).toEqual([]);
+    expect(await sentEvents()).toEqual([]);
   });
 
   test("a handler error that Elysia catches is captured from onError with the digest in the response", async () => {
@@ -156,7 +162,7 @@ describe("with SENTRY_DSN", () => {
         throw new Error("asset store unavailable");
       },
     };
-    const app = await testApp({ SENTRY_DSN: ingest.dsn() }, { capture: monitoring.capture, assets: broken });
+    const app = await testApp({ SENTRY_DSN: ingest.dsn() }, { capture: monitoring.capture, monitor: monitoring.monitor, assets: broken });
     const res = await app.request(`/assets/${assets.manifest.entry}`);
     expect(res.status).toBe(500);
     const digest = /digest ([0-9a-z]{10})/.exec(await res.text())?.[1];
@@ -164,6 +170,68 @@ describe("with SENTRY_DSN", () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.tags).toMatchObject({ digest, phase: "handler" });
     expect(events[0]?.exception?.values?.at(-1)?.value).toBe("asset store unavailable");
+  });
+
+  test("two concurrent failing requests: two trace ids, and each event carries its own request and nothing of the other's", async () => {
+    const visit = (who: string) =>
+      t.request(`/examples/server-error?visitor=${who}&token=secret-${who}`, {
+        headers: { "x-visitor": who, cookie: `session=cookie-${who}`, authorization: `Bearer key-${who}`, "x-forwarded-for": "203.0.113.9" },
+      });
+    const [a, b] = await Promise.all([visit("a"), visit("b")]);
+    const digests = { a: digestIn(await a.text()), b: digestIn(await b.text()) };
+    const events = await sentEvents();
+    expect(events).toHaveLength(2);
+    const byVisitor = Object.fromEntries(events.map((e) => [e.request?.headers?.["x-visitor"], e]));
+    expect(new Set(events.map((e) => e.contexts?.trace?.trace_id)).size).toBe(2);
+    for (const who of ["a", "b"] as const) {
+      const event = byVisitor[who]!;
+      expect(event.tags?.digest).toBe(digests[who]!);
+      expect(event.contexts?.trace?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+      expect(event.request).toMatchObject({
+        method: "GET",
+        // Sensitive query values are filtered, in the URL and the query string alike.
+        url: `http://localhost/examples/server-error?visitor=${who}&token=[Filtered]`,
+        query_string: `visitor=${who}&token=[Filtered]`,
+      });
+      // No cookie, no credentials, no visitor-supplied address; nothing of the other request.
+      const headers = event.request?.headers ?? {};
+      expect(Object.keys(headers)).not.toContain("cookie");
+      expect(Object.keys(headers)).not.toContain("authorization");
+      expect(Object.keys(headers)).not.toContain("x-forwarded-for");
+      expect(event.request?.cookies).toBeUndefined();
+      expect(JSON.stringify(event)).not.toContain(who === "a" ? "visitor=b" : "visitor=a");
+      expect(JSON.stringify(event)).not.toMatch(/secret-|cookie-|key-/);
+      // Personal data stays off by default: no address, no user.
+      expect(event.user).toBeUndefined();
+    }
+  });
+
+  test("an error event starts with a breadcrumb for its request", async () => {
+    await (await t.request("/examples/server-error?q=1")).text();
+    const [event] = await sentEvents();
+    expect(event?.breadcrumbs?.[0]).toMatchObject({ type: "http", category: "request", data: { method: "GET", path: "/examples/server-error" } });
+  });
+
+  test("frames name project files from the project root, and only the app's and Brisk's own are in-app", async () => {
+    await (await t.request("/examples/server-error")).text();
+    const [event] = await sentEvents();
+    const frames = event!.exception!.values!.at(-1)!.stacktrace!.frames!;
+    const top = frames.at(-1)!;
+    expect(top).toMatchObject({ filename: "src/app/pages/outcome-loaders.server.ts", function: "serverErrorLoader", in_app: true });
+    expect(top.context_line).toContain("throw new Error");
+    expect(frames.some((f) => f.filename?.startsWith("src/brisk/server/") && f.in_app)).toBe(true);
+    for (const frame of frames) expect(frame.in_app).toBe(frame.filename?.startsWith("src/") === true);
+  });
+
+  test("release health: a handled 500 counts as an errored request, never as a crash", async () => {
+    await (await t.request("/examples/server-error")).text();
+    await (await t.request("/")).text();
+    await sentEvents();
+    const aggregates = (ingest.items("sessions") as Array<{ aggregates: Array<Record<string, number>> }>).flatMap((p) => p.aggregates);
+    const total = (field: string) => aggregates.reduce((sum, a) => sum + (a[field] ?? 0), 0);
+    expect(total("errored")).toBe(1);
+    expect(total("exited")).toBe(1);
+    expect(total("crashed")).toBe(0);
   });
 
   test("a visitor who leaves mid-stream is no error: nothing is sent", async () => {
@@ -175,8 +243,40 @@ describe("with SENTRY_DSN", () => {
     visitor.abort();
     // Had the render gone on, the section would have failed by now and been reported.
     await Bun.sleep(300);
-    await sentEvents();
-    expect(ingest.received).toEqual([]);
+    expect(await sentEvents()).toEqual([]);
     expect((await logFor(t.logs, res)).digest).toBeUndefined();
+  });
+});
+
+describe.each([
+  ["without TRUST_PROXY", {}, "127.0.0.1"],
+  ["with TRUST_PROXY", { TRUST_PROXY: "true" }, "203.0.113.9"],
+])("with SENTRY_SEND_DEFAULT_PII=true, %s", (_name, extra, address) => {
+  let monitoring: ServerMonitoring;
+  let server: Listening;
+
+  beforeAll(async () => {
+    const env = { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir, SENTRY_SEND_DEFAULT_PII: "true", ...extra };
+    monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
+    // A real socket: the visitor's address is the socket's unless a trusted proxy says otherwise.
+    server = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+    await ingest.reset();
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await monitoring?.close(2_000);
+  });
+
+  test(`the event has the visitor's address (${address}) and cookies with sensitive ones masked, still no credentials`, async () => {
+    const res = await fetch(`${server.origin}/examples/server-error`, {
+      headers: { "x-forwarded-for": "203.0.113.9, 10.0.0.1", cookie: "theme=dark; session=abc", authorization: "Bearer key" },
+    });
+    await res.text();
+    expect(await monitoring.flush(2_000)).toBe(true);
+    const [event] = ingest.events();
+    expect(event?.user?.ip_address).toBe(address);
+    expect(event?.request?.cookies).toEqual({ theme: "dark", session: "[Filtered]" });
+    expect(Object.keys(event?.request?.headers ?? {})).not.toContain("authorization");
   });
 });

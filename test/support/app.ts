@@ -26,30 +26,40 @@ export async function loadApp(appModule: string = FIXTURE_APP_MODULE): Promise<A
   return ((await import(appModule)) as { default: AppDefinition }).default;
 }
 
-const builds = new Map<string, Promise<ClientAssets>>();
+type Mode = "production" | "development";
+
+const builds = new Map<string, Promise<{ assets: ClientAssets; sourcemaps: string }>>();
 
 /**
- * One client build per app and mode per test process, in a temporary folder: the fixture app unless
- * `appModule` names another (the example app's end-to-end tests pass `#app`'s module).
+ * One client build per app and mode per test process, in a temporary folder: `client/`, and `sourcemaps/`
+ * beside it. The fixture app unless `appModule` names another (the example app's end-to-end tests pass
+ * `#app`'s module).
  */
-export function clientAssets(
-  mode: "production" | "development" = "production",
-  appModule: string = FIXTURE_APP_MODULE,
-): Promise<ClientAssets> {
+function clientBuild(mode: Mode, appModule: string) {
   const key = `${mode}:${appModule}`;
   let build = builds.get(key);
   if (!build) {
     build = (async () => {
-      const outdir = await mkdtemp(join(tmpdir(), `brisk-client-${mode}-`));
+      const dir = await mkdtemp(join(tmpdir(), `brisk-client-${mode}-`));
       // The build is read into memory at load, so the folder can go with the test process.
-      process.once("exit", () => rmSync(outdir, { recursive: true, force: true }));
+      process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
       const publicDir = appModule === FIXTURE_APP_MODULE ? FIXTURE_PUBLIC_DIR : undefined;
-      await buildClient({ outdir, mode, appModule, publicDir });
-      return loadClientAssets((await loadApp(appModule)).routes, outdir);
+      await buildClient({ outdir: join(dir, "client"), mode, appModule, publicDir });
+      const assets = loadClientAssets((await loadApp(appModule)).routes, join(dir, "client"));
+      return { assets, sourcemaps: join(dir, "sourcemaps") };
     })();
     builds.set(key, build);
   }
   return build;
+}
+
+export async function clientAssets(mode: Mode = "production", appModule: string = FIXTURE_APP_MODULE): Promise<ClientAssets> {
+  return (await clientBuild(mode, appModule)).assets;
+}
+
+/** The folder the production build wrote its source maps to (with a copy of each script). */
+export async function clientSourcemaps(appModule: string = FIXTURE_APP_MODULE): Promise<string> {
+  return (await clientBuild("production", appModule)).sourcemaps;
 }
 
 let dataDir: string | undefined;

@@ -49,6 +49,8 @@ export interface FakeIngest {
   envelopes(): Envelope[];
   /** The payloads of all `event` items received, in arrival order. */
   events(): Event[];
+  /** The payloads of all items of one type (`transaction`, `sessions`…), in arrival order. */
+  items(type: string): unknown[];
   /** Forgets what was received and goes back to "up". */
   reset(): Promise<void>;
   /** Resolves once `count` requests have arrived; rejects after `timeoutMs`. */
@@ -131,6 +133,10 @@ export async function startFakeIngest(options: { port?: number } = {}): Promise<
     return parsed;
   }
 
+  function items(type: string): unknown[] {
+    return envelopes().flatMap(([, all]) => (all as Array<[{ type: string }, unknown]>).flatMap(([header, payload]) => (header.type === type ? [payload] : [])));
+  }
+
   async function setMode(kind: "up" | "slow" | "status" | "down", arg?: { delayMs?: number } | StatusReply) {
     if (kind === "down") return close();
     if (kind === "status") mode = { kind, reply: arg as StatusReply };
@@ -151,10 +157,8 @@ export async function startFakeIngest(options: { port?: number } = {}): Promise<
       return setMode("up");
     },
     envelopes,
-    events: () =>
-      envelopes().flatMap(([, items]) =>
-        items.flatMap(([header, payload]) => (header.type === "event" ? [payload as Event] : [])),
-      ),
+    events: () => items("event") as Event[],
+    items,
     async waitFor(count, timeoutMs = 2_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {

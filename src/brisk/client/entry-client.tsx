@@ -9,7 +9,7 @@ import type { BootState } from "../runtime/page.ts";
 import { livePage } from "../runtime/page-view.ts";
 import { loadRouteOrRecover } from "../runtime/recovery.ts";
 import { ReporterContext } from "../runtime/report.ts";
-import { createBrowserReporter, IGNORED_ERRORS } from "./reporter.ts";
+import { createBrowserReporter, IGNORED_ERRORS, UNSENT_KEY } from "./reporter.ts";
 import { rootErrorOptions } from "./root-errors.tsx";
 
 declare global {
@@ -57,6 +57,8 @@ try {
   // Off the critical path: the Sentry chunk is fetched only with a DSN, once hydration has been scheduled
   // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all.
   if (sentry) {
-    void reporter.start(() => import("./browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, IGNORED_ERRORS)));
+    void reporter.start(() =>
+      import("./browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, boot, navigation, unsentKey: UNSENT_KEY })),
+    );
   }
 }

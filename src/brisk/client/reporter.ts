@@ -1,7 +1,7 @@
 // reporter.ts: the browser's error reports: outcomes dropped, each failure once, queued until Sentry loads.
 // It is on the critical path, so it stays tiny and knows nothing of Sentry itself.
 import { OUTCOME_MARKER } from "../runtime/outcome.ts";
-import { digestOf, type ErrorReport, type Reporter } from "../runtime/report.ts";
+import { digestOf, type ErrorReport, type Reporter, type UnsentReport } from "../runtime/report.ts";
 
 /** A page that keeps failing before Sentry arrives should not grow without bound; the first ones tell the story. */
 const MAX_QUEUED = 30;
@@ -11,6 +11,24 @@ const MAX_QUEUED = 30;
  * nothing, and an outcome (redirect, not found…) is not an error at all.
  */
 export const IGNORED_ERRORS = [/^Script error\.?$/, new RegExp(`^${OUTCOME_MARKER}`)];
+
+/** Where reports wait when this page's Sentry chunk cannot load (offline, a deploy in between). */
+export const UNSENT_KEY = "brisk:unsent-reports";
+
+/** Keeps reports for the next page whose Sentry loads; the first ones tell the story, so later ones go first. */
+function keepUnsent(reports: ErrorReport[]) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(UNSENT_KEY) ?? "[]") as UnsentReport[];
+    for (const { error, componentStack: _, ...rest } of reports) {
+      const e = error as { name?: unknown; message?: unknown; stack?: unknown } | null;
+      const stack = typeof e?.stack === "string" ? e.stack : undefined;
+      kept.push({ ...rest, name: String(e?.name ?? "Error"), message: String(e?.message ?? error), stack, url: location.href, time: Date.now() });
+    }
+    localStorage.setItem(UNSENT_KEY, JSON.stringify(kept.slice(0, MAX_QUEUED)));
+  } catch {
+    // Storage disabled or full: these reports are lost, as they were before.
+  }
+}
 
 export interface BrowserReporter {
   report: Reporter;
@@ -82,8 +100,10 @@ export function createBrowserReporter(enabled: boolean): BrowserReporter {
         send = sender;
         for (const r of queue.splice(0)) send(r);
       } catch {
-        // The chunk could not load (offline, a deploy in between): monitoring is off for this page.
+        // The chunk could not load (offline, a deploy in between): monitoring is off for this page, and what
+        // it reported waits for the next page that has Sentry.
         stopListening();
+        keepUnsent(queue);
       }
       queue = undefined;
     },

@@ -5,7 +5,7 @@ import type { Fallbacks } from "../runtime/app-definition.ts";
 import { clientErrorPageProps } from "../runtime/error-page.ts";
 import type { ClientConfig } from "../runtime/page.ts";
 import { PageBoundary } from "../runtime/PageBoundary.tsx";
-import { digestOf, type ErrorReport, type Reporter } from "../runtime/report.ts";
+import { clientDigest, digestOf, type ErrorReport, type Reporter } from "../runtime/report.ts";
 import { isOutcomeReport } from "./reporter.ts";
 
 export interface RootErrorContext {
@@ -25,8 +25,8 @@ function showErrorPage(error: unknown, { host, mode, ErrorPage }: RootErrorConte
 }
 
 export function rootErrorOptions(ctx: RootErrorContext): HydrationOptions {
-  const handle = (error: unknown, info: { componentStack?: string }, mechanism: ErrorReport["mechanism"]) => {
-    const report: ErrorReport = { error, digest: digestOf(error), componentStack: info.componentStack ?? undefined, mechanism };
+  const handle = (error: unknown, info: { componentStack?: string }, mechanism: ErrorReport["mechanism"], digest = digestOf(error)) => {
+    const report: ErrorReport = { error, digest, componentStack: info.componentStack ?? undefined, mechanism };
     // An outcome is a page ending on purpose: neither the console nor Sentry hears of it.
     if (isOutcomeReport(report)) return;
     // The error pages send visitors to the console; React only logs there by default, which we replace.
@@ -35,7 +35,8 @@ export function rootErrorOptions(ctx: RootErrorContext): HydrationOptions {
   };
   return {
     onUncaughtError(error, info) {
-      handle(error, info, "uncaught");
+      // The error page shows a digest, made here for a failure of the browser's own; the report carries it too.
+      handle(error, info, "uncaught", clientDigest(error));
       // Whatever it was, the document is empty now: an error page beats a blank one.
       showErrorPage(error, ctx);
     },

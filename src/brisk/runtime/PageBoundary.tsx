@@ -5,7 +5,7 @@ import { clientErrorPageProps } from "./error-page.ts";
 import { OutcomePage } from "./OutcomePage.tsx";
 import { useNavigation } from "./navigation.ts";
 import { isOutcome } from "./outcome.ts";
-import { digestOf, ReporterContext, type Reporter } from "./report.ts";
+import { clientDigest, ReporterContext, type Reporter } from "./report.ts";
 
 interface Props {
   children: ReactNode;
@@ -36,7 +36,8 @@ export class PageBoundary extends Component<Props, { error: unknown; caught: boo
     if (isOutcome(error)) return;
     this.context({
       error,
-      digest: digestOf(error),
+      // The same digest the error page shows: one per error object (see clientDigest).
+      digest: clientDigest(error),
       componentStack: info.componentStack ?? undefined,
       mechanism: "boundary",
     });

@@ -19,6 +19,8 @@ export interface BrowserNavigationOptions {
 export interface BrowserNavigation extends Navigation {
   /** Fetches the navigation code ahead of the first click; call once hydration is under way. */
   preload(): void;
+  /** Calls `listener` with the target of each navigation as it begins, before its page data is fetched. */
+  onStart(listener: (to: string) => void): void;
 }
 
 export function createBrowserNavigation({ boot, initial, routes, report }: BrowserNavigationOptions): BrowserNavigation {
@@ -32,6 +34,7 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
     },
   };
 
+  const starts = new Set<(to: string) => void>();
   let loading: Promise<Navigator> | undefined;
   const navigator = () =>
     (loading ??= import("./navigate.ts").then(
@@ -54,7 +57,10 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
       store.commit({ ...state, failedNavigation: { to: new URL(to, location.href).href, retry: () => void withNavigator(to, use) } });
       return undefined;
     });
-  const go = (to: string, options: NavigateOptions & { pop?: boolean }) => void withNavigator(to, (n) => n.go(to, options));
+  const go = (to: string, options: NavigateOptions & { pop?: boolean }) => {
+    for (const listener of starts) listener(to);
+    void withNavigator(to, (n) => n.go(to, options));
+  };
 
   window.addEventListener("popstate", () => go(location.href, { pop: true }));
   // Settlements streamed in the HTML after the client entry started.
@@ -72,6 +78,7 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
     revalidate: async () => void (await withNavigator(location.href, (n) => n.revalidate())),
     // A failure here is retried by the first navigation.
     preload: () => void navigator().catch(() => {}),
+    onStart: (listener) => void starts.add(listener),
     config: boot.config,
     host: boot.host,
     nonce: boot.nonce,

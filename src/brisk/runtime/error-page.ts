@@ -1,8 +1,9 @@
-// error-page.ts: what the exception page may show of an error caught in the browser. One rule on both
-// sides: the message and stack only in development (the server's rule is in server/resolve-page.ts).
+// error-page.ts: what the exception page may show of an error caught in the browser: always a digest (the
+// server's, or one made here that the report carries too), and, one rule on both sides, the message and
+// stack only in development (the server's rule is in server/resolve-page.ts).
 import type { ErrorPageProps } from "./app-definition.ts";
 import type { ClientConfig } from "./page.ts";
-import { digestOf } from "./report.ts";
+import { clientDigest } from "./report.ts";
 
 export function showsErrorDetails(mode: ClientConfig["mode"]): boolean {
   return mode === "development";
@@ -10,7 +11,7 @@ export function showsErrorDetails(mode: ClientConfig["mode"]): boolean {
 
 export function clientErrorPageProps(error: unknown, host: string, mode: ClientConfig["mode"]): ErrorPageProps {
   const e = error as { side?: unknown; message?: unknown; stack?: unknown; serverStack?: unknown } | null;
-  const props: ErrorPageProps = { side: e?.side === "server" ? "server" : "client", host, digest: digestOf(error) };
+  const props: ErrorPageProps = { side: e?.side === "server" ? "server" : "client", host, digest: clientDigest(error) };
   if (showsErrorDetails(mode)) {
     if (typeof e?.message === "string") props.message = e.message;
     props.stack = String(e?.serverStack ?? e?.stack ?? "");

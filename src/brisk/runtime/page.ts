@@ -59,7 +59,15 @@ export interface DeferredSettlement {
 
 export interface ClientConfig {
   mode: "production" | "development" | "test";
-  sentry?: { dsn: string; environment: string; release: string };
+  sentry?: {
+    dsn: string;
+    environment: string;
+    release: string;
+    /** Set only with tracing on: the browser then loads its tracing code from `script`. */
+    tracing?: { sampleRate: number; script: string };
+    /** SENTRY_SEND_DEFAULT_PII: Sentry may infer and keep the visitor's IP address. */
+    sendDefaultPii?: boolean;
+  };
 }
 
 /** The object the server puts on `window.__BRISK__` before the client entry runs. */
@@ -72,6 +80,8 @@ export interface BootState {
   nonce?: string;
   /** Settlements streamed so far, pushed by inline scripts. */
   s: DeferredSettlement[];
+  /** The server's trace of this page (`sentry-trace`, `baggage`), which the browser's pageload continues. */
+  trace?: { "sentry-trace": string; baggage?: string };
   settle(s: DeferredSettlement): void;
   on?: (s: DeferredSettlement) => void;
 }

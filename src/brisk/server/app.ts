@@ -10,12 +10,14 @@ import type { CookieSigner } from "./cookie-signer.ts";
 import { errorResponse } from "./error-response.ts";
 import { hostCheckPlugin } from "./host-check.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
+import { TRACING_MODULE } from "./manifest.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import type { PageHandlerDeps } from "./pages.ts";
 import { pagesPlugin } from "./pages.ts";
 import { BODY_READS_AT_ONCE } from "./submission.ts";
 import { createPublicFileHandler, type PublicFiles } from "./public-files.ts";
 import { createAdmission, type Admission } from "./request-body.ts";
+import { requestScopePlugin, type RequestMonitor } from "./request-monitor.ts";
 import { requestLogPlugin } from "./request-log.ts";
 import type { CaptureError } from "./request-record.ts";
 import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./security-headers.ts";
@@ -29,6 +31,8 @@ export interface AppDeps {
   cookieSigner?: CookieSigner;
   /** Server-side error monitoring (Sentry); errors are only logged when omitted. */
   capture?: CaptureError;
+  /** Sentry's request scope, release health and tracing hooks; requests run bare when omitted. */
+  monitor?: RequestMonitor;
   log?: Logger;
   /** The tunnel's upstream fetch. */
   fetch?: typeof fetch;
@@ -44,6 +48,10 @@ function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
       environment: config.sentryEnvironment,
       release: config.sentryRelease ?? assets.manifest.buildId,
     };
+    if (config.sentryTracesSampleRate !== undefined) {
+      clientConfig.sentry.tracing = { sampleRate: config.sentryTracesSampleRate, script: `/assets/${assets.manifest.chunks[TRACING_MODULE]}` };
+    }
+    if (config.sentrySendDefaultPii) clientConfig.sentry.sendDefaultPii = true;
   }
   return clientConfig;
 }
@@ -59,6 +67,7 @@ export function pageHandlerDeps(
     publicFiles?: PublicFiles;
     cookieSigner?: CookieSigner;
     bodyReads?: Admission;
+    monitor?: RequestMonitor;
   },
 ): PageHandlerDeps {
   const { assets, capture, security } = deps;
@@ -67,6 +76,7 @@ export function pageHandlerDeps(
     assets,
     capture,
     security,
+    monitor: deps.monitor,
     match: createMatcher(app.routes),
     mode: config.mode,
     cookies: { signer: deps.cookieSigner, secure: config.mode === "production" },
@@ -93,6 +103,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   // One bound for the bodies of actions and API routes together.
   const bodyReads = createAdmission(BODY_READS_AT_ONCE);
   return new Elysia({ name: "brisk" })
+    .use(requestScopePlugin(deps.monitor))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, config))
     .use(hostCheckPlugin())

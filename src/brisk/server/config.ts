@@ -1,4 +1,5 @@
 // config.ts: turns the environment into a validated, typed, frozen configuration.
+import { resolve } from "node:path";
 import { dsnToString, makeDsn } from "@sentry/core";
 
 export type Mode = "production" | "development" | "test";
@@ -25,6 +26,13 @@ export interface Config extends WritesConfig {
   readonly shutdownTimeoutMs: number;
   /** Seconds of Strict-Transport-Security on every response; unset: none (the TLS proxy's job). */
   readonly hstsMaxAge?: number;
+  // Monitoring data (issue 13/14): personal data policy and the on-disk outbox.
+  /** SENTRY_SEND_DEFAULT_PII: let Sentry store visitors' IP addresses and user data. Off by default. */
+  readonly sentrySendDefaultPii: boolean;
+  /** DATA_DIR, absolute: what must outlive a restart (the SQLite store, a generated cookie secret, Sentry's outbox). */
+  readonly dataDir: string;
+  /** SENTRY_OUTBOX_MAX: envelopes kept on disk while Sentry cannot be reached; 0 keeps none. */
+  readonly sentryOutboxMax: number;
 }
 
 export class ConfigError extends Error {
@@ -77,6 +85,22 @@ function boolean(env: Env, name: string): boolean {
   throw new ConfigError(name, `expected true or false, got "${raw}"`);
 }
 
+function directory(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim() || fallback;
+  // A NUL byte cannot be in a path: every file call would fail later, far from the cause.
+  if (raw.includes("\0")) throw new ConfigError(name, "must be a folder path, got a value with a NUL byte");
+  return resolve(raw);
+}
+
+/** The monitoring-data block: personal data policy and the on-disk outbox. */
+function monitoringData(env: Env) {
+  return {
+    sentrySendDefaultPii: boolean(env, "SENTRY_SEND_DEFAULT_PII"),
+    dataDir: directory(env, "DATA_DIR", "./data"),
+    sentryOutboxMax: integer(env, "SENTRY_OUTBOX_MAX", 1000, 0, 100_000),
+  };
+}
+
 function mode(raw: string | undefined): Mode {
   // An unknown mode is treated as production: it never leaks messages or stacks.
   if (raw === "development" || raw === "test") return raw;
@@ -115,6 +139,7 @@ export function parseConfig(env: Env): Config {
     trustProxy: boolean(env, "TRUST_PROXY"),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
     hstsMaxAge: env.HSTS_MAX_AGE?.trim() ? integer(env, "HSTS_MAX_AGE", 0, 0, 63_072_000) : undefined,
+    ...monitoringData(env),
   });
 }
 
@@ -125,8 +150,6 @@ export interface WritesConfig {
   readonly actionMaxBytes: number;
   /** COOKIE_SECRET, comma-separated for rotation: the first signs, all verify. Empty: one kept under dataDir. */
   readonly cookieSecrets: readonly string[];
-  /** DATA_DIR as given, relative to the working folder: the default SQLite file and a generated cookie secret. */
-  readonly dataDir: string;
   /** DATABASE_URL, sqlite:… or postgres://…; undefined: SQLite under dataDir. */
   readonly databaseUrl?: string;
 }
@@ -139,7 +162,6 @@ function writesConfig(env: Env): WritesConfig {
     // Bodies are held in memory whole, so the ceiling stays far below a server's RAM.
     actionMaxBytes: integer(env, "ACTION_MAX_BYTES", 1_048_576, 1024, 256 * 1_048_576),
     cookieSecrets: Object.freeze(cookieSecrets(env.COOKIE_SECRET)),
-    dataDir: env.DATA_DIR?.trim() || "./data",
     databaseUrl: databaseUrl(env.DATABASE_URL?.trim()),
   };
 }

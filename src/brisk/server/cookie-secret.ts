@@ -11,7 +11,7 @@
 // end up with the same secret: the file appears whole or not at all (written aside, then hard-linked).
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ConfigError, MIN_COOKIE_SECRET_BYTES, type WritesConfig } from "./config.ts";
+import { ConfigError, MIN_COOKIE_SECRET_BYTES, type Config } from "./config.ts";
 
 export const COOKIE_SECRET_FILE = "cookie-secret";
 
@@ -24,7 +24,7 @@ export interface CookieSecrets {
 
 const REPLICAS = "several replicas need COOKIE_SECRET set to one shared value";
 
-export async function loadCookieSecrets(config: Pick<WritesConfig, "cookieSecrets" | "dataDir">): Promise<CookieSecrets> {
+export async function loadCookieSecrets(config: Pick<Config, "cookieSecrets" | "dataDir">): Promise<CookieSecrets> {
   if (config.cookieSecrets.length > 0) return { secrets: config.cookieSecrets };
   const dir = resolve(config.dataDir);
   const path = join(dir, COOKIE_SECRET_FILE);

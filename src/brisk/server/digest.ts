@@ -1,15 +1,8 @@
 // digest.ts: the short id that joins an error page, its log line and its Sentry events.
 
-const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 const DIGESTS = new WeakMap<object, string>();
 
-/** 10 base-36 characters from the CSPRNG: ~52 bits, unique per occurrence in practice. */
-export function newDigest(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(10));
-  let out = "";
-  for (const b of bytes) out += ALPHABET[b % 36];
-  return out;
-}
+export { newDigest } from "../runtime/new-digest.ts";
 
 /** The digest an error was already given, so that one failure seen twice is reported once. */
 export function digestOf(error: unknown): string | undefined {

@@ -2,6 +2,7 @@
 import { checkHealth, healthUrl } from "./healthcheck.ts";
 import { stdoutLogger, type LogRecord } from "./logger.ts";
 import { drain, onStopSignal } from "./shutdown.ts";
+import { lateMonitor } from "./request-monitor.ts";
 import type { CaptureError } from "./request-record.ts";
 import { configOrExit, listenOrExit } from "./startup-config.ts";
 
@@ -40,7 +41,12 @@ const startSentry = async () =>
 let monitoring = config.sentryTracesSampleRate === undefined ? undefined : await startSentry();
 const early: Array<Parameters<CaptureError>> = [];
 const capture: CaptureError = (error, context) => (monitoring ? monitoring.capture(error, context) : early.push([error, context]));
-const brisk = createApp(config, app, { assets, cookieSigner: appStarted.cookieSigner, capture: config.sentryDsn ? capture : undefined });
+const brisk = createApp(config, app, {
+  assets,
+  cookieSigner: appStarted.cookieSigner,
+  capture: config.sentryDsn ? capture : undefined,
+  monitor: config.sentryDsn ? (monitoring?.monitor ?? lateMonitor(() => monitoring?.monitor)) : undefined,
+});
 // reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
 // idleTimeout: a connection silent for 10 s is closed, so slow or stalled headers cannot hold sockets open;
 // it is Bun's default, set here so it is a decision (Elysia adds no timeout of its own).
@@ -66,7 +72,7 @@ onStopSignal(async (signal) => {
   const { drained, abandoned } = await drain(server, config.shutdownTimeoutMs);
   await appStarted.stop();
   await sentryStarted;
-  await monitoring?.flush(2_000);
+  await monitoring?.close(2_000);
   const ms = Math.round(performance.now() - started);
   announce({ level: drained ? "info" : "warn", msg: "stopped", signal, drained, abandoned, ms });
 });

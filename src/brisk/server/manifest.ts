@@ -1,5 +1,12 @@
 // manifest.ts: the client build's manifest, written by scripts/build-client.ts and read by the server.
 
+/**
+ * The browser's tracing code: an entry of the client build of its own (in `chunks`), which the Sentry chunk
+ * imports by the URL the page config gives it, only when tracing is on. Nothing in the bundle imports it, so
+ * pages without tracing download none of it.
+ */
+export const TRACING_MODULE = "src/brisk/client/browser-tracing.ts";
+
 export interface Manifest {
   /** Changes whenever any client file changes; page data carries it to detect deploy skew. */
   buildId: string;

@@ -3,6 +3,7 @@
 import { PAGE_DATA_TYPE } from "../runtime/page.ts";
 import type { ActionBody } from "../runtime/route.ts";
 import { withAppHeaders } from "./answer-headers.ts";
+import { withTraceHeaders } from "./request-monitor.ts";
 import type { RequestRecord } from "./request-record.ts";
 import { resolvePage, type PageDeps } from "./resolve-page.ts";
 
@@ -22,7 +23,7 @@ export async function renderPageData(
   // A redirect is data here, not a 3xx: fetch would follow it and hide the target from the client router.
   const status = page.redirect ? 200 : page.status;
   const failed = page.status >= 300;
-  const headers = withAppHeaders(HEADERS, page.headers, failed);
+  const headers = withAppHeaders(withTraceHeaders(HEADERS, deps.monitor), page.headers, failed);
   const head = `${JSON.stringify(page.payload)}\n`;
   if (page.settlements.length === 0) return new Response(head, { status, headers });
   const encoder = new TextEncoder();

@@ -6,6 +6,7 @@ import { renderPageData } from "./page-data.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
 import { recordOf, type RequestRecord } from "./request-record.ts";
 import { allowedMethods, readSubmission, type SubmissionLimits } from "./submission.ts";
+import { monitorPage } from "./request-monitor.ts";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
 export const MAX_PATH_BYTES = 8 * 1024;
@@ -76,7 +77,8 @@ export function pagesPlugin(deps: PageHandlerDeps) {
   return new Elysia({ name: "brisk:pages" }).all(
     "*",
     function servePage({ request }) {
-      return handlePage(request, recordOf(request), deps);
+      const record = recordOf(request);
+      return monitorPage(deps.monitor, request, record, () => handlePage(request, record, deps));
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
     { parse: "none" },

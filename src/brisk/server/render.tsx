@@ -7,8 +7,10 @@ import { OUTCOME_MARKER, isOutcome } from "../runtime/outcome.ts";
 import type { ClientConfig } from "../runtime/page.ts";
 import type { ActionBody } from "../runtime/route.ts";
 import { scriptJson } from "../runtime/script-json.ts";
+import { UNMATCHED_ROUTE } from "../runtime/trace-names.ts";
 import { digestOf } from "./digest.ts";
 import { withAppHeaders } from "./answer-headers.ts";
+import { monitorStep, type TraceHeaders } from "./request-monitor.ts";
 import { reportError, type RequestRecord } from "./request-record.ts";
 import { failedPage, resolvePage, type PageDeps, type ResolvedPage } from "./resolve-page.ts";
 import type { SecurityHeaders } from "./security-headers.ts";
@@ -27,8 +29,8 @@ function redirectResponse(page: ResolvedPage): Response {
 }
 
 /** The page state and a tiny settle() that streamed scripts call before the client entry has loaded. */
-function bootScript(page: ResolvedPage, clientConfig: ClientConfig, host: string, nonce: string): string {
-  const state = scriptJson({ page: page.payload, config: clientConfig, host, nonce, s: [] });
+function bootScript(page: ResolvedPage, clientConfig: ClientConfig, host: string, nonce: string, trace?: TraceHeaders): string {
+  const state = scriptJson({ page: page.payload, config: clientConfig, host, nonce, s: [], ...(trace ? { trace } : {}) });
   return `var B=window.__BRISK__=${state};B.settle=function(x){B.s.push(x);B.on&&B.on(x)}`;
 }
 
@@ -57,10 +59,12 @@ async function renderDocument(
     host,
     nonce,
   );
+  // Taken here, outside the render's own span: the browser continues the page's transaction.
+  const trace = deps.monitor?.traceHeaders?.();
   try {
-    const stream = await renderToReadableStream(<App app={deps.app} navigation={navigation} settlements={page.settlements} />, {
+    const render = () => renderToReadableStream(<App app={deps.app} navigation={navigation} settlements={page.settlements} />, {
       bootstrapModules: [deps.assets.entryUrl],
-      bootstrapScriptContent: bootScript(page, deps.clientConfig, host, nonce),
+      bootstrapScriptContent: bootScript(page, deps.clientConfig, host, nonce, trace),
       nonce,
       signal: request.signal,
       onError(error) {
@@ -70,6 +74,7 @@ async function renderDocument(
         return reportError(record, error, "render", deps.capture);
       },
     });
+    const stream = await monitorStep(deps.monitor, "render", page.payload.route ?? UNMATCHED_ROUTE, render);
     record.done = stream.allReady;
     const failed = page.status >= 500 || page.payload.outcome !== undefined;
     // Filled in place: this object is the response's only copy of its headers.

@@ -9,6 +9,7 @@ import type { ActionBody, ActionContext } from "../runtime/route.ts";
 import type { ClientAssets } from "./assets.ts";
 import type { Mode } from "./config.ts";
 import { requestContext, type CookieSettings } from "./request-context.ts";
+import { monitorStep, type RequestMonitor } from "./request-monitor.ts";
 import { reportError, type CaptureError, type RequestRecord } from "./request-record.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
@@ -20,6 +21,7 @@ export interface PageDeps {
   mode: Mode;
   capture: CaptureError;
   cookies: CookieSettings;
+  monitor?: RequestMonitor;
 }
 
 export interface ResolvedPage {
@@ -97,7 +99,8 @@ export async function resolvePage(
   if (submission && route.action) {
     try {
       // ctx carries the submission as its body (see requestContext).
-      action = actionResult(await route.action(ctx as ActionContext));
+      const { action: run } = route;
+      action = actionResult(await monitorStep(deps.monitor, "action", route.path, () => run(ctx as ActionContext)));
     } catch (error) {
       return failedPage(base, afterPost(error), record, deps, "action", answerHeaders());
     }
@@ -105,7 +108,8 @@ export async function resolvePage(
   let raw: unknown;
   try {
     // After an action the loader runs again: the page shows what the action changed.
-    raw = route.loader ? await route.loader(ctx) : null;
+    const { loader } = route;
+    raw = loader ? await monitorStep(deps.monitor, "loader", route.path, () => loader(ctx)) : null;
   } catch (error) {
     return failedPage(base, error, record, deps, "loader", answerHeaders());
   }

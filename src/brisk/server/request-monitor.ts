@@ -1,0 +1,74 @@
+// request-monitor.ts: the hooks monitoring puts around a request and the steps of a page; without them requests run bare.
+import type { Server } from "bun";
+import { Elysia } from "elysia";
+import type { RequestRecord } from "./request-record.ts";
+
+export type PageStep = "loader" | "action" | "render";
+
+/** What the browser needs to continue the server's trace. */
+export interface TraceHeaders {
+  "sentry-trace": string;
+  baggage?: string;
+}
+
+export interface RequestMonitor {
+  /** Every request, in a scope of its own: its own trace id, and the request on the events it causes. */
+  request?<T>(request: Request, server: Server<unknown> | null, handle: () => T): T;
+  /** A page or page-data request, until its last streamed byte (`record.done`): release health, its transaction. */
+  page?(request: Request, record: RequestRecord, handle: () => Promise<Response>): Promise<Response>;
+  /** One step of a page, as a span of the page's transaction. */
+  step?<T>(step: PageStep, route: string, run: () => T): T;
+  /** The page's trace for the browser to continue, when the page is traced. */
+  traceHeaders?(): TraceHeaders | undefined;
+}
+
+/**
+ * Runs every request of the app inside `monitor.request`, around Elysia's whole handler (its `onError`
+ * too, so a handler error is captured in the request's scope). Nothing is added without a monitor.
+ */
+export function requestScopePlugin(monitor: RequestMonitor | undefined) {
+  const plugin = new Elysia({ name: "brisk:request-scope" });
+  const scope = monitor?.request?.bind(monitor);
+  if (!scope) return plugin;
+  // The server is known once listening; the socket's address is the visitor's when no proxy is trusted.
+  let server: Server<unknown> | null = null;
+  return plugin
+    .onStart((app) => {
+      server = app.server;
+    })
+    .wrap((handle, request) => (...args: unknown[]) => scope(request, server, () => handle(...args)));
+}
+
+export function monitorPage(
+  monitor: RequestMonitor | undefined,
+  request: Request,
+  record: RequestRecord,
+  handle: () => Promise<Response>,
+): Promise<Response> {
+  return monitor?.page ? monitor.page(request, record, handle) : handle();
+}
+
+export function monitorStep<T>(monitor: RequestMonitor | undefined, step: PageStep, route: string, run: () => T): T {
+  return monitor?.step ? monitor.step(step, route, run) : run();
+}
+
+/**
+ * A monitor whose request and page hooks wait for `current()`: error monitoring starts a moment after the
+ * server listens, and the requests of that moment run bare. Steps and trace headers only matter with
+ * tracing, which starts before the server does.
+ */
+export function lateMonitor(current: () => RequestMonitor | undefined): RequestMonitor {
+  return {
+    request(request, server, handle) {
+      const monitor = current();
+      return monitor?.request ? monitor.request(request, server, handle) : handle();
+    },
+    page: (request, record, handle) => monitorPage(current(), request, record, handle),
+  };
+}
+
+/** `headers`, plus the page's trace when it is traced: page data hands it to the browser's navigation. */
+export function withTraceHeaders(headers: Record<string, string>, monitor: RequestMonitor | undefined): Record<string, string> {
+  const trace = monitor?.traceHeaders?.();
+  return trace ? { ...headers, ...trace } : headers;
+}

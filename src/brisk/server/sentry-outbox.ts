@@ -1,0 +1,151 @@
+// sentry-outbox.ts: a bounded folder where server envelopes wait while Sentry cannot be reached, so a restart loses none.
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { readdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { parseEnvelope, serializeEnvelope, type Envelope, type OfflineStore } from "@sentry/core";
+import type { Logger } from "./logger.ts";
+
+export interface Outbox {
+  /** The store @sentry/core's offline transport keeps undelivered envelopes in. */
+  store: OfflineStore;
+  /** An envelope the store handed out got an answer: it leaves the folder for good. */
+  delivered(envelope: Envelope): void;
+  /** Writes the drop count not yet logged; for shutdown. */
+  close(): void;
+}
+
+const WAITING = ".envelope";
+const SENDING = ".sending";
+/** Drops are summed over this long into one log line, not one line per envelope. */
+const DROP_LOG_DELAY_MS = 1_000;
+
+/**
+ * One file per envelope, named so that names sort oldest first. Handing one out (shift) renames it to
+ * `<name>.<pid>.sending` rather than deleting it: the file goes only once the envelope got an answer
+ * (`delivered`), goes back to waiting if sending failed (unshift), and one left by a process that died
+ * mid-send waits again at the next start. Renames are atomic, so processes sharing DATA_DIR never hand out
+ * the same envelope twice. Past `max` waiting envelopes, new ones are dropped and counted in a log line.
+ */
+export function createOutbox(dir: string, max: number, log: Logger): Outbox {
+  // The folder is made on the first envelope to keep: a server that never loses Sentry writes nothing.
+  let usable = max > 0;
+  let made = false;
+  if (usable && existsSync(dir)) recoverAbandoned(dir);
+  const make = () => {
+    if (made) return;
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      made = true;
+    } catch (error) {
+      usable = false;
+      log({ level: "warn", msg: "sentry outbox unavailable: envelopes Sentry cannot take now are dropped", dir, error: String(error) });
+    }
+  };
+  const sending = new WeakMap<Envelope, { file: string; waiting: string }>();
+  let sequence = 0;
+  let dropped = 0;
+  let dropTimer: ReturnType<typeof setTimeout> | undefined;
+  let warnedOutage = false;
+
+  const logDrops = () => {
+    clearTimeout(dropTimer);
+    dropTimer = undefined;
+    if (dropped === 0) return;
+    log({ level: "warn", msg: "sentry outbox full: envelopes dropped", dropped, max, dir });
+    dropped = 0;
+  };
+  const drop = () => {
+    dropped++;
+    dropTimer ??= setTimeout(logDrops, DROP_LOG_DELAY_MS);
+    dropTimer.unref?.();
+  };
+  const waitingFiles = async () => (await readdir(dir)).filter((f) => f.endsWith(WAITING)).sort();
+  const write = async (name: string, envelope: Envelope) => {
+    const tmp = join(dir, `${name}.tmp`);
+    await Bun.write(tmp, serializeEnvelope(envelope));
+    await rename(tmp, join(dir, name));
+  };
+  // Date first, zero-padded, so names sort by age; pid and a counter keep concurrent writers apart.
+  const newName = (prefix = "") => `${prefix}${String(Date.now()).padStart(15, "0")}-${process.pid}-${sequence++}${WAITING}`;
+
+  const store: OfflineStore = {
+    async push(envelope) {
+      if (usable) make();
+      if (!usable || (await waitingFiles()).length >= max) return drop();
+      if (!warnedOutage) {
+        warnedOutage = true;
+        log({ level: "warn", msg: "sentry unreachable: envelopes wait on disk and are sent when it answers", dir });
+      }
+      await write(newName(), envelope);
+    },
+    async unshift(envelope) {
+      const handedOut = sending.get(envelope);
+      sending.delete(envelope);
+      if (handedOut) return rename(join(dir, handedOut.file), join(dir, handedOut.waiting));
+      if (usable) make();
+      if (!usable) return drop();
+      // "0" sorts before every dated name: it goes out first, as unshift means.
+      await write(newName("0"), envelope);
+    },
+    async shift() {
+      if (!usable || !(made || existsSync(dir))) return undefined;
+      for (const waiting of await waitingFiles()) {
+        const file = `${waiting}.${process.pid}${SENDING}`;
+        try {
+          await rename(join(dir, waiting), join(dir, file));
+        } catch {
+          continue; // another process took it first
+        }
+        try {
+          const envelope = parseEnvelope(await Bun.file(join(dir, file)).bytes());
+          sending.set(envelope, { file, waiting });
+          return envelope;
+        } catch {
+          await rm(join(dir, file), { force: true }); // unreadable: it can never be sent
+        }
+      }
+      return undefined;
+    },
+  };
+
+  return {
+    store,
+    delivered(envelope) {
+      warnedOutage = false;
+      const handedOut = sending.get(envelope);
+      if (!handedOut) return;
+      sending.delete(envelope);
+      void rm(join(dir, handedOut.file), { force: true });
+    },
+    close: logDrops,
+  };
+}
+
+/**
+ * Envelopes a dead process (or this pid's previous life, as PID 1 in a container) was sending wait again;
+ * half-written files it left are removed.
+ */
+function recoverAbandoned(dir: string): void {
+  for (const file of readdirSync(dir)) {
+    const sendingBy = /^(.+\.envelope)\.(\d+)\.sending$/.exec(file);
+    const writtenBy = /^0?\d+-(\d+)-\d+\.envelope\.tmp$/.exec(file);
+    const pid = Number(sendingBy?.[2] ?? writtenBy?.[1] ?? Number.NaN);
+    if (Number.isNaN(pid) || (pid !== process.pid && isAlive(pid))) continue;
+    try {
+      if (sendingBy) renameSync(join(dir, file), join(dir, sendingBy[1]!));
+      else rmSync(join(dir, file), { force: true });
+    } catch {
+      // Another starting process recovered it first.
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

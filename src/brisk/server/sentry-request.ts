@@ -1,0 +1,64 @@
+// sentry-request.ts: what a server event says about its request (data, visitor address, breadcrumb) and where its frames are.
+import { relative, resolve } from "node:path";
+import { defineIntegration, winterCGRequestToRequestData, type Event, type StackFrame } from "@sentry/core";
+
+/** Kept on each request's isolation scope; turned into event data only when an event is sent. */
+export interface ScopedRequest {
+  request: Request;
+  /**
+   * The visitor's address, only with SENTRY_SEND_DEFAULT_PII. Taken when the request arrives: by the time an
+   * event is processed the socket may be gone.
+   */
+  ip?: string;
+  /** Epoch milliseconds. */
+  start: number;
+}
+
+export const SCOPED_REQUEST_KEY = "briskRequest";
+
+/** Credentials never leave the server, whatever SENTRY_SEND_DEFAULT_PII says; Sentry masks other sensitive names. */
+const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization"];
+
+export function scopedRequestOf(event: Event): ScopedRequest | undefined {
+  return event.sdkProcessingMetadata?.[SCOPED_REQUEST_KEY] as ScopedRequest | undefined;
+}
+
+/**
+ * Gives each event the request of its scope, in the form Sentry's RequestData integration reads (run it
+ * after this one, with `include.ip: false`: it then takes no address from headers, which a visitor can
+ * write), and the visitor's address when the scope has one. Error events also start with a breadcrumb
+ * for the request. Done here, at event time, so a request that causes no event costs nothing.
+ */
+export const scopedRequestIntegration = defineIntegration(() => ({
+  name: "BriskScopedRequest",
+  processEvent(event) {
+    const scoped = scopedRequestOf(event);
+    if (!scoped) return event;
+    const { request, ip, start } = scoped;
+    const normalizedRequest = winterCGRequestToRequestData(request);
+    for (const name of CREDENTIAL_HEADERS) delete normalizedRequest.headers?.[name];
+    event.sdkProcessingMetadata = { ...event.sdkProcessingMetadata, normalizedRequest };
+    if (ip) event.user = { ...event.user, ip_address: ip };
+    if (!event.type) {
+      // The path only: a query can hold what the RequestData integration filters from the event's URL.
+      const path = new URL(request.url).pathname;
+      const crumb = { type: "http", category: "request", level: "info" as const, timestamp: start / 1000, data: { method: request.method, path } };
+      event.breadcrumbs = [crumb, ...(event.breadcrumbs ?? [])];
+    }
+    return event;
+  },
+}));
+
+/** The project root when running from source; a compiled binary's frames are already relative to it. */
+const SOURCE_ROOT = import.meta.dir.startsWith("/$bunfs/") ? undefined : resolve(import.meta.dir, "../../..");
+
+/**
+ * A frame as a reader wants it: the file relative to the project (`src/app/pages/…`, from source as in the
+ * binary, whose embedded source maps give these names), and in-app only for the app's and Brisk's own
+ * code under `src/`: never a dependency, Bun's internals or a compiled chunk.
+ */
+export function projectFrame(frame: StackFrame): StackFrame {
+  let file = frame.filename;
+  if (file && SOURCE_ROOT && file.startsWith(`${SOURCE_ROOT}/`)) file = relative(SOURCE_ROOT, file);
+  return { ...frame, filename: file, in_app: file !== undefined && file.startsWith("src/") };
+}

@@ -1,0 +1,173 @@
+// Server tracing with the real @sentry/bun and SENTRY_TRACES_SAMPLE_RATE=1, against a fake ingest: page transactions
+// named after their route with spans for their steps, nothing for assets, the tunnel, health or page data outside a
+// navigation, and the trace handed to the browser in the page and on page data.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Event } from "@sentry/core";
+import type { ClientAssets } from "../../src/brisk/server/assets.ts";
+import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
+import { clientAssets, testApp, testConfig, type TestApp } from "../support/app.ts";
+import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
+
+let ingest: FakeIngest;
+let assets: ClientAssets;
+let dataDir: string;
+let monitoring: ServerMonitoring;
+let t: TestApp;
+
+beforeAll(async () => {
+  ingest = await startFakeIngest();
+  assets = await clientAssets();
+  dataDir = await mkdtemp(join(tmpdir(), "brisk-tracing-data-"));
+  const env = { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "1", DATA_DIR: dataDir };
+  monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
+  t = await testApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+});
+
+afterAll(async () => {
+  await monitoring?.close(2_000);
+  await ingest?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+beforeEach(() => ingest.reset());
+
+/** What the ingest has once the SDK has sent everything, sorted into transactions and error events. */
+async function sent(): Promise<{ transactions: Event[]; errors: Event[] }> {
+  expect(await monitoring.flush(2_000)).toBe(true);
+  return { transactions: ingest.items("transaction") as Event[], errors: ingest.events() };
+}
+
+const spanOps = (transaction: Event) => (transaction.spans ?? []).map((s) => `${s.op} ${s.description}`).sort();
+/** The boot state the page's nonce'd bootstrap script sets. */
+const bootTrace = (html: string) => /var B=window\.__BRISK__=(\{.*?\});B\.settle/.exec(html)?.[1];
+
+describe("page transactions", () => {
+  test("are named after the route pattern, with source route, and have spans for the loader and the render", async () => {
+    const res = await t.request("/examples/search?q=brisk");
+    expect(res.status).toBe(200);
+    await res.text();
+    const { transactions } = await sent();
+    expect(transactions).toHaveLength(1);
+    const [transaction] = transactions as [Event];
+    expect(transaction.transaction).toBe("GET /examples/search");
+    expect(transaction.transaction_info?.source).toBe("route");
+    expect(transaction.contexts?.trace).toMatchObject({ op: "http.server", status: "ok" });
+    expect(spanOps(transaction)).toEqual(["function.brisk.loader loader /examples/search", "function.brisk.render render /examples/search"]);
+    // The request, as on error events.
+    expect(transaction.request?.url).toBe("http://localhost/examples/search?q=brisk");
+  });
+
+  test("a streamed page's transaction ends after its last section, not with its shell", async () => {
+    const started = Date.now();
+    await (await t.request("/examples/stream")).text();
+    const { transactions } = await sent();
+    const [transaction] = transactions as [Event];
+    expect(transaction.transaction).toBe("GET /examples/stream");
+    // The section streams about 300 ms after the shell.
+    expect((transaction.timestamp! - transaction.start_timestamp!) * 1000).toBeGreaterThanOrEqual(280);
+    expect(transaction.timestamp! * 1000).toBeGreaterThan(started + 280);
+  });
+
+  test("a failing page: its error event is in its transaction's trace, and the transaction ends internal_error", async () => {
+    await (await t.request("/examples/server-error")).text();
+    const { transactions, errors } = await sent();
+    expect(transactions.map((e) => e.transaction)).toEqual(["GET /examples/server-error"]);
+    expect(transactions[0]?.contexts?.trace?.status).toBe("internal_error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.contexts?.trace?.trace_id).toBe(transactions[0]!.contexts!.trace!.trace_id!);
+  });
+
+  test("two concurrent failing pages are two traces", async () => {
+    await Promise.all(["/examples/server-error?n=1", "/examples/server-error?n=2"].map(async (p) => (await t.request(p)).text()));
+    const { transactions, errors } = await sent();
+    expect(new Set(transactions.map((e) => e.contexts?.trace?.trace_id)).size).toBe(2);
+    expect(new Set(errors.map((e) => e.contexts?.trace?.trace_id))).toEqual(new Set(transactions.map((e) => e.contexts?.trace?.trace_id)));
+  });
+
+  test("an unmatched path is one transaction name for all, GET /*", async () => {
+    await (await t.request("/no/such/page")).text();
+    const { transactions } = await sent();
+    expect(transactions.map((e) => [e.transaction, e.transaction_info?.source])).toEqual([["GET /*", "route"]]);
+  });
+
+  test("assets, the tunnel, the health check and page data outside a navigation make none", async () => {
+    await (await t.request(`/assets/${assets.manifest.entry}`)).arrayBuffer();
+    await (await t.request("/healthz")).text();
+    const envelope = `${JSON.stringify({ dsn: ingest.dsn() })}\n{"type":"event"}\n{}\n`;
+    await (await t.request("/monitoring", { method: "POST", body: envelope })).text();
+    await (await t.request("/__data/examples/search?q=x")).text();
+    await (await t.request("/", { method: "HEAD" })).text();
+    const { transactions } = await sent();
+    expect(transactions).toEqual([]);
+  });
+});
+
+describe("the trace handed to the browser", () => {
+  test("the page's boot state, in its nonce'd script, carries sentry-trace and baggage of the page's transaction", async () => {
+    const html = await (await t.request("/")).text();
+    const state = JSON.parse(bootTrace(html)!) as { trace?: { "sentry-trace": string; baggage?: string } };
+    expect(state.trace?.["sentry-trace"]).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}-1$/);
+    expect(state.trace?.baggage).toContain("sentry-trace_id=");
+    expect(html).toMatch(/<script nonce="[^"]+"[^>]*>var B=window\.__BRISK__=/);
+    const { transactions } = await sent();
+    const traceId = state.trace!["sentry-trace"].split("-")[0];
+    expect(transactions[0]?.contexts?.trace?.trace_id).toBe(traceId!);
+    // The browser's spans hang under the page's transaction.
+    expect(transactions[0]?.contexts?.trace?.span_id).toBe(state.trace!["sentry-trace"].split("-")[1]!);
+  });
+
+  test("page data sent with a navigation's trace: a transaction of that trace named after the route, and trace headers on the answer", async () => {
+    const traceId = "0123456789abcdef0123456789abcdef";
+    const res = await t.request("/__data/examples/search?q=x", {
+      headers: { "sentry-trace": `${traceId}-0123456789abcdef-1`, baggage: `sentry-trace_id=${traceId},sentry-sample_rate=1,sentry-sampled=true` },
+    });
+    await res.text();
+    expect(res.headers.get("sentry-trace")).toStartWith(`${traceId}-`);
+    expect(res.headers.get("baggage")).toContain(`sentry-trace_id=${traceId}`);
+    const { transactions } = await sent();
+    expect(transactions).toHaveLength(1);
+    expect(transactions[0]).toMatchObject({ transaction: "GET /__data/examples/search", transaction_info: { source: "route" } });
+    expect(transactions[0]?.contexts?.trace).toMatchObject({ trace_id: traceId, parent_span_id: "0123456789abcdef" });
+  });
+
+  test("without tracing the page carries no trace", async () => {
+    const untraced = await testApp({ SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir }, { capture: monitoring.capture });
+    const html = await (await untraced.request("/")).text();
+    expect(bootTrace(html)).not.toContain('"trace"');
+  });
+});
+
+describe("a page not sampled (SENTRY_TRACES_SAMPLE_RATE=0)", () => {
+  beforeAll(async () => {
+    await monitoring.close(2_000);
+    const env = { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "0", DATA_DIR: dataDir };
+    monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
+    t = await testApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+  });
+
+  test("sends no transaction, and its page tells the browser the trace is not sampled", async () => {
+    const html = await (await t.request("/examples/search?q=x")).text();
+    const state = JSON.parse(bootTrace(html)!) as { trace?: { "sentry-trace": string; baggage?: string } };
+    expect(state.trace?.["sentry-trace"]).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}-0$/);
+    const { transactions } = await sent();
+    expect(transactions).toEqual([]);
+  });
+
+  test("its errors still carry the page's trace id", async () => {
+    const html = await (await t.request("/examples/server-error")).text();
+    expect(html).toContain("Digest:");
+    const { errors } = await sent();
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.contexts?.trace?.trace_id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  test("page data continuing a sampled navigation is traced all the same", async () => {
+    const traceId = "fedcba9876543210fedcba9876543210";
+    await (await t.request("/__data/examples/search?q=x", { headers: { "sentry-trace": `${traceId}-0123456789abcdef-1` } })).text();
+    const { transactions } = await sent();
+    expect(transactions.map((e) => [e.transaction, e.contexts?.trace?.trace_id])).toEqual([["GET /__data/examples/search", traceId]]);
+  });
+});
