@@ -124,6 +124,8 @@ async function startBrisk(ingest: FakeIngest) {
       SENTRY_DSN: ingest.dsn(),
       SENTRY_TUNNEL_DSNS: undefined,
       MONITORING_TIMEOUT_MS: String(TUNNEL_TIMEOUT_MS),
+      // The store, the cookie secret and Sentry's outbox in the soak's own folder, never the checkout's ./data.
+      DATA_DIR: join(dir, "data"),
     }),
     stdout: shipper.fd,
     stderr: "pipe",
