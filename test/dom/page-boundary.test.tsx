@@ -44,7 +44,7 @@ describe("PageBoundary", () => {
     const { reports } = await renderThrowing(() => {
       throw new Error("client failure");
     });
-    const shown = screen.getByRole("alert").querySelector(".digest code")?.textContent;
+    const shown = screen.getByRole("alert").querySelector("code")?.textContent;
     expect(shown).toMatch(/^[0-9a-z]{10}$/);
     expect(reports[0]?.digest).toBe(shown!);
   });
