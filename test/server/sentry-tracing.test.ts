@@ -46,42 +46,42 @@ const bootTrace = (html: string) => /var B=window\.__BRISK__=(\{.*?\});B\.settle
 
 describe("page transactions", () => {
   test("are named after the route pattern, with source route, and have spans for the loader and the render", async () => {
-    const res = await t.request("/examples/search?q=brisk");
+    const res = await t.request("/search?q=brisk");
     expect(res.status).toBe(200);
     await res.text();
     const { transactions } = await sent();
     expect(transactions).toHaveLength(1);
     const [transaction] = transactions as [Event];
-    expect(transaction.transaction).toBe("GET /examples/search");
+    expect(transaction.transaction).toBe("GET /search");
     expect(transaction.transaction_info?.source).toBe("route");
     expect(transaction.contexts?.trace).toMatchObject({ op: "http.server", status: "ok" });
-    expect(spanOps(transaction)).toEqual(["function.brisk.loader loader /examples/search", "function.brisk.render render /examples/search"]);
+    expect(spanOps(transaction)).toEqual(["function.brisk.loader loader /search", "function.brisk.render render /search"]);
     // The request, as on error events.
-    expect(transaction.request?.url).toBe("http://localhost/examples/search?q=brisk");
+    expect(transaction.request?.url).toBe("http://localhost/search?q=brisk");
   });
 
   test("a streamed page's transaction ends after its last section, not with its shell", async () => {
     const started = Date.now();
-    await (await t.request("/examples/stream")).text();
+    await (await t.request("/stream")).text();
     const { transactions } = await sent();
     const [transaction] = transactions as [Event];
-    expect(transaction.transaction).toBe("GET /examples/stream");
+    expect(transaction.transaction).toBe("GET /stream");
     // The section streams about 300 ms after the shell.
     expect((transaction.timestamp! - transaction.start_timestamp!) * 1000).toBeGreaterThanOrEqual(280);
     expect(transaction.timestamp! * 1000).toBeGreaterThan(started + 280);
   });
 
   test("a failing page: its error event is in its transaction's trace, and the transaction ends internal_error", async () => {
-    await (await t.request("/examples/server-error")).text();
+    await (await t.request("/server-error")).text();
     const { transactions, errors } = await sent();
-    expect(transactions.map((e) => e.transaction)).toEqual(["GET /examples/server-error"]);
+    expect(transactions.map((e) => e.transaction)).toEqual(["GET /server-error"]);
     expect(transactions[0]?.contexts?.trace?.status).toBe("internal_error");
     expect(errors).toHaveLength(1);
     expect(errors[0]?.contexts?.trace?.trace_id).toBe(transactions[0]!.contexts!.trace!.trace_id!);
   });
 
   test("two concurrent failing pages are two traces", async () => {
-    await Promise.all(["/examples/server-error?n=1", "/examples/server-error?n=2"].map(async (p) => (await t.request(p)).text()));
+    await Promise.all(["/server-error?n=1", "/server-error?n=2"].map(async (p) => (await t.request(p)).text()));
     const { transactions, errors } = await sent();
     expect(new Set(transactions.map((e) => e.contexts?.trace?.trace_id)).size).toBe(2);
     expect(new Set(errors.map((e) => e.contexts?.trace?.trace_id))).toEqual(new Set(transactions.map((e) => e.contexts?.trace?.trace_id)));
@@ -98,7 +98,7 @@ describe("page transactions", () => {
     await (await t.request("/healthz")).text();
     const envelope = `${JSON.stringify({ dsn: ingest.dsn() })}\n{"type":"event"}\n{}\n`;
     await (await t.request("/monitoring", { method: "POST", body: envelope })).text();
-    await (await t.request("/__data/examples/search?q=x")).text();
+    await (await t.request("/__data/search?q=x")).text();
     await (await t.request("/", { method: "HEAD" })).text();
     const { transactions } = await sent();
     expect(transactions).toEqual([]);
@@ -121,7 +121,7 @@ describe("the trace handed to the browser", () => {
 
   test("page data sent with a navigation's trace: a transaction of that trace named after the route, and trace headers on the answer", async () => {
     const traceId = "0123456789abcdef0123456789abcdef";
-    const res = await t.request("/__data/examples/search?q=x", {
+    const res = await t.request("/__data/search?q=x", {
       headers: { "sentry-trace": `${traceId}-0123456789abcdef-1`, baggage: `sentry-trace_id=${traceId},sentry-sample_rate=1,sentry-sampled=true` },
     });
     await res.text();
@@ -129,7 +129,7 @@ describe("the trace handed to the browser", () => {
     expect(res.headers.get("baggage")).toContain(`sentry-trace_id=${traceId}`);
     const { transactions } = await sent();
     expect(transactions).toHaveLength(1);
-    expect(transactions[0]).toMatchObject({ transaction: "GET /__data/examples/search", transaction_info: { source: "route" } });
+    expect(transactions[0]).toMatchObject({ transaction: "GET /__data/search", transaction_info: { source: "route" } });
     expect(transactions[0]?.contexts?.trace).toMatchObject({ trace_id: traceId, parent_span_id: "0123456789abcdef" });
   });
 
@@ -149,7 +149,7 @@ describe("a page not sampled (SENTRY_TRACES_SAMPLE_RATE=0)", () => {
   });
 
   test("sends no transaction, and its page tells the browser the trace is not sampled", async () => {
-    const html = await (await t.request("/examples/search?q=x")).text();
+    const html = await (await t.request("/search?q=x")).text();
     const state = JSON.parse(bootTrace(html)!) as { trace?: { "sentry-trace": string; baggage?: string } };
     expect(state.trace?.["sentry-trace"]).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}-0$/);
     const { transactions } = await sent();
@@ -157,7 +157,7 @@ describe("a page not sampled (SENTRY_TRACES_SAMPLE_RATE=0)", () => {
   });
 
   test("its errors still carry the page's trace id", async () => {
-    const html = await (await t.request("/examples/server-error")).text();
+    const html = await (await t.request("/server-error")).text();
     expect(html).toContain("Digest:");
     const { errors } = await sent();
     expect(errors).toHaveLength(1);
@@ -166,8 +166,8 @@ describe("a page not sampled (SENTRY_TRACES_SAMPLE_RATE=0)", () => {
 
   test("page data continuing a sampled navigation is traced all the same", async () => {
     const traceId = "fedcba9876543210fedcba9876543210";
-    await (await t.request("/__data/examples/search?q=x", { headers: { "sentry-trace": `${traceId}-0123456789abcdef-1` } })).text();
+    await (await t.request("/__data/search?q=x", { headers: { "sentry-trace": `${traceId}-0123456789abcdef-1` } })).text();
     const { transactions } = await sent();
-    expect(transactions.map((e) => [e.transaction, e.contexts?.trace?.trace_id])).toEqual([["GET /__data/examples/search", traceId]]);
+    expect(transactions.map((e) => [e.transaction, e.contexts?.trace?.trace_id])).toEqual([["GET /__data/search", traceId]]);
   });
 });

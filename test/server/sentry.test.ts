@@ -174,7 +174,7 @@ describe("with SENTRY_DSN", () => {
 
   test("two concurrent failing requests: two trace ids, and each event carries its own request and nothing of the other's", async () => {
     const visit = (who: string) =>
-      t.request(`/examples/server-error?visitor=${who}&token=secret-${who}`, {
+      t.request(`/server-error?visitor=${who}&token=secret-${who}`, {
         headers: { "x-visitor": who, cookie: `session=cookie-${who}`, authorization: `Bearer key-${who}`, "x-forwarded-for": "203.0.113.9" },
       });
     const [a, b] = await Promise.all([visit("a"), visit("b")]);
@@ -190,7 +190,7 @@ describe("with SENTRY_DSN", () => {
       expect(event.request).toMatchObject({
         method: "GET",
         // Sensitive query values are filtered, in the URL and the query string alike.
-        url: `http://localhost/examples/server-error?visitor=${who}&token=[Filtered]`,
+        url: `http://localhost/server-error?visitor=${who}&token=[Filtered]`,
         query_string: `visitor=${who}&token=[Filtered]`,
       });
       // No cookie, no credentials, no visitor-supplied address; nothing of the other request.
@@ -207,24 +207,25 @@ describe("with SENTRY_DSN", () => {
   });
 
   test("an error event starts with a breadcrumb for its request", async () => {
-    await (await t.request("/examples/server-error?q=1")).text();
+    await (await t.request("/server-error?q=1")).text();
     const [event] = await sentEvents();
-    expect(event?.breadcrumbs?.[0]).toMatchObject({ type: "http", category: "request", data: { method: "GET", path: "/examples/server-error" } });
+    expect(event?.breadcrumbs?.[0]).toMatchObject({ type: "http", category: "request", data: { method: "GET", path: "/server-error" } });
   });
 
   test("frames name project files from the project root, and only the app's and Brisk's own are in-app", async () => {
-    await (await t.request("/examples/server-error")).text();
+    await (await t.request("/server-error")).text();
     const [event] = await sentEvents();
     const frames = event!.exception!.values!.at(-1)!.stacktrace!.frames!;
     const top = frames.at(-1)!;
-    expect(top).toMatchObject({ filename: "src/app/pages/outcome-loaders.server.ts", function: "serverErrorLoader", in_app: true });
+    expect(top).toMatchObject({ filename: "test/fixtures/app/loaders.server.ts", function: "serverErrorLoader", in_app: true });
     expect(top.context_line).toContain("throw new Error");
     expect(frames.some((f) => f.filename?.startsWith("src/brisk/server/") && f.in_app)).toBe(true);
-    for (const frame of frames) expect(frame.in_app).toBe(frame.filename?.startsWith("src/") === true);
+    const projectFile = (f: string | undefined) => f !== undefined && /^(src|test)\//.test(f);
+    for (const frame of frames) expect(frame.in_app).toBe(projectFile(frame.filename));
   });
 
   test("release health: a handled 500 counts as an errored request, never as a crash", async () => {
-    await (await t.request("/examples/server-error")).text();
+    await (await t.request("/server-error")).text();
     await (await t.request("/")).text();
     await sentEvents();
     const aggregates = (ingest.items("sessions") as Array<{ aggregates: Array<Record<string, number>> }>).flatMap((p) => p.aggregates);
@@ -269,7 +270,7 @@ describe.each([
   });
 
   test(`the event has the visitor's address (${address}) and cookies with sensitive ones masked, still no credentials`, async () => {
-    const res = await fetch(`${server.origin}/examples/server-error`, {
+    const res = await fetch(`${server.origin}/server-error`, {
       headers: { "x-forwarded-for": "203.0.113.9, 10.0.0.1", cookie: "theme=dark; session=abc", authorization: "Bearer key" },
     });
     await res.text();

@@ -30,7 +30,7 @@ test("a map's sources name project files relative to the project root", async ()
   const assets = await clientAssets();
   const map = (await Bun.file(join(await clientSourcemaps(), `${assets.manifest.entry}.map`)).json()) as { sources: string[] };
   expect(map.sources).toContain("src/brisk/client/entry-client.tsx");
-  expect(map.sources).toContain("src/app/pages/ClientError.tsx");
+  expect(map.sources).toContain("test/fixtures/app/pages.tsx");
   expect(map.sources.filter((s) => s.startsWith("../") || s.startsWith("/"))).toEqual([]);
 });
 

@@ -54,11 +54,16 @@ const SOURCE_ROOT = import.meta.dir.startsWith("/$bunfs/") ? undefined : resolve
 
 /**
  * A frame as a reader wants it: the file relative to the project (`src/app/pages/…`, from source as in the
- * binary, whose embedded source maps give these names), and in-app only for the app's and Brisk's own
- * code under `src/`: never a dependency, Bun's internals or a compiled chunk.
+ * binary, whose embedded source maps give these names), and in-app only for the project's own code (the
+ * app's and Brisk's, wherever the app lives): never a dependency, Bun's internals or a compiled chunk.
  */
 export function projectFrame(frame: StackFrame): StackFrame {
   let file = frame.filename;
   if (file && SOURCE_ROOT && file.startsWith(`${SOURCE_ROOT}/`)) file = relative(SOURCE_ROOT, file);
-  return { ...frame, filename: file, in_app: file !== undefined && file.startsWith("src/") };
+  return { ...frame, filename: file, in_app: file !== undefined && isProjectFile(file) };
+}
+
+/** A path relative to the project, outside its dependencies (absolute paths and `bun:` names are not). */
+function isProjectFile(file: string): boolean {
+  return !file.startsWith("/") && !file.startsWith("../") && !file.startsWith("node_modules/") && !file.includes(":");
 }
