@@ -283,10 +283,12 @@ describe("what a browser event carries", () => {
   test("an error while Sentry is down waits in the browser and arrives exactly once when it is back, after a reload", async () => {
     await ingest.setMode("down");
     const { page } = await visit(withDsn, "/examples/client-error");
+    // The tunnel answers 502 while its upstream is down: the browser keeps the envelope. Listened for before
+    // the click, so an answer that comes at once is not missed.
+    const refused = page.waitForResponse((r) => r.url().endsWith("/monitoring") && r.status() === 502);
     await page.click("text=Throw an error");
     const digest = await page.textContent("main.global-error .digest code");
-    // The tunnel answers 502 while its upstream is down: the browser keeps the envelope.
-    await page.waitForResponse((r) => r.url().endsWith("/monitoring") && r.status() === 502);
+    await refused;
     await ingest.setMode("up");
     await page.reload();
     await hydrated(page);

@@ -9,7 +9,7 @@ import type { Event } from "@sentry/core";
 import type { Browser } from "playwright-core";
 import { TRACING_MODULE } from "../../src/brisk/server/manifest.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
-import { clientAssets, listenApp, testConfig, type Listening } from "../support/app.ts";
+import { clientAssets, EXAMPLE_APP_MODULE, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -21,11 +21,11 @@ let dataDir: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
-  const assets = await clientAssets("production");
+  const assets = await clientAssets("production", EXAMPLE_APP_MODULE);
   dataDir = await mkdtemp(join(tmpdir(), "brisk-e2e-tracing-"));
   const env = { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "1", DATA_DIR: dataDir };
   monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
-  server = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+  server = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor, appModule: EXAMPLE_APP_MODULE });
   browser = await launchBrowser();
 });
 
@@ -59,7 +59,7 @@ test("the browser's pageload continues the server's page transaction, both named
   await page.goto(`${server.origin}/examples/search?q=brisk`);
   await hydrated(page);
   // The tracing bundle is loaded here, with tracing on.
-  const tracingScript = `/assets/${(await clientAssets("production")).manifest.chunks[TRACING_MODULE]}`;
+  const tracingScript = `/assets/${(await clientAssets("production", EXAMPLE_APP_MODULE)).manifest.chunks[TRACING_MODULE]}`;
   await until(() => scripts.filter((s) => s === tracingScript), 1, "tracing bundle");
   // A pageload ends, and is sent, once the page has been idle for a second.
   const [pageload] = await until(() => fromBrowser("pageload"), 1, "pageload");

@@ -33,8 +33,9 @@ export function startBrowserTracing(client: BrowserClient, boot: BootState, navi
   });
   navigation.subscribe(() => {
     const state = navigation.getState();
-    // A navigation that could not reach the server leaves the page, and the span its URL name.
-    if (!pending || state.failedNavigation) return;
+    // A navigation that could not reach the server leaves the page, and the span its URL name; one still on
+    // its way (the pending state) has not committed its page yet.
+    if (!pending || state.failedNavigation || state.pending) return;
     pending.updateName(state.page.payload.route ?? UNMATCHED_ROUTE);
     pending.setAttribute(NAME_SOURCE, "route");
     pending = undefined;

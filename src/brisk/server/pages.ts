@@ -38,10 +38,6 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   const target = isData ? new URL(url) : url;
   if (isData) target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
   const reading = request.method === "GET" || request.method === "HEAD";
-  if (reading && !isData) {
-    const file = await deps.publicFile(request, pathname);
-    if (file) return file;
-  }
   let submission: ActionBody | undefined;
   if (!reading) {
     const route = deps.match(target.pathname)?.route;
@@ -76,8 +72,14 @@ async function headOf(request: Request, render: (request: Request) => Promise<Re
 export function pagesPlugin(deps: PageHandlerDeps) {
   return new Elysia({ name: "brisk:pages" }).all(
     "*",
-    function servePage({ request }) {
+    async function servePage({ request }) {
       const record = recordOf(request);
+      // Public files are static answers, like assets: no page transaction (the file's path is one the URL
+      // parser leaves as it is, so the record's raw path finds it).
+      if (request.method === "GET" || request.method === "HEAD") {
+        const file = await deps.publicFile(request, record.path);
+        if (file) return file;
+      }
       return monitorPage(deps.monitor, request, record, () => handlePage(request, record, deps));
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
