@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { BUILD_HEADER, PAGE_DATA_PREFIX } from "../runtime/page.ts";
 import type { ActionBody } from "../runtime/route.ts";
+import { compressed } from "./compress.ts";
 import { renderPageData } from "./page-data.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
 import { recordOf, type RequestRecord } from "./request-record.ts";
@@ -55,7 +56,7 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   }
   const render = (req: Request) =>
     isData ? renderPageData(req, target, record, deps, submission) : renderPage(req, url, record, deps, submission);
-  return request.method === "HEAD" ? headOf(request, render) : render(request);
+  return request.method === "HEAD" ? headOf(request, render) : compressed(request, await render(request));
 }
 
 /**
