@@ -58,10 +58,12 @@ async function renderDocument(
     nonce,
   );
   try {
-    const stream = await renderToReadableStream(<App app={deps.app} navigation={navigation} settlements={page.settlements} />, {
+    const root = <App app={deps.app} navigation={navigation} settlements={page.settlements} inlineStyles={deps.assets.inlineStyles} />;
+    const stream = await renderToReadableStream(root, {
       bootstrapModules: [deps.assets.entryUrl],
       bootstrapScriptContent: bootScript(page, deps.clientConfig, host, nonce),
-      nonce,
+      // The style nonce: React writes it on the inlined stylesheets only when told it here too.
+      nonce: { script: nonce, style: nonce },
       signal: request.signal,
       onError(error) {
         // A visitor who leaves aborts the render; that is not a failure of the page.
