@@ -55,6 +55,13 @@ describe("documents", () => {
     expect(await bodyText(res)).toBe("<p>x</p>".repeat(200));
   });
 
+  test("development: pages go as they are, for the dev server to append its reload script", async () => {
+    const dev = await testApp({ NODE_ENV: "development" }, { clientMode: "development" });
+    const res = await dev.request("/", { headers: { "accept-encoding": "br, gzip" } });
+    expect(res.headers.get("content-encoding")).toBeNull();
+    expect(await res.text()).toContain("Fixture home");
+  });
+
   test("HEAD: the headers of the page, no coding", async () => {
     const res = await t.request("/", { method: "HEAD", headers: { "accept-encoding": "br, gzip" } });
     expect(res.status).toBe(200);

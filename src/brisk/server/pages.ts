@@ -56,7 +56,10 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   }
   const render = (req: Request) =>
     isData ? renderPageData(req, target, record, deps, submission) : renderPage(req, url, record, deps, submission);
-  return request.method === "HEAD" ? headOf(request, render) : compressed(request, await render(request));
+  if (request.method === "HEAD") return headOf(request, render);
+  const answer = await render(request);
+  // Development pages go as they are: the dev server appends its reload script to the HTML stream.
+  return deps.mode === "production" ? compressed(request, answer) : answer;
 }
 
 /**
