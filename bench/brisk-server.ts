@@ -1,7 +1,7 @@
 // brisk-server.ts: Brisk started as src/brisk/server/main.ts starts it, but on the bench's own client build.
 // Set SENTRY_DSN for "Sentry on": Sentry is initialised before the app listens, as in main.ts.
 import app from "#app";
-import { createApp } from "../src/brisk/server/app.ts";
+import { createApp, prerendered } from "../src/brisk/server/app.ts";
 import { startApp } from "../src/brisk/server/app-start.ts";
 import { loadClientAssets } from "../src/brisk/server/assets.ts";
 import { parseConfig } from "../src/brisk/server/config.ts";
@@ -11,4 +11,6 @@ const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
 const monitoring = initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId);
 const { cookieSigner } = await startApp(config, app, () => {});
-createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture }).listen({ hostname: config.host, port: config.port, reusePort: true });
+const server = createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture });
+server.listen({ hostname: config.host, port: config.port, reusePort: true });
+await prerendered(server);

@@ -2,6 +2,7 @@
 // stylesheet inline (no request for it, no CSP violation), and route stylesheets still loaded as links.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
+import { prerendered } from "../../src/brisk/server/app.ts";
 import { EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
 
@@ -10,6 +11,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await listenApp({}, { appModule: EXAMPLE_APP_MODULE });
+  await prerendered(server.app);
   browser = await launchBrowser();
 });
 
@@ -18,7 +20,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-test("the home page: compressed, its stylesheet inline and kept through hydration and navigation", async () => {
+test("the prerendered home page: compressed, its stylesheet inline and kept through hydration and navigation, no CSP violation", async () => {
   const page = await browser.newPage();
   const watch = watchPage(page);
   const stylesheets: string[] = [];
@@ -27,6 +29,7 @@ test("the home page: compressed, its stylesheet inline and kept through hydratio
   });
   const response = await page.goto(`${server.origin}/`);
   expect(response!.headers()["content-encoding"]).toBe("br");
+  expect(response!.headers().etag).toBeTruthy();
   await hydrated(page);
   const inline = () =>
     page.evaluate(() => {

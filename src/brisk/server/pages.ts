@@ -4,6 +4,7 @@ import { BUILD_HEADER, PAGE_DATA_PREFIX } from "../runtime/page.ts";
 import type { ActionBody } from "../runtime/route.ts";
 import { compressed } from "./compress.ts";
 import { renderPageData } from "./page-data.ts";
+import type { Prerendered } from "./prerender.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
 import { recordOf, type RequestRecord } from "./request-record.ts";
 import { allowedMethods, readSubmission, type SubmissionLimits } from "./submission.ts";
@@ -17,6 +18,8 @@ export interface PageHandlerDeps extends RenderDeps, SubmissionLimits {
    * their own would shadow the pages, and one route per file would miss files added in development.
    */
   publicFile(request: Request, pathname: string): Promise<Response | undefined>;
+  /** The routes rendered once (production only). */
+  prerendered?: Prerendered;
 }
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
@@ -41,6 +44,8 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   if (reading && !isData) {
     const file = await deps.publicFile(request, pathname);
     if (file) return file;
+    const stored = deps.prerendered?.answer(request, url, record);
+    if (stored) return request.method === "HEAD" ? new Response(null, stored) : compressed(request, stored);
   }
   let submission: ActionBody | undefined;
   if (!reading) {
