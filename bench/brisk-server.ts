@@ -2,7 +2,7 @@
 // Set SENTRY_DSN for "Sentry on" (and SENTRY_TRACES_SAMPLE_RATE for tracing): Sentry is initialised before the app
 // listens, as in main.ts with tracing.
 import app from "#app";
-import { createApp } from "../src/brisk/server/app.ts";
+import { createApp, prerendered } from "../src/brisk/server/app.ts";
 import { startApp } from "../src/brisk/server/app-start.ts";
 import { loadClientAssets } from "../src/brisk/server/assets.ts";
 import { parseConfig } from "../src/brisk/server/config.ts";
@@ -12,8 +12,6 @@ const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
 const monitoring = initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId);
 const { cookieSigner } = await startApp(config, app, () => {});
-createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture, monitor: monitoring?.monitor }).listen({
-  hostname: config.host,
-  port: config.port,
-  reusePort: true,
-});
+const server = createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture, monitor: monitoring?.monitor });
+server.listen({ hostname: config.host, port: config.port, reusePort: true });
+await prerendered(server);

@@ -1,6 +1,8 @@
 // reference-server.tsx: the ceiling: raw Bun.serve + renderToReadableStream of Brisk's own pages, no framework.
 // Same components and loader data as Brisk, in a shell like Document.tsx, with the same boot data
 // script and client entry, so the HTML is the same size; only routing, outcomes, logging, Sentry are missing.
+// /assets/ are the build's files (for the Chromium loads; its pages run Brisk's entry, which finds no
+// Brisk boot state there and does not hydrate).
 // POST /monitoring is the naive tunnel: one fetch forward, no checks at all.
 // POST /examples/guestbook is the form post done by hand: the urlencoded body parsed, the app's own
 // validation (validateEntry: name 1–80, message 1–500), the app's store inserting through Bun.SQL (SQLite
@@ -21,6 +23,7 @@ import { openStore } from "../src/app/store/store.server.ts";
 import { LoaderDataContext } from "../src/brisk/runtime/loader-data.tsx";
 import type { LoaderContext } from "../src/brisk/runtime/route.ts";
 import { scriptJson } from "../src/brisk/runtime/script-json.ts";
+import { serveAsset } from "./lib/static-assets.ts";
 
 const clientDir = Bun.env.BENCH_CLIENT_DIR!;
 const ingestUrl = Bun.env.BENCH_INGEST_URL!;
@@ -111,6 +114,8 @@ const server = Bun.serve({
       return fetch(ingestUrl, { method: "POST", body: await request.arrayBuffer(), headers: { "content-type": "application/x-sentry-envelope" } });
     }
     if (path === "/examples/guestbook" && request.method === "POST") return signGuestbook(request);
+    // For the Chromium loads: the page's stylesheet and scripts, as a file server would send them.
+    if (path.startsWith("/assets/")) return serveAsset(clientDir, path.slice("/assets/".length), request.headers.get("accept-encoding") ?? "");
     return page(request, path);
   },
 });

@@ -16,12 +16,15 @@ import { LOAD_CORE, memoryOf, pinSelf, pinning, startServer, type Child } from "
 import { PATHS, TRACED_ALL, TRACED_TENTH, buildReport, type Results } from "./lib/results.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
+import { measureVisitors } from "./lib/visitor.ts";
 import { CONNECTIONS } from "./lib/wrk.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 /** Measured seconds per server and path; the issue's figure is 10. Shorter only for trying the bench out. */
 const SECONDS = Number(Bun.env.BENCH_SECONDS ?? 10);
 const TURNS = { warmupSeconds: 3, seconds: SECONDS, slices: Math.min(5, SECONDS) };
+/** Cold Chromium loads of / per server and condition (median reported). */
+const VISITOR_RUNS = Number(Bun.env.BENCH_VISITOR_RUNS ?? 7);
 /** The ingest paths of the tunnel's forwards: Brisk's configured DSN (project 42) and the reference's. */
 const BRISK_INGEST = "/api/42/envelope/";
 const REFERENCE_INGEST = "/api/43/envelope/";
@@ -65,6 +68,10 @@ try {
     await start(TRACED_ALL, "brisk-server.ts", { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "1" }),
     await start(TRACED_TENTH, "brisk-server.ts", { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "0.1" }),
   ];
+  // The ceiling serves Brisk's own / as one fixed string: the same bytes, none of the work.
+  const staticHtml = join(work, "static.html");
+  await Bun.write(staticHtml, await (await fetch(`${off.origin}/`)).text());
+  const ceiling = await start("static ceiling", "static-server.ts", { BENCH_STATIC_HTML: staticHtml });
 
   say("client weight");
   const homeHtml = await (await fetch(`${on.origin}/`)).text();
@@ -75,8 +82,11 @@ try {
   for (const path of Object.values(PATHS)) {
     const [b, r] = await Promise.all([fetch(on.origin + path), fetch(ref.origin + path)]);
     const [bHtml, rHtml] = [await b.text(), await r.text()];
+    const sent = await fetch(on.origin + path, { headers: { "accept-encoding": "br, gzip" }, decompress: false });
     htmlBytes[path] = {
       brisk: Buffer.byteLength(bHtml),
+      briskSent: (await sent.arrayBuffer()).byteLength,
+      briskCoding: sent.headers.get("content-encoding") ?? "identity",
       reference: Buffer.byteLength(rHtml),
       status: [b.status, r.status],
       sameMain: mainOf(bHtml) !== undefined && mainOf(bHtml) === mainOf(rHtml),
@@ -86,7 +96,7 @@ try {
   const throughput: Measurement[] = [];
   for (const path of Object.values(PATHS)) {
     say(`throughput ${path}`);
-    const servers = path === PATHS.home ? [on, ref, off, ...traced] : [on, ref, off];
+    const servers = path === PATHS.home ? [on, ref, off, ceiling, ...traced] : [on, ref, off];
     throughput.push(...(await measureInTurns(servers, path, { ...TURNS, workDir: work })));
   }
 
@@ -144,6 +154,17 @@ try {
   await Bun.sleep(1_000); // posts in flight when wrk stopped land too
   const writes: WriteMeasurement[] = posts.map((m) => ({ ...m, rows: countRows(dataDirOf(m.server)) - rowsBefore.get(m.server)! }));
   const rowsWrong = writes.map((m) => rowsMismatch(m, CONNECTIONS, TURNS.slices)).filter((x) => x !== undefined);
+
+  say(`visitor: ${VISITOR_RUNS} cold Chromium loads of / per server, unthrottled and 4× CPU + Fast 3G`);
+  const visitors = await measureVisitors(
+    [
+      { name: on.name, origin: on.origin, hydrates: true },
+      { name: ref.name, origin: ref.origin, hydrates: false },
+      { name: ceiling.name, origin: ceiling.origin, hydrates: true },
+    ],
+    PATHS.home,
+    VISITOR_RUNS,
+  );
   for (const child of children.splice(0)) await child.stop();
 
   say("binary: cold start and memory");
@@ -170,6 +191,7 @@ try {
     htmlBytes,
     throughput,
     streaming,
+    visitors,
     tunnel,
     writes: { measurements: writes, formBytes: GUESTBOOK_FORM.length, connections: CONNECTIONS, slices: TURNS.slices },
     envelopeBytes: new TextEncoder().encode(envelope).byteLength,

@@ -7,6 +7,7 @@ import { markdown, targetsTable, type Table, type Target } from "./report.ts";
 import { int, median, round } from "./stats.ts";
 import type { Timing } from "./stream-timing.ts";
 import type { Measurement } from "./throughput.ts";
+import { CPU_SLOWDOWN, FAST_3G, medians, type VisitorResult } from "./visitor.ts";
 
 export const PATHS = { home: "/", notFound: "/no/such/page", stream: "/examples/stream" } as const;
 
@@ -14,9 +15,15 @@ export interface Results {
   machine: Machine;
   pinning: boolean;
   seconds: number;
-  htmlBytes: Record<string, { brisk: number; reference: number; status: [number, number]; sameMain: boolean }>;
+  /** briskSent: the bytes of Brisk's body asked for with `Accept-Encoding: br, gzip`, in briskCoding. */
+  htmlBytes: Record<
+    string,
+    { brisk: number; briskSent: number; briskCoding: string; reference: number; status: [number, number]; sameMain: boolean }
+  >;
   throughput: Measurement[];
   streaming: { brisk: Timing[]; reference: Timing[]; foreignCpu: number };
+  /** Cold Chromium loads of /: Brisk, the reference and the static ceiling, unthrottled and throttled. */
+  visitors: VisitorResult[];
   tunnel: Array<Measurement & { arrived: number }>;
   /** POST /examples/guestbook: each server's answers and the rows its table gained. */
   writes: { measurements: WriteMeasurement[]; formBytes: number; connections: number; slices: number };
@@ -33,6 +40,7 @@ export interface Results {
 }
 
 const REF = "reference";
+const CEILING = "static ceiling";
 const ON = "brisk, Sentry on";
 export const TRACED_ALL = "brisk, tracing 1.0";
 export const TRACED_TENTH = "brisk, tracing 0.1";
@@ -52,7 +60,7 @@ function ratioTarget(figure: string, brisk: Measurement, ref: Measurement, min: 
   return {
     figure,
     measured: `${ratio.toFixed(2)} × (${int(brisk.rps)} vs ${int(ref.rps)} req/s)`,
-    target: `≥ ${min.toFixed(2)} × reference`,
+    target: `≥ ${min.toFixed(2)} × ${ref.server}`,
     pass: ratio >= min,
   };
 }
@@ -117,6 +125,32 @@ function streamingTable(r: Results): Table {
     note: `TTFB: connect to the first response byte. Total: to the server closing the socket after the streamed section (the loader waits 300 ms). Other processes used ${pct(r.streaming.foreignCpu)} of a core meanwhile.`,
     header: ["server", "TTFB median", "TTFB range", "total median", "first chunk bytes", "status"],
     rows: [row(ON, r.streaming.brisk), row(REF, r.streaming.reference)],
+  };
+}
+
+function visitorOf(r: Results, server: string, throttled: boolean) {
+  const found = r.visitors.find((v) => v.server === server && v.throttled === throttled);
+  if (!found) throw new Error(`no visitor measurement of ${server}`);
+  return medians(found);
+}
+
+function visitorTable(r: Results): Table {
+  const opt = (x: number | undefined, f: (x: number) => string) => (x === undefined ? "–" : f(x));
+  const rows = r.visitors.map((v) => {
+    const m = medians(v);
+    return [
+      v.throttled ? `${CPU_SLOWDOWN}× CPU, Fast 3G` : "unthrottled", v.server, opt(m.fcpMs, ms), opt(m.lcpMs, ms), opt(m.dclMs, ms),
+      opt(m.hydratedMs, ms), opt(m.documentBytes, int), opt(m.bytes, int), opt(m.longTasks, String), opt(m.longTaskMs, ms),
+    ];
+  });
+  return {
+    title: `What the visitor waits for: cold loads of / in headless Chromium (median of ${r.visitors[0]?.loads.length ?? 0} per row)`,
+    note:
+      `Each load in a fresh context with the cache off; servers take turns. Fast 3G is DevTools' preset (${FAST_3G.latency} ms, ${int(FAST_3G.downloadThroughput)} B/s down), set with the CPU slowdown through the DevTools protocol. ` +
+      "hydrated: React's root effect ran (the reference does not run Brisk's boot, so it never hydrates). Bytes: on the wire, headers included. " +
+      "The static ceiling serves Brisk's own / (one fixed string, uncompressed) and the same built files.",
+    header: ["condition", "server", "FCP", "LCP", "DOMContentLoaded", "hydrated", "document bytes", "all bytes", "long tasks", "long task time"],
+    rows,
   };
 }
 
@@ -194,8 +228,10 @@ function htmlTable(r: Results): Table {
   return {
     title: "Pages compared (same components and loader data on both sides)",
     note: "same <main>: the page's <main> element is byte for byte the same on both sides (timestamps aside), so both render the same page; the rest is each side's shell and boot data.",
-    header: ["path", "Brisk bytes", "reference bytes", "status Brisk / reference", "same <main>"],
-    rows: Object.entries(r.htmlBytes).map(([path, h]) => [path, int(h.brisk), int(h.reference), h.status.join(" / "), h.sameMain ? "yes" : "NO"]),
+    header: ["path", "Brisk bytes", "Brisk sent (br, gzip accepted)", "reference bytes", "status Brisk / reference", "same <main>"],
+    rows: Object.entries(r.htmlBytes).map(([path, h]) => [
+      path, int(h.brisk), `${int(h.briskSent)} (${h.briskCoding})`, int(h.reference), h.status.join(" / "), h.sameMain ? "yes" : "NO",
+    ]),
   };
 }
 
@@ -212,9 +248,29 @@ function targets(r: Results): Target[] {
   const { measurements: writes, connections, slices } = r.writes;
   const rowsWrong = writes.map((m) => rowsMismatch(m, connections, slices)).filter((x) => x !== undefined);
   const stored = writes.reduce((sum, m) => sum + m.rows, 0);
+  const ceiling = find(t, CEILING, PATHS.home);
+  const [slow, fast, slowRef, fastRef] = [visitorOf(r, ON, true), visitorOf(r, ON, false), visitorOf(r, REF, true), visitorOf(r, REF, false)];
+  const visitorRatio = (figure: string, brisk: number | undefined, ref: number | undefined, max: number): Target => ({
+    figure,
+    measured: brisk === undefined || ref === undefined ? "–" : `${round(brisk / ref, 2).toFixed(2)} × (${ms(brisk)} vs ${ms(ref)})`,
+    target: `≤ ${max.toFixed(2)} × reference`,
+    pass: brisk === undefined || ref === undefined ? undefined : brisk <= ref * max,
+  });
+  const homeSent = r.htmlBytes[PATHS.home]!;
   return [
     ratioTarget("`/` req/s", find(t, ON, PATHS.home), find(t, REF, PATHS.home), 0.9),
     ratioTarget("404 req/s", find(t, ON, PATHS.notFound), find(t, REF, PATHS.notFound), 0.9),
+    ratioTarget("`/` req/s against the static ceiling", find(t, ON, PATHS.home), ceiling, 0.5),
+    ratioTarget("404 req/s against the static ceiling", find(t, ON, PATHS.notFound), ceiling, 0.5),
+    visitorRatio("throttled LCP", slow.lcpMs, slowRef.lcpMs, 1),
+    visitorRatio("throttled FCP", slow.fcpMs, slowRef.fcpMs, 1),
+    visitorRatio("unthrottled FCP", fast.fcpMs, fastRef.fcpMs, 1.1),
+    {
+      figure: "`/` HTML sent with `Accept-Encoding: br, gzip`",
+      measured: `${int(homeSent.briskSent)} B (${homeSent.briskCoding})`,
+      target: "≤ 3 KB",
+      pass: homeSent.briskSent <= 3_000,
+    },
     { figure: "`/examples/stream` TTFB, median", measured: ms(ttfb), target: "≤ 5 ms", pass: ttfb <= 5 },
     ratioTarget("tunnel req/s", brisk, ref, 0.7),
     { figure: "tunnel: every 2xx arrived at the ingest", measured: `${int(brisk.arrived)} of ${int(ok)} (lost ${lost})`, target: "all", pass: ok > 0 && lost === 0 },
@@ -258,7 +314,17 @@ function header(r: Results): string {
 }
 
 export function buildReport(r: Results): { terminal: string; markdown: string } {
-  const tables = [throughputTable(r), tracingTable(r), streamingTable(r), tunnelTable(r), writesTable(r), weightTable(r.weight), binaryTable(r), htmlTable(r)];
+  const tables = [
+    throughputTable(r),
+    tracingTable(r),
+    streamingTable(r),
+    visitorTable(r),
+    tunnelTable(r),
+    writesTable(r),
+    weightTable(r.weight),
+    binaryTable(r),
+    htmlTable(r),
+  ];
   const top = markdown(targetsTable(targets(r)));
   const details = tables.map(markdown).join("\n");
   return { terminal: `${top}\n${details}`, markdown: `${header(r)}\n${top}\n${details}` };

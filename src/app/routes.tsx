@@ -28,7 +28,8 @@ import { lazyPage } from "../brisk/runtime/lazy-page.ts";
 import type { RouteDefinition } from "../brisk/runtime/route.ts";
 
 export const routes: readonly RouteDefinition[] = [
-  { path: "/", component: Home, loader: homeLoader },
+  // Prerendered: its loader reads nothing from the request; rendered once, each answer gets its own nonce.
+  { path: "/", component: Home, loader: homeLoader, prerender: true },
   { path: "/examples/stream", component: StreamExample, loader: streamLoader },
   { path: "/examples/search", component: SearchExample, loader: searchLoader },
   { path: "/examples/redirect", component: NeverRendered, loader: redirectLoader },
@@ -43,6 +44,7 @@ export const routes: readonly RouteDefinition[] = [
   {
     path: "/examples/lazy",
     component: lazyPage("pages/LazyExample.tsx", () => import("./pages/LazyExample.tsx")),
+    prerender: true,
     styles: ["pages/LazyExample.css"],
   },
   { path: "/examples/guestbook", component: Guestbook, loader: guestbookLoader, action: signGuestbook },

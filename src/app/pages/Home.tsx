@@ -15,6 +15,10 @@ export function Home() {
         A React application served from Bun: an Elysia server streams React 19, wouter routes run on both sides, and
         every outcome has a real page with a real HTTP status.
       </p>
+      <p className="prerendered">
+        This page and the code-split route are prerendered: rendered once when the server starts, then sent from
+        memory with a fresh CSP nonce and request id on every answer.
+      </p>
       <h2>Examples</h2>
       <ul className="examples">
         {examples.map((e) => (

@@ -18,7 +18,7 @@ export const EXAMPLES: readonly ExampleLink[] = [
   { href: "/examples/late-error", title: "Late error", shows: "a streamed section fails after the shell went out", status: "200, digest on the client" },
   { href: "/examples/late-not-found", title: "Late not found", shows: "notFound() inside a streamed section", status: "200 + noindex" },
   { href: "/examples/client-error", title: "Client error", shows: "a button that throws in the browser", status: "200, then the client-side error page" },
-  { href: "/examples/lazy", title: "Code-split route", shows: "a route with its own chunk and stylesheet", status: "200" },
+  { href: "/examples/lazy", title: "Code-split route", shows: "a route with its own chunk and stylesheet", status: "200, prerendered" },
   { href: "/examples/guestbook", title: "Guestbook", shows: "a form with an action, validation and a real store; works with JavaScript off", status: "200; post: 303, 422, or 403 cross-site" },
   { href: "/examples/guestbook/1", title: "Guestbook entry", shows: "one entry, by id", status: "200, or 404" },
   { href: "/api/guestbook", title: "Guestbook API", shows: "the same entries as JSON; POST JSON to add one", status: "200; post: 201, 422, 400, 415" },

@@ -10,9 +10,10 @@ export interface AppProps {
   app: AppDefinition;
   navigation: Navigation;
   settlements: AppRuntime["settlements"];
+  inlineStyles?: AppRuntime["inlineStyles"];
 }
 
-export function App({ app, navigation, settlements }: AppProps) {
+export function App({ app, navigation, settlements, inlineStyles }: AppProps) {
   // Tests and styles can tell a hydrated page from server HTML.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -22,7 +23,7 @@ export function App({ app, navigation, settlements }: AppProps) {
   const location = fixed ? { ssrPath: fixed.path, ssrSearch: fixed.search } : { hook: useBriskLocation, searchHook: useBriskSearch };
   const { Document } = app;
   return (
-    <AppContext value={appRuntime(app, settlements)}>
+    <AppContext value={appRuntime(app, settlements, inlineStyles)}>
       <NavigationContext value={navigation}>
         <Router {...location} parser={parsePattern}>
           <Document />

@@ -7,15 +7,21 @@ import { useNavigation, useNavState } from "./navigation.ts";
 import { NavigationNotice } from "./NavigationNotice.tsx";
 import { Page } from "./Page.tsx";
 import { PageBoundary } from "./PageBoundary.tsx";
-import { STYLESHEET_PRECEDENCE } from "./route-loading.ts";
+import { INLINE_STYLE_PRECEDENCE, STYLESHEET_PRECEDENCE } from "./route-loading.ts";
 
 /** The page's stylesheets and script preloads, and the nonce Bun's chunk loader reads for the preloads it adds. */
 export function Links() {
   const { nonce } = useNavigation();
-  const { css, js } = useNavState().page.payload.assets;
+  const { inlineStyles } = useAppRuntime();
+  const { css, js, inline = [] } = useNavState().page.payload.assets;
   return (
     <>
       {nonce ? <meta property="csp-nonce" nonce={nonce} /> : null}
+      {inline.map((href) => (
+        <style key={href} href={href} precedence={INLINE_STYLE_PRECEDENCE} nonce={nonce}>
+          {inlineStyles?.get(href) ?? ""}
+        </style>
+      ))}
       {css.map((href) => (
         <link key={href} rel="stylesheet" href={href} precedence={STYLESHEET_PRECEDENCE} />
       ))}

@@ -25,8 +25,11 @@ export interface PageError {
 }
 
 export interface RouteAssets {
+  /** Stylesheets linked, in cascade order after the inlined ones. */
   css: string[];
   js: string[];
+  /** The app's stylesheets the document carries inline (by URL; the server has their text), first in the cascade. */
+  inline?: string[];
 }
 
 /** What the server knows about a page once its loader has run: the first line of page data. */

@@ -11,6 +11,13 @@ import type { RouteDefinition } from "./route.ts";
  */
 export const STYLESHEET_PRECEDENCE = "brisk";
 
+/**
+ * The group of the app's inlined stylesheets: a group of its own, as React puts a group's inline <style>
+ * after its links, and the app's rules must come before the routes' in the cascade. Named first, it is
+ * written first.
+ */
+export const INLINE_STYLE_PRECEDENCE = "brisk-inline";
+
 /** A stylesheet that has not loaded by then is treated as failed: a navigation never hangs on one. */
 export const STYLESHEET_TIMEOUT_MS = 4000;
 

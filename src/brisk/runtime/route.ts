@@ -63,4 +63,11 @@ export interface RouteDefinition {
   action?(ctx: ActionContext): unknown;
   /** Stylesheets of this route only, relative to `src/app`, linked before it renders. */
   styles?: string[];
+  /**
+   * Rendered once when a production server starts, then served from memory with a fresh nonce per response.
+   * Only for a path without parameters whose loader reads no headers, cookies or search (that fails the start).
+   */
+  prerender?: boolean;
+  /** With `prerender`: the stored page is rendered again in the background once it is this many seconds old. */
+  revalidate?: number;
 }

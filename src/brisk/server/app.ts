@@ -14,6 +14,7 @@ import { TRACING_MODULE } from "./manifest.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import type { PageHandlerDeps } from "./pages.ts";
 import { pagesPlugin } from "./pages.ts";
+import { prerenderRoutes, type Prerendered } from "./prerender.ts";
 import { BODY_READS_AT_ONCE } from "./submission.ts";
 import { createPublicFileHandler, type PublicFiles } from "./public-files.ts";
 import { createAdmission, type Admission } from "./request-body.ts";
@@ -95,6 +96,16 @@ function healthPlugin() {
   );
 }
 
+const prerenders = new WeakMap<object, Prerendered>();
+
+/**
+ * Renders the app's `prerender` routes (a production app's; once) and settles when they are stored; rejects
+ * naming a route that cannot be prerendered. Called after listening: until then, they render as usual.
+ */
+export function prerendered(server: BriskApp): Promise<void> {
+  return prerenders.get(server)?.start() ?? Promise.resolve();
+}
+
 export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}) {
   const assets = deps.assets ?? loadClientAssets(app.routes);
   const capture: CaptureError = deps.capture ?? (() => {});
@@ -102,7 +113,10 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const security = createSecurityHeaders(config, { frameAncestors: deps.frameAncestors });
   // One bound for the bodies of actions and API routes together.
   const bodyReads = createAdmission(BODY_READS_AT_ONCE);
-  return new Elysia({ name: "brisk" })
+  const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
+  // Development renders every page: the code behind it changes.
+  if (config.mode === "production") pageDeps.prerendered = prerenderRoutes(app.routes, pageDeps);
+  const server = new Elysia({ name: "brisk" })
     .use(requestScopePlugin(deps.monitor))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, config))
@@ -114,7 +128,9 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
     .use(apiPlugin(app.api, { actionMaxBytes: config.actionMaxBytes, bodyReads }))
-    .use(pagesPlugin(pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads })));
+    .use(pagesPlugin(pageDeps));
+  if (pageDeps.prerendered) prerenders.set(server, pageDeps.prerendered);
+  return server;
 }
 
 export type BriskApp = ReturnType<typeof createApp>;

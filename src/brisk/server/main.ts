@@ -20,7 +20,7 @@ const { importedAssets } = await import("./imported-assets.ts");
 Bun.plugin(importedAssets());
 // Imported only to serve: the health probe, run every few seconds, skips loading React and Elysia.
 // `#app` is the app's definition (package.json "imports"): the one place the framework meets the app.
-const [{ createApp }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all([
+const [{ createApp, prerendered }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all([
   import("./app.ts"),
   import("./assets.ts"),
   import("./app-start.ts"),
@@ -28,11 +28,12 @@ const [{ createApp }, { loadClientAssets }, { startApp }, { default: app }] = aw
 ]);
 
 const assets = loadClientAssets(app.routes);
-const appStarted = await startApp(config, app, stdoutLogger).catch((error: unknown): never => {
+const cannotStart = (error: unknown): never => {
   stdoutLogger.flush();
   console.error(`brisk: cannot start: ${error instanceof Error ? error.message : String(error)}`);
   return process.exit(1);
-});
+};
+const appStarted = await startApp(config, app, stdoutLogger).catch(cannotStart);
 const startSentry = async () =>
   config.sentryDsn ? (await import("./sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId) : undefined;
 // Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts a moment after listening:
@@ -51,6 +52,9 @@ const brisk = createApp(config, app, {
 // idleTimeout: a connection silent for 10 s is closed, so slow or stalled headers cannot hold sockets open;
 // it is Bun's default, set here so it is a decision (Elysia adds no timeout of its own).
 listenOrExit(() => brisk.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 }), config);
+// The prerendered pages are rendered while the server already answers (rendering them as usual until then),
+// so they cost the cold start nothing; a route marked prerender that cannot be ends the process, naming it.
+void prerendered(brisk).catch(cannotStart);
 const SENTRY_START_DELAY_MS = 200;
 const sentryStarted = monitoring
   ? Promise.resolve()

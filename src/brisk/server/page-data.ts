@@ -23,9 +23,14 @@ export async function renderPageData(
   // A redirect is data here, not a 3xx: fetch would follow it and hide the target from the client router.
   const status = page.redirect ? 200 : page.status;
   const failed = page.status >= 300;
-  const headers = withAppHeaders(withTraceHeaders(HEADERS, deps.monitor), page.headers, failed);
+  const base = withTraceHeaders(HEADERS, deps.monitor);
   const head = `${JSON.stringify(page.payload)}\n`;
-  if (page.settlements.length === 0) return new Response(head, { status, headers });
+  if (page.settlements.length === 0) {
+    // Its length known, the compression step can leave a small one as it is.
+    const fixed = { ...base, "content-length": String(Buffer.byteLength(head)) };
+    return new Response(head, { status, headers: withAppHeaders(fixed, page.headers, failed) });
+  }
+  const headers = withAppHeaders(base, page.headers, failed);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {

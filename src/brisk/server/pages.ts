@@ -2,7 +2,9 @@
 import { Elysia } from "elysia";
 import { BUILD_HEADER, PAGE_DATA_PREFIX } from "../runtime/page.ts";
 import type { ActionBody } from "../runtime/route.ts";
+import { compressed } from "./compress.ts";
 import { renderPageData } from "./page-data.ts";
+import type { Prerendered } from "./prerender.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
 import { recordOf, type RequestRecord } from "./request-record.ts";
 import { allowedMethods, readSubmission, type SubmissionLimits } from "./submission.ts";
@@ -17,6 +19,8 @@ export interface PageHandlerDeps extends RenderDeps, SubmissionLimits {
    * their own would shadow the pages, and one route per file would miss files added in development.
    */
   publicFile(request: Request, pathname: string): Promise<Response | undefined>;
+  /** The routes rendered once (production only). */
+  prerendered?: Prerendered;
 }
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
@@ -38,6 +42,10 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   const target = isData ? new URL(url) : url;
   if (isData) target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
   const reading = request.method === "GET" || request.method === "HEAD";
+  if (reading && !isData) {
+    const stored = deps.prerendered?.answer(request, url, record);
+    if (stored) return request.method === "HEAD" ? new Response(null, stored) : compressed(request, stored);
+  }
   let submission: ActionBody | undefined;
   if (!reading) {
     const route = deps.match(target.pathname)?.route;
@@ -52,7 +60,10 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   }
   const render = (req: Request) =>
     isData ? renderPageData(req, target, record, deps, submission) : renderPage(req, url, record, deps, submission);
-  return request.method === "HEAD" ? headOf(request, render) : render(request);
+  if (request.method === "HEAD") return headOf(request, render);
+  const answer = await render(request);
+  // Development pages go as they are: the dev server appends its reload script to the HTML stream.
+  return deps.mode === "production" ? compressed(request, answer) : answer;
 }
 
 /**

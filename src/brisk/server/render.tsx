@@ -62,10 +62,12 @@ async function renderDocument(
   // Taken here, outside the render's own span: the browser continues the page's transaction.
   const trace = deps.monitor?.traceHeaders?.();
   try {
-    const render = () => renderToReadableStream(<App app={deps.app} navigation={navigation} settlements={page.settlements} />, {
+    const root = <App app={deps.app} navigation={navigation} settlements={page.settlements} inlineStyles={deps.assets.inlineStyles} />;
+    const render = () => renderToReadableStream(root, {
       bootstrapModules: [deps.assets.entryUrl],
       bootstrapScriptContent: bootScript(page, deps.clientConfig, host, nonce, trace),
-      nonce,
+      // The style nonce: React writes it on the inlined stylesheets only when told it here too.
+      nonce: { script: nonce, style: nonce },
       signal: request.signal,
       onError(error) {
         // A visitor who leaves aborts the render; that is not a failure of the page.

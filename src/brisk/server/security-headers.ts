@@ -55,7 +55,6 @@ export function createSecurityHeaders(
   // Everything but the nonce is decided once.
   const tail = [
     "default-src 'self'",
-    "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
@@ -73,7 +72,8 @@ export function createSecurityHeaders(
     html: (nonce) => ({
       ...fixed,
       // 'strict-dynamic': scripts our nonce'd scripts load (route chunks, Sentry) are trusted; nothing else runs.
-      "content-security-policy": `script-src 'nonce-${nonce}' 'strict-dynamic'; ${tail}`,
+      // style-src: the stylesheet files and the small ones inlined into the page with the same nonce.
+      "content-security-policy": `script-src 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'nonce-${nonce}'; ${tail}`,
     }),
   };
 }

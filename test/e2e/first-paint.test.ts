@@ -1,0 +1,51 @@
+// What stands before the first paint in Chromium, on the production build: a compressed document, the app's
+// stylesheet inline (no request for it, no CSP violation), and route stylesheets still loaded as links.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Browser } from "playwright-core";
+import { prerendered } from "../../src/brisk/server/app.ts";
+import { EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
+import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
+
+let server: Listening;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await listenApp({}, { appModule: EXAMPLE_APP_MODULE });
+  await prerendered(server.app);
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test("the prerendered home page: compressed, its stylesheet inline and kept through hydration and navigation, no CSP violation", async () => {
+  const page = await browser.newPage();
+  const watch = watchPage(page);
+  const stylesheets: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "stylesheet") stylesheets.push(new URL(r.url()).pathname);
+  });
+  const response = await page.goto(`${server.origin}/`);
+  expect(response!.headers()["content-encoding"]).toBe("br");
+  expect(response!.headers().etag).toBeTruthy();
+  await hydrated(page);
+  const inline = () =>
+    page.evaluate(() => {
+      const style = document.querySelector<HTMLStyleElement>('style[data-precedence="brisk-inline"]');
+      return { href: style?.dataset.href, rules: style?.sheet?.cssRules.length ?? 0 };
+    });
+  const before = await inline();
+  expect(before.href).toMatch(/^\/assets\/styles-/);
+  expect(before.rules).toBeGreaterThan(0);
+  // The app's rules apply: the page's font is the stylesheet's, not the browser's serif default.
+  expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain("system-ui");
+  await page.click('a[href="/examples/lazy"]');
+  await page.waitForSelector(".lazy-banner");
+  expect(await inline()).toEqual(before);
+  expect(stylesheets).toHaveLength(1);
+  expect(stylesheets[0]).toMatch(/^\/assets\/LazyExample-/);
+  expect(watch.problems).toEqual([]);
+  await page.close();
+});

@@ -1,0 +1,154 @@
+// Prerendered routes: the stored page with each response's own nonce and request id, ETag and 304,
+// stale-while-revalidate with one re-render at a time, and routes that cannot be prerendered refused.
+import { afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
+import type { AppDefinition } from "../../src/brisk/runtime/app-definition.ts";
+import type { LoaderContext } from "../../src/brisk/runtime/route.ts";
+import { createApp, prerendered } from "../../src/brisk/server/app.ts";
+import type { ErrorContext } from "../../src/brisk/server/request-record.ts";
+import { prerenderState } from "../fixtures/app/loaders.server.ts";
+import { clientAssets, loadApp, testApp, testConfig, type TestApp } from "../support/app.ts";
+
+let t: TestApp;
+const captured: Array<[unknown, ErrorContext]> = [];
+beforeAll(async () => {
+  t = await testApp({}, { capture: (error, context) => void captured.push([error, context]) });
+  await prerendered(t.app);
+});
+afterEach(() => {
+  setSystemTime();
+  prerenderState.fail = false;
+});
+
+const nonceOf = (res: Response) => /script-src 'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")![1]!;
+const renderOf = (html: string) => Number(/Render (?:<!-- -->)?(\d+)/.exec(html)?.[1]);
+
+/** Waits until the stored page shows a render after `render` (the re-render runs in the background). */
+async function renderAfter(render: number): Promise<number> {
+  for (;;) {
+    const now = renderOf(await (await t.request("/prerendered")).text());
+    if (now > render) return now;
+    await Bun.sleep(5);
+  }
+}
+
+describe("the stored page", () => {
+  test("is the page a fresh render gives, apart from the nonce, the request id and the render count", async () => {
+    const stored = await t.request("/prerendered");
+    expect(stored.headers.get("etag")).toMatch(/^"[0-9a-z]+"$/);
+    const definition = await loadApp();
+    const live = createApp(testConfig(), { ...definition, routes: definition.routes.map((r) => ({ ...r, prerender: false })) }, {
+      assets: await clientAssets(),
+      log: () => {},
+    });
+    const fresh = await live.handle(new Request("http://localhost/prerendered"));
+    expect(fresh.headers.get("etag")).toBeNull();
+    const same = (res: Response, html: string) =>
+      html.replaceAll(nonceOf(res), "NONCE").replace(/Render (<!-- -->)?\d+/, "Render N").replace(/"render":\d+/, '"render":N');
+    expect(same(stored, await stored.text())).toBe(same(fresh, await fresh.text()));
+    for (const name of ["content-type", "cache-control", "referrer-policy", "cross-origin-opener-policy"]) {
+      expect(stored.headers.get(name)).toBe(fresh.headers.get(name));
+    }
+    expect(stored.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  test("every response has its own nonce, on every inline script and preload, and the host it was asked under", async () => {
+    const [a, b] = await Promise.all([t.request("/prerendered"), t.request("/prerendered")]);
+    expect(nonceOf(a)).not.toBe(nonceOf(b));
+    expect(a.headers.get("x-request-id")).not.toBe(b.headers.get("x-request-id"));
+    const html = await a.text();
+    const nonce = nonceOf(a);
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag);
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(html).toContain(`"nonce":"${nonce}"`);
+    expect(html).toContain('"host":"localhost"');
+    expect(html).not.toMatch(/brisk0prerender|brisk-prerender-host/);
+  });
+
+  test("304 on a matching If-None-Match, the page on another; HEAD has the headers alone", async () => {
+    const first = await t.request("/prerendered");
+    const etag = first.headers.get("etag")!;
+    const again = await t.request("/prerendered", { headers: { "if-none-match": `"other", ${etag}` } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(again.headers.get("x-request-id")).toBeTruthy();
+    expect(await again.text()).toBe("");
+    expect((await t.request("/prerendered", { headers: { "if-none-match": '"other"' } })).status).toBe(200);
+    const head = await t.request("/prerendered", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("etag")).toBe(etag);
+    expect(await head.text()).toBe("");
+  });
+
+  test("compressed like any page", async () => {
+    const res = await t.request("/prerendered", { headers: { "accept-encoding": "br" } });
+    expect(res.headers.get("content-encoding")).toBe("br");
+  });
+
+  test("a search renders the page as usual", async () => {
+    const res = await t.request("/prerendered?x=1");
+    expect(res.headers.get("etag")).toBeNull();
+    expect(await res.text()).toContain('"search":"x=1"');
+  });
+});
+
+describe("revalidation", () => {
+  test("after the route's age: the stored page still goes out, then one re-render under concurrent requests replaces it", async () => {
+    const before = renderOf(await (await t.request("/prerendered")).text());
+    let open!: () => void;
+    prerenderState.gate = new Promise<void>((resolve) => (open = resolve));
+    const rendersBefore = prerenderState.renders;
+    setSystemTime(Date.now() + 61_000);
+    const during = await Promise.all(Array.from({ length: 20 }, () => t.request("/prerendered").then((r) => r.text())));
+    for (const html of during) expect(renderOf(html)).toBe(before);
+    open();
+    prerenderState.gate = undefined;
+    const after = await renderAfter(before);
+    expect(prerenderState.renders).toBe(rendersBefore + 1);
+    expect(after).toBe(prerenderState.renders);
+  });
+
+  test("a failing re-render keeps the old page and is reported once, with its digest", async () => {
+    const before = renderOf(await (await t.request("/prerendered")).text());
+    captured.length = 0;
+    prerenderState.fail = true;
+    // Past the age of the page the test before stored at its own (mocked) time, too.
+    setSystemTime(Date.now() + 200_000);
+    await t.request("/prerendered");
+    for (let i = 0; i < 200 && captured.length === 0; i++) await Bun.sleep(5);
+    for (let i = 0; i < 10; i++) expect(renderOf(await (await t.request("/prerendered")).text())).toBe(before);
+    expect(captured).toHaveLength(1);
+    expect((captured[0]![0] as Error).message).toContain("re-render");
+    expect(captured[0]![1]).toMatchObject({ phase: "prerender", route: "/prerendered" });
+    expect(captured[0]![1].digest).toMatch(/^[0-9a-z]{10}$/);
+  });
+});
+
+describe("what cannot be prerendered", () => {
+  async function prerenderWith(loader: (ctx: LoaderContext) => unknown, path = "/marked"): Promise<unknown> {
+    const definition = await loadApp();
+    const app: AppDefinition = { ...definition, routes: [...definition.routes, { path, component: () => null, loader, prerender: true }] };
+    return prerendered(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).then(() => undefined, (e: unknown) => e);
+  }
+
+  test.each([
+    ["cookies", (ctx: LoaderContext) => ctx.cookies.get("session")],
+    ["the header accept-language", (ctx: LoaderContext) => ctx.headers.get("accept-language")],
+    ["search", (ctx: LoaderContext) => ctx.search.get("q")],
+  ])("a loader that reads %s fails, naming the route", async (what, loader) => {
+    const error = await prerenderWith(loader);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toBe(`route /marked is marked prerender, but its loader reads ${what}`);
+  });
+
+  test("a loader that fails or ends in an outcome fails, naming the route", async () => {
+    const error = await prerenderWith(() => {
+      throw new Error("no database at build time");
+    });
+    expect((error as Error).message).toBe("route /marked is marked prerender, but its render answered Error: no database at build time");
+  });
+
+  test("a path with parameters fails at once", async () => {
+    await expect(prerenderWith(() => null, "/things/:id")).rejects.toThrow("route /things/:id is marked prerender, but its path has parameters");
+  });
+});
