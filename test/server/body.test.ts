@@ -309,6 +309,10 @@ describe("parseMediaType", () => {
     });
   });
 
+  test("an unterminated quote is kept as written", () => {
+    expect(parseMediaType('multipart/form-data; boundary="abc').params.boundary).toBe('"abc');
+  });
+
   test("a header without parameters has none", () => {
     expect(parseMediaType("application/json")).toEqual({ type: "application/json", params: Object.create(null) });
   });

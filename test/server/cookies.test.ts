@@ -172,9 +172,9 @@ describe("createCookies", () => {
     expect(await cookies.getSigned("session")).toBe("user:7");
   });
 
-  test("without a signer getSigned reads as absent and setSigned throws", async () => {
+  test("without a signer, signed cookies are a set-up error: getSigned and setSigned throw", async () => {
     const cookies = createCookies("session=x.y", { secure: false });
-    expect(await cookies.getSigned("session")).toBeUndefined();
+    expect(cookies.getSigned("session")).rejects.toThrow("need a signer");
     expect(cookies.setSigned("session", "v")).rejects.toThrow("need a signer");
   });
 });

@@ -72,7 +72,8 @@ export function parseMediaType(header: string): { type: string; params: Record<s
       const key = name!.toLowerCase();
       // The first of a repeated parameter wins, as in Bun's own multipart reader.
       if (params[key] === undefined) {
-        params[key] = value!.startsWith('"') ? value!.slice(1, -1).replace(/\\(.)/g, "$1") : value!.trim();
+        const quoted = /^"(.*)"$/s.exec(value!);
+        params[key] = quoted ? quoted[1]!.replace(/\\(.)/g, "$1") : value!.trim();
       }
     }
   }

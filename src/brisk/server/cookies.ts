@@ -39,7 +39,7 @@ export interface Cookies {
 export interface CookiesOptions {
   /** Add Secure by default: on in production, where the site is served over HTTPS. */
   readonly secure: boolean;
-  /** Signs and verifies; without it getSigned reads every cookie as absent and setSigned throws. */
+  /** Signs and verifies; without it getSigned and setSigned throw (the app's set-up is missing a piece). */
   readonly signer?: CookieSigner;
 }
 
@@ -61,7 +61,7 @@ export function createCookies(cookieHeader: string | null, options: CookiesOptio
     get: (name) => jar.get(name) ?? undefined,
     async getSigned(name) {
       const value = jar.get(name);
-      return value === null || !options.signer ? undefined : options.signer.verify(value, name);
+      return value === null ? undefined : signer().verify(value, name);
     },
     set,
     async setSigned(name, value, extra) {
