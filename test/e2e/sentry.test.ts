@@ -289,6 +289,25 @@ describe("what a browser event carries", () => {
     await page.click("text=Throw an error");
     const digest = await page.textContent("main.global-error .digest code");
     await refused;
+    // Every envelope of the page has been tried while Sentry was down and written to IndexedDB before the
+    // reload; one still on its way when the page unloads would be neither sent nor kept.
+    await page.waitForLoadState("networkidle");
+    await page.waitForFunction(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const open = indexedDB.open("sentry-offline");
+          open.onerror = () => resolve(false);
+          open.onsuccess = () => {
+            const db = open.result;
+            if (!db.objectStoreNames.contains("queue")) return resolve(false);
+            const count = db.transaction("queue").objectStore("queue").count();
+            count.onsuccess = () => resolve(count.result > 0);
+            count.onerror = () => resolve(false);
+          };
+        }),
+      null,
+      { timeout: 10_000 },
+    );
     await ingest.setMode("up");
     await page.reload();
     await hydrated(page);
