@@ -4,13 +4,10 @@
 import type { ErrorHandler } from "elysia";
 import { isOutcome } from "../runtime/outcome.ts";
 import { BodyRefused, isApiPath, jsonError } from "./api.ts";
+import { noStoreText as text } from "./plain-text.ts";
 import { recordOf, reportError, type CaptureError } from "./request-record.ts";
 
 type ErrorContext = Parameters<ErrorHandler>[0];
-
-function text(status: number, body: string, headers: Record<string, string> = {}): Response {
-  return new Response(`${body}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers } });
-}
 
 /** Field → first problem, from Elysia's schema errors (`/name` → `name`). */
 function fieldErrors(error: unknown): Record<string, string> {

@@ -18,7 +18,7 @@ export interface PageHandlerDeps extends RenderDeps, SubmissionLimits {
    * Asked before the pages: public files live at the site root beside them, where a wildcard route of
    * their own would shadow the pages, and one route per file would miss files added in development.
    */
-  publicFile(request: Request, pathname: string): Promise<Response | undefined>;
+  publicFile(request: Request, pathname: string): Promise<Response> | undefined;
   /** The routes rendered once (production only). */
   prerendered?: Prerendered;
 }
@@ -83,12 +83,12 @@ async function headOf(request: Request, render: (request: Request) => Promise<Re
 export function pagesPlugin(deps: PageHandlerDeps) {
   return new Elysia({ name: "brisk:pages" }).all(
     "*",
-    async function servePage({ request }) {
+    function servePage({ request }) {
       const record = recordOf(request);
       // Public files are static answers, like assets: no page transaction (the file's path is one the URL
       // parser leaves as it is, so the record's raw path finds it).
       if (request.method === "GET" || request.method === "HEAD") {
-        const file = await deps.publicFile(request, record.path);
+        const file = deps.publicFile(request, record.path);
         if (file) return file;
       }
       return monitorPage(deps.monitor, request, record, () => handlePage(request, record, deps));

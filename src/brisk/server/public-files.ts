@@ -50,34 +50,36 @@ interface Validated {
   bytes: Uint8Array<ArrayBuffer>;
   etag: string;
   mtimeMs: number;
+  type: string;
+  lastModified: string;
 }
 
 /**
- * Answers a public file, or undefined when the path is not one. Bytes and their ETag are kept per file and
- * modification time: public files are few and small (an icon, robots.txt), and hashing them once is enough.
+ * The answer for a public file, or undefined (at once, with no promise to wait for: most requests are
+ * pages) when the path is not one. Bytes, their ETag and the headers derived from the file are kept per
+ * file and modification time: public files are few and small (an icon, robots.txt).
  */
-export function createPublicFileHandler(files: PublicFiles): (request: Request, pathname: string) => Promise<Response | undefined> {
+export function createPublicFileHandler(files: PublicFiles): (request: Request, pathname: string) => Promise<Response> | undefined {
   const cache = new Map<string, Validated>();
   const load = async (file: PublicFile): Promise<Validated> => {
     const cached = cache.get(file.path);
     if (cached && cached.mtimeMs === file.mtimeMs) return cached;
-    const bytes = new Uint8Array(await Bun.file(file.path).arrayBuffer());
-    const loaded = { bytes, etag: `"${Bun.hash(bytes).toString(36)}"`, mtimeMs: file.mtimeMs };
+    const blob = Bun.file(file.path);
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    const lastModified = new Date(Math.floor(file.mtimeMs / 1000) * 1000).toUTCString();
+    const loaded = { bytes, etag: `"${Bun.hash(bytes).toString(36)}"`, mtimeMs: file.mtimeMs, type: blob.type, lastModified };
     cache.set(file.path, loaded);
     return loaded;
   };
-  return async (request: Request, pathname: string): Promise<Response | undefined> => {
-    const file = files.find(pathname);
-    if (!file) return undefined;
-    const { bytes, etag, mtimeMs } = await load(file);
-    const headers: Record<string, string> = {
-      "content-type": Bun.file(file.path).type,
-      "cache-control": CACHE_CONTROL,
-      etag,
-      "last-modified": new Date(Math.floor(mtimeMs / 1000) * 1000).toUTCString(),
-    };
+  const serve = async (request: Request, file: PublicFile): Promise<Response> => {
+    const { bytes, etag, mtimeMs, type, lastModified } = await load(file);
+    const headers: Record<string, string> = { "content-type": type, "cache-control": CACHE_CONTROL, etag, "last-modified": lastModified };
     if (notModified(request, etag, mtimeMs)) return new Response(null, { status: 304, headers });
     return new Response(request.method === "HEAD" ? null : bytes, { headers });
+  };
+  return (request, pathname) => {
+    const file = files.find(pathname);
+    return file ? serve(request, file) : undefined;
   };
 }
 

@@ -2,6 +2,7 @@
 // single byte is sent.
 import { actionResult } from "../runtime/action-data.ts";
 import { applySettlement, splitDeferred, tracked } from "../runtime/deferred.tsx";
+import { showsErrorDetails } from "../runtime/error-page.ts";
 import type { RouteMatch } from "../runtime/match.ts";
 import { Outcome, isOutcome, outcomeInfo, type OutcomeInfo } from "../runtime/outcome.ts";
 import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePayload } from "../runtime/page.ts";
@@ -38,7 +39,7 @@ export interface ResolvedPage {
 
 /** What a page may show of a server error: the digest always, the message and stack only in development. */
 export function publicError(error: unknown, digest: string, mode: Mode): PageError {
-  if (mode !== "development") return { digest, side: "server" };
+  if (!showsErrorDetails(mode)) return { digest, side: "server" };
   const e = error instanceof Error ? error : new Error(String(error));
   return { digest, side: "server", message: e.message, stack: e.stack };
 }

@@ -5,6 +5,7 @@
 import type { ActionBody } from "../runtime/route.ts";
 import type { RouteDefinition } from "../runtime/route.ts";
 import { readActionBody } from "./body.ts";
+import { noStoreText as refusal } from "./plain-text.ts";
 import type { Admission } from "./request-body.ts";
 import { crossSiteRefusal } from "./same-origin.ts";
 
@@ -23,11 +24,6 @@ export const TOO_MANY_UPLOADS = "too many request bodies being read at once; try
 /** The methods a page answers: GET and HEAD, and POST where its route has an action. */
 export function allowedMethods(route: RouteDefinition | undefined): string {
   return route?.action ? "GET, HEAD, POST" : "GET, HEAD";
-}
-
-function refusal(status: number, text: string, headers: Record<string, string> = {}): Response {
-  const all = { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers };
-  return new Response(`${text}\n`, { status, headers: all });
 }
 
 export async function readSubmission(
