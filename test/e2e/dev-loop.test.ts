@@ -54,13 +54,18 @@ const overlay = () =>
     return host && host.style.display !== "none" ? (host.shadowRoot?.textContent ?? "") : "";
   });
 
-/** Bun's overlay goes once its own socket hears the fixed build, which may come a moment after the page. */
+/**
+ * Bun's overlay goes once its own socket hears the fixed build, which may come a moment after the page. A
+ * recovery may also reload the page once more while this looks (the server's rebuild and Bun's own socket
+ * both react to the fix), so a look cut short by a navigation is taken again.
+ */
 async function overlayGone(timeoutMs = 5_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
-  let text = await overlay();
+  const look = () => overlay().catch((error: Error) => (/context was destroyed|navigat/i.test(error.message) ? "(navigating)" : Promise.reject(error)));
+  let text = await look();
   while (text !== "" && Date.now() < deadline) {
     await Bun.sleep(50);
-    text = await overlay();
+    text = await look();
   }
   return text;
 }
