@@ -32,6 +32,7 @@ export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemap
   await mkdir(outdir, { recursive: true });
   await rm(binary, { force: true });
   const manifest = await buildClient({ outdir: clientDir, mode: "production" });
+  await prerender(clientDir);
   const result = await Bun.build({
     entrypoints: [join(ROOT, "src/brisk/server/main.ts")],
     target: "bun",
@@ -59,6 +60,21 @@ export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemap
   // The maps are inside the binary; the copies Bun also writes beside it are not needed to run or upload.
   await Promise.all(result.outputs.filter((o) => o.path.endsWith(".map")).map((o) => rm(o.path, { force: true })));
   return { binary, bytes: (await stat(binary)).size, buildId: manifest.buildId };
+}
+
+/**
+ * The prerendered pages, rendered now so that the binary serves them from its first request. In a process of
+ * its own: it loads the app under React's production build, whatever this one runs under.
+ */
+async function prerender(clientDir: string): Promise<void> {
+  const proc = Bun.spawn(["bun", join(ROOT, "scripts/prerender.ts"), clientDir], {
+    cwd: ROOT,
+    env: { ...Bun.env, NODE_ENV: "production" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`the build cannot prerender: ${(err || out).trim()}`);
 }
 
 if (import.meta.main) {

@@ -16,8 +16,9 @@ export function Home() {
         every outcome has a real page with a real HTTP status.
       </p>
       <p className="prerendered">
-        This page and the code-split route are prerendered: rendered once when the server starts, then sent from
-        memory with a fresh CSP nonce and request id on every answer.
+        This page, the code-split route and the not-found page are prerendered: rendered once by the build (or as
+        <code>bun run start</code> starts), then sent from memory with a fresh CSP nonce and request id on every
+        answer.
       </p>
       <h2>Examples</h2>
       <ul className="examples">

@@ -14,7 +14,7 @@ import { TRACING_MODULE } from "./manifest.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import type { PageHandlerDeps } from "./pages.ts";
 import { pagesPlugin } from "./pages.ts";
-import { prerenderRoutes, type Prerendered } from "./prerender.ts";
+import { prerenderRoutes, type Prerendered, type PrerenderedPages } from "./prerender.ts";
 import { BODY_READS_AT_ONCE } from "./submission.ts";
 import { createPublicFileHandler, type PublicFiles } from "./public-files.ts";
 import { createAdmission, type Admission } from "./request-body.ts";
@@ -99,11 +99,17 @@ function healthPlugin() {
 const prerenders = new WeakMap<object, Prerendered>();
 
 /**
- * Renders the app's `prerender` routes (a production app's; once) and settles when they are stored; rejects
- * naming a route that cannot be prerendered. Called after listening: until then, they render as usual.
+ * Renders what the build did not store of a production app's prerendered pages (once) and settles when they
+ * are stored; rejects naming a route that cannot be prerendered. Called after listening: until then, those
+ * pages render as usual.
  */
 export function prerendered(server: BriskApp): Promise<void> {
   return prerenders.get(server)?.start() ?? Promise.resolve();
+}
+
+/** The pages a production app has stored, as the build keeps them. */
+export function prerenderedPages(server: BriskApp): PrerenderedPages | undefined {
+  return prerenders.get(server)?.pages();
 }
 
 export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}) {
@@ -115,7 +121,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const bodyReads = createAdmission(BODY_READS_AT_ONCE);
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
   // Development renders every page: the code behind it changes.
-  if (config.mode === "production") pageDeps.prerendered = prerenderRoutes(app.routes, pageDeps);
+  if (config.mode === "production") pageDeps.prerendered = prerenderRoutes(app.routes, pageDeps, assets.prerendered);
   const server = new Elysia({ name: "brisk" })
     .use(requestScopePlugin(deps.monitor))
     .use(securityHeadersPlugin(security))

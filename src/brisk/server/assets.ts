@@ -7,6 +7,7 @@ import type { RouteDefinition } from "../runtime/route.ts";
 import type { RouteAssets } from "../runtime/page.ts";
 import { pickEncoding } from "./accept-encoding.ts";
 import type { Manifest } from "./manifest.ts";
+import type { PrerenderedPages } from "./prerender.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
 
 export const ASSETS_PREFIX = "/assets/";
@@ -30,6 +31,18 @@ export interface ClientAssets {
   publicFiles: PublicFiles;
   /** The text of the app stylesheets every page carries inline, by URL (none in development). */
   inlineStyles?: ReadonlyMap<string, string>;
+  /** The pages the build prerendered (scripts/prerender.ts), when it did, for this very client build. */
+  prerendered?: PrerenderedPages;
+}
+
+/** Beside the client build's own files, and not one of them: never served as an asset. */
+export const PRERENDERED_FILE = "prerendered.json";
+
+function builtPages(dir: string, buildId: string): PrerenderedPages | undefined {
+  const file = join(dir, PRERENDERED_FILE);
+  if (!existsSync(file)) return undefined;
+  const pages = JSON.parse(readFileSync(file, "utf8")) as PrerenderedPages;
+  return pages.buildId === buildId ? pages : undefined;
 }
 
 /**
@@ -137,6 +150,7 @@ export function loadClientAssets(routes: readonly RouteDefinition[], dir: string
     get: (name) => loaded.get(name) ?? load(name),
     publicFiles: fixedPublicFiles(publicListing),
     inlineStyles,
+    prerendered: builtPages(dir, manifest.buildId),
   };
 }
 

@@ -26,8 +26,9 @@ function encoder(coding: Coding): zlib.BrotliCompress | zlib.Gzip {
   });
 }
 
+/** Reads no body: asking a Response made from a string for its body turns the string into a stream. */
 function isCompressible(response: Response): boolean {
-  if (!response.body || response.status === 204 || response.status === 304) return false;
+  if (response.status === 204 || response.status === 304) return false;
   if (response.headers.has("content-encoding")) return false;
   const type = response.headers.get("content-type") ?? "";
   if (!COMPRESSIBLE.some((t) => type.startsWith(t))) return false;
@@ -84,7 +85,7 @@ export function compressed(request: Request, response: Response): Response {
   const vary = response.headers.get("vary");
   response.headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
   const coding = pickEncoding(request.headers.get("accept-encoding"), CODINGS);
-  if (!coding) return response;
+  if (!coding || !response.body) return response;
   const headers = new Headers(response.headers);
   headers.set("content-encoding", coding);
   headers.delete("content-length");

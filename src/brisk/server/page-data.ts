@@ -5,7 +5,7 @@ import type { ActionBody } from "../runtime/route.ts";
 import { withAppHeaders } from "./answer-headers.ts";
 import { withTraceHeaders } from "./request-monitor.ts";
 import type { RequestRecord } from "./request-record.ts";
-import { resolvePage, type PageDeps } from "./resolve-page.ts";
+import { resolvePage, type PageDeps, type ResolvedPage } from "./resolve-page.ts";
 
 const HEADERS = {
   "content-type": `${PAGE_DATA_TYPE}; charset=utf-8`,
@@ -19,7 +19,11 @@ export async function renderPageData(
   deps: PageDeps,
   submission?: ActionBody,
 ): Promise<Response> {
-  const page = await resolvePage(request, url, record, deps, submission);
+  return pageDataOf(await resolvePage(request, url, record, deps, submission), record, deps);
+}
+
+/** The page data of a page whose action and loader have run. */
+export function pageDataOf(page: ResolvedPage, record: RequestRecord, deps: PageDeps): Response {
   // A redirect is data here, not a 3xx: fetch would follow it and hide the target from the client router.
   const status = page.redirect ? 200 : page.status;
   const failed = page.status >= 300;

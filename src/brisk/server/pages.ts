@@ -19,7 +19,7 @@ export interface PageHandlerDeps extends RenderDeps, SubmissionLimits {
    * their own would shadow the pages, and one route per file would miss files added in development.
    */
   publicFile(request: Request, pathname: string): Promise<Response> | undefined;
-  /** The routes rendered once (production only). */
+  /** The pages rendered once (production only). */
   prerendered?: Prerendered;
 }
 
@@ -42,9 +42,9 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   const target = isData ? new URL(url) : url;
   if (isData) target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
   const reading = request.method === "GET" || request.method === "HEAD";
-  if (reading && !isData) {
-    const stored = deps.prerendered?.answer(request, url, record);
-    if (stored) return request.method === "HEAD" ? new Response(null, stored) : compressed(request, stored);
+  if (reading) {
+    const stored = deps.prerendered?.answer(request, target, record, isData);
+    if (stored) return stored;
   }
   let submission: ActionBody | undefined;
   if (!reading) {

@@ -1,38 +1,52 @@
-// prerender.ts: routes marked `prerender` are rendered once; each request gets the stored page with its own
-// nonce, host and request id put in, a strong ETag and a 304 on a match, re-rendered in the background after
-// `revalidate` seconds.
+// prerender.ts: routes marked `prerender`, and the not-found page for unmatched paths, rendered once (at build
+// time for the binary, just after listening otherwise); each request gets the stored page with its own nonce,
+// host, path and request id put in, a strong ETag and a 304 on a match. Marked routes are re-rendered in the
+// background after `revalidate` seconds.
 import type { RouteDefinition } from "../runtime/route.ts";
-import { renderPage, type RenderDeps } from "./render.tsx";
+import { pickEncoding } from "./accept-encoding.ts";
+import { pageDataOf } from "./page-data.ts";
+import { renderPage, renderResolved, type RenderDeps } from "./render.tsx";
+import { resolvePage } from "./resolve-page.ts";
 import { createRequestRecord, reportError, type RequestRecord } from "./request-record.ts";
+import {
+  SLOT_MARKERS,
+  encodedData,
+  gzipOf,
+  htmlOf,
+  storeData,
+  storePage,
+  type SlotValues,
+  type StoredData,
+  type StoredPage,
+} from "./stored-page.ts";
 
-/** Rendered where the response's own values go; the stored HTML is split there once. */
-const NONCE_SLOT = "brisk0prerender0nonce0slot";
-const HOST_SLOT = "brisk-prerender-host.invalid";
-const SLOTS = new RegExp(`(${NONCE_SLOT}|${HOST_SLOT.replaceAll(".", "\\.")})`);
-
-interface StoredPage {
-  /** The HTML between the slots; `slots[i]` goes after `parts[i]`. */
-  parts: string[];
-  slots: Array<"nonce" | "host">;
-  etag: string;
-  /** The render's headers but the CSP (which names the nonce) and the request id. */
-  headers: Array<[string, string]>;
-  renderedAt: number;
+/** A route's stored document and the page data client navigation asks for. */
+interface StoredRoute {
+  document: StoredPage;
+  data: StoredData;
 }
 
-/** Why a route cannot be prerendered: it reads the request, or it does not answer 200. */
+/** What a build stores (`prerendered.json` beside the client build), for the server to start with. */
+export interface PrerenderedPages {
+  buildId: string;
+  routes: Record<string, StoredRoute>;
+  /** null: this app's not-found page cannot be stored (it shows more of the request than its path). */
+  notFound?: StoredPage | null;
+}
+
+/** Why a route cannot be prerendered: it reads the request, sets a cookie, or does not answer 200. */
 export class PrerenderError extends Error {
   override name = "PrerenderError";
 }
 
 /** A request whose headers, cookies and search throw: a prerendered page cannot depend on them. */
-function guardedRequest(path: string): { request: Request; url: URL; read: () => string | undefined } {
+function guardedRequest(href: string): { request: Request; url: URL; read: () => string | undefined } {
   let read: string | undefined;
   const refuse = (what: string): never => {
     read ??= what;
     throw new PrerenderError(`reads ${what} while prerendered`);
   };
-  const base = new Request(`http://${HOST_SLOT}${path}`);
+  const base = new Request(href);
   const headers = new Proxy(base.headers, {
     get: (_, name) => (name === "get" ? (h: string) => refuse(h.toLowerCase() === "cookie" ? "cookies" : `the header ${h}`) : refuse("headers")),
   });
@@ -50,24 +64,56 @@ function guardedRequest(path: string): { request: Request; url: URL; read: () =>
   return { request, url, read: () => read };
 }
 
-async function renderStored(route: RouteDefinition, deps: RenderDeps): Promise<StoredPage> {
-  const { request, url, read } = guardedRequest(route.path);
+/** Headers a response fills in for itself, and Vary, which the stored answer sets whole. */
+const PER_RESPONSE = new Set(["content-security-policy", "x-request-id", "vary", "content-length"]);
+
+function storedHeaders(response: Response, what: string): Array<[string, string]> {
+  if (response.headers.has("set-cookie")) throw new PrerenderError(`${what} is marked prerender, but it sets a cookie`);
+  return [...response.headers].filter(([name]) => !PER_RESPONSE.has(name));
+}
+
+/** With no monitor (a stored page must not carry the trace of the render that made it) and slots for the nonce. */
+function storingDeps(deps: RenderDeps, nonce: string = SLOT_MARKERS.nonce): RenderDeps {
+  return { ...deps, monitor: undefined, security: { ...deps.security, nonce: () => nonce }, capture: () => {} };
+}
+
+async function renderRoute(route: RouteDefinition, deps: RenderDeps): Promise<StoredRoute> {
+  const what = `route ${route.path}`;
+  const { request, url, read } = guardedRequest(`http://${SLOT_MARKERS.host}${route.path}`);
   const record = createRequestRecord(request);
-  // No monitor: a stored page must not carry the trace of the render that made it to every visitor.
-  const slotDeps: RenderDeps = { ...deps, monitor: undefined, security: { ...deps.security, nonce: () => NONCE_SLOT }, capture: () => {} };
-  const response = await renderPage(request, url, record, slotDeps);
-  const html = await response.text();
+  const slotDeps = storingDeps(deps);
+  // One run of the loader for both: the document and the page data client navigation asks for.
+  const page = await resolvePage(request, url, record, slotDeps);
+  const response = await renderResolved(request, url, page, record, slotDeps);
+  const data = pageDataOf(page, createRequestRecord(request), slotDeps);
+  const [html, body] = await Promise.all([response.text(), data.text()]);
   const reads = read();
-  if (reads) throw new PrerenderError(`route ${route.path} is marked prerender, but its loader reads ${reads}`);
+  if (reads) throw new PrerenderError(`${what} is marked prerender, but its loader reads ${reads}`);
   if (response.status !== 200) {
     const why = record.errors[0] ? `${record.errors[0].name}: ${record.errors[0].message}` : `status ${response.status}`;
-    throw new PrerenderError(`route ${route.path} is marked prerender, but its render answered ${why}`);
+    throw new PrerenderError(`${what} is marked prerender, but its render answered ${why}`);
   }
-  const pieces = html.split(SLOTS);
-  const parts = pieces.filter((_, i) => i % 2 === 0);
-  const slots = pieces.filter((_, i) => i % 2 === 1).map((s) => (s === NONCE_SLOT ? "nonce" : "host"));
-  const headers = [...response.headers].filter(([name]) => name !== "content-security-policy" && name !== "x-request-id");
-  return { parts, slots, headers, etag: `"${Bun.hash(html).toString(36)}"`, renderedAt: Date.now() };
+  return { document: storePage(html, 200, storedHeaders(response, what)), data: storeData(body, storedHeaders(data, what)) };
+}
+
+/** A path and search with every character the fill-in must escape, to check the stored page against a render. */
+const CHECK_PATH = "/brisk-check/a&b'c\"d<e>f%20g";
+const CHECK_SEARCH = "?q=<x>&y='z'";
+const CHECK_NONCE = "Q2hlY2tOb25jZUNoZWNrTm9u";
+
+/**
+ * The not-found page, stored only when filling in the path gives exactly what a render of such a path gives:
+ * an app's not-found page that shows more of the request (a header, a cookie, the time) renders every time.
+ */
+async function renderNotFound(deps: RenderDeps): Promise<StoredPage | null> {
+  const slotted = guardedRequest(`http://${SLOT_MARKERS.host}${SLOT_MARKERS.path}?${SLOT_MARKERS.search}`);
+  const response = await renderPage(slotted.request, slotted.url, createRequestRecord(slotted.request), storingDeps(deps)).catch(() => undefined);
+  if (!response || response.status !== 404 || slotted.read() || response.headers.has("set-cookie")) return null;
+  const page = storePage(await response.text(), 404, storedHeaders(response, "the not-found page"));
+  const check = guardedRequest(`http://check.invalid${CHECK_PATH}${CHECK_SEARCH}`);
+  const live = await renderPage(check.request, check.url, createRequestRecord(check.request), storingDeps(deps, CHECK_NONCE));
+  const values = { nonce: CHECK_NONCE, host: check.url.hostname, path: check.url.pathname, search: check.url.search.slice(1) };
+  return (await live.text()) === htmlOf(page, values) ? page : null;
 }
 
 function matches(ifNoneMatch: string | null, etag: string): boolean {
@@ -77,61 +123,104 @@ function matches(ifNoneMatch: string | null, etag: string): boolean {
 
 export interface Prerendered {
   /**
-   * Renders every route marked `prerender` (once, however often it is called); rejects naming the first that
-   * cannot be. Until it is called and done, those routes render on every request as any other.
+   * Renders what the build did not store (once, however often it is called); rejects naming the first route
+   * that cannot be prerendered. Until it is done, those routes render on every request as any other.
    */
   start(): Promise<void>;
-  /** The stored page for a GET or HEAD of `url`, or undefined when it has none (yet). */
-  answer(request: Request, url: URL, record: RequestRecord): Response | undefined;
+  /** What a build keeps: everything stored so far. */
+  pages(): PrerenderedPages;
+  /** The stored answer for a GET or HEAD of `url` (a document, or with `data` its page data), if any. */
+  answer(request: Request, url: URL, record: RequestRecord, data: boolean): Response | undefined;
 }
 
-export function prerenderRoutes(routes: readonly RouteDefinition[], deps: RenderDeps): Prerendered {
-  const marked = routes.filter((r) => r.prerender);
-  const stored = new Map<string, StoredPage>();
-  const refreshing = new Set<string>();
-  for (const route of marked) {
-    if (/[:*]/.test(route.path)) throw new PrerenderError(`route ${route.path} is marked prerender, but its path has parameters`);
+/**
+ * Gzip only, when the visitor takes it: a page is joined from pieces compressed once, which brotli's format
+ * does not allow around the nonce, and brotli per response costs ~20 times the CPU for 12 % fewer bytes.
+ */
+const DOCUMENT_CODINGS = ["gzip"] as const;
+const DATA_CODINGS = ["br", "gzip"] as const;
+
+function documentAnswer(request: Request, url: URL, record: RequestRecord, page: StoredPage, deps: RenderDeps): Response {
+  const nonce = deps.security.nonce();
+  const coding = pickEncoding(request.headers.get("accept-encoding"), DOCUMENT_CODINGS);
+  const headers: Record<string, string> = Object.fromEntries(page.headers);
+  headers["x-request-id"] = record.id;
+  headers.vary = "Accept-Encoding";
+  // A 404 differs by path: no validator. A 304 carries no CSP: a cache would put the new nonce on the old page.
+  if (page.status === 200) {
+    headers.etag = coding ? `${page.etag.slice(0, -1)}-${coding}"` : page.etag;
+    if (matches(request.headers.get("if-none-match"), headers.etag)) {
+      delete headers["content-type"];
+      return new Response(null, { status: 304, headers });
+    }
   }
+  headers["content-security-policy"] = deps.security.html(nonce)["content-security-policy"]!;
+  if (request.method === "HEAD") return new Response(null, { status: page.status, headers });
+  const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1) };
+  if (!coding) return new Response(htmlOf(page, values), { status: page.status, headers });
+  headers["content-encoding"] = coding;
+  return new Response(gzipOf(page, values), { status: page.status, headers });
+}
+
+function dataAnswer(request: Request, record: RequestRecord, data: StoredData): Response {
+  const coding = pickEncoding(request.headers.get("accept-encoding"), DATA_CODINGS);
+  const headers: Record<string, string> = Object.fromEntries(data.headers);
+  headers["x-request-id"] = record.id;
+  headers.vary = "Accept-Encoding";
+  if (request.method === "HEAD") return new Response(null, { headers });
+  if (!coding) return new Response(data.body, { headers });
+  headers["content-encoding"] = coding;
+  return new Response(encodedData(data, coding), { headers });
+}
+
+export function prerenderRoutes(routes: readonly RouteDefinition[], deps: RenderDeps, built?: PrerenderedPages): Prerendered {
+  const marked = new Map(routes.filter((r) => r.prerender).map((r) => [r.path, r]));
+  for (const path of marked.keys()) {
+    if (/[:*]/.test(path)) throw new PrerenderError(`route ${path} is marked prerender, but its path has parameters`);
+  }
+  const stored = new Map<string, StoredRoute>();
+  // A build's pages for routes still marked; a route renamed since is rendered at start.
+  for (const [path, route] of Object.entries(built?.routes ?? {})) if (marked.has(path)) stored.set(path, route);
+  let notFound = built?.notFound;
+  const refreshing = new Set<string>();
   let started: Promise<void> | undefined;
 
   /** Stale-while-revalidate: one re-render at a time per route; a failed one keeps the page and is reported. */
-  function refresh(route: RouteDefinition, page: StoredPage, record: RequestRecord) {
-    if (!route.revalidate || Date.now() - page.renderedAt < route.revalidate * 1000 || refreshing.has(route.path)) return;
+  function refresh(route: RouteDefinition, page: StoredRoute, record: RequestRecord) {
+    const { document } = page;
+    if (!route.revalidate || Date.now() - document.renderedAt < route.revalidate * 1000 || refreshing.has(route.path)) return;
     refreshing.add(route.path);
-    renderStored(route, deps)
+    renderRoute(route, deps)
       .then(
         (fresh) => void stored.set(route.path, fresh),
         (error: unknown) => {
           // Tried again only after another full age: a failing loader is not re-run on every request.
-          page.renderedAt = Date.now();
+          document.renderedAt = Date.now();
           reportError(record, error, "prerender", deps.capture);
         },
       )
       .finally(() => refreshing.delete(route.path));
   }
 
+  async function renderMissing(): Promise<void> {
+    const missing = [...marked.values()].filter((route) => !stored.has(route.path));
+    await Promise.all(missing.map(async (route) => void stored.set(route.path, await renderRoute(route, deps))));
+    if (notFound === undefined) notFound = await renderNotFound(deps);
+  }
+
   return {
-    start: () =>
-      (started ??= Promise.all(marked.map(async (route) => void stored.set(route.path, await renderStored(route, deps)))).then(() => {})),
-    answer(request, url, record) {
-      const page = url.search ? undefined : stored.get(url.pathname);
-      if (!page) return undefined;
-      const route = marked.find((r) => r.path === url.pathname)!;
-      record.route = route.path;
-      refresh(route, page, record);
-      const nonce = deps.security.nonce();
-      const headers = new Headers(page.headers);
-      headers.set("content-security-policy", deps.security.html(nonce)["content-security-policy"]!);
-      headers.set("x-request-id", record.id);
-      headers.set("etag", page.etag);
-      if (matches(request.headers.get("if-none-match"), page.etag)) return new Response(null, { status: 304, headers });
-      let html = "";
-      for (const [i, part] of page.parts.entries()) {
-        html += part;
-        const slot = page.slots[i];
-        if (slot) html += slot === "nonce" ? nonce : url.hostname;
+    start: () => (started ??= renderMissing()),
+    pages: () => ({ buildId: deps.assets.manifest.buildId, routes: Object.fromEntries(stored), notFound: notFound ?? null }),
+    answer(request, url, record, data) {
+      if (url.search && !notFound) return undefined;
+      const route = url.search ? undefined : stored.get(url.pathname);
+      if (route) {
+        record.route = url.pathname;
+        refresh(marked.get(url.pathname)!, route, record);
+        return data ? dataAnswer(request, record, route.data) : documentAnswer(request, url, record, route.document, deps);
       }
-      return new Response(html, { status: 200, headers });
+      if (data || !notFound || deps.match(url.pathname)) return undefined;
+      return documentAnswer(request, url, record, notFound, deps);
     },
   };
 }

@@ -104,6 +104,10 @@ export async function renderPage(
   deps: RenderDeps,
   submission?: ActionBody,
 ): Promise<Response> {
-  const page = await resolvePage(request, url, record, deps, submission);
+  return renderResolved(request, url, await resolvePage(request, url, record, deps, submission), record, deps);
+}
+
+/** The document of a page whose action and loader have run. */
+export function renderResolved(request: Request, url: URL, page: ResolvedPage, record: RequestRecord, deps: RenderDeps): Promise<Response> {
   return renderDocument(request, url, page, record, deps, 0);
 }

@@ -1,6 +1,8 @@
 // Prerendered routes: the stored page with each response's own nonce and request id, ETag and 304,
 // stale-while-revalidate with one re-render at a time, and routes that cannot be prerendered refused.
 import { afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
+import { brotliDecompressSync } from "node:zlib";
+import { useLocation } from "wouter";
 import type { AppDefinition } from "../../src/brisk/runtime/app-definition.ts";
 import type { LoaderContext } from "../../src/brisk/runtime/route.ts";
 import { createApp, prerendered } from "../../src/brisk/server/app.ts";
@@ -80,15 +82,106 @@ describe("the stored page", () => {
     expect(await head.text()).toBe("");
   });
 
-  test("compressed like any page", async () => {
-    const res = await t.request("/prerendered", { headers: { "accept-encoding": "br" } });
-    expect(res.headers.get("content-encoding")).toBe("br");
+  test("gzip when taken, joined from pieces compressed once: the same page, with its own nonce and ETag", async () => {
+    const plain = await t.request("/prerendered");
+    const res = await t.request("/prerendered", { headers: { "accept-encoding": "br, gzip" } });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(res.headers.get("vary")).toBe("Accept-Encoding");
+    expect(res.headers.get("etag")).toBe(`${plain.headers.get("etag")!.slice(0, -1)}-gzip"`);
+    const html = Bun.gunzipSync(new Uint8Array(await res.arrayBuffer()));
+    const text = new TextDecoder().decode(html);
+    expect(text.replaceAll(nonceOf(res), "N")).toBe((await plain.text()).replaceAll(nonceOf(plain), "N"));
+    // Brotli alone is not on offer for a stored page: it cannot be joined around the nonce.
+    expect((await t.request("/prerendered", { headers: { "accept-encoding": "br" } })).headers.get("content-encoding")).toBeNull();
+  });
+
+  test("a 304 carries no CSP: a cache would put its new nonce on the page it keeps", async () => {
+    const etag = (await t.request("/prerendered")).headers.get("etag")!;
+    const again = await t.request("/prerendered", { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("content-security-policy")).toBeNull();
+  });
+
+  test("client navigation gets the stored page data, the same render as the document, compressed by brotli", async () => {
+    const document = renderOf(await (await t.request("/prerendered")).text());
+    const rendersBefore = prerenderState.renders;
+    const data = await t.request("/__data/prerendered", { headers: { "accept-encoding": "gzip, br" } });
+    expect(data.status).toBe(200);
+    expect(data.headers.get("content-encoding")).toBe("br");
+    const payload = JSON.parse(brotliDecompressSync(await data.arrayBuffer()).toString());
+    expect(payload).toMatchObject({ path: "/prerendered", route: "/prerendered", data: { render: document } });
+    expect(prerenderState.renders).toBe(rendersBefore);
   });
 
   test("a search renders the page as usual", async () => {
     const res = await t.request("/prerendered?x=1");
     expect(res.headers.get("etag")).toBeNull();
     expect(await res.text()).toContain('"search":"x=1"');
+  });
+});
+
+describe("the not-found page for unmatched paths", () => {
+  /** The fixture app with the not-found page given, its renders counted; prerendered as a production start does. */
+  async function appWithNotFound(shows: (path: string) => string) {
+    const definition = await loadApp();
+    const counter = { renders: 0 };
+    function NotFound() {
+      counter.renders++;
+      return <p className="missing">{shows(useLocation()[0])}</p>;
+    }
+    const app = createApp(testConfig(), { ...definition, fallbacks: { ...definition.fallbacks, "not-found": NotFound } }, {
+      assets: await clientAssets(),
+      log: () => {},
+    });
+    await prerendered(app);
+    return { app, counter, get: (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init)) };
+  }
+
+  test("is rendered once: the path and search are filled in as a render writes them, with each response's nonce", async () => {
+    const { counter, get } = await appWithNotFound(() => "There is no page here.");
+    const before = counter.renders;
+    const path = "/no/such/a&b'c%3Cd%3E?q=%3Cx%3E&y='z'";
+    const [stored, again] = [await get(path), await get(path)];
+    expect(counter.renders).toBe(before);
+    expect(stored.status).toBe(404);
+    expect(nonceOf(stored)).not.toBe(nonceOf(again));
+    const definition = await loadApp();
+    const live = createApp(testConfig(), definition, { assets: await clientAssets(), log: () => {} });
+    const fresh = await live.handle(new Request(`http://localhost${path}`));
+    expect(fresh.status).toBe(404);
+    const html = await stored.text();
+    expect(html).toContain(String.raw`"path":"/no/such/a\u0026b'c%3Cd%3E","search":"q=%3Cx%3E\u0026y=%27z%27"`);
+    // The live app shows its own not-found page; the rest of the document must be the same to the byte.
+    const strip = (res: Response, text: string) => text.replaceAll(nonceOf(res), "N").replace(/<main.*<\/main>|<p class="missing">.*?<\/p>/, "BODY");
+    expect(strip(stored, html)).toBe(strip(fresh, await fresh.text()));
+    for (const name of ["content-type", "cache-control", "x-robots-tag"]) expect(stored.headers.get(name)).toBe(fresh.headers.get(name));
+    expect(stored.headers.get("etag")).toBeNull();
+  });
+
+  test("gzip joins the same page", async () => {
+    const { get } = await appWithNotFound(() => "There is no page here.");
+    const [a, b] = [await get("/nowhere"), await get("/nowhere", { headers: { "accept-encoding": "gzip" } })];
+    expect(b.headers.get("content-encoding")).toBe("gzip");
+    const unzipped = new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await b.arrayBuffer())));
+    expect(unzipped.replaceAll(nonceOf(b), "N")).toBe((await a.text()).replaceAll(nonceOf(a), "N"));
+  });
+
+  test("a route's own not-found outcome still renders, with its route", async () => {
+    const { counter, get } = await appWithNotFound(() => "There is no page here.");
+    const before = counter.renders;
+    const res = await get("/not-found");
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain('"route":"/not-found"');
+    expect(counter.renders).toBe(before + 1);
+  });
+
+  test("a not-found page that shows the path its own way (decoded, here) renders every time, and right", async () => {
+    const { counter, get } = await appWithNotFound((path) => `No page at ${path}`);
+    const before = counter.renders;
+    const res = await get("/a%20b");
+    await get("/a%20b");
+    expect(counter.renders).toBe(before + 2);
+    expect(await res.text()).toContain("No page at /a b");
   });
 });
 
@@ -146,6 +239,11 @@ describe("what cannot be prerendered", () => {
       throw new Error("no database at build time");
     });
     expect((error as Error).message).toBe("route /marked is marked prerender, but its render answered Error: no database at build time");
+  });
+
+  test("a loader that sets a cookie fails, naming the route: every visitor would get it", async () => {
+    const error = await prerenderWith((ctx) => ctx.cookies.set("seen", "1"));
+    expect((error as Error).message).toMatch(/^route \/marked is marked prerender, but (its loader reads cookies|it sets a cookie)$/);
   });
 
   test("a path with parameters fails at once", async () => {

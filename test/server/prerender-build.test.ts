@@ -1,0 +1,64 @@
+// The build's prerender step (scripts/prerender.ts, run by `bun run build`): the pages are rendered at build
+// time into prerendered.json beside the client build, and a server started on that build serves them from its
+// first request without running their loaders; a route that cannot be prerendered fails the build, named.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildClient } from "../../scripts/build-client.ts";
+import { createApp } from "../../src/brisk/server/app.ts";
+import { PRERENDERED_FILE, loadClientAssets } from "../../src/brisk/server/assets.ts";
+import { prerenderState } from "../fixtures/app/loaders.server.ts";
+import { FIXTURE_APP_MODULE, FIXTURE_PUBLIC_DIR, loadApp, testConfig, testDataDir } from "../support/app.ts";
+
+const ROOT = join(import.meta.dir, "../..");
+let dir: string;
+let clientDir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "brisk-prerender-build-"));
+  clientDir = join(dir, "client");
+  await buildClient({ outdir: clientDir, mode: "production", appModule: FIXTURE_APP_MODULE, publicDir: FIXTURE_PUBLIC_DIR });
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+function prerender(appModule: string) {
+  const proc = Bun.spawnSync(["bun", join(ROOT, "scripts/prerender.ts"), clientDir, appModule], {
+    cwd: ROOT,
+    env: { ...Bun.env, NODE_ENV: "production", DATA_DIR: testDataDir() },
+  });
+  return { code: proc.exitCode, out: proc.stdout.toString(), err: proc.stderr.toString() };
+}
+
+test("a route that reads cookies and is marked prerender fails the build, naming the route", async () => {
+  const { code, err } = prerender(join(import.meta.dir, "../fixtures/app/unprerenderable.ts"));
+  expect(code).toBe(1);
+  expect(err).toContain("route /per-visitor is marked prerender, but its loader reads cookies");
+  expect(await Bun.file(join(clientDir, PRERENDERED_FILE)).exists()).toBe(false);
+});
+
+test("the pages rendered at build time are served from the first request, their loaders never run", async () => {
+  const { code, out } = prerender(FIXTURE_APP_MODULE);
+  expect(code).toBe(0);
+  expect(out).toContain("prerendered /prerendered and the not-found page");
+  const assets = loadClientAssets((await loadApp()).routes, clientDir);
+  expect(Object.keys(assets.prerendered!.routes)).toEqual(["/prerendered"]);
+  const renders = prerenderState.renders;
+  // Not even started: a server on a build that prerendered has nothing left to render.
+  const app = createApp(testConfig(), await loadApp(), { assets, log: () => {} });
+  const page = await app.handle(new Request("http://localhost/prerendered"));
+  expect(page.status).toBe(200);
+  expect(page.headers.get("etag")).toBe(assets.prerendered!.routes["/prerendered"]!.document.etag);
+  expect(await page.text()).toContain("Render <!-- -->1");
+  const data = await app.handle(new Request("http://localhost/__data/prerendered"));
+  expect(JSON.parse(await data.text())).toMatchObject({ route: "/prerendered", data: { render: 1 } });
+  const missing = await app.handle(new Request("http://localhost/nowhere"));
+  expect(missing.status).toBe(404);
+  expect(prerenderState.renders).toBe(renders);
+});
+
+test("a build's pages are not taken by another client build", async () => {
+  const assets = loadClientAssets((await loadApp()).routes, clientDir);
+  await Bun.write(join(clientDir, PRERENDERED_FILE), JSON.stringify({ ...assets.prerendered, buildId: "another" }));
+  expect(loadClientAssets((await loadApp()).routes, clientDir).prerendered).toBeUndefined();
+});

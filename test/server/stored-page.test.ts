@@ -1,0 +1,43 @@
+// A stored page: split once where each response's values go, joined per response as text or as one gzip
+// member built from pieces compressed once, with every value escaped for where it sits.
+import { describe, expect, test } from "bun:test";
+import { SLOT_MARKERS, gzipOf, htmlOf, storePage, type SlotValues } from "../../src/brisk/server/stored-page.ts";
+
+const { nonce, host, path, search } = SLOT_MARKERS;
+const html =
+  `<!DOCTYPE html><html><head><style nonce="${nonce}">p{color:red}</style></head><body>` +
+  `<p title="${path}">No page at ${path}, asked of ${host}</p>` +
+  `<script nonce="${nonce}">var B={"path":"${path}","search":"${search}","nonce":"${nonce}"}</script>` +
+  `<p>${"repeated text that compresses well ".repeat(40)}</p><script nonce="${nonce}" src="/a.js"></script></body></html>`;
+const values: SlotValues = { nonce: "AAAAAAAAAAAAAAAAAAAAAA==", host: "example.com", path: "/a&b'c\"<d>\u2028", search: "q=<x>&y" };
+const gunzip = (bytes: Uint8Array<ArrayBuffer>) => new TextDecoder().decode(Bun.gunzipSync(bytes));
+
+describe("a stored page", () => {
+  const page = storePage(html, 200, [["content-type", "text/html"]]);
+
+  test("fills each value escaped for its place: HTML text and attributes, or JSON inside a script", () => {
+    const filled = htmlOf(page, values);
+    expect(filled).toContain(`<p title="/a&amp;b&#x27;c&quot;&lt;d&gt;\u2028">No page at /a&amp;b&#x27;c&quot;&lt;d&gt;\u2028, asked of example.com</p>`);
+    expect(filled).toContain(String.raw`var B={"path":"/a\u0026b'c\"\u003cd\u003e\u2028","search":"q=\u003cx\u003e\u0026y","nonce":"AAAAAAAAAAAAAAAAAAAAAA=="}`);
+    expect(filled.match(/nonce="AAAAAAAAAAAAAAAAAAAAAA=="/g)).toHaveLength(3);
+    expect(filled).not.toContain("brisk0prerender");
+  });
+
+  test("its gzip is the filled page, for any values, and smaller than the page", () => {
+    for (const v of [values, { ...values, nonce: "zzzzzzzzzzzzzzzzzzzzzz==", path: "/" }, { ...values, path: `/${"x".repeat(70_000)}` }]) {
+      const gzip = gzipOf(page, v);
+      expect(gunzip(gzip)).toBe(htmlOf(page, v));
+    }
+    expect(gzipOf(page, values).length).toBeLessThan(htmlOf(page, values).length / 2);
+  });
+
+  test("a page holding NUL bytes (which the dictionaries use for the nonce) still joins right", () => {
+    const withNul = storePage(html.replace("repeated text", "repeated\0text"), 200, []);
+    expect(gunzip(gzipOf(withNul, values))).toBe(htmlOf(withNul, values));
+  });
+
+  test("the ETag follows the page, not the values", () => {
+    expect(page.etag).toBe(storePage(html, 200, []).etag);
+    expect(page.etag).not.toBe(storePage(html.replace("red", "blue"), 200, []).etag);
+  });
+});
