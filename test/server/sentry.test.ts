@@ -199,8 +199,10 @@ describe("with SENTRY_DSN", () => {
       expect(Object.keys(headers)).not.toContain("authorization");
       expect(Object.keys(headers)).not.toContain("x-forwarded-for");
       expect(event.request?.cookies).toBeUndefined();
-      expect(JSON.stringify(event)).not.toContain(who === "a" ? "visitor=b" : "visitor=a");
-      expect(JSON.stringify(event)).not.toMatch(/secret-|cookie-|key-/);
+      // The frames' source lines are left out: they may quote this very test, whose code holds the values.
+      const sent = JSON.stringify(event, (key, value) => (/^(pre_context|context_line|post_context)$/.test(key) ? undefined : value));
+      expect(sent).not.toContain(who === "a" ? "visitor=b" : "visitor=a");
+      expect(sent).not.toMatch(/secret-|cookie-|key-/);
       // Personal data stays off by default: no address, no user.
       expect(event.user).toBeUndefined();
     }

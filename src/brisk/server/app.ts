@@ -4,16 +4,16 @@ import type { AppDefinition } from "../runtime/app-definition.ts";
 import { createMatcher } from "../runtime/match.ts";
 import type { ClientConfig } from "../runtime/page.ts";
 import { apiPlugin } from "./api.ts";
-import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
+import { ASSETS_PREFIX, assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
 import { publicDsn, type Config } from "./config.ts";
 import type { CookieSigner } from "./cookie-signer.ts";
 import { errorResponse } from "./error-response.ts";
-import { hostCheckPlugin } from "./host-check.ts";
+import { hostCheckPlugin, requestPath } from "./host-check.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
 import { TRACING_MODULE } from "./manifest.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import type { PageHandlerDeps } from "./pages.ts";
-import { pagesPlugin } from "./pages.ts";
+import { isStoredAnswer, pagesPlugin } from "./pages.ts";
 import { prerenderRoutes, type Prerendered, type PrerenderedPages } from "./prerender.ts";
 import { BODY_READS_AT_ONCE } from "./submission.ts";
 import { createPublicFileHandler, type PublicFiles } from "./public-files.ts";
@@ -122,20 +122,25 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
   // Development renders every page: the code behind it changes.
   if (config.mode === "production") pageDeps.prerendered = prerenderRoutes(app.routes, pageDeps, assets.prerendered);
+  const { prerendered } = pageDeps;
+  // Static answers run outside Sentry's request scope: the build's assets and the prerendered pages run no
+  // code of the app's that could fail, and a scope costs a stored page's answer about a third of its time.
+  const staticAnswer = (request: Request) =>
+    requestPath(request.url).startsWith(ASSETS_PREFIX) || (prerendered !== undefined && isStoredAnswer(request, prerendered));
   const server = new Elysia({ name: "brisk" })
-    .use(requestScopePlugin(deps.monitor))
+    .use(requestScopePlugin(deps.monitor, staticAnswer))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, config))
     .use(hostCheckPlugin())
-    .onError({ as: "global" }, function answerError(ctx) {
-      return errorResponse(ctx, capture);
+    .onError({ as: "global" }, function answerError({ request, error, code }) {
+      return errorResponse({ request, error, code }, capture);
     })
     .use(healthPlugin())
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
     .use(apiPlugin(app.api, { actionMaxBytes: config.actionMaxBytes, bodyReads }))
     .use(pagesPlugin(pageDeps));
-  if (pageDeps.prerendered) prerenders.set(server, pageDeps.prerendered);
+  if (prerendered) prerenders.set(server, prerendered);
   return server;
 }
 

@@ -7,7 +7,7 @@ import { BodyRefused, isApiPath, jsonError } from "./api.ts";
 import { noStoreText as text } from "./plain-text.ts";
 import { recordOf, reportError, type CaptureError } from "./request-record.ts";
 
-type ErrorContext = Parameters<ErrorHandler>[0];
+type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code">;
 
 /** Field → first problem, from Elysia's schema errors (`/name` → `name`). */
 function fieldErrors(error: unknown): Record<string, string> {

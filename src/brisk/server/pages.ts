@@ -27,7 +27,15 @@ function plain(status: number, text: string, headers: Record<string, string> = {
   return new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
 }
 
-export async function handlePage(request: Request, record: RequestRecord, deps: PageHandlerDeps): Promise<Response> {
+/** Where a page request goes: the document's URL, or with `isData` the page whose data it asks for. */
+interface PageTarget {
+  url: URL;
+  target: URL;
+  isData: boolean;
+}
+
+/** The request's page, or the 4xx for a URL no page can answer. */
+function pageTarget(request: Request): PageTarget | Response {
   // Bun builds request.url from the Host header; an empty or invalid one leaves nothing to parse.
   const url = URL.parse(request.url);
   if (!url) return plain(400, "missing or invalid Host header");
@@ -41,11 +49,24 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
   const isData = pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
   const target = isData ? new URL(url) : url;
   if (isData) target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
+  return { url, target, isData };
+}
+
+/** Whether a GET or HEAD of a page gets a stored answer: nothing of the app's runs for it. */
+export function isStoredAnswer(request: Request, prerendered: Prerendered): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const page = pageTarget(request);
+  return !(page instanceof Response) && prerendered.has(page.target, page.isData);
+}
+
+/** Renders the page a request asks for: no public file, no stored page (bench/ablation-server.ts runs it bare). */
+export async function handlePage(request: Request, record: RequestRecord, deps: PageHandlerDeps): Promise<Response> {
+  const page = pageTarget(request);
+  return page instanceof Response ? page : renderTarget(request, record, page, deps);
+}
+
+async function renderTarget(request: Request, record: RequestRecord, { url, target, isData }: PageTarget, deps: PageHandlerDeps) {
   const reading = request.method === "GET" || request.method === "HEAD";
-  if (reading) {
-    const stored = deps.prerendered?.answer(request, target, record, isData);
-    if (stored) return stored;
-  }
   let submission: ActionBody | undefined;
   if (!reading) {
     const route = deps.match(target.pathname)?.route;
@@ -87,11 +108,17 @@ export function pagesPlugin(deps: PageHandlerDeps) {
       const record = recordOf(request);
       // Public files are static answers, like assets: no page transaction (the file's path is one the URL
       // parser leaves as it is, so the record's raw path finds it).
-      if (request.method === "GET" || request.method === "HEAD") {
+      const reading = request.method === "GET" || request.method === "HEAD";
+      if (reading) {
         const file = deps.publicFile(request, record.path);
         if (file) return file;
       }
-      return monitorPage(deps.monitor, request, record, () => handlePage(request, record, deps));
+      const page = pageTarget(request);
+      if (page instanceof Response) return page;
+      // A prerendered page is a static answer too: no render, so nothing to monitor (createApp also leaves
+      // it out of Sentry's request scope).
+      const stored = reading ? deps.prerendered?.answer(request, page.target, record, page.isData) : undefined;
+      return stored ?? monitorPage(deps.monitor, request, record, () => renderTarget(request, record, page, deps));
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
     { parse: "none" },

@@ -10,6 +10,7 @@ import { resolvePage } from "./resolve-page.ts";
 import { createRequestRecord, reportError, type RequestRecord } from "./request-record.ts";
 import {
   SLOT_MARKERS,
+  bytesOf,
   encodedData,
   gzipOf,
   htmlOf,
@@ -131,6 +132,8 @@ export interface Prerendered {
   pages(): PrerenderedPages;
   /** The stored answer for a GET or HEAD of `url` (a document, or with `data` its page data), if any. */
   answer(request: Request, url: URL, record: RequestRecord, data: boolean): Response | undefined;
+  /** Whether `answer` has a stored answer for `url`. */
+  has(url: URL, data: boolean): boolean;
 }
 
 /**
@@ -157,7 +160,7 @@ function documentAnswer(request: Request, url: URL, record: RequestRecord, page:
   headers["content-security-policy"] = deps.security.html(nonce)["content-security-policy"]!;
   if (request.method === "HEAD") return new Response(null, { status: page.status, headers });
   const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1) };
-  if (!coding) return new Response(htmlOf(page, values), { status: page.status, headers });
+  if (!coding) return new Response(bytesOf(page, values), { status: page.status, headers });
   headers["content-encoding"] = coding;
   return new Response(gzipOf(page, values), { status: page.status, headers });
 }
@@ -208,19 +211,25 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: Render
     if (notFound === undefined) notFound = await renderNotFound(deps);
   }
 
+  /** A marked route's page, or for an unmatched path the not-found page. */
+  function lookup(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
+    const route = url.search ? undefined : stored.get(url.pathname);
+    if (route || data || !notFound || deps.match(url.pathname)) return route;
+    return notFound;
+  }
+
   return {
     start: () => (started ??= renderMissing()),
     pages: () => ({ buildId: deps.assets.manifest.buildId, routes: Object.fromEntries(stored), notFound: notFound ?? null }),
     answer(request, url, record, data) {
-      if (url.search && !notFound) return undefined;
-      const route = url.search ? undefined : stored.get(url.pathname);
-      if (route) {
-        record.route = url.pathname;
-        refresh(marked.get(url.pathname)!, route, record);
-        return data ? dataAnswer(request, record, route.data) : documentAnswer(request, url, record, route.document, deps);
-      }
-      if (data || !notFound || deps.match(url.pathname)) return undefined;
-      return documentAnswer(request, url, record, notFound, deps);
+      const found = lookup(url, data);
+      if (!found) return undefined;
+      if (found === notFound) return documentAnswer(request, url, record, found, deps);
+      const route = found as StoredRoute;
+      record.route = url.pathname;
+      refresh(marked.get(url.pathname)!, route, record);
+      return data ? dataAnswer(request, record, route.data) : documentAnswer(request, url, record, route.document, deps);
     },
+    has: (url, data) => lookup(url, data) !== undefined,
   };
 }

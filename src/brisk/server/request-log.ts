@@ -37,8 +37,8 @@ export function requestLogPlugin(log: Logger, { trustProxy }: { trustProxy: bool
     .onRequest(function startRecord({ request }) {
       recordOf(request, trustProxy);
     })
-    .mapResponse({ as: "global" }, function addRequestId(ctx) {
-      addHeaders(ctx, [["x-request-id", recordOf(ctx.request).id]]);
+    .mapResponse({ as: "global" }, function addRequestId({ request, responseValue, set }) {
+      addHeaders({ responseValue, set }, [["x-request-id", recordOf(request).id]]);
     })
     .onAfterResponse({ as: "global" }, function logRequest({ request, responseValue, set }) {
       const record = recordOf(request);

@@ -24,9 +24,10 @@ export interface RequestMonitor {
 
 /**
  * Runs every request of the app inside `monitor.request`, around Elysia's whole handler (its `onError`
- * too, so a handler error is captured in the request's scope). Nothing is added without a monitor.
+ * too, so a handler error is captured in the request's scope), but those `bare` says are static answers.
+ * Nothing is added without a monitor.
  */
-export function requestScopePlugin(monitor: RequestMonitor | undefined) {
+export function requestScopePlugin(monitor: RequestMonitor | undefined, bare: (request: Request) => boolean = () => false) {
   const plugin = new Elysia({ name: "brisk:request-scope" });
   const scope = monitor?.request?.bind(monitor);
   if (!scope) return plugin;
@@ -36,7 +37,7 @@ export function requestScopePlugin(monitor: RequestMonitor | undefined) {
     .onStart((app) => {
       server = app.server;
     })
-    .wrap((handle, request) => (...args: unknown[]) => scope(request, server, () => handle(...args)));
+    .wrap((handle, request) => (bare(request) ? handle : (...args: unknown[]) => scope(request, server, () => handle(...args))));
 }
 
 export function monitorPage(

@@ -37,7 +37,11 @@ const DOCUMENT = {
 /** Puts the common headers on every response, whichever plugin answers it. */
 export function securityHeadersPlugin(security: SecurityHeaders) {
   const entries = Object.entries(security.common);
-  return new Elysia({ name: "brisk:security-headers" }).mapResponse({ as: "global" }, (ctx) => addHeaders(ctx, entries));
+  // Destructured: Elysia reads a hook's parameters to decide what to prepare, and a whole `ctx` handed on
+  // makes it parse every request's cookies and copy every Response (see response-headers.ts).
+  return new Elysia({ name: "brisk:security-headers" }).mapResponse({ as: "global" }, ({ responseValue, set }) =>
+    addHeaders({ responseValue, set }, entries),
+  );
 }
 
 export interface SecurityOptions {
