@@ -129,7 +129,7 @@ function streamingTable(r: Results): Table {
 }
 
 function visitorOf(r: Results, server: string, throttled: boolean) {
-  const found = r.visitors.find((v) => v.server === server && v.throttled === throttled);
+  const found = r.visitors.find((v) => v.server === server && v.throttled === throttled && v.arrival === "from another site");
   if (!found) throw new Error(`no visitor measurement of ${server}`);
   return medians(found);
 }
@@ -139,7 +139,7 @@ function visitorTable(r: Results): Table {
   const rows = r.visitors.map((v) => {
     const m = medians(v);
     return [
-      v.throttled ? `${CPU_SLOWDOWN}× CPU, Fast 3G` : "unthrottled", v.server, opt(m.fcpMs, ms), opt(m.lcpMs, ms), opt(m.dclMs, ms),
+      `${v.throttled ? `${CPU_SLOWDOWN}× CPU, Fast 3G` : "unthrottled"}, ${v.arrival}`, v.server, opt(m.fcpMs, ms), opt(m.lcpMs, ms), opt(m.dclMs, ms),
       opt(m.hydratedMs, ms), opt(m.documentBytes, int), opt(m.bytes, int), opt(m.longTasks, String), opt(m.longTaskMs, ms),
     ];
   });
@@ -148,7 +148,9 @@ function visitorTable(r: Results): Table {
     note:
       `Each load in a fresh context with the cache off; servers take turns. Fast 3G is DevTools' preset (${FAST_3G.latency} ms, ${int(FAST_3G.downloadThroughput)} B/s down), set with the CPU slowdown through the DevTools protocol. ` +
       "hydrated: React's root effect ran (the reference does not run Brisk's boot, so it never hydrates). Bytes: on the wire, headers included. " +
-      "The static ceiling serves Brisk's own / (one fixed string, uncompressed) and the same built files.",
+      "The static ceiling serves Brisk's own / (one fixed string, uncompressed) and the same built files. " +
+      "From another site: the load starts on a page of another site (127.0.0.2), as a visitor's does; the targets use these rows. " +
+      "From a fresh tab: from the blank document of a new tab, where Chromium can keep the tab's first process, except for a document with Cross-Origin-Opener-Policy (Brisk's), which needs a new one.",
     header: ["condition", "server", "FCP", "LCP", "DOMContentLoaded", "hydrated", "document bytes", "all bytes", "long tasks", "long task time"],
     rows,
   };

@@ -1,6 +1,12 @@
 // visitor.ts: what a visitor waits for: cold loads of a page in headless Chromium (FCP, LCP, hydration,
 // DOMContentLoaded, bytes on the wire, long tasks), unthrottled and with 4× CPU + Fast 3G set through the
 // DevTools protocol. Servers take turns, one load at a time, each in a fresh context (empty cache).
+//
+// A visitor arrives from somewhere: each load starts on a page of another site (127.0.0.2) and navigates
+// from there, as from a link, a search result or the browser's own new-tab page. A load from the blank
+// document of a fresh tab is measured too (unthrottled): there Chromium may keep the tab's first process for
+// a page, but must start a new one for a page that sends Cross-Origin-Opener-Policy (Brisk's documents do),
+// which costs that row ~170 ms on this VM and nothing in the others.
 import type { Browser } from "playwright-core";
 import { launchBrowser } from "../../test/support/browser.ts";
 import { median } from "./stats.ts";
@@ -24,9 +30,13 @@ export interface Load {
   longTaskMs: number;
 }
 
+/** Where the load starts: a page of another site, or the blank document of a fresh tab. */
+export type Arrival = "from another site" | "from a fresh tab";
+
 export interface VisitorResult {
   server: string;
   throttled: boolean;
+  arrival: Arrival;
   loads: Load[];
 }
 
@@ -49,7 +59,7 @@ const OBSERVE = () => {
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-hydrated"] });
 };
 
-async function coldLoad(browser: Browser, target: VisitorTarget, path: string, throttled: boolean): Promise<Load> {
+async function coldLoad(browser: Browser, target: VisitorTarget, path: string, throttled: boolean, from: string | undefined): Promise<Load> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -67,6 +77,7 @@ async function coldLoad(browser: Browser, target: VisitorTarget, path: string, t
       if (e.type === "Document") documentId ??= e.requestId;
     });
     cdp.on("Network.loadingFinished", (e) => void sizes.set(e.requestId, e.encodedDataLength));
+    if (from) await page.goto(from);
     await page.goto(target.origin + path, { waitUntil: "load" });
     if (target.hydrates) await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 30_000 });
     // Late LCP candidates and the long tasks of hydration's effects land within this.
@@ -94,15 +105,28 @@ async function coldLoad(browser: Browser, target: VisitorTarget, path: string, t
 }
 
 /** `runs` cold loads of `path` per target and condition, after one unrecorded load each. */
+const CONDITIONS: ReadonlyArray<{ throttled: boolean; arrival: Arrival }> = [
+  { throttled: false, arrival: "from another site" },
+  { throttled: true, arrival: "from another site" },
+  { throttled: false, arrival: "from a fresh tab" },
+];
+
 export async function measureVisitors(targets: VisitorTarget[], path: string, runs: number): Promise<VisitorResult[]> {
   const browser = await launchBrowser();
+  // The other site: another loopback address is another site to Chromium.
+  const elsewhere = Bun.serve({
+    hostname: "127.0.0.2",
+    port: 0,
+    fetch: () => new Response('<!doctype html><title>Elsewhere</title><a href="#">a link</a>', { headers: { "content-type": "text/html" } }),
+  });
   try {
     const results: VisitorResult[] = [];
-    for (const throttled of [false, true]) {
-      const byTarget = targets.map((t) => ({ server: t.name, throttled, loads: [] as Load[] }));
+    for (const { throttled, arrival } of CONDITIONS) {
+      const from = arrival === "from another site" ? elsewhere.url.href : undefined;
+      const byTarget = targets.map((t) => ({ server: t.name, throttled, arrival, loads: [] as Load[] }));
       for (let i = -1; i < runs; i++) {
         for (const [k, target] of targets.entries()) {
-          const load = await coldLoad(browser, target, path, throttled);
+          const load = await coldLoad(browser, target, path, throttled, from);
           if (i >= 0) byTarget[k]!.loads.push(load);
         }
       }
@@ -111,6 +135,7 @@ export async function measureVisitors(targets: VisitorTarget[], path: string, ru
     return results;
   } finally {
     await browser.close();
+    await elsewhere.stop(true);
   }
 }
 
