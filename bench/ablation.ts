@@ -25,7 +25,7 @@ try {
   await Bun.write(formFile, GUESTBOOK_FORM);
   const dataDirOf = (name: string) => join(work, `data-${name.replace(/\W+/g, "-")}`);
   const start = async (name: string, script: string, env: Record<string, string> = {}) => {
-    const child = await startServer(name, ["bun", join(import.meta.dir, script)], {
+    const child = await startServer(name, ["bun", "--preload", join(import.meta.dir, "lib/server-plugins.ts"), join(import.meta.dir, script)], {
       env: {
         NODE_ENV: "production",
         BENCH_CLIENT_DIR: clientDir,

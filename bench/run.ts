@@ -52,7 +52,7 @@ try {
   // Each server's own DATA_DIR (its SQLite store, Brisk's generated cookie secret): every guestbook starts empty.
   const dataDirOf = (name: string) => join(work, `data-${name.replace(/\W+/g, "-")}`);
   const start = async (name: string, script: string, env: Record<string, string | undefined>) => {
-    const child = await startServer(name, ["bun", join(import.meta.dir, script)], {
+    const child = await startServer(name, ["bun", "--preload", join(import.meta.dir, "lib/server-plugins.ts"), join(import.meta.dir, script)], {
       env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, SENTRY_DSN: undefined, DATA_DIR: dataDirOf(name), ...env },
       stderrPath: join(work, `${name.replace(/\W+/g, "-")}.stderr`),
     });

@@ -15,7 +15,7 @@ await buildClient({ outdir: clientDir });
 const ingest = await startFakeIngest();
 const children: Child[] = [];
 const start = async (name: string, env: Record<string, string | undefined>) => {
-  const child = await startServer(name, ["bun", join(import.meta.dir, "brisk-server.ts")], {
+  const child = await startServer(name, ["bun", "--preload", join(import.meta.dir, "lib/server-plugins.ts"), join(import.meta.dir, "brisk-server.ts")], {
     env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, DATA_DIR: join(work, "data"), SENTRY_DSN: undefined, ...env },
     stderrPath: join(work, `${name.replace(/\W+/g, "-")}.stderr`),
   });

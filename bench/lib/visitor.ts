@@ -64,6 +64,8 @@ async function coldLoad(browser: Browser, target: VisitorTarget, path: string, t
   try {
     const page = await context.newPage();
     await page.addInitScript(OBSERVE);
+    // Before the DevTools session: the other site's page is not part of the load.
+    if (from) await page.goto(from);
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
@@ -77,7 +79,6 @@ async function coldLoad(browser: Browser, target: VisitorTarget, path: string, t
       if (e.type === "Document") documentId ??= e.requestId;
     });
     cdp.on("Network.loadingFinished", (e) => void sizes.set(e.requestId, e.encodedDataLength));
-    if (from) await page.goto(from);
     await page.goto(target.origin + path, { waitUntil: "load" });
     if (target.hydrates) await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 30_000 });
     // Late LCP candidates and the long tasks of hydration's effects land within this.

@@ -9,6 +9,7 @@ import * as Sentry from "@sentry/bun";
 import type { Event } from "@sentry/core";
 import type { ClientAssets } from "../../src/brisk/server/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
+import { prerendered } from "../../src/brisk/server/app.ts";
 import { clientAssets, listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../support/app.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -170,6 +171,18 @@ describe("with SENTRY_DSN", () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.tags).toMatchObject({ digest, phase: "handler" });
     expect(events[0]?.exception?.values?.at(-1)?.value).toBe("asset store unavailable");
+  });
+
+  test("an API route's error under a stored not-found page still carries its request (stored answers alone run bare)", async () => {
+    const app = await testApp({ SENTRY_DSN: ingest.dsn() }, { capture: monitoring.capture, monitor: monitoring.monitor });
+    await prerendered(app.app);
+    const stored = await app.request("/no/such/page");
+    expect(stored.status).toBe(404);
+    const res = await app.request("/api/fails?visitor=api");
+    expect(res.status).toBe(500);
+    const events = await sentEvents();
+    expect(events).toHaveLength(1);
+    expect(events[0]?.request?.url).toBe("http://localhost/api/fails?visitor=api");
   });
 
   test("two concurrent failing requests: two trace ids, and each event carries its own request and nothing of the other's", async () => {

@@ -1,19 +1,19 @@
 // app.ts: createApp(config, app) assembles the server from one plugin per concern, around the app it is given.
-import { Elysia } from "elysia";
+import { Elysia, type AnyElysia } from "elysia";
 import type { AppDefinition } from "../runtime/app-definition.ts";
 import { createMatcher } from "../runtime/match.ts";
 import type { ClientConfig } from "../runtime/page.ts";
 import { apiPlugin } from "./api.ts";
-import { ASSETS_PREFIX, assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
+import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets.ts";
 import { publicDsn, type Config } from "./config.ts";
 import type { CookieSigner } from "./cookie-signer.ts";
 import { errorResponse } from "./error-response.ts";
-import { hostCheckPlugin, requestPath } from "./host-check.ts";
+import { hostCheckPlugin } from "./host-check.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
 import { TRACING_MODULE } from "./manifest.ts";
 import { monitoringPlugin } from "./monitoring.ts";
 import type { PageHandlerDeps } from "./pages.ts";
-import { isStoredAnswer, pagesPlugin } from "./pages.ts";
+import { pagesPlugin } from "./pages.ts";
 import { prerenderRoutes, type Prerendered, type PrerenderedPages } from "./prerender.ts";
 import { BODY_READS_AT_ONCE } from "./submission.ts";
 import { createPublicFileHandler, type PublicFiles } from "./public-files.ts";
@@ -21,6 +21,7 @@ import { createAdmission, type Admission } from "./request-body.ts";
 import { requestScopePlugin, type RequestMonitor } from "./request-monitor.ts";
 import { requestLogPlugin } from "./request-log.ts";
 import type { CaptureError } from "./request-record.ts";
+import { storedAnswers } from "./stored-answers.ts";
 import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./security-headers.ts";
 
 export interface AppDeps {
@@ -123,12 +124,9 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   // Development renders every page: the code behind it changes.
   if (config.mode === "production") pageDeps.prerendered = prerenderRoutes(app.routes, pageDeps, assets.prerendered);
   const { prerendered } = pageDeps;
-  // Static answers run outside Sentry's request scope: the build's assets and the prerendered pages run no
-  // code of the app's that could fail, and a scope costs a stored page's answer about a third of its time.
-  const staticAnswer = (request: Request) =>
-    requestPath(request.url).startsWith(ASSETS_PREFIX) || (prerendered !== undefined && isStoredAnswer(request, prerendered));
   const server = new Elysia({ name: "brisk" })
-    .use(requestScopePlugin(deps.monitor, staticAnswer))
+    // Asked per request, once the server has all its routes.
+    .use(requestScopePlugin(deps.monitor, storedAnswers((): AnyElysia["routes"] => server.routes, prerendered)))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, config))
     .use(hostCheckPlugin())

@@ -116,7 +116,7 @@ export function pagesPlugin(deps: PageHandlerDeps) {
       const page = pageTarget(request);
       if (page instanceof Response) return page;
       // A prerendered page is a static answer too: no render, so nothing to monitor (createApp also leaves
-      // it out of Sentry's request scope).
+      // it out of Sentry's request scope: stored-answers.ts).
       const stored = reading ? deps.prerendered?.answer(request, page.target, record, page.isData) : undefined;
       return stored ?? monitorPage(deps.monitor, request, record, () => renderTarget(request, record, page, deps));
     },
