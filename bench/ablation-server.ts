@@ -12,7 +12,7 @@ import { createSecurityHeaders, type SecurityHeaders } from "../src/brisk/server
 
 const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
-const noHeaders: SecurityHeaders = { common: {}, nonce: () => "", html: () => ({}) };
+const noHeaders: SecurityHeaders = { common: {}, nonce: () => "", html: () => ({}), csp: () => "" };
 const security = Bun.env.ABLATION === "no-headers" ? noHeaders : createSecurityHeaders(config);
 // The app's store (under DATA_DIR) and the cookie signer, as main.ts starts them.
 const { cookieSigner } = await startApp(config, app, () => {});

@@ -7,6 +7,7 @@ import type { AppDefinition } from "../../src/brisk/runtime/app-definition.ts";
 import type { LoaderContext } from "../../src/brisk/runtime/route.ts";
 import { createApp, prerendered } from "../../src/brisk/server/app.ts";
 import type { ErrorContext } from "../../src/brisk/server/request-record.ts";
+import type { RequestMonitor } from "../../src/brisk/server/request-monitor.ts";
 import { prerenderState } from "../fixtures/app/loaders.server.ts";
 import { clientAssets, loadApp, testApp, testConfig, type TestApp } from "../support/app.ts";
 
@@ -182,6 +183,24 @@ describe("the not-found page for unmatched paths", () => {
     await get("/a%20b");
     expect(counter.renders).toBe(before + 2);
     expect(await res.text()).toContain("No page at /a b");
+  });
+});
+
+describe("outside the request scope", () => {
+  test("stored answers alone skip the monitor's request scope: every other request, an API one included, gets it", async () => {
+    const scoped: string[] = [];
+    const monitor: RequestMonitor = {
+      request(request, _server, handle) {
+        scoped.push(`${request.method} ${new URL(request.url).pathname}`);
+        return handle();
+      },
+    };
+    const app = createApp(testConfig(), await loadApp(), { assets: await clientAssets(), log: () => {}, monitor });
+    await prerendered(app);
+    const paths = ["/prerendered", "/__data/prerendered", "/nowhere", "/search", "/api/notes", "/api/nowhere", "/healthz", "/prerendered?x=1"];
+    for (const path of paths) await (await app.handle(new Request(`http://localhost${path}`))).arrayBuffer();
+    await app.handle(new Request("http://localhost/prerendered", { method: "POST" }));
+    expect(scoped).toEqual(["GET /search", "GET /api/notes", "GET /api/nowhere", "GET /healthz", "GET /prerendered", "POST /prerendered"]);
   });
 });
 

@@ -13,6 +13,8 @@ export interface SecurityHeaders {
   nonce(): string;
   /** The HTML headers for that nonce, the common ones included: a new object the caller may fill. */
   html(nonce: string): Record<string, string>;
+  /** The Content-Security-Policy for that nonce alone (what a stored page's answer changes). */
+  csp(nonce: string): string;
 }
 
 const COMMON = {
@@ -69,15 +71,14 @@ export function createSecurityHeaders(
     `frame-ancestors ${frameAncestors.length ? frameAncestors.join(" ") : "'none'"}`,
     ...(reporting ? [`report-uri ${CSP_REPORT_PATH}`, "report-to csp"] : []),
   ].join("; ");
+  // 'strict-dynamic': scripts our nonce'd scripts load (route chunks, Sentry) are trusted; nothing else runs.
+  // style-src: the stylesheet files and the small ones inlined into the page with the same nonce.
+  const csp = (nonce: string) => `script-src 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'nonce-${nonce}'; ${tail}`;
   const fixed = { ...common, ...DOCUMENT, ...(reporting ? { "reporting-endpoints": `csp="${CSP_REPORT_PATH}"` } : {}) };
   return {
     common,
     nonce: () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
-    html: (nonce) => ({
-      ...fixed,
-      // 'strict-dynamic': scripts our nonce'd scripts load (route chunks, Sentry) are trusted; nothing else runs.
-      // style-src: the stylesheet files and the small ones inlined into the page with the same nonce.
-      "content-security-policy": `script-src 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'nonce-${nonce}'; ${tail}`,
-    }),
+    html: (nonce) => ({ ...fixed, "content-security-policy": csp(nonce) }),
+    csp,
   };
 }

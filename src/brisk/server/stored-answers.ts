@@ -6,14 +6,14 @@ import { requestPath } from "./host-check.ts";
 import { isStoredAnswer } from "./pages.ts";
 import type { Prerendered } from "./prerender.ts";
 
-/** The pages' catch-all: every other route of the server answers its paths before the pages do. */
-const PAGES_ROUTE = "*";
+/** The pages' catch-all (`*`, which Elysia lists as `/*`): every other route answers its paths before it. */
+const PAGES_ROUTES = new Set(["*", "/*"]);
 
 export function storedAnswers(routes: () => AnyElysia["routes"], prerendered: Prerendered | undefined): (request: Request) => boolean {
   // Read on first use: the server's routes are all there once it serves.
   let ownRoute: RegExp[] | undefined;
   const answeredElsewhere = (path: string) => {
-    ownRoute ??= routes().filter((r) => r.path !== PAGES_ROUTE).map((r) => parse(r.path).pattern);
+    ownRoute ??= routes().filter((r) => !PAGES_ROUTES.has(r.path)).map((r) => parse(r.path).pattern);
     return ownRoute.some((pattern) => pattern.test(path));
   };
   return (request) => {
