@@ -57,6 +57,15 @@ test("the pages rendered at build time are served from the first request, their 
   expect(prerenderState.renders).toBe(renders);
 });
 
+test("a build's pages carry the serving server's client configuration, not the build's (Sentry set at run time)", async () => {
+  const assets = loadClientAssets((await loadApp()).routes, clientDir);
+  const app = createApp(testConfig({ SENTRY_DSN: "https://public@sentry.example.com/42" }), await loadApp(), { assets, log: () => {} });
+  const html = await (await app.handle(new Request("http://localhost/prerendered"))).text();
+  expect(html).toContain('"config":{"mode":"production","sentry":{"dsn":"https://public@sentry.example.com/42"');
+  const plain = createApp(testConfig(), await loadApp(), { assets, log: () => {} });
+  expect(await (await plain.handle(new Request("http://localhost/prerendered"))).text()).toContain('"config":{"mode":"production"}');
+});
+
 test("a build's pages are not taken by another client build", async () => {
   const assets = loadClientAssets((await loadApp()).routes, clientDir);
   await Bun.write(join(clientDir, PRERENDERED_FILE), JSON.stringify({ ...assets.prerendered, buildId: "another" }));

@@ -3,13 +3,19 @@
 import { describe, expect, test } from "bun:test";
 import { SLOT_MARKERS, gzipOf, htmlOf, storePage, type SlotValues } from "../../src/brisk/server/stored-page.ts";
 
-const { nonce, host, path, search } = SLOT_MARKERS;
+const { nonce, host, path, search, config } = SLOT_MARKERS;
 const html =
   `<!DOCTYPE html><html><head><style nonce="${nonce}">p{color:red}</style></head><body>` +
   `<p title="${path}">No page at ${path}, asked of ${host}</p>` +
-  `<script nonce="${nonce}">var B={"path":"${path}","search":"${search}","nonce":"${nonce}"}</script>` +
+  `<script nonce="${nonce}">var B={"path":"${path}","search":"${search}","nonce":"${nonce}","config":${config}}</script>` +
   `<p>${"repeated text that compresses well ".repeat(40)}</p><script nonce="${nonce}" src="/a.js"></script></body></html>`;
-const values: SlotValues = { nonce: "AAAAAAAAAAAAAAAAAAAAAA==", host: "example.com", path: "/a&b'c\"<d>\u2028", search: "q=<x>&y" };
+const values: SlotValues = {
+  nonce: "AAAAAAAAAAAAAAAAAAAAAA==",
+  host: "example.com",
+  path: "/a&b'c\"<d>\u2028",
+  search: "q=<x>&y",
+  config: '{"mode":"production","sentry":{"dsn":"https://key@example.com/1"}}',
+};
 const gunzip = (bytes: Uint8Array<ArrayBuffer>) => new TextDecoder().decode(Bun.gunzipSync(bytes));
 
 describe("a stored page", () => {
@@ -18,7 +24,9 @@ describe("a stored page", () => {
   test("fills each value escaped for its place: HTML text and attributes, or JSON inside a script", () => {
     const filled = htmlOf(page, values);
     expect(filled).toContain(`<p title="/a&amp;b&#x27;c&quot;&lt;d&gt;\u2028">No page at /a&amp;b&#x27;c&quot;&lt;d&gt;\u2028, asked of example.com</p>`);
-    expect(filled).toContain(String.raw`var B={"path":"/a\u0026b'c\"\u003cd\u003e\u2028","search":"q=\u003cx\u003e\u0026y","nonce":"AAAAAAAAAAAAAAAAAAAAAA=="}`);
+    expect(filled).toContain(
+      String.raw`var B={"path":"/a\u0026b'c\"\u003cd\u003e\u2028","search":"q=\u003cx\u003e\u0026y","nonce":"AAAAAAAAAAAAAAAAAAAAAA==","config":{"mode":"production","sentry":{"dsn":"https://key@example.com/1"}}}`,
+    );
     expect(filled.match(/nonce="AAAAAAAAAAAAAAAAAAAAAA=="/g)).toHaveLength(3);
     expect(filled).not.toContain("brisk0prerender");
   });

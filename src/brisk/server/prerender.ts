@@ -3,6 +3,7 @@
 // host, path and request id put in, a strong ETag and a 304 on a match. Marked routes are re-rendered in the
 // background after `revalidate` seconds.
 import type { RouteDefinition } from "../runtime/route.ts";
+import { scriptJson } from "../runtime/script-json.ts";
 import { pickEncoding } from "./accept-encoding.ts";
 import { pageDataOf } from "./page-data.ts";
 import { renderPage, renderResolved, type RenderDeps } from "./render.tsx";
@@ -73,9 +74,13 @@ function storedHeaders(response: Response, what: string): Array<[string, string]
   return [...response.headers].filter(([name]) => !PER_RESPONSE.has(name));
 }
 
-/** With no monitor (a stored page must not carry the trace of the render that made it) and slots for the nonce. */
+/**
+ * With no monitor (a stored page must not carry the trace of the render that made it), and slots for the
+ * nonce and the client configuration: components still read the configuration, its JSON is the slot.
+ */
 function storingDeps(deps: RenderDeps, nonce: string = SLOT_MARKERS.nonce): RenderDeps {
-  return { ...deps, monitor: undefined, security: { ...deps.security, nonce: () => nonce }, capture: () => {} };
+  const clientConfig = { ...deps.clientConfig, toJSON: () => SLOT_MARKERS.config.slice(1, -1) };
+  return { ...deps, clientConfig, monitor: undefined, security: { ...deps.security, nonce: () => nonce }, capture: () => {} };
 }
 
 async function renderRoute(route: RouteDefinition, deps: RenderDeps): Promise<StoredRoute> {
@@ -112,9 +117,18 @@ async function renderNotFound(deps: RenderDeps): Promise<StoredPage | null> {
   if (!response || response.status !== 404 || slotted.read() || response.headers.has("set-cookie")) return null;
   const page = storePage(await response.text(), 404, storedHeaders(response, "the not-found page"));
   const check = guardedRequest(`http://check.invalid${CHECK_PATH}${CHECK_SEARCH}`);
-  const live = await renderPage(check.request, check.url, createRequestRecord(check.request), storingDeps(deps, CHECK_NONCE));
-  const values = { nonce: CHECK_NONCE, host: check.url.hostname, path: check.url.pathname, search: check.url.search.slice(1) };
+  const liveDeps = { ...storingDeps(deps, CHECK_NONCE), clientConfig: deps.clientConfig };
+  const live = await renderPage(check.request, check.url, createRequestRecord(check.request), liveDeps);
+  const values = { nonce: CHECK_NONCE, host: check.url.hostname, path: check.url.pathname, search: check.url.search.slice(1), config: configJson(deps) };
   return (await live.text()) === htmlOf(page, values) ? page : null;
+}
+
+/** This server's client configuration, as its stored pages' boot scripts carry it. */
+const configJsons = new WeakMap<object, string>();
+function configJson(deps: RenderDeps): string {
+  let json = configJsons.get(deps.clientConfig);
+  if (json === undefined) configJsons.set(deps.clientConfig, (json = scriptJson(deps.clientConfig)));
+  return json;
 }
 
 function matches(ifNoneMatch: string | null, etag: string): boolean {
@@ -169,7 +183,7 @@ function documentAnswer(request: Request, url: URL, record: RequestRecord, page:
     return notModified;
   }
   const nonce = deps.security.nonce();
-  const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1) };
+  const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1), config: configJson(deps) };
   const body = request.method === "HEAD" ? null : coding ? gzipOf(page, values) : bytesOf(page, values);
   const response = new Response(body, { status: page.status, headers: headersOf(page) });
   const { headers } = response;

@@ -10,6 +10,9 @@ export const SLOT_MARKERS = {
   host: "brisk-prerender-host.invalid",
   path: "/brisk0prerender0path0slot",
   search: "brisk0prerender0search0slot",
+  // The boot script's client configuration, as the JSON string it is rendered as: a build may run with
+  // another configuration (no SENTRY_DSN) than the server that serves its pages.
+  config: '"brisk0prerender0config0slot"',
 } as const;
 
 export type SlotName = keyof typeof SLOT_MARKERS;
@@ -103,8 +106,11 @@ function escaped(value: string, inScript: boolean): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
+/** The nonce needs no escaping, and the configuration comes as script-safe JSON (scriptJson). */
+const AS_IS: ReadonlySet<SlotName> = new Set(["nonce", "config"]);
+
 function fills(page: StoredPage, values: SlotValues): string[] {
-  return page.slots.map(({ name, inScript }) => (name === "nonce" ? values.nonce : escaped(values[name], inScript)));
+  return page.slots.map(({ name, inScript }) => (AS_IS.has(name) ? values[name] : escaped(values[name], inScript)));
 }
 
 export function htmlOf(page: StoredPage, values: SlotValues): string {
