@@ -39,9 +39,20 @@ describe("a stored page", () => {
     expect(gzipOf(page, values).length).toBeLessThan(htmlOf(page, values).length / 2);
   });
 
-  test("a page holding NUL bytes (which the dictionaries use for the nonce) still joins right", () => {
-    const withNul = storePage(html.replace("repeated text", "repeated\0text"), 200, []);
-    expect(gunzip(gzipOf(withNul, values))).toBe(htmlOf(withNul, values));
+  test("a page holding control characters (which stand in for the nonce while compressing) still joins right", () => {
+    for (const c of ["\0", "\x01", "\x1b"]) {
+      const withControl = storePage(html.replace("repeated text", `repeated${c}text`), 200, []);
+      expect(gunzip(gzipOf(withControl, values))).toBe(htmlOf(withControl, values));
+    }
+  });
+
+  test("a nonce after the first is a copy of it: thirty scripts cost little more than one", () => {
+    const scripts = Array.from({ length: 30 }, (_, i) => `<script nonce="${nonce}">f(${i})</script>`).join("");
+    const many = storePage(`<html><body>${scripts}</body></html>`, 200, []);
+    const gzip = gzipOf(many, values);
+    expect(gunzip(gzip)).toBe(htmlOf(many, values));
+    // Thirty nonces as stored blocks alone would be 30 × 29 bytes.
+    expect(gzip.length).toBeLessThan(250);
   });
 
   test("the ETag follows the page, not the values", () => {

@@ -31,13 +31,23 @@ export interface StoredPage {
   /** The HTML between the slots: `slots[i]` goes after `parts[i]`. */
   parts: string[];
   slots: Slot[];
-  /** Every piece of `parts` as raw deflate, each ending on a byte boundary (see gzipOf). */
-  deflated: string[];
+  /** The page as raw deflate, in segments between the slots whose values go in as stored blocks (gzipOf). */
+  deflated: DeflatedPage;
   /** Of the page as rendered, slots included: it changes only when the page does. */
   etag: string;
   /** The render's headers but the CSP (which names the nonce) and the request id. */
   headers: Array<[string, string]>;
   renderedAt: number;
+}
+
+/**
+ * Raw deflate segments, each ending on a byte boundary; after segment `i` comes the value of slot
+ * `anchors[i]` as a stored block. A nonce slot that is no anchor is inside a segment, as a back-reference
+ * to an earlier one: a page's nonces are all the same, so most of them cost a few bits.
+ */
+interface DeflatedPage {
+  segments: string[];
+  anchors: number[];
 }
 
 /** Page data: no slots, so kept whole and compressed whole, at the best levels (once per render). */
@@ -59,6 +69,13 @@ const NAME_OF = new Map<string, SlotName>(Object.entries(SLOT_MARKERS).map(([nam
 const NONCE_LENGTH = 24;
 /** Deflate's window: back-references reach no further. */
 const WINDOW = 32 * 1024;
+/**
+ * Where a nonce goes while compressing: 24 different control characters, none of which HTML from React
+ * holds. A copy of one of them can only come from the same place in another nonce, so once the first is
+ * replaced by the response's nonce, every copy of it decodes to that nonce too.
+ */
+const PLACEHOLDER = String.fromCharCode(1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27);
+const CONTROL = /[\0-\x08\x0b\x0c\x0e-\x1f]/;
 
 type Bytes = Uint8Array<ArrayBuffer>;
 
@@ -66,22 +83,50 @@ const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const fromBase64 = (text: string): Bytes => new Uint8Array(Buffer.from(text, "base64"));
 
 /**
- * Each part compressed on its own, ending with a sync flush (byte-aligned, not final), with what precedes it
- * back to the last slot of varying length as its dictionary: a back-reference then lands where the part
- * really follows. The nonces in that dictionary are NUL bytes, which no HTML part holds, so no match can
- * run into one; a page that does hold a NUL gets no dictionaries at all.
+ * Segments compressed at level 9, each with what precedes it back to the last slot of varying length (a
+ * host, a path) as its dictionary, so that back-references land where the segment really follows. With
+ * `inline`, a nonce after the first since such a slot is compressed as the placeholder, a copy of the first.
  */
-function deflateParts(parts: readonly string[], slots: readonly Slot[]): string[] {
-  const withDictionary = !parts.some((p) => p.includes("\0"));
+function deflateSegments(parts: readonly string[], slots: readonly Slot[], inline: boolean, withDictionary: boolean): DeflatedPage {
+  const segments: string[] = [];
+  const anchors: number[] = [];
+  let text = "";
   let preceding = "";
-  return parts.map((part, i) => {
+  let anchored = false;
+  const close = () => {
     const options: zlib.ZlibOptions = { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH };
     if (withDictionary && preceding) options.dictionary = Buffer.from(preceding.slice(-WINDOW));
-    const deflated = toBase64(zlib.deflateRawSync(part, options));
+    segments.push(toBase64(zlib.deflateRawSync(text, options)));
+  };
+  for (const [i, part] of parts.entries()) {
+    text += part;
     const slot = slots[i];
-    preceding = slot?.name === "nonce" ? preceding + part + "\0".repeat(NONCE_LENGTH) : "";
-    return deflated;
-  });
+    if (!slot) continue;
+    if (inline && anchored && slot.name === "nonce") {
+      text += PLACEHOLDER;
+      continue;
+    }
+    close();
+    anchors.push(i);
+    anchored = slot.name === "nonce";
+    preceding = anchored ? preceding + text + PLACEHOLDER : "";
+    text = "";
+  }
+  close();
+  return { segments, anchors };
+}
+
+/** The page with inline nonces when decoding it proves them right; every nonce a stored block otherwise. */
+function deflatePage(page: Pick<StoredPage, "parts" | "slots">): DeflatedPage {
+  const plain = !page.parts.some((p) => CONTROL.test(p));
+  if (plain) {
+    const inline = deflateSegments(page.parts, page.slots, true, true);
+    const check: SlotValues = { nonce: "ABCDEFGHIJKLMNOPQRSTUVWX", host: "h.example", path: "/p&q", search: "s=1", config: '{"c":1}' };
+    const stream = deflateStream({ slots: page.slots, deflated: inline }, fills(page, check), inline.segments.map(fromBase64));
+    const decoded = zlib.inflateRawSync(stream).toString();
+    if (decoded === htmlOf(page, check)) return inline;
+  }
+  return deflateSegments(page.parts, page.slots, false, plain);
 }
 
 /** Splits a render made with the slot markers; `status` and `headers` are the render's. */
@@ -95,7 +140,7 @@ export function storePage(html: string, status: number, headers: Array<[string, 
     else slots.push({ name: NAME_OF.get(piece)!, inScript: html.lastIndexOf("<script", offset) > html.lastIndexOf("</script>", offset) });
     offset += piece.length;
   }
-  return { status, parts, slots, deflated: deflateParts(parts, slots), etag: `"${Bun.hash(html).toString(36)}"`, headers, renderedAt: Date.now() };
+  return { status, parts, slots, deflated: deflatePage({ parts, slots }), etag: `"${Bun.hash(html).toString(36)}"`, headers, renderedAt: Date.now() };
 }
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
@@ -109,11 +154,11 @@ function escaped(value: string, inScript: boolean): string {
 /** The nonce needs no escaping, and the configuration comes as script-safe JSON (scriptJson). */
 const AS_IS: ReadonlySet<SlotName> = new Set(["nonce", "config"]);
 
-function fills(page: StoredPage, values: SlotValues): string[] {
+function fills(page: Pick<StoredPage, "slots">, values: SlotValues): string[] {
   return page.slots.map(({ name, inScript }) => (AS_IS.has(name) ? values[name] : escaped(values[name], inScript)));
 }
 
-export function htmlOf(page: StoredPage, values: SlotValues): string {
+export function htmlOf(page: Pick<StoredPage, "parts" | "slots">, values: SlotValues): string {
   const filled = fills(page, values);
   let html = "";
   for (const [i, part] of page.parts.entries()) html += part + (filled[i] ?? "");
@@ -122,7 +167,7 @@ export function htmlOf(page: StoredPage, values: SlotValues): string {
 
 const GZIP_HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 const encoder = new TextEncoder();
-const decodedParts = new WeakMap<StoredPage, { raw: Uint8Array[]; deflated: Bytes[] }>();
+const decodedParts = new WeakMap<StoredPage, { raw: Uint8Array[]; segments: Bytes[] }>();
 
 /** A stored block: its 3 header bits, then the byte boundary, the length and its complement (RFC 1951 3.2.4). */
 function storedBlock(bytes: Uint8Array, final: boolean): Uint8Array {
@@ -135,7 +180,7 @@ function storedBlock(bytes: Uint8Array, final: boolean): Uint8Array {
 function decodedOf(page: StoredPage) {
   let decoded = decodedParts.get(page);
   if (!decoded) {
-    decoded = { raw: page.parts.map((p) => encoder.encode(p)), deflated: page.deflated.map(fromBase64) };
+    decoded = { raw: page.parts.map((p) => encoder.encode(p)), segments: page.deflated.segments.map(fromBase64) };
     decodedParts.set(page, decoded);
   }
   return decoded;
@@ -167,37 +212,45 @@ export function bytesOf(page: StoredPage, values: SlotValues): Bytes {
   return joined(chunks);
 }
 
-/**
- * The page as one gzip member: its compressed parts with each filled-in value between them as a stored
- * block, the checksum taken over what the visitor will read. Costs a few microseconds, where compressing
- * the page again costs fifty to a hundred.
- */
-export function gzipOf(page: StoredPage, values: SlotValues): Bytes {
-  const decoded = decodedOf(page);
-  const chunks: Uint8Array[] = [GZIP_HEADER];
-  let crc = 0;
-  let size = 0;
-  const add = (raw: Uint8Array, coded: Uint8Array) => {
-    chunks.push(coded);
-    crc = zlib.crc32(raw, crc);
-    size += raw.length;
-  };
-  const filled = fills(page, values);
-  for (const [i, raw] of decoded.raw.entries()) {
-    add(raw, decoded.deflated[i]!);
-    const value = filled[i];
-    if (value === undefined) continue;
-    // A stored block holds at most 65,535 bytes; a filled-in value longer than that goes in several.
-    const bytes = encoder.encode(value);
-    for (let at = 0; at < bytes.length; at += 0xffff) add(bytes.subarray(at, at + 0xffff), storedBlock(bytes.subarray(at, at + 0xffff), false));
+/** The raw deflate stream of a page: its segments, each anchor's value as stored blocks, a final empty block. */
+function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: readonly string[], segments: readonly Uint8Array[]): Bytes {
+  const chunks: Uint8Array[] = [];
+  for (const [i, segment] of segments.entries()) {
+    chunks.push(segment);
+    const anchor = page.deflated.anchors[i];
+    if (anchor === undefined) continue;
+    const value = encoder.encode(filled[anchor]!);
+    if (page.slots[anchor]!.name === "nonce" && value.length !== NONCE_LENGTH) throw new Error(`a nonce of ${value.length} bytes; stored pages take ${NONCE_LENGTH}`);
+    // A stored block holds at most 65,535 bytes; a longer value goes in several.
+    for (let at = 0; at < value.length; at += 0xffff) chunks.push(storedBlock(value.subarray(at, at + 0xffff), false));
   }
   chunks.push(storedBlock(new Uint8Array(0), true));
+  return joined(chunks);
+}
+
+/**
+ * The page as one gzip member, joined from its segments compressed once, the checksum taken over what the
+ * visitor will read. Costs a few microseconds, where compressing the page again costs fifty to a hundred.
+ */
+export function gzipOf(page: StoredPage, values: SlotValues): Bytes {
+  const { raw, segments } = decodedOf(page);
+  const filled = fills(page, values);
+  let crc = 0;
+  let size = 0;
+  for (const [i, part] of raw.entries()) {
+    crc = zlib.crc32(part, crc);
+    size += part.length;
+    const value = filled[i];
+    if (value === undefined) continue;
+    const bytes = encoder.encode(value);
+    crc = zlib.crc32(bytes, crc);
+    size += bytes.length;
+  }
   const trailer = new Uint8Array(8);
   const view = new DataView(trailer.buffer);
   view.setUint32(0, crc >>> 0, true);
   view.setUint32(4, size >>> 0, true);
-  chunks.push(trailer);
-  return joined(chunks);
+  return joined([GZIP_HEADER, deflateStream(page, filled, segments), trailer]);
 }
 
 export function storeData(body: string, headers: Array<[string, string]>): StoredData {
