@@ -34,8 +34,17 @@ interface PageTarget {
   isData: boolean;
 }
 
+/** Asked first by the request scope (isStoredAnswer), then by the pages: the URL is parsed once. */
+const targets = new WeakMap<Request, PageTarget | Response>();
+
 /** The request's page, or the 4xx for a URL no page can answer. */
 function pageTarget(request: Request): PageTarget | Response {
+  let target = targets.get(request);
+  if (!target) targets.set(request, (target = parseTarget(request)));
+  return target;
+}
+
+function parseTarget(request: Request): PageTarget | Response {
   // Bun builds request.url from the Host header; an empty or invalid one leaves nothing to parse.
   const url = URL.parse(request.url);
   if (!url) return plain(400, "missing or invalid Host header");
