@@ -24,15 +24,20 @@ export interface BinaryOptions {
    * cold start and memory is in the README ("Monitoring in production").
    */
   serverSourcemaps?: boolean;
+  /**
+   * Renders the app's prerendered pages into the build (scripts/prerender.ts), so the binary serves them from
+   * its first request. On by default; without, the binary renders them as it starts (bench/prerender-start.ts).
+   */
+  prerender?: boolean;
 }
 
-export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemaps = true }: BinaryOptions = {}): Promise<BinaryBuild> {
+export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemaps = true, prerender: withPages = true }: BinaryOptions = {}): Promise<BinaryBuild> {
   const clientDir = join(outdir, "client");
   const binary = join(outdir, "brisk");
   await mkdir(outdir, { recursive: true });
   await rm(binary, { force: true });
   const manifest = await buildClient({ outdir: clientDir, mode: "production" });
-  await prerender(clientDir);
+  if (withPages) await prerender(clientDir);
   const result = await Bun.build({
     entrypoints: [join(ROOT, "src/brisk/server/main.ts")],
     target: "bun",
