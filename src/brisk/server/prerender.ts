@@ -239,10 +239,19 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: Render
   }
 
   /** A marked route's page, or for an unmatched path the not-found page. */
-  function lookup(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
+  function find(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
     const route = url.search ? undefined : stored.get(url.pathname);
     if (route || data || !notFound || deps.match(url.pathname)) return route;
     return notFound;
+  }
+  // Asked twice of one request's URL (has, then answer): an unmatched path is matched against every route once.
+  const found = new WeakMap<URL, { data: boolean; stored: StoredRoute | StoredPage | undefined }>();
+  function lookup(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
+    const known = found.get(url);
+    if (known?.data === data) return known.stored;
+    const result = find(url, data);
+    found.set(url, { data, stored: result });
+    return result;
   }
 
   return {
