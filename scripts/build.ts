@@ -10,6 +10,8 @@ export interface BinaryBuild {
   binary: string;
   bytes: number;
   buildId: string;
+  /** What the build prerendered, as scripts/prerender.ts says it. */
+  prerendered: string;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemap
   await mkdir(outdir, { recursive: true });
   await rm(binary, { force: true });
   const manifest = await buildClient({ outdir: clientDir, mode: "production" });
-  if (withPages) await prerender(clientDir);
+  const prerendered = withPages ? await prerender(clientDir) : "nothing prerendered";
   const result = await Bun.build({
     entrypoints: [join(ROOT, "src/brisk/server/main.ts")],
     target: "bun",
@@ -64,14 +66,14 @@ export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemap
   if (!result.success) throw new AggregateError(result.logs, `bun build --compile failed:\n${result.logs.map(String).join("\n")}`);
   // The maps are inside the binary; the copies Bun also writes beside it are not needed to run or upload.
   await Promise.all(result.outputs.filter((o) => o.path.endsWith(".map")).map((o) => rm(o.path, { force: true })));
-  return { binary, bytes: (await stat(binary)).size, buildId: manifest.buildId };
+  return { binary, bytes: (await stat(binary)).size, buildId: manifest.buildId, prerendered };
 }
 
 /**
  * The prerendered pages, rendered now so that the binary serves them from its first request. In a process of
  * its own: it loads the app under React's production build, whatever this one runs under.
  */
-async function prerender(clientDir: string): Promise<void> {
+async function prerender(clientDir: string): Promise<string> {
   const proc = Bun.spawn(["bun", join(ROOT, "scripts/prerender.ts"), clientDir], {
     cwd: ROOT,
     env: { ...Bun.env, NODE_ENV: "production" },
@@ -80,11 +82,12 @@ async function prerender(clientDir: string): Promise<void> {
   });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`the build cannot prerender: ${(err || out).trim()}`);
+  return out.trim();
 }
 
 if (import.meta.main) {
   const started = performance.now();
-  const { binary, bytes, buildId } = await buildBinary();
+  const { binary, bytes, buildId, prerendered } = await buildBinary();
   const mib = (bytes / 1_048_576).toFixed(1);
-  console.log(`built ${binary} (${mib} MiB, client build ${buildId}) in ${Math.round(performance.now() - started)} ms`);
+  console.log(`built ${binary} (${mib} MiB, client build ${buildId}; ${prerendered}) in ${Math.round(performance.now() - started)} ms`);
 }
