@@ -122,7 +122,7 @@ function deflatePage(page: Pick<StoredPage, "parts" | "slots">): DeflatedPage {
   if (plain) {
     const inline = deflateSegments(page.parts, page.slots, true, true);
     const check: SlotValues = { nonce: "ABCDEFGHIJKLMNOPQRSTUVWX", host: "h.example", path: "/p&q", search: "s=1", config: '{"c":1}' };
-    const stream = deflateStream({ slots: page.slots, deflated: inline }, fills(page, check), inline.segments.map(fromBase64));
+    const stream = deflateStream({ slots: page.slots, deflated: inline }, encodedFills(fills(page, check)), inline.segments.map(fromBase64));
     const decoded = zlib.inflateRawSync(stream).toString();
     if (decoded === htmlOf(page, check)) return inline;
   }
@@ -156,6 +156,16 @@ const AS_IS: ReadonlySet<SlotName> = new Set(["nonce", "config"]);
 
 function fills(page: Pick<StoredPage, "slots">, values: SlotValues): string[] {
   return page.slots.map(({ name, inScript }) => (AS_IS.has(name) ? values[name] : escaped(values[name], inScript)));
+}
+
+/** The filled values as UTF-8, each distinct one encoded once: a page's nonces are all the same. */
+function encodedFills(filled: readonly string[]): Uint8Array[] {
+  const encoded = new Map<string, Uint8Array>();
+  return filled.map((value) => {
+    let bytes = encoded.get(value);
+    if (!bytes) encoded.set(value, (bytes = encoder.encode(value)));
+    return bytes;
+  });
 }
 
 export function htmlOf(page: Pick<StoredPage, "parts" | "slots">, values: SlotValues): string {
@@ -202,24 +212,24 @@ function joined(chunks: readonly Uint8Array[]): Bytes {
  */
 export function bytesOf(page: StoredPage, values: SlotValues): Bytes {
   const { raw } = decodedOf(page);
-  const filled = fills(page, values);
+  const filled = encodedFills(fills(page, values));
   const chunks: Uint8Array[] = [];
   for (const [i, part] of raw.entries()) {
     chunks.push(part);
     const value = filled[i];
-    if (value !== undefined) chunks.push(encoder.encode(value));
+    if (value !== undefined) chunks.push(value);
   }
   return joined(chunks);
 }
 
 /** The raw deflate stream of a page: its segments, each anchor's value as stored blocks, a final empty block. */
-function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: readonly string[], segments: readonly Uint8Array[]): Bytes {
+function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: readonly Uint8Array[], segments: readonly Uint8Array[]): Bytes {
   const chunks: Uint8Array[] = [];
   for (const [i, segment] of segments.entries()) {
     chunks.push(segment);
     const anchor = page.deflated.anchors[i];
     if (anchor === undefined) continue;
-    const value = encoder.encode(filled[anchor]!);
+    const value = filled[anchor]!;
     if (page.slots[anchor]!.name === "nonce" && value.length !== NONCE_LENGTH) throw new Error(`a nonce of ${value.length} bytes; stored pages take ${NONCE_LENGTH}`);
     // A stored block holds at most 65,535 bytes; a longer value goes in several.
     for (let at = 0; at < value.length; at += 0xffff) chunks.push(storedBlock(value.subarray(at, at + 0xffff), false));
@@ -234,7 +244,7 @@ function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: rea
  */
 export function gzipOf(page: StoredPage, values: SlotValues): Bytes {
   const { raw, segments } = decodedOf(page);
-  const filled = fills(page, values);
+  const filled = encodedFills(fills(page, values));
   let crc = 0;
   let size = 0;
   for (const [i, part] of raw.entries()) {
@@ -242,9 +252,8 @@ export function gzipOf(page: StoredPage, values: SlotValues): Bytes {
     size += part.length;
     const value = filled[i];
     if (value === undefined) continue;
-    const bytes = encoder.encode(value);
-    crc = zlib.crc32(bytes, crc);
-    size += bytes.length;
+    crc = zlib.crc32(value, crc);
+    size += value.length;
   }
   const trailer = new Uint8Array(8);
   const view = new DataView(trailer.buffer);
