@@ -122,7 +122,7 @@ function deflatePage(page: Pick<StoredPage, "parts" | "slots">): DeflatedPage {
   if (plain) {
     const inline = deflateSegments(page.parts, page.slots, true, true);
     const check: SlotValues = { nonce: "ABCDEFGHIJKLMNOPQRSTUVWX", host: "h.example", path: "/p&q", search: "s=1", config: '{"c":1}' };
-    const stream = deflateStream({ slots: page.slots, deflated: inline }, encodedFills(fills(page, check)), inline.segments.map(fromBase64));
+    const stream = deflateStream({ slots: page.slots, deflated: inline }, encodedFills(page, check), inline.segments.map(fromBase64));
     const decoded = zlib.inflateRawSync(stream).toString();
     if (decoded === htmlOf(page, check)) return inline;
   }
@@ -158,14 +158,16 @@ function fills(page: Pick<StoredPage, "slots">, values: SlotValues): string[] {
   return page.slots.map(({ name, inScript }) => (AS_IS.has(name) ? values[name] : escaped(values[name], inScript)));
 }
 
-/** The filled values as UTF-8, each distinct one encoded once: a page's nonces are all the same. */
-function encodedFills(filled: readonly string[]): Uint8Array[] {
-  const encoded = new Map<string, Uint8Array>();
-  return filled.map((value) => {
-    let bytes = encoded.get(value);
-    if (!bytes) encoded.set(value, (bytes = encoder.encode(value)));
-    return bytes;
-  });
+/** The server's configuration is the same for every response: kept encoded. */
+let configBytes: { json: string; bytes: Uint8Array } | undefined;
+
+/** The filled values as UTF-8: the nonce (a page's nonces are one value) and the configuration encoded once. */
+function encodedFills(page: Pick<StoredPage, "slots">, values: SlotValues): Uint8Array[] {
+  const filled = fills(page, values);
+  const nonce = encoder.encode(values.nonce);
+  if (configBytes?.json !== values.config) configBytes = { json: values.config, bytes: encoder.encode(values.config) };
+  const config = configBytes.bytes;
+  return page.slots.map(({ name }, i) => (name === "nonce" ? nonce : name === "config" ? config : encoder.encode(filled[i]!)));
 }
 
 export function htmlOf(page: Pick<StoredPage, "parts" | "slots">, values: SlotValues): string {
@@ -212,7 +214,7 @@ function joined(chunks: readonly Uint8Array[]): Bytes {
  */
 export function bytesOf(page: StoredPage, values: SlotValues): Bytes {
   const { raw } = decodedOf(page);
-  const filled = encodedFills(fills(page, values));
+  const filled = encodedFills(page, values);
   const chunks: Uint8Array[] = [];
   for (const [i, part] of raw.entries()) {
     chunks.push(part);
@@ -244,7 +246,7 @@ function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: rea
  */
 export function gzipOf(page: StoredPage, values: SlotValues): Bytes {
   const { raw, segments } = decodedOf(page);
-  const filled = encodedFills(fills(page, values));
+  const filled = encodedFills(page, values);
   let crc = 0;
   let size = 0;
   for (const [i, part] of raw.entries()) {
