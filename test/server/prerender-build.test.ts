@@ -1,7 +1,7 @@
 // The build's prerender step (scripts/prerender.ts, run by `bun run build`): the pages are rendered at build
 // time into prerendered.json beside the client build, and a server started on that build serves them from its
 // first request without running their loaders; a route that cannot be prerendered fails the build, named.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setSystemTime, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,6 +55,23 @@ test("the pages rendered at build time are served from the first request, their 
   const missing = await app.handle(new Request("http://localhost/nowhere"));
   expect(missing.status).toBe(404);
   expect(prerenderState.renders).toBe(renders);
+});
+
+test("a page from the build ages from the build: past its revalidate age it is rendered again, here", async () => {
+  const assets = loadClientAssets((await loadApp()).routes, clientDir);
+  const built = assets.prerendered!.routes["/prerendered"]!.document;
+  const app = createApp(testConfig(), await loadApp(), { assets, log: () => {} });
+  const renders = prerenderState.renders;
+  // The fixture route revalidates after 60 s: one second short of it, the build's page stays.
+  setSystemTime(built.renderedAt + 59_000);
+  await app.handle(new Request("http://localhost/prerendered"));
+  expect(prerenderState.renders).toBe(renders);
+  setSystemTime(built.renderedAt + 61_000);
+  const stale = await (await app.handle(new Request("http://localhost/prerendered"))).text();
+  expect(stale).toContain("Render <!-- -->1");
+  for (let i = 0; i < 200 && prerenderState.renders === renders; i++) await Bun.sleep(5);
+  expect(prerenderState.renders).toBe(renders + 1);
+  setSystemTime();
 });
 
 test("a build's pages carry the serving server's client configuration, not the build's (Sentry set at run time)", async () => {

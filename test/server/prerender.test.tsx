@@ -159,6 +159,15 @@ describe("the not-found page for unmatched paths", () => {
     expect(stored.headers.get("etag")).toBeNull();
   });
 
+  test("HEAD: the 404 and its headers, no body", async () => {
+    const { get } = await appWithNotFound(() => "There is no page here.");
+    const head = await get("/nowhere", { method: "HEAD" });
+    expect(head.status).toBe(404);
+    expect(head.headers.get("content-type")).toStartWith("text/html");
+    expect(head.headers.get("content-security-policy")).toContain("'nonce-");
+    expect(await head.text()).toBe("");
+  });
+
   test("gzip joins the same page", async () => {
     const { get } = await appWithNotFound(() => "There is no page here.");
     const [a, b] = [await get("/nowhere"), await get("/nowhere", { headers: { "accept-encoding": "gzip" } })];
