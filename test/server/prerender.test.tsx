@@ -9,7 +9,8 @@ import { createApp, prerendered } from "../../src/brisk/server/app.ts";
 import type { ErrorContext } from "../../src/brisk/server/request-record.ts";
 import type { RequestMonitor } from "../../src/brisk/server/request-monitor.ts";
 import { prerenderState } from "../fixtures/app/loaders.server.ts";
-import { clientAssets, loadApp, testApp, testConfig, type TestApp } from "../support/app.ts";
+import { clientAssets, listenApp, loadApp, testApp, testConfig, type TestApp } from "../support/app.ts";
+import { rawExchange } from "../support/raw-http.ts";
 
 let t: TestApp;
 const captured: Array<[unknown, ErrorContext]> = [];
@@ -192,6 +193,31 @@ describe("the not-found page for unmatched paths", () => {
     await get("/a%20b");
     expect(counter.renders).toBe(before + 2);
     expect(await res.text()).toContain("No page at /a b");
+  });
+});
+
+describe("HEAD over a real socket", () => {
+  test("a stored page says the length its GET body has, in the coding asked for; a streamed page says chunked", async () => {
+    const server = await listenApp();
+    try {
+      await prerendered(server.app);
+      const port = server.app.server!.port!;
+      const ask = (method: string, path: string, extra = "") =>
+        rawExchange(port, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`);
+      for (const extra of ["", "Accept-Encoding: gzip\r\n"]) {
+        const [head, get] = [await ask("HEAD", "/prerendered", extra), await ask("GET", "/prerendered", extra)];
+        expect(head.status).toBe(200);
+        expect(head.body.length).toBe(0);
+        expect(Number(head.headers["content-length"])).toBe(get.body.length);
+        expect(head.headers["content-encoding"]).toBe(get.headers["content-encoding"]);
+      }
+      const stream = await ask("HEAD", "/stream");
+      expect(stream.status).toBe(200);
+      expect(stream.headers["content-length"]).toBeUndefined();
+      expect(stream.headers["transfer-encoding"]).toBe("chunked");
+    } finally {
+      await server.stop();
+    }
   });
 });
 

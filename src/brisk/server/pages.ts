@@ -106,8 +106,12 @@ async function headOf(request: Request, render: (request: Request) => Promise<Re
   const head = new Request(request, { signal: AbortSignal.any([request.signal, stop.signal]) });
   const response = await render(head);
   stop.abort();
+  const streamed = response.body !== null && !response.headers.has("content-length");
   await response.body?.cancel();
-  return new Response(null, { status: response.status, headers: response.headers });
+  const headers = new Headers(response.headers);
+  // Without a length a HEAD would be told `Content-Length: 0`; the GET's body has none, it is chunked.
+  if (streamed) headers.set("transfer-encoding", "chunked");
+  return new Response(null, { status: response.status, headers });
 }
 
 export function pagesPlugin(deps: PageHandlerDeps) {

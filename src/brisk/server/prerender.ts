@@ -184,22 +184,28 @@ function documentAnswer(request: Request, url: URL, record: RequestRecord, page:
   }
   const nonce = deps.security.nonce();
   const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1), config: configJson(deps) };
-  const body = request.method === "HEAD" ? null : coding ? gzipOf(page, values) : bytesOf(page, values);
-  const response = new Response(body, { status: page.status, headers: headersOf(page) });
+  const response = withBody(request, page.status, headersOf(page), coding, coding ? gzipOf(page, values) : bytesOf(page, values));
   const { headers } = response;
   headers.set("content-security-policy", deps.security.csp(nonce));
   headers.set("x-request-id", record.id);
   if (etag) headers.set("etag", etag);
-  if (coding && body) headers.set("content-encoding", coding);
   return response;
 }
 
 function dataAnswer(request: Request, record: RequestRecord, data: StoredData): Response {
   const coding = pickEncoding(request.headers.get("accept-encoding"), DATA_CODINGS);
-  const body = request.method === "HEAD" ? null : coding ? encodedData(data, coding) : data.body;
-  const response = new Response(body, { headers: headersOf(data) });
+  const body = coding ? encodedData(data, coding) : new TextEncoder().encode(data.body);
+  const response = withBody(request, 200, headersOf(data), coding, body);
   response.headers.set("x-request-id", record.id);
-  if (coding && body) response.headers.set("content-encoding", coding);
+  return response;
+}
+
+/** The answer with its body, or for a HEAD the same headers with the length a GET's body has. */
+function withBody(request: Request, status: number, template: Headers, coding: string | undefined, body: Uint8Array<ArrayBuffer>): Response {
+  const head = request.method === "HEAD";
+  const response = new Response(head ? null : body, { status, headers: template });
+  if (coding) response.headers.set("content-encoding", coding);
+  if (head) response.headers.set("content-length", String(body.length));
   return response;
 }
 
