@@ -20,6 +20,7 @@ import clientShell from "../src/brisk/dev/client.html";
 import { describeError } from "../src/brisk/dev/dev-page.ts";
 import { createDevReload, devReloadPlugin, type DevFailure } from "../src/brisk/dev/dev-reload.ts";
 import { createEditQueue } from "../src/brisk/dev/edit-queue.ts";
+import { startLogs } from "../src/brisk/dev/start-log.ts";
 import { configOrExit } from "../src/brisk/server/startup-config.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -46,6 +47,7 @@ function filesNamedBy(error: unknown): string[] {
 }
 
 const config = configOrExit(Bun.env);
+const startLog = startLogs((record) => console.log(JSON.stringify(record)));
 const reload = createDevReload();
 let serve: ((request: Request) => Response | Promise<Response>) | undefined;
 let entryUrl = "";
@@ -144,7 +146,7 @@ try {
       // Each build is a fresh copy of the app's modules: its own start (the example store), after the
       // previous copy's stop.
       await started?.stop();
-      started = await built!.startApp(config, built!.app, (record) => console.log(JSON.stringify(record)));
+      started = await built!.startApp(config, built!.app, startLog());
       const app = built!.createApp(config, built!.app, { assets: client.assets, publicFiles, cookieSigner: started.cookieSigner, capture: monitoring?.capture });
       serve = (request) => app.handle(request);
     }
