@@ -63,7 +63,6 @@ function parseTarget(request: Request): PageTarget | Response {
 
 /** Whether a GET or HEAD of a page gets a stored answer: nothing of the app's runs for it. */
 export function isStoredAnswer(request: Request, prerendered: Prerendered): boolean {
-  if (request.method !== "GET" && request.method !== "HEAD") return false;
   const page = pageTarget(request);
   return !(page instanceof Response) && prerendered.has(page.target, page.isData);
 }

@@ -5,6 +5,7 @@
 import type { RouteDefinition } from "../runtime/route.ts";
 import { scriptJson } from "../runtime/script-json.ts";
 import { pickEncoding } from "./accept-encoding.ts";
+import { etagMatches } from "./conditional.ts";
 import { pageDataOf } from "./page-data.ts";
 import { renderPage, renderResolved, type RenderDeps } from "./render.tsx";
 import { resolvePage } from "./resolve-page.ts";
@@ -111,7 +112,7 @@ const CHECK_NONCE = "Q2hlY2tOb25jZUNoZWNrTm9u";
  * The not-found page, stored only when filling in the path gives exactly what a render of such a path gives:
  * an app's not-found page that shows more of the request (a header, a cookie, the time) renders every time.
  */
-async function renderNotFound(deps: RenderDeps): Promise<StoredPage | null> {
+async function renderNotFound(deps: RenderDeps, config: string): Promise<StoredPage | null> {
   const slotted = guardedRequest(`http://${SLOT_MARKERS.host}${SLOT_MARKERS.path}?${SLOT_MARKERS.search}`);
   const response = await renderPage(slotted.request, slotted.url, createRequestRecord(slotted.request), storingDeps(deps)).catch(() => undefined);
   if (!response || response.status !== 404 || slotted.read() || response.headers.has("set-cookie")) return null;
@@ -119,21 +120,8 @@ async function renderNotFound(deps: RenderDeps): Promise<StoredPage | null> {
   const check = guardedRequest(`http://check.invalid${CHECK_PATH}${CHECK_SEARCH}`);
   const liveDeps = { ...storingDeps(deps, CHECK_NONCE), clientConfig: deps.clientConfig };
   const live = await renderPage(check.request, check.url, createRequestRecord(check.request), liveDeps);
-  const values = { nonce: CHECK_NONCE, host: check.url.hostname, path: check.url.pathname, search: check.url.search.slice(1), config: configJson(deps) };
+  const values = { nonce: CHECK_NONCE, host: check.url.hostname, path: check.url.pathname, search: check.url.search.slice(1), config };
   return (await live.text()) === htmlOf(page, values) ? page : null;
-}
-
-/** This server's client configuration, as its stored pages' boot scripts carry it. */
-const configJsons = new WeakMap<object, string>();
-function configJson(deps: RenderDeps): string {
-  let json = configJsons.get(deps.clientConfig);
-  if (json === undefined) configJsons.set(deps.clientConfig, (json = scriptJson(deps.clientConfig)));
-  return json;
-}
-
-function matches(ifNoneMatch: string | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => tag.trim() === etag);
 }
 
 export interface Prerendered {
@@ -170,11 +158,12 @@ function headersOf(stored: StoredPage | StoredData): Headers {
   return headers;
 }
 
-function documentAnswer(request: Request, url: URL, record: RequestRecord, page: StoredPage, deps: RenderDeps): Response {
+/** `config`: this server's client configuration, as its stored pages' boot scripts carry it. */
+function documentAnswer(request: Request, url: URL, record: RequestRecord, page: StoredPage, deps: RenderDeps, config: string): Response {
   const coding = pickEncoding(request.headers.get("accept-encoding"), DOCUMENT_CODINGS);
   // A 404 differs by path: no validator.
   const etag = page.status !== 200 ? undefined : coding ? `${page.etag.slice(0, -1)}-${coding}"` : page.etag;
-  if (etag && matches(request.headers.get("if-none-match"), etag)) {
+  if (etag && etagMatches(request.headers.get("if-none-match"), etag)) {
     // No CSP: a cache would put the new nonce on the page it keeps.
     const notModified = new Response(null, { status: 304, headers: headersOf(page) });
     notModified.headers.delete("content-type");
@@ -183,7 +172,7 @@ function documentAnswer(request: Request, url: URL, record: RequestRecord, page:
     return notModified;
   }
   const nonce = deps.security.nonce();
-  const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1), config: configJson(deps) };
+  const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1), config };
   const response = withBody(request, page.status, headersOf(page), coding, coding ? gzipOf(page, values) : bytesOf(page, values));
   const { headers } = response;
   headers.set("content-security-policy", deps.security.csp(nonce));
@@ -215,6 +204,7 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: Render
     if (/[:*]/.test(path)) throw new PrerenderError(`route ${path} is marked prerender, but its path has parameters`);
   }
   const stored = new Map<string, StoredRoute>();
+  const config = scriptJson(deps.clientConfig);
   // A build's pages for routes still marked; a route renamed since is rendered at start.
   for (const [path, route] of Object.entries(built?.routes ?? {})) if (marked.has(path)) stored.set(path, route);
   let notFound = built?.notFound;
@@ -241,23 +231,14 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: Render
   async function renderMissing(): Promise<void> {
     const missing = [...marked.values()].filter((route) => !stored.has(route.path));
     await Promise.all(missing.map(async (route) => void stored.set(route.path, await renderRoute(route, deps))));
-    if (notFound === undefined) notFound = await renderNotFound(deps);
+    if (notFound === undefined) notFound = await renderNotFound(deps, config);
   }
 
   /** A marked route's page, or for an unmatched path the not-found page. */
-  function find(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
+  function lookup(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
     const route = url.search ? undefined : stored.get(url.pathname);
     if (route || data || !notFound || deps.match(url.pathname)) return route;
     return notFound;
-  }
-  // Asked twice of one request's URL (has, then answer): an unmatched path is matched against every route once.
-  const found = new WeakMap<URL, { data: boolean; stored: StoredRoute | StoredPage | undefined }>();
-  function lookup(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
-    const known = found.get(url);
-    if (known?.data === data) return known.stored;
-    const result = find(url, data);
-    found.set(url, { data, stored: result });
-    return result;
   }
 
   return {
@@ -266,11 +247,11 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: Render
     answer(request, url, record, data) {
       const found = lookup(url, data);
       if (!found) return undefined;
-      if (found === notFound) return documentAnswer(request, url, record, found, deps);
+      if (found === notFound) return documentAnswer(request, url, record, found, deps, config);
       const route = found as StoredRoute;
       record.route = url.pathname;
       refresh(marked.get(url.pathname)!, route, record);
-      return data ? dataAnswer(request, record, route.data) : documentAnswer(request, url, record, route.document, deps);
+      return data ? dataAnswer(request, record, route.data) : documentAnswer(request, url, record, route.document, deps, config);
     },
     has: (url, data) => lookup(url, data) !== undefined,
   };

@@ -2,6 +2,7 @@
 // validators instead of hashed names: ETag and Last-Modified, 304 on a match, revalidated on every use.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { etagMatches } from "./conditional.ts";
 
 export interface PublicFile {
   /** Where the bytes are: under the build's `public/` (embedded in the binary) or the source folder. */
@@ -86,7 +87,7 @@ export function createPublicFileHandler(files: PublicFiles): (request: Request, 
 /** RFC 9110: If-None-Match wins over If-Modified-Since when both are sent. */
 function notModified(request: Request, etag: string, mtimeMs: number): boolean {
   const match = request.headers.get("if-none-match");
-  if (match !== null) return match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*");
+  if (match !== null) return etagMatches(match, etag);
   const since = Date.parse(request.headers.get("if-modified-since") ?? "");
   return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
 }

@@ -16,8 +16,11 @@ export function storedAnswers(routes: () => AnyElysia["routes"], prerendered: Pr
     ownRoute ??= routes().filter((r) => !PAGES_ROUTES.has(r.path)).map((r) => parse(r.path).pattern);
     return ownRoute.some((pattern) => pattern.test(path));
   };
-  return (request) => {
-    // An API or tunnel path is no unmatched page, whatever the stored not-found page would say.
-    return prerendered !== undefined && isStoredAnswer(request, prerendered) && !answeredElsewhere(requestPath(request.url));
-  };
+  // Cheapest first: the method, then the other routes' patterns (an API or tunnel path is no unmatched page,
+  // whatever the stored not-found page would say; an asset never gets its URL parsed here), then the pages.
+  return (request) =>
+    prerendered !== undefined &&
+    (request.method === "GET" || request.method === "HEAD") &&
+    !answeredElsewhere(requestPath(request.url)) &&
+    isStoredAnswer(request, prerendered);
 }
