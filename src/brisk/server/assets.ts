@@ -14,10 +14,14 @@ export const ASSETS_PREFIX = "/assets/";
 
 type Bytes = Uint8Array<ArrayBuffer>;
 
-interface Asset {
+/** A body with the forms compressed ahead of time, if any. */
+export interface Precompressed {
   body: Bytes;
   br?: Bytes;
   gzip?: Bytes;
+}
+
+interface Asset extends Precompressed {
   type: string;
 }
 
@@ -157,7 +161,8 @@ export function loadClientAssets(routes: readonly RouteDefinition[], dir: string
 /** Brotli first: the smaller of the two when a client takes both alike. */
 const ENCODINGS = ["br", "gzip"] as const;
 
-function encodedBody(asset: Asset, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
+/** The form the client accepts best (RFC 9110 weights), and its bytes. */
+export function encodedBody(asset: Precompressed, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
   const encoding = accept ? pickEncoding(accept, ENCODINGS.filter((e) => asset[e])) : undefined;
   return [encoding, encoding ? asset[encoding]! : asset.body];
 }

@@ -5,6 +5,7 @@
 import type { RouteDefinition } from "../runtime/route.ts";
 import { scriptJson } from "../runtime/script-json.ts";
 import { pickEncoding } from "./accept-encoding.ts";
+import { encodedBody } from "./assets.ts";
 import { etagMatches } from "./conditional.ts";
 import { pageDataOf } from "./page-data.ts";
 import { renderPage, renderResolved, type RenderDeps } from "./render.tsx";
@@ -13,7 +14,7 @@ import { createRequestRecord, reportError, type RequestRecord } from "./request-
 import {
   SLOT_MARKERS,
   bytesOf,
-  encodedData,
+  bodiesOf,
   gzipOf,
   htmlOf,
   storeData,
@@ -143,7 +144,6 @@ export interface Prerendered {
  * does not allow around the nonce, and brotli per response costs ~20 times the CPU for 12 % fewer bytes.
  */
 const DOCUMENT_CODINGS = ["gzip"] as const;
-const DATA_CODINGS = ["br", "gzip"] as const;
 
 const templates = new WeakMap<StoredPage | StoredData, Headers>();
 
@@ -182,8 +182,7 @@ function documentAnswer(request: Request, url: URL, record: RequestRecord, page:
 }
 
 function dataAnswer(request: Request, record: RequestRecord, data: StoredData): Response {
-  const coding = pickEncoding(request.headers.get("accept-encoding"), DATA_CODINGS);
-  const body = coding ? encodedData(data, coding) : new TextEncoder().encode(data.body);
+  const [coding, body] = encodedBody(bodiesOf(data), request.headers.get("accept-encoding"));
   const response = withBody(request, 200, headersOf(data), coding, body);
   response.headers.set("x-request-id", record.id);
   return response;

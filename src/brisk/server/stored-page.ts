@@ -3,6 +3,7 @@
 // rendered or compressed again.
 import zlib from "node:zlib";
 import { scriptJson } from "../runtime/script-json.ts";
+import type { Precompressed } from "./assets.ts";
 
 /** Rendered where a response's own values go; the HTML is split there once. */
 export const SLOT_MARKERS = {
@@ -271,10 +272,11 @@ export function storeData(body: string, headers: Array<[string, string]>): Store
   return { body, br: toBase64(br), gzip: toBase64(zlib.gzipSync(body, { level: 9 })), headers };
 }
 
-const decodedData = new WeakMap<StoredData, { br: Bytes; gzip: Bytes }>();
+const decodedData = new WeakMap<StoredData, Precompressed>();
 
-export function encodedData(data: StoredData, coding: "br" | "gzip"): Bytes {
+/** The page data's bytes, as they are and in both codings: decoded once, then served like an asset. */
+export function bodiesOf(data: StoredData): Precompressed {
   let decoded = decodedData.get(data);
-  if (!decoded) decodedData.set(data, (decoded = { br: fromBase64(data.br), gzip: fromBase64(data.gzip) }));
-  return decoded[coding];
+  if (!decoded) decodedData.set(data, (decoded = { body: encoder.encode(data.body), br: fromBase64(data.br), gzip: fromBase64(data.gzip) }));
+  return decoded;
 }
