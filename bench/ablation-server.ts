@@ -1,14 +1,14 @@
-// ablation-server.ts: Brisk's page handler (src/brisk/server/pages.ts) on raw Bun.serve, for bench/ablation.ts.
+// ablation-server.ts: Brisk's page handler (src/server/pages/pages.ts) on raw Bun.serve, for bench/ablation.ts.
 // No Elysia, no request log; ABLATION=no-headers also drops the security headers and the CSP nonce.
 // Everything else is Brisk's own code path: routing, loaders, outcomes, its React tree and boot data.
 import app from "#app";
-import { pageHandlerDeps } from "../src/brisk/server/app.ts";
-import { startApp } from "../src/brisk/server/app-start.ts";
-import { loadClientAssets } from "../src/brisk/server/assets.ts";
-import { parseConfig } from "../src/brisk/server/config.ts";
-import { handlePage } from "../src/brisk/server/pages.ts";
-import { createRequestRecord } from "../src/brisk/server/request-record.ts";
-import { createSecurityHeaders, type SecurityHeaders } from "../src/brisk/server/security-headers.ts";
+import { pageHandlerDeps } from "../src/server/create-app.ts";
+import { startApp } from "../src/server/app-start.ts";
+import { loadClientAssets } from "../src/server/http/assets.ts";
+import { parseConfig } from "../src/server/config.ts";
+import { handlePage } from "../src/server/pages/pages.ts";
+import { createRequestRecord } from "../src/server/monitoring/request-record.ts";
+import { createSecurityHeaders, type SecurityHeaders } from "../src/server/http/security-headers.ts";
 
 const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildClient } from "../scripts/build-client.ts";
+import { buildClient } from "../src/server/build/client-build.ts";
 import { FORM_TYPE, GUESTBOOK_FORM, GUESTBOOK_PATH, checkSubmission } from "./lib/guestbook.ts";
 import { LOAD_CORE, pinSelf, startServer, type Child } from "./lib/proc.ts";
 import { PATHS } from "./lib/results.ts";

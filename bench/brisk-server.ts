@@ -1,12 +1,12 @@
-// brisk-server.ts: Brisk started as src/brisk/server/main.ts starts it, but on the bench's own client build.
+// brisk-server.ts: Brisk started as src/server/main.ts starts it, but on the bench's own client build.
 // Set SENTRY_DSN for "Sentry on" (and SENTRY_TRACES_SAMPLE_RATE for tracing): Sentry is initialised before the app
 // listens, as in main.ts with tracing.
 import app from "#app";
-import { createApp, prerendered } from "../src/brisk/server/app.ts";
-import { startApp } from "../src/brisk/server/app-start.ts";
-import { loadClientAssets } from "../src/brisk/server/assets.ts";
-import { parseConfig } from "../src/brisk/server/config.ts";
-import { initServerSentry } from "../src/brisk/server/sentry.ts";
+import { createApp, prerendered } from "../src/server/create-app.ts";
+import { startApp } from "../src/server/app-start.ts";
+import { loadClientAssets } from "../src/server/http/assets.ts";
+import { parseConfig } from "../src/server/config.ts";
+import { initServerSentry } from "../src/server/monitoring/sentry.ts";
 
 const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);

@@ -20,9 +20,9 @@ import { StreamExample } from "../src/app/pages/StreamExample.tsx";
 import { streamLoader } from "../src/app/pages/StreamExample.server.ts";
 import { validateEntry } from "../src/app/store/entry.ts";
 import { openStore } from "../src/app/store/store.server.ts";
-import { LoaderDataContext } from "../src/brisk/runtime/loader-data.tsx";
-import type { LoaderContext } from "../src/brisk/runtime/route.ts";
-import { scriptJson } from "../src/brisk/runtime/script-json.ts";
+import { LoaderDataContext } from "../src/runtime/loader-data.tsx";
+import type { LoaderContext } from "../src/runtime/route.ts";
+import { scriptJson } from "../src/runtime/script-json.ts";
 import { serveAsset } from "./lib/static-assets.ts";
 
 const clientDir = Bun.env.BENCH_CLIENT_DIR!;

@@ -5,7 +5,7 @@
 //        SOAK_SECONDS=300 SOAK_CONCURRENCY=200 SOAK_ATTACK_SECONDS=20 bun bench/soak.ts
 //
 // What it does: builds the client if dist/client is missing, starts a fake Sentry ingest in this
-// process and `bun src/brisk/server/main.ts` as a separate process (NODE_ENV=production, SENTRY_DSN at the
+// process and `bun src/server/main.ts` as a separate process (NODE_ENV=production, SENTRY_DSN at the
 // fake ingest, MONITORING_TIMEOUT_MS=1000) whose stdout is a named pipe drained by a log shipper (`cat`), as
 // on a container platform. It runs SOAK_CONCURRENCY (100) keep-alive fetch loops for SOAK_SECONDS (60).
 // Each loop picks "/" or an example route (each as often) or a tunnel POST (three times as often) with a
@@ -106,7 +106,7 @@ function collectArrivals(ingest: FakeIngest) {
   return { arrived, stop: () => (clearInterval(timer), drain()) };
 }
 
-/** `bun src/brisk/server/main.ts` as production runs it, its log lines sorted as they come. */
+/** `bun src/server/main.ts` as production runs it, its log lines sorted as they come. */
 async function startBrisk(ingest: FakeIngest) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -114,7 +114,7 @@ async function startBrisk(ingest: FakeIngest) {
   const logs = emptyTally();
   const shipper = startShipper(dir, (line, first) => sortStdoutLine(logs, line, first));
   // Not pinned to a core, unlike the throughput bench: a soak wants the server's behaviour, not a stable rate.
-  const server = Bun.spawn([process.execPath, "src/brisk/server/main.ts"], {
+  const server = Bun.spawn([process.execPath, "src/server/main.ts"], {
     cwd: ROOT,
     env: definedEnv({
       ...Bun.env,

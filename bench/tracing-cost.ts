@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildClient } from "../scripts/build-client.ts";
+import { buildClient } from "../src/server/build/client-build.ts";
 import { startFakeIngest } from "../test/support/fake-ingest.ts";
 import { LOAD_CORE, pinSelf, startServer, type Child } from "./lib/proc.ts";
 import { measureInTurns } from "./lib/throughput.ts";

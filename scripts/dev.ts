@@ -3,25 +3,25 @@
 //
 // Three things watch the sources:
 // - `bun --watch` (the package.json script) restarts this process when a module it imported changes: the dev
-//   server's own (src/brisk/dev, the config, the build scripts). The app and the framework's server are
+//   server's own (src/server/dev, the config, the build scripts). The app and the framework's server are
 //   not among them: this process imports builds of them.
-// - Bun's development server bundles the browser code (src/brisk/dev/client.html) and sends each save to the
+// - Bun's development server bundles the browser code (src/server/dev/client.html) and sends each save to the
 //   open pages: React Fast Refresh re-renders the edited components in place; a module it cannot swap so
 //   (routes.tsx, say) reloads the page. A syntax error shows there, over the page, until it is fixed.
-// - This process, on every save under src/, builds the server code again (src/brisk/dev/server-app.ts)
+// - This process, on every save under src/, builds the server code again (src/server/dev/server-app.ts)
 //   and the stylesheets when they changed, then tells the open pages over server-sent events what hot
 //   updates do not carry: stylesheets to swap, a reload after an edit only the server sees (a loader), an
 //   error only the server sees. Whatever fails is shown in the terminal and in place of every new page.
 import { watch } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Elysia } from "elysia";
-import { CLIENT_SHELL_PATH, clientBundles } from "../src/brisk/dev/client-bundle.ts";
-import clientShell from "../src/brisk/dev/client.html";
-import { describeError } from "../src/brisk/dev/dev-page.ts";
-import { createDevReload, devReloadPlugin, type DevFailure } from "../src/brisk/dev/dev-reload.ts";
-import { createEditQueue } from "../src/brisk/dev/edit-queue.ts";
-import { startLogs } from "../src/brisk/dev/start-log.ts";
-import { configOrExit } from "../src/brisk/server/startup-config.ts";
+import { CLIENT_SHELL_PATH, clientBundles } from "../src/server/dev/client-bundle.ts";
+import clientShell from "../src/server/dev/client.html";
+import { describeError } from "../src/server/dev/dev-page.ts";
+import { createDevReload, devReloadPlugin, type DevFailure } from "../src/server/dev/dev-reload.ts";
+import { createEditQueue } from "../src/server/dev/edit-queue.ts";
+import { startLogs } from "../src/server/dev/start-log.ts";
+import { configOrExit } from "../src/server/startup-config.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
@@ -87,18 +87,18 @@ try {
   // and this process stays up to serve it. bun --watch restarts us once the file is fixed.
   const [{ buildClient }, { loadClientAssets }, { createDevClient, stylesSourceKey }, { createServerAppBuilder }, { livePublicFiles }] =
     await Promise.all([
-      import("./build-client.ts"),
-      import("../src/brisk/server/assets.ts"),
-      import("../src/brisk/dev/dev-client.ts"),
-      import("../src/brisk/dev/server-app.ts"),
-      import("../src/brisk/server/public-files.ts"),
+      import("../src/server/build/client-build.ts"),
+      import("../src/server/http/assets.ts"),
+      import("../src/server/dev/dev-client.ts"),
+      import("../src/server/dev/server-app.ts"),
+      import("../src/server/http/public-files.ts"),
     ]);
   const appModule = Bun.resolveSync("#app", ROOT);
   const importedDir = join(BUILDS, "imported");
   const serverApp = createServerAppBuilder({
     entry: join(SRC, "brisk/dev/server-entry.ts"),
     appModule,
-    // The scripts of src/brisk/dev/client.html.
+    // The scripts of src/server/dev/client.html.
     browserEntries: [join(SRC, "brisk/dev/hot-status.ts"), join(SRC, "brisk/client/entry-client.tsx")],
     outdir: join(BUILDS, "server"),
     importedDir,
@@ -118,7 +118,7 @@ try {
   });
   // @sentry/bun alone takes a few hundred milliseconds to load: only with a DSN.
   const monitoring = config.sentryDsn
-    ? (await import("../src/brisk/server/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development")
+    ? (await import("../src/server/monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development")
     : undefined;
   // Public files are read from the folder on each request: an edit there shows without a rebuild.
   const publicFiles = livePublicFiles(join(ROOT, "public"));

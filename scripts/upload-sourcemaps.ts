@@ -1,7 +1,7 @@
 // upload-sourcemaps.ts: `bun run sourcemaps:upload [dir]`: sends the client's source maps to Sentry with Sentry's own
 // CLI, as one artifact bundle tied to the release the server reports (SENTRY_RELEASE, else the client build id).
 import { join, resolve } from "node:path";
-import type { Manifest } from "../src/brisk/server/manifest.ts";
+import type { Manifest } from "../src/server/http/manifest.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const REQUIRED = ["SENTRY_AUTH_TOKEN", "SENTRY_ORG", "SENTRY_PROJECT"] as const;
@@ -16,7 +16,7 @@ const missing = REQUIRED.filter((name) => !Bun.env[name]?.trim());
 if (missing.length) fail(`${missing.join(", ")} must be set (SENTRY_URL too, for self-hosted Sentry)`);
 const manifestFile = Bun.file(join(dir, "../client/manifest.json"));
 if (!(await manifestFile.exists())) fail(`no client build beside ${dir}; run \`bun run build\` first`);
-// The server's own rule (src/brisk/server/app.ts): SENTRY_RELEASE, else the build id of the client it serves.
+// The server's own rule (src/server/create-app.ts): SENTRY_RELEASE, else the build id of the client it serves.
 const release = Bun.env.SENTRY_RELEASE?.trim() || ((await manifestFile.json()) as Manifest).buildId;
 
 // sentry-cli reads SENTRY_AUTH_TOKEN, SENTRY_ORG, SENTRY_PROJECT and SENTRY_URL from the environment itself.

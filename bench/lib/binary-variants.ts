@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildBinary, type BinaryOptions } from "../../scripts/build.ts";
+import { buildBinary, type BinaryOptions } from "../../src/server/build/binary.ts";
 import { coldStarts, startBinary, type Binary } from "./binary.ts";
 import { LOAD_CORE, memoryOf, pinSelf } from "./proc.ts";
 import { median } from "./stats.ts";

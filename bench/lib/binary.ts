@@ -1,7 +1,7 @@
 // binary.ts: the compiled server, built from the working tree: size, cold start, idle and peak memory.
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { buildClient } from "../../scripts/build-client.ts";
+import { buildClient } from "../../src/server/build/client-build.ts";
 import { SERVER_CORE, cpuSecondsOf, definedEnv, freePort, memoryOf, ourPids, pinned, stopChild, until200 } from "./proc.ts";
 
 export interface Binary {
@@ -31,7 +31,7 @@ export async function buildBinary(root: string, workDir: string): Promise<Binary
   await buildClient({ outdir: clientDir, mode: "production" });
   // --asset keeps only the folder's last segment: the binary finds its client as `client/`.
   const outfile = join(workDir, "brisk");
-  const cmd = ["bun", "build", "--compile", "--production", "--bytecode", "--format", "esm", "src/brisk/server/main.ts", "--asset", clientDir, "--outfile", outfile];
+  const cmd = ["bun", "build", "--compile", "--production", "--bytecode", "--format", "esm", "src/server/main.ts", "--asset", clientDir, "--outfile", outfile];
   const proc = Bun.spawnSync(cmd, { cwd: root, stdout: "pipe", stderr: "pipe" });
   if (proc.exitCode !== 0) throw new Error(`binary build failed:\n${proc.stdout}\n${proc.stderr}`);
   return { path: outfile, origin: `built by the bench (no scripts/build.ts): ${cmd.slice(0, 7).join(" ")} …`, bytes: statSync(outfile).size };

@@ -1,8 +1,8 @@
 // The outcome pages and the exception page, as a visitor sees them.
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, screen } from "@testing-library/react";
-import { clientErrorPageProps, showsErrorDetails } from "../../src/brisk/runtime/error-page.ts";
-import { OutcomePage } from "../../src/brisk/runtime/OutcomePage.tsx";
+import { clientErrorPageProps, showsErrorDetails } from "../../src/runtime/error-page.ts";
+import { OutcomePage } from "../../src/runtime/OutcomePage.tsx";
 import { ErrorPage } from "../fixtures/app/pages.tsx";
 import { navigationFor, payload, renderWith } from "./render.tsx";
 

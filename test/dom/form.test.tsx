@@ -2,8 +2,8 @@
 // the navigation store once, with the fields and the button that sent it, and empties itself after success.
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
-import { Form, useFormPending } from "../../src/brisk/runtime/Form.tsx";
-import type { Navigation, Submission } from "../../src/brisk/runtime/navigation.ts";
+import { Form, useFormPending } from "../../src/runtime/Form.tsx";
+import type { Navigation, Submission } from "../../src/runtime/navigation.ts";
 import { navigationFor, payload, renderWith } from "./render.tsx";
 
 afterEach(cleanup);

@@ -1,9 +1,9 @@
 // What PageBoundary shows for what a page throws in the browser, and what it reports.
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { cleanup, screen } from "@testing-library/react";
-import { forbidden, notFound, redirect } from "../../src/brisk/runtime/outcome.ts";
-import { PageBoundary } from "../../src/brisk/runtime/PageBoundary.tsx";
-import { ReporterContext, type ErrorReport } from "../../src/brisk/runtime/report.ts";
+import { forbidden, notFound, redirect } from "../../src/runtime/outcome.ts";
+import { PageBoundary } from "../../src/runtime/PageBoundary.tsx";
+import { ReporterContext, type ErrorReport } from "../../src/runtime/report.ts";
 import { navigationFor, payload, renderWith } from "./render.tsx";
 
 afterEach(cleanup);

@@ -2,10 +2,10 @@
 import { act, render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { Router } from "wouter";
-import { AppContext, appRuntime } from "../../src/brisk/runtime/app-context.ts";
+import { AppContext, appRuntime } from "../../src/runtime/app-context.ts";
 import fixtureApp from "../fixtures/app/app.ts";
-import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type Navigation } from "../../src/brisk/runtime/navigation.ts";
-import type { PagePayload } from "../../src/brisk/runtime/page.ts";
+import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type Navigation } from "../../src/runtime/navigation.ts";
+import type { PagePayload } from "../../src/runtime/page-payload.ts";
 
 export function payload(over: Partial<PagePayload> = {}): PagePayload {
   return { v: 2, buildId: "test", path: "/", search: "", route: "/", data: null, deferred: [], assets: { css: [], js: [] }, ...over };

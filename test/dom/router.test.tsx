@@ -1,7 +1,7 @@
 // The page the app renders for the navigation state: routes, params, search, links.
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
-import { Page } from "../../src/brisk/runtime/Page.tsx";
+import { Page } from "../../src/runtime/Page.tsx";
 import { navigationFor, payload, renderWith } from "./render.tsx";
 
 afterEach(cleanup);

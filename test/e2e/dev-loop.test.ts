@@ -13,10 +13,10 @@ const ROOT = resolve(import.meta.dir, "../..");
 const PAGE = "src/app/pages/SearchExample.tsx";
 const LOADER = "src/app/pages/SearchExample.server.ts";
 const STYLES = "src/app/styles.css";
-const ENTRY = "src/brisk/client/entry-client.tsx";
-const SERVER_ONLY = "src/brisk/server/app.ts";
+const ENTRY = "src/entry-client.tsx";
+const SERVER_ONLY = "src/server/create-app.ts";
 /** A module the dev server itself runs on: an edit restarts it. */
-const DEV_SERVER = "src/brisk/server/public-files.ts";
+const DEV_SERVER = "src/server/http/public-files.ts";
 const INPUT = "input[name=q]";
 /** Edits of one component, in a row: the save → updated time is their median. */
 const EDITS = 7;
@@ -37,7 +37,7 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
   await writeFile(path, after);
 }
 
-/** Hydrated, and Bun's hot updates reach the page: its socket is connected (src/brisk/dev/hot-status.ts). */
+/** Hydrated, and Bun's hot updates reach the page: its socket is connected (src/server/dev/hot-status.ts). */
 async function live(): Promise<void> {
   await hydrated(page);
   await page.waitForFunction(() => (globalThis as unknown as Record<symbol, boolean>)[Symbol.for("brisk:hot")] === true);

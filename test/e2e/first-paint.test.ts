@@ -2,7 +2,7 @@
 // stylesheet inline (no request for it, no CSP violation), and route stylesheets still loaded as links.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { prerendered } from "../../src/brisk/server/app.ts";
+import { prerendered } from "../../src/server/create-app.ts";
 import { EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
 

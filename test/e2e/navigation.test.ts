@@ -12,7 +12,7 @@ let navigationChunk: string;
 beforeAll(async () => {
   // A development client: React then reports every hydration mismatch on the console.
   server = await listenApp({}, { clientMode: "development", appModule: EXAMPLE_APP_MODULE });
-  navigationChunk = (await clientAssets("development", EXAMPLE_APP_MODULE)).manifest.chunks["src/brisk/runtime/navigate.ts"]!;
+  navigationChunk = (await clientAssets("development", EXAMPLE_APP_MODULE)).manifest.chunks["src/runtime/browser/navigate.ts"]!;
   browser = await launchBrowser();
 });
 

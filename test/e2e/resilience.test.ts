@@ -19,7 +19,7 @@ beforeAll(async () => {
   const { manifest } = await clientAssets("production", EXAMPLE_APP_MODULE);
   chunk = manifest.chunks["src/app/pages/LazyExample.tsx"]!;
   stylesheet = manifest.styles["pages/LazyExample.css"]!;
-  navigationChunk = manifest.chunks["src/brisk/runtime/navigate.ts"]!;
+  navigationChunk = manifest.chunks["src/runtime/browser/navigate.ts"]!;
   browser = await launchBrowser();
 });
 

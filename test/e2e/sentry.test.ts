@@ -7,16 +7,16 @@ import { join } from "node:path";
 import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import type { Event } from "@sentry/core";
 import type { Browser, Page, Request } from "playwright-core";
-import type { ClientAssets } from "../../src/brisk/server/assets.ts";
-import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
-import { sentryDebugId } from "../../src/brisk/runtime/debug-id.ts";
-import { TRACING_MODULE } from "../../src/brisk/server/manifest.ts";
+import type { ClientAssets } from "../../src/server/http/assets.ts";
+import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
+import { sentryDebugId } from "../../src/runtime/browser/debug-id.ts";
+import { TRACING_MODULE } from "../../src/server/http/manifest.ts";
 import { clientAssets, clientSourcemaps, EXAMPLE_APP_MODULE, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
-const SENTRY_MODULE = "src/brisk/client/browser-sentry.ts";
-const NAVIGATION_MODULE = "src/brisk/runtime/navigate.ts";
+const SENTRY_MODULE = "src/runtime/browser/browser-sentry.ts";
+const NAVIGATION_MODULE = "src/runtime/browser/navigate.ts";
 
 let ingest: FakeIngest;
 let assets: ClientAssets;

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { Browser, Page } from "playwright-core";
 import { createElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
-import { scriptJson } from "../../src/brisk/runtime/script-json.ts";
+import { scriptJson } from "../../src/runtime/script-json.ts";
 import { EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { MARKER, codeUnits, fuzzParams, hostileString } from "../support/fuzz.ts";

@@ -1,6 +1,6 @@
 // accept-encoding.test.ts: the coding an Accept-Encoding header picks from brotli and gzip.
 import { expect, test } from "bun:test";
-import { pickEncoding } from "../../src/brisk/server/accept-encoding.ts";
+import { pickEncoding } from "../../src/server/http/accept-encoding.ts";
 
 const BOTH = ["br", "gzip"] as const;
 

@@ -2,8 +2,8 @@
 // refused cross-site before the body is read, bodies bounded while read, 303 after a post, 422 with the
 // visitor's values, outcomes and errors as for loaders, and the headers and cookies it sets on every answer.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { BUILD_HEADER } from "../../src/brisk/runtime/page.ts";
-import { BODY_READS_AT_ONCE } from "../../src/brisk/server/submission.ts";
+import { BUILD_HEADER } from "../../src/runtime/page-payload.ts";
+import { BODY_READS_AT_ONCE } from "../../src/server/writes/submission.ts";
 import { written } from "../fixtures/app/loaders.server.ts";
 import { logFor, testApp, type TestApp } from "../support/app.ts";
 

@@ -2,10 +2,10 @@
 // with its API routes answering JSON, outcomes answering for themselves anywhere, and every request logged.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
-import { defineApp } from "../../src/brisk/runtime/app-definition.ts";
-import { notFound } from "../../src/brisk/runtime/outcome.ts";
-import { createApp } from "../../src/brisk/server/app.ts";
-import type { LogRecord } from "../../src/brisk/server/logger.ts";
+import { defineApp } from "../../src/runtime/app-definition.ts";
+import { notFound } from "../../src/runtime/outcome.ts";
+import { createApp } from "../../src/server/create-app.ts";
+import type { LogRecord } from "../../src/server/monitoring/logger.ts";
 import { clientAssets, loadApp, logFor, testApp, testConfig, type TestApp } from "../support/app.ts";
 
 let t: TestApp;

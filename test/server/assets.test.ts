@@ -4,9 +4,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildClient } from "../../scripts/build-client.ts";
-import { loadClientAssets } from "../../src/brisk/server/assets.ts";
-import type { Manifest } from "../../src/brisk/server/manifest.ts";
+import { buildClient } from "../../src/server/build/client-build.ts";
+import { loadClientAssets } from "../../src/server/http/assets.ts";
+import type { Manifest } from "../../src/server/http/manifest.ts";
 import { clientAssets, FIXTURE_APP_MODULE, loadApp, testApp } from "../support/app.ts";
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdir } from "node:fs/promises";
 import { EXAMPLES } from "../../src/app/pages/examples.ts";
-import { checkHealth, healthUrl } from "../../src/brisk/server/healthcheck.ts";
+import { checkHealth, healthUrl } from "../../src/server/healthcheck.ts";
 import { binaryAlone, builtBinary, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../support/binary.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 import { freePort, serverEnv } from "../support/process.ts";
@@ -136,7 +136,7 @@ describe("the binary with SENTRY_DSN", () => {
     const event = ingest.events().find((e) => e.tags?.digest === digest)!;
     const frames = event.exception!.values!.at(-1)!.stacktrace!.frames!;
     expect(frames.at(-1)).toMatchObject({ filename: "src/app/pages/outcome-loaders.server.ts", function: "serverErrorLoader", lineno: 9, in_app: true });
-    expect(frames.find((f) => f.function === "resolvePage")).toMatchObject({ filename: "src/brisk/server/resolve-page.ts", in_app: true });
+    expect(frames.find((f) => f.function === "resolvePage")).toMatchObject({ filename: "src/server/pages/resolve-page.ts", in_app: true });
     for (const frame of frames) expect(frame.in_app).toBe(frame.filename?.startsWith("src/") === true);
     // Elysia's own frames are there, and not the app's.
     expect(frames.some((f) => !f.in_app)).toBe(true);

@@ -1,6 +1,6 @@
 // The chunks a code-split page needs, read from the client build's metafile.
 import { expect, test } from "bun:test";
-import { staticClosure, staticImports } from "../../scripts/chunk-graph.ts";
+import { staticClosure, staticImports } from "../../src/server/build/chunk-graph.ts";
 
 const outputs = {
   "./entry-a.js": { imports: [{ path: "./chunk-react.js", kind: "import-statement" }, { path: "./chunk-page.js", kind: "dynamic-import" }] },

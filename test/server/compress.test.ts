@@ -1,7 +1,7 @@
 // Compressed pages and page data: the coding by Accept-Encoding, and streamed sections flushed as they come.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import zlib from "node:zlib";
-import { compressed } from "../../src/brisk/server/compress.ts";
+import { compressed } from "../../src/server/http/compress.ts";
 import { listenApp, testApp, type Listening, type TestApp } from "../support/app.ts";
 
 let t: TestApp;

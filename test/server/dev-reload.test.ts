@@ -6,12 +6,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Elysia } from "elysia";
-import type { ClientAssets } from "../../src/brisk/server/assets.ts";
-import { createDevClient, stylesSourceKey } from "../../src/brisk/dev/dev-client.ts";
-import { DEV_EVENTS_PATH, describeError, type DevState } from "../../src/brisk/dev/dev-page.ts";
-import { createDevReload, devReloadPlugin, type DevReload } from "../../src/brisk/dev/dev-reload.ts";
-import { createEditQueue } from "../../src/brisk/dev/edit-queue.ts";
-import { lazyPage } from "../../src/brisk/runtime/lazy-page.ts";
+import type { ClientAssets } from "../../src/server/http/assets.ts";
+import { createDevClient, stylesSourceKey } from "../../src/server/dev/dev-client.ts";
+import { DEV_EVENTS_PATH, describeError, type DevState } from "../../src/server/dev/dev-page.ts";
+import { createDevReload, devReloadPlugin, type DevReload } from "../../src/server/dev/dev-reload.ts";
+import { createEditQueue } from "../../src/server/dev/edit-queue.ts";
+import { lazyPage } from "../../src/runtime/lazy-page.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -305,8 +305,8 @@ describe("stylesSourceKey", () => {
       write("src/app/styles.css", "a"),
       write("src/app/logo.svg", "<svg/>"),
       write("src/app/page.tsx", "a"),
-      write("src/brisk/server/app.ts", "b"),
-      write("scripts/build-client.ts", "c"),
+      write("src/server/create-app.ts", "b"),
+      write("src/server/build/client-build.ts", "c"),
       write("package.json", "{}"),
     ]);
     const keys = new Set<string>();
@@ -317,13 +317,13 @@ describe("stylesSourceKey", () => {
     };
     const first = await key();
     await write("src/app/page.tsx", "a2");
-    await write("src/brisk/server/app.ts", "b2");
+    await write("src/server/create-app.ts", "b2");
     expect(await key()).toBe(first);
     await write("src/app/styles.css", "a2");
     await key();
     await write("src/app/logo.svg", "<svg></svg>");
     await key();
-    await write("scripts/build-client.ts", "c2");
+    await write("src/server/build/client-build.ts", "c2");
     await key();
     await key(["styles.css", "pages/lazy.css"]);
     // A code-split page the build has not seen needs its manifest entry.

@@ -1,14 +1,14 @@
-// dev-server-app.test.ts: the dev server's build of the server code (src/brisk/dev/server-app.ts): a small app in
+// dev-server-app.test.ts: the dev server's build of the server code (src/server/dev/server-app.ts): a small app in
 // a temporary folder, built with the framework's real server around it, imported afresh after every edit.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createServerAppBuilder, type ServerAppBuilder } from "../../src/brisk/dev/server-app.ts";
+import { createServerAppBuilder, type ServerAppBuilder } from "../../src/server/dev/server-app.ts";
 import { testConfig } from "../support/app.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const runtime = (module: string) => JSON.stringify(join(ROOT, "src/brisk/runtime", module));
+const runtime = (module: string) => JSON.stringify(join(ROOT, "src/runtime", module));
 
 let dir: string;
 let src: string;
@@ -41,7 +41,7 @@ export default defineApp({
     write("styles.css", "h1 { color: red; }\n"),
   ]);
   builder = createServerAppBuilder({
-    entry: join(ROOT, "src/brisk/dev/server-entry.ts"),
+    entry: join(ROOT, "src/server/dev/server-entry.ts"),
     appModule: file("app.ts"),
     browserEntries: [file("client.tsx")],
     outdir: join(dir, "builds"),
@@ -58,7 +58,7 @@ describe("createServerAppBuilder", () => {
     expect(built.app.routes.map((r) => r.path)).toEqual(["/"]);
     expect(await built.app.routes[0]!.loader!({} as never)).toEqual({ rows: [1, 2, 3] });
     expect(built.modules).toContain(file("Page.tsx"));
-    expect(built.modules).toContain(join(ROOT, "src/brisk/server/app.ts"));
+    expect(built.modules).toContain(join(ROOT, "src/server/create-app.ts"));
     const app = built.createApp(testConfig(), built.app, { assets: {} as never, log: () => {} });
     expect(await (await app.handle(new Request("http://localhost/healthz"))).text()).toBe("ok\n");
   });

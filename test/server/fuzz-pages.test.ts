@@ -2,8 +2,8 @@
 // never a 5xx outside the error examples, never its input unescaped in HTML, and page data that parses.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { createMatcher } from "../../src/brisk/runtime/match.ts";
-import { PAGE_DATA_PREFIX } from "../../src/brisk/runtime/page.ts";
+import { createMatcher } from "../../src/runtime/match.ts";
+import { PAGE_DATA_PREFIX } from "../../src/runtime/page-payload.ts";
 import { listenApp, loadApp, type Listening } from "../support/app.ts";
 import { MARKER, fuzzParams, hostileString, tally } from "../support/fuzz.ts";
 import { rawExchange } from "../support/raw-http.ts";

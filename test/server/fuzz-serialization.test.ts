@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createContext, runInContext } from "node:vm";
-import { scriptJson } from "../../src/brisk/runtime/script-json.ts";
+import { scriptJson } from "../../src/runtime/script-json.ts";
 import { testApp, type TestApp } from "../support/app.ts";
 import { fuzzParams, hostileString } from "../support/fuzz.ts";
 

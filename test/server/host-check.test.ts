@@ -1,7 +1,7 @@
 // host-check.test.ts: requests whose Host gives no URL to route by are refused with 400, over a real socket,
 // and logged with the path they asked for: routing and logs never depend on the Host's length.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { LogRecord } from "../../src/brisk/server/logger.ts";
+import type { LogRecord } from "../../src/server/monitoring/logger.ts";
 import { listenApp, logFor, type Listening } from "../support/app.ts";
 import { rawExchange, type RawResponse } from "../support/raw-http.ts";
 

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildClient } from "../../scripts/build-client.ts";
-import { INLINE_STYLE_MAX_BYTES, loadClientAssets } from "../../src/brisk/server/assets.ts";
-import type { Manifest } from "../../src/brisk/server/manifest.ts";
+import { buildClient } from "../../src/server/build/client-build.ts";
+import { INLINE_STYLE_MAX_BYTES, loadClientAssets } from "../../src/server/http/assets.ts";
+import type { Manifest } from "../../src/server/http/manifest.ts";
 import { FIXTURE_APP_MODULE, loadApp, testApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 // A code-split page names, as data, the module its import() loads: the build finds its chunk by that name.
 import { expect, test } from "bun:test";
 import { dirname, join } from "node:path";
-import { isLazyPage } from "../../src/brisk/runtime/lazy-page.ts";
+import { isLazyPage } from "../../src/runtime/lazy-page.ts";
 import { EXAMPLE_APP_MODULE, FIXTURE_APP_MODULE, loadApp } from "../support/app.ts";
 
 // The app's own table (a check any app passes), and the fixture's, which has one code-split page.

@@ -1,7 +1,7 @@
 // log-writer.test.ts: log text against a stdout that fails, stalls and comes back: the writer never throws,
 // keeps the order, drops at worst, and counts what it dropped.
 import { expect, test } from "bun:test";
-import { logWriter } from "../../src/brisk/server/log-writer.ts";
+import { logWriter } from "../../src/server/monitoring/log-writer.ts";
 
 type Outcome = "ok" | "EPIPE" | "EAGAIN" | number;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { batchedLogger } from "../../src/brisk/server/logger.ts";
+import { batchedLogger } from "../../src/server/monitoring/logger.ts";
 
 function capture() {
   const writes: string[] = [];

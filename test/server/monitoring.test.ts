@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { brotliCompressSync } from "node:zlib";
 import { Elysia } from "elysia";
 import fc from "fast-check";
-import { parseConfig } from "../../src/brisk/server/config.ts";
-import { createTunnel, monitoringPlugin } from "../../src/brisk/server/monitoring.ts";
-import { RETRY_AFTER_SECONDS } from "../../src/brisk/server/monitoring-upstream.ts";
+import { parseConfig } from "../../src/server/config.ts";
+import { createTunnel, monitoringPlugin } from "../../src/server/monitoring/tunnel.ts";
+import { RETRY_AFTER_SECONDS } from "../../src/server/monitoring/tunnel-upstream.ts";
 import { type FakeIngest, startFakeIngest } from "../support/fake-ingest.ts";
 
 let ingest: FakeIngest;

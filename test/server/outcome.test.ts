@@ -1,10 +1,10 @@
 // Outcomes: statuses, and redirect targets that are a programming error rather than a redirect.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createMatcher } from "../../src/brisk/runtime/match.ts";
-import { Outcome, isSafeRedirect, redirect } from "../../src/brisk/runtime/outcome.ts";
-import type { Loader } from "../../src/brisk/runtime/route.ts";
-import { createRequestRecord } from "../../src/brisk/server/request-record.ts";
-import { resolvePage, type PageDeps } from "../../src/brisk/server/resolve-page.ts";
+import { createMatcher } from "../../src/runtime/match.ts";
+import { Outcome, isSafeRedirect, redirect } from "../../src/runtime/outcome.ts";
+import type { Loader } from "../../src/runtime/route.ts";
+import { createRequestRecord } from "../../src/server/monitoring/request-record.ts";
+import { resolvePage, type PageDeps } from "../../src/server/pages/resolve-page.ts";
 import { clientAssets } from "../support/app.ts";
 
 let deps: (loader: Loader) => PageDeps;

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, expect, setSystemTime, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildClient } from "../../scripts/build-client.ts";
-import { createApp } from "../../src/brisk/server/app.ts";
-import { PRERENDERED_FILE, loadClientAssets } from "../../src/brisk/server/assets.ts";
+import { buildClient } from "../../src/server/build/client-build.ts";
+import { createApp } from "../../src/server/create-app.ts";
+import { PRERENDERED_FILE, loadClientAssets } from "../../src/server/http/assets.ts";
 import { prerenderState } from "../fixtures/app/loaders.server.ts";
 import { FIXTURE_APP_MODULE, FIXTURE_PUBLIC_DIR, loadApp, testConfig, testDataDir } from "../support/app.ts";
 

@@ -3,11 +3,11 @@
 import { afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { brotliDecompressSync } from "node:zlib";
 import { useLocation } from "wouter";
-import type { AppDefinition } from "../../src/brisk/runtime/app-definition.ts";
-import type { LoaderContext } from "../../src/brisk/runtime/route.ts";
-import { createApp, prerendered } from "../../src/brisk/server/app.ts";
-import type { ErrorContext } from "../../src/brisk/server/request-record.ts";
-import type { RequestMonitor } from "../../src/brisk/server/request-monitor.ts";
+import type { AppDefinition } from "../../src/runtime/app-definition.ts";
+import type { LoaderContext } from "../../src/runtime/route.ts";
+import { createApp, prerendered } from "../../src/server/create-app.ts";
+import type { ErrorContext } from "../../src/server/monitoring/request-record.ts";
+import type { RequestMonitor } from "../../src/server/monitoring/request-monitor.ts";
 import { prerenderState } from "../fixtures/app/loaders.server.ts";
 import { clientAssets, listenApp, loadApp, testApp, testConfig, type TestApp } from "../support/app.ts";
 import { rawExchange } from "../support/raw-http.ts";

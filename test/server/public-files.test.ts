@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../../src/brisk/server/app.ts";
-import { livePublicFiles } from "../../src/brisk/server/public-files.ts";
+import { createApp } from "../../src/server/create-app.ts";
+import { livePublicFiles } from "../../src/server/http/public-files.ts";
 import { clientAssets, loadApp, testApp, testConfig, type TestApp } from "../support/app.ts";
 import { rawExchange } from "../support/raw-http.ts";
 

@@ -1,6 +1,6 @@
 // crossSiteRefusal: every branch of the cross-site rule, and where this site's origin comes from with and without a trusted proxy.
 import { describe, expect, test } from "bun:test";
-import { crossSiteRefusal, siteOrigin } from "../../src/brisk/server/same-origin.ts";
+import { crossSiteRefusal, siteOrigin } from "../../src/server/writes/same-origin.ts";
 
 const direct = { trustProxy: false };
 const proxied = { trustProxy: true };

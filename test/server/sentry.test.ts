@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Sentry from "@sentry/bun";
 import type { Event } from "@sentry/core";
-import type { ClientAssets } from "../../src/brisk/server/assets.ts";
-import { initServerSentry, type ServerMonitoring } from "../../src/brisk/server/sentry.ts";
-import { prerendered } from "../../src/brisk/server/app.ts";
+import type { ClientAssets } from "../../src/server/http/assets.ts";
+import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
+import { prerendered } from "../../src/server/create-app.ts";
 import { clientAssets, listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../support/app.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -234,7 +234,7 @@ describe("with SENTRY_DSN", () => {
     const top = frames.at(-1)!;
     expect(top).toMatchObject({ filename: "test/fixtures/app/loaders.server.ts", function: "serverErrorLoader", in_app: true });
     expect(top.context_line).toContain("throw new Error");
-    expect(frames.some((f) => f.filename?.startsWith("src/brisk/server/") && f.in_app)).toBe(true);
+    expect(frames.some((f) => f.filename?.startsWith("src/server/") && f.in_app)).toBe(true);
     const projectFile = (f: string | undefined) => f !== undefined && /^(src|test)\//.test(f);
     for (const frame of frames) expect(frame.in_app).toBe(projectFile(frame.filename));
   });

@@ -1,7 +1,7 @@
 // shutdown.test.ts: SIGTERM and SIGINT on the real server process let in-flight requests finish within the
 // deadline and exit 0; and the process's one JSON log line per request.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { drain } from "../../src/brisk/server/shutdown.ts";
+import { drain } from "../../src/server/shutdown.ts";
 import { binaryAlone, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../support/binary.ts";
 import { startFakeIngest } from "../support/fake-ingest.ts";
 

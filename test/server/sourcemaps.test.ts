@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { debugIdOf } from "../../src/brisk/runtime/debug-id.ts";
+import { debugIdOf } from "../../src/runtime/browser/debug-id.ts";
 import { clientAssets, clientSourcemaps, testApp } from "../support/app.ts";
 
 const scriptsOf = (files: readonly string[]) => files.filter((f) => f.endsWith(".js"));
@@ -29,7 +29,7 @@ test("every shipped script ends with a debug id, and its map with the same id is
 test("a map's sources name project files relative to the project root", async () => {
   const assets = await clientAssets();
   const map = (await Bun.file(join(await clientSourcemaps(), `${assets.manifest.entry}.map`)).json()) as { sources: string[] };
-  expect(map.sources).toContain("src/brisk/client/entry-client.tsx");
+  expect(map.sources).toContain("src/entry-client.tsx");
   expect(map.sources).toContain("test/fixtures/app/pages.tsx");
   expect(map.sources.filter((s) => s.startsWith("../") || s.startsWith("/"))).toEqual([]);
 });

@@ -1,8 +1,8 @@
 // The development start log: every rebuild starts the app again, and a warning the start before gave is not
 // repeated; one that comes back after a start without it is said again.
 import { expect, test } from "bun:test";
-import { startLogs } from "../../src/brisk/dev/start-log.ts";
-import type { LogRecord } from "../../src/brisk/server/logger.ts";
+import { startLogs } from "../../src/server/dev/start-log.ts";
+import type { LogRecord } from "../../src/server/monitoring/logger.ts";
 
 test("a warning repeated from the previous start is left out; info lines and new warnings are not", () => {
   const written: LogRecord[] = [];

@@ -1,7 +1,7 @@
 // A stored page: split once where each response's values go, joined per response as text or as one gzip
 // member built from pieces compressed once, with every value escaped for where it sits.
 import { describe, expect, test } from "bun:test";
-import { SLOT_MARKERS, gzipOf, htmlOf, storePage, type SlotValues } from "../../src/brisk/server/stored-page.ts";
+import { SLOT_MARKERS, gzipOf, htmlOf, storePage, type SlotValues } from "../../src/server/prerender/stored-page.ts";
 
 const { nonce, host, path, search, config } = SLOT_MARKERS;
 const html =

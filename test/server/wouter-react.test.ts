@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { wouterOnReact } from "../../scripts/wouter-react.ts";
+import { wouterOnReact } from "../../src/server/build/wouter-react.ts";
 import { clientAssets } from "../support/app.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");

@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildClient } from "../../scripts/build-client.ts";
-import type { AppDefinition } from "../../src/brisk/runtime/app-definition.ts";
-import { createApp, type AppDeps } from "../../src/brisk/server/app.ts";
-import { startApp } from "../../src/brisk/server/app-start.ts";
-import { loadClientAssets, type ClientAssets } from "../../src/brisk/server/assets.ts";
-import { importedAssets } from "../../src/brisk/server/imported-assets.ts";
-import { parseConfig, type Config } from "../../src/brisk/server/config.ts";
-import type { LogRecord } from "../../src/brisk/server/logger.ts";
+import { buildClient } from "../../src/server/build/client-build.ts";
+import type { AppDefinition } from "../../src/runtime/app-definition.ts";
+import { createApp, type AppDeps } from "../../src/server/create-app.ts";
+import { startApp } from "../../src/server/app-start.ts";
+import { loadClientAssets, type ClientAssets } from "../../src/server/http/assets.ts";
+import { importedAssets } from "../../src/server/http/imported-assets.ts";
+import { parseConfig, type Config } from "../../src/server/config.ts";
+import type { LogRecord } from "../../src/server/monitoring/logger.ts";
 
 // As main.ts does before it loads the app: an imported image is its hashed /assets/ URL on the server too.
 Bun.plugin(importedAssets());

@@ -2,7 +2,7 @@
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildBinary } from "../../scripts/build.ts";
+import { buildBinary } from "../../src/server/build/binary.ts";
 import { freePort, serverEnv, start, waitForStatus, type Running } from "./process.ts";
 
 /** Generous: a compile takes seconds on an idle machine and much longer on a busy CI runner. */

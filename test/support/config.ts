@@ -1,9 +1,9 @@
 // config.ts (test support): the ConfigError a bad environment gives, and a real process started with one.
 import { resolve } from "node:path";
-import { ConfigError, parseConfig } from "../../src/brisk/server/config.ts";
+import { ConfigError, parseConfig } from "../../src/server/config.ts";
 import { serverEnv } from "./process.ts";
 
-const MAIN = resolve(import.meta.dir, "../../src/brisk/server/main.ts");
+const MAIN = resolve(import.meta.dir, "../../src/server/main.ts");
 
 /** The ConfigError parseConfig throws for `env`; fails the test if it accepts it or throws anything else. */
 export function configErrorOf(env: Record<string, string>): ConfigError {

@@ -1,7 +1,7 @@
 // Guestbook.server.ts: the guestbook's loader (the newest entries) and its action (sign it).
-import { data } from "../../brisk/runtime/action-data.ts";
-import { notFound, redirect } from "../../brisk/runtime/outcome.ts";
-import type { ActionContext, LoaderContext } from "../../brisk/runtime/route.ts";
+import { data } from "../../runtime/action-data.ts";
+import { notFound, redirect } from "../../runtime/outcome.ts";
+import type { ActionContext, LoaderContext } from "../../runtime/route.ts";
 import { store } from "../server.server.ts";
 import { parseEntryId, validateEntry } from "../store/entry.ts";
 

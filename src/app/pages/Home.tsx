@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { useLoaderData } from "../../brisk/runtime/loader-data.tsx";
+import { useLoaderData } from "../../runtime/loader-data.tsx";
 import logo from "./brisk-logo.svg";
 import type { homeLoader } from "./Home.server.ts";
 

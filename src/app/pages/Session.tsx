@@ -1,7 +1,7 @@
 // Session.tsx: the sign-in form, and the account page only a signed-in visitor sees.
 import { Link } from "wouter";
-import { Form } from "../../brisk/runtime/Form.tsx";
-import { useActionData, useLoaderData } from "../../brisk/runtime/loader-data.tsx";
+import { Form } from "../../runtime/Form.tsx";
+import { useActionData, useLoaderData } from "../../runtime/loader-data.tsx";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { accountLoader, sessionAction, sessionLoader } from "./Session.server.ts";
 

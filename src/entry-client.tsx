@@ -1,0 +1,64 @@
+// entry-client.tsx: the browser entry: read the page the server rendered, load its route, hydrate, then
+// fetch the navigation code and start Sentry. The app comes from `#app` (package.json "imports"), which the
+// client build points at the app's definition.
+import app from "#app";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { App } from "./runtime/App.tsx";
+import { createBrowserNavigation } from "./runtime/browser/browser-navigation.ts";
+import type { BootState } from "./runtime/page-payload.ts";
+import { livePage } from "./runtime/browser/page-view.ts";
+import { loadRouteOrRecover } from "./runtime/browser/recovery.ts";
+import { ReporterContext } from "./runtime/report.ts";
+import { createBrowserReporter, IGNORED_ERRORS, UNSENT_KEY } from "./runtime/browser/reporter.ts";
+import { rootErrorOptions } from "./runtime/browser/root-errors.tsx";
+
+declare global {
+  interface Window {
+    __BRISK__: BootState;
+  }
+}
+
+const boot = window.__BRISK__;
+const sentry = boot.config.sentry;
+const { routes, fallbacks } = app;
+// Failures are kept from the first line on; Sentry itself loads last, and only with a DSN.
+const reporter = createBrowserReporter(sentry !== undefined);
+const report = reporter.report;
+
+const initial = livePage(boot.page);
+const navigation = createBrowserNavigation({ boot, initial, routes, report });
+
+// Streamed values that never arrived (the server gave up on them) must not leave Suspense waiting.
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initial.end, { once: true });
+else initial.end();
+
+const here = new URL(location.href);
+try {
+  // A code-split route is loaded before hydration, so hydration never meets a suspended lazy component.
+  const route = await loadRouteOrRecover(here, boot.page, { routes, report });
+  if (route === "ready") {
+    hydrateRoot(
+      document,
+      <ReporterContext value={report}>
+        <App app={app} navigation={navigation} settlements={initial.settlements} />
+      </ReporterContext>,
+      rootErrorOptions({ report, host: boot.host, mode: boot.config.mode, ErrorPage: fallbacks.error }),
+    );
+    // Off the critical path: the first page needs no navigation code, the first click will.
+    navigation.preload();
+  } else if (route === "failed") {
+    // The server's HTML cannot be hydrated without its code: replace it with the load-failure page.
+    const container = document.createElement("div");
+    document.body.replaceChildren(container);
+    const LoadFailed = fallbacks["load-failed"];
+    createRoot(container).render(<LoadFailed />);
+  }
+} finally {
+  // Off the critical path: the Sentry chunk is fetched only with a DSN, once hydration has been scheduled
+  // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all.
+  if (sentry) {
+    void reporter.start(() =>
+      import("./runtime/browser/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, boot, navigation, unsentKey: UNSENT_KEY })),
+    );
+  }
+}

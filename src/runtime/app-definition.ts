@@ -1,0 +1,61 @@
+// app-definition.ts: what an app hands to Brisk (its routes, outcome pages, document and API), and the
+// `defineApp` that declares it. The server, the client entry and the build all take this one object.
+import type { AnyElysia } from "elysia";
+import type { ComponentType } from "react";
+import type { Config } from "../server/config.ts";
+import type { Logger } from "../server/monitoring/logger.ts";
+import type { PageError } from "./page-payload.ts";
+import type { RouteDefinition } from "./route.ts";
+
+/** What the exception page is told: the host the visitor asked for, and the public part of the error. */
+export interface ErrorPageProps extends Omit<PageError, "digest"> {
+  host: string;
+  /** Absent only for a client-side failure that has none. */
+  digest?: string;
+}
+
+/** The pages shown instead of a route: for each outcome, for an exception, and for code that never loaded. */
+export interface Fallbacks {
+  "not-found": ComponentType;
+  forbidden: ComponentType;
+  unauthorized: ComponentType;
+  /** The exception page, in its server-side and client-side forms (`side`). It must render without JavaScript. */
+  error: ComponentType<ErrorPageProps>;
+  /** A page whose code or stylesheet could not be loaded, even after a retry and a reload. */
+  "load-failed": ComponentType;
+}
+
+export interface AppDefinition {
+  routes: readonly RouteDefinition[];
+  fallbacks: Fallbacks;
+  /**
+   * The `<html>` shell. It renders `<Links />` in its head and `<PageContent />` in its body (from
+   * `brisk/runtime/document.tsx`); everything else in it is the app's own.
+   */
+  Document: ComponentType;
+  /** Stylesheets every page links, relative to the app's folder (the folder of the module that defines the app). */
+  styles?: readonly string[];
+  /**
+   * Elysia routes served before the pages: JSON endpoints under `/api/`, webhooks. Import it from a
+   * `*.server.ts` module: the browser build replaces those with `undefined` stand-ins.
+   */
+  api?: AnyElysia;
+  /** The app's own start and stop on the server (a database, say); from a `*.server.ts` module like `api`. */
+  server?: AppServer;
+}
+
+export interface AppServer {
+  /**
+   * Runs once before the server listens (and before a test serves the app): open a database, set up its
+   * schema. A rejection stops start-up; its message is printed as one line. A resource that may come back
+   * later (a database being restarted) should rather log one line and let requests fail until it does.
+   */
+  start?(context: { config: Config; log: Logger }): Promise<void> | void;
+  /** Runs once on shutdown, after the last request: close connections. */
+  stop?(): Promise<void> | void;
+}
+
+/** Declares the app; the identity function is there for the types and for one place to read. */
+export function defineApp(app: AppDefinition): AppDefinition {
+  return app;
+}

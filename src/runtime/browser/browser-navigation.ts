@@ -1,0 +1,86 @@
+// browser-navigation.ts: the navigation store the browser renders from. The code that moves between pages
+// (navigate.ts) is a chunk of its own, fetched once the page is hydrating: a first visit never waits for it,
+// and a click that comes before it waits for it.
+import type { Navigator } from "./navigate.ts";
+import type { NavigateOptions, Navigation, NavState, Submission } from "../navigation.ts";
+import type { BootState } from "../page-payload.ts";
+import { livePage, type LivePage } from "./page-view.ts";
+import { loadRouteOrRecover } from "./recovery.ts";
+import type { Reporter } from "../report.ts";
+import type { RouteDefinition } from "../route.ts";
+
+export interface BrowserNavigationOptions {
+  boot: BootState;
+  initial: LivePage;
+  routes: readonly RouteDefinition[];
+  report: Reporter;
+}
+
+export interface BrowserNavigation extends Navigation {
+  /** Fetches the navigation code ahead of the first click; call once hydration is under way. */
+  preload(): void;
+  /** Calls `listener` with the target of each navigation as it begins, before its page data is fetched. */
+  onStart(listener: (to: string) => void): void;
+}
+
+export function createBrowserNavigation({ boot, initial, routes, report }: BrowserNavigationOptions): BrowserNavigation {
+  let state: NavState = { path: boot.page.path, search: boot.page.search, page: initial.view };
+  const listeners = new Set<() => void>();
+  const store = {
+    getState: () => state,
+    commit(next: NavState) {
+      state = next;
+      for (const l of listeners) l();
+    },
+  };
+
+  const starts = new Set<(to: string) => void>();
+  let loading: Promise<Navigator> | undefined;
+  const navigator = () =>
+    (loading ??= import("./navigate.ts").then(
+      ({ createNavigate }) =>
+        createNavigate({
+          store,
+          buildId: boot.page.buildId,
+          prepare: (url, payload, signal) => loadRouteOrRecover(url, payload, { routes, report, signal }),
+          open: livePage,
+        }),
+      (error: unknown) => {
+        // Forget the failure so the next navigation fetches again.
+        loading = undefined;
+        throw error;
+      },
+    ));
+  /** Runs `use` once the navigation code is here; if it cannot arrive (offline), the page stays and offers a retry. */
+  const withNavigator = <T,>(to: string, use: (n: Navigator) => Promise<T>): Promise<T | undefined> =>
+    navigator().then(use, () => {
+      store.commit({ ...state, failedNavigation: { to: new URL(to, location.href).href, retry: () => void withNavigator(to, use) } });
+      return undefined;
+    });
+  const go = (to: string, options: NavigateOptions & { pop?: boolean }) => {
+    for (const listener of starts) listener(to);
+    void withNavigator(to, (n) => n.go(to, options));
+  };
+
+  window.addEventListener("popstate", () => go(location.href, { pop: true }));
+  // Settlements streamed in the HTML after the client entry started.
+  boot.on = (s) => initial.settle(s);
+  for (const s of boot.s) initial.settle(s);
+
+  return {
+    getState: store.getState,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    navigate: (to, options = {}) => go(to, options),
+    submit: async (submission: Submission) => (await withNavigator(submission.action, (n) => n.submit(submission))) ?? false,
+    revalidate: async () => void (await withNavigator(location.href, (n) => n.revalidate())),
+    // A failure here is retried by the first navigation.
+    preload: () => void navigator().catch(() => {}),
+    onStart: (listener) => void starts.add(listener),
+    config: boot.config,
+    host: boot.host,
+    nonce: boot.nonce,
+  };
+}

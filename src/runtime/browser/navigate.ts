@@ -1,0 +1,146 @@
+// navigate.ts: client navigation and form submission: fetch the target's page data (posting the form, for a
+// submission), load its code, then commit. A chunk of its own, loaded after hydration; it imports only types
+// of what the entry holds, so it adds no shared chunk to the critical path: the entry hands those functions in.
+import type { NavigateOptions, NavState, Submission } from "../navigation.ts";
+import type { PagePayload } from "../page-payload.ts";
+import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
+import type { LivePage } from "./page-view.ts";
+import type { RouteReadiness } from "./recovery.ts";
+
+/** Redirect chains longer than this are a loop; the browser's own full load will say so. */
+const MAX_REDIRECTS = 5;
+
+export type Navigate = (to: string, options: NavigateOptions & { pop?: boolean }) => Promise<void>;
+
+export interface Navigator {
+  go: Navigate;
+  submit(submission: Submission): Promise<boolean>;
+  revalidate(): Promise<void>;
+}
+
+export interface CreateNavigateOptions {
+  store: { getState(): NavState; commit(next: NavState): void };
+  buildId: string;
+  /** Loads the route's code and stylesheets, recovering when they fail (`loadRouteOrRecover`). */
+  prepare(url: URL, payload: PagePayload, signal: AbortSignal): Promise<RouteReadiness>;
+  /** The page view of a payload whose streamed values are still to come (`livePage`). */
+  open(payload: PagePayload): LivePage;
+}
+
+function scrollAfterCommit(url: URL) {
+  const anchor = url.hash && document.getElementById(decodeURIComponent(url.hash.slice(1)));
+  if (anchor) anchor.scrollIntoView();
+  else window.scrollTo(0, 0);
+}
+
+const isCurrent = (url: URL) => url.pathname === location.pathname && url.search === location.search;
+
+/** How the history entry and scroll position follow a commit. */
+interface Move {
+  history: "push" | "replace" | "none";
+  scroll: boolean;
+}
+
+export function createNavigate({ store, buildId, prepare, open }: CreateNavigateOptions): Navigator {
+  let current: AbortController | undefined;
+  const begin = (pending: NonNullable<NavState["pending"]>) => {
+    current?.abort();
+    store.commit({ ...store.getState(), pending, failedNavigation: undefined });
+    return (current = new AbortController());
+  };
+  /** Leaves the page as it was, without the pending state. */
+  const settle = () => store.commit({ ...store.getState(), pending: undefined });
+
+  /** Follows redirects in page data, then loads the page's code and shows it. */
+  async function show(first: FetchedPage, from: URL, move: Move, signal: AbortSignal): Promise<void> {
+    let url = from;
+    let fetched = first;
+    for (let hops = 0; fetched.payload.outcome?.kind === "redirect"; hops++) {
+      const next = new URL(fetched.payload.outcome.location!, url);
+      if (next.origin !== location.origin || hops === MAX_REDIRECTS) return location.assign(next.href);
+      // The visitor never sees the redirecting URL: its history entry becomes the target's.
+      url = next;
+      // Back, forward or a revalidation that was redirected: the entry it is on shows the target's address.
+      if (move.history === "none") move = { ...move, history: "replace" };
+      fetched = await fetchPageData(url, buildId, signal);
+    }
+    const readiness = await prepare(url, fetched.payload, signal);
+    if (readiness === "reloading" || signal.aborted) return;
+    const href = url.pathname + url.search + url.hash;
+    if (move.history !== "none") window.history[move.history === "push" ? "pushState" : "replaceState"](null, "", href);
+    const live = open(fetched.payload);
+    store.commit({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
+    if (move.scroll) scrollAfterCommit(url);
+    for await (const s of fetched.settlements) live.settle(s);
+    live.end();
+  }
+
+  const go: Navigate = async (to, { replace = false, pop = false }) => {
+    const target = new URL(to, location.href);
+    if (target.origin !== location.origin) return location.assign(target.href);
+    if (!pop && isCurrent(target) && target.hash) {
+      history[replace ? "replaceState" : "pushState"](null, "", target.href);
+      return scrollAfterCommit(target);
+    }
+    const controller = begin({ kind: "loading", to: target.href });
+    try {
+      const fetched = await fetchPageData(target, buildId, controller.signal);
+      // A link to the page already showing fetches it again, without a second history entry.
+      const history = replace || isCurrent(target) ? "replace" : "push";
+      const move: Move = pop ? { history: "none", scroll: false } : { history, scroll: true };
+      await show(fetched, target, move, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (error instanceof FullLoadNeeded) return location.assign(target.href);
+      // Offline or reset: stay on the current page, whose URL has not changed, and offer a retry.
+      store.commit({ ...store.getState(), pending: undefined, failedNavigation: { to: target.href, retry: () => void go(to, { replace, pop }) } });
+    }
+  };
+
+  async function revalidate(): Promise<void> {
+    const here = new URL(location.href);
+    const controller = begin({ kind: "loading", to: here.href });
+    try {
+      await show(await fetchPageData(here, buildId, controller.signal), here, { history: "none", scroll: false }, controller.signal);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      if (error instanceof FullLoadNeeded) return location.reload();
+      store.commit({ ...store.getState(), pending: undefined, failedNavigation: { to: here.href, retry: () => void revalidate() } });
+    }
+  }
+
+  async function submit(submission: Submission): Promise<boolean> {
+    const target = new URL(submission.action, location.href);
+    if (target.origin !== location.origin) return (submission.fallback(), false);
+    const controller = begin({ kind: "submitting", to: target.href });
+    try {
+      const answer = await fetchPageData(target, buildId, controller.signal, submission.body);
+      const succeeded = answer.status < 400;
+      if (!submission.navigate && answer.payload.outcome?.kind !== "redirect") {
+        // The action's own page is not wanted: the current one shows what the action changed (and starting
+        // that fetch aborts the rest of this answer).
+        await revalidate();
+        return succeeded;
+      }
+      // The action's page, with its data and the loader's fresh data: a new entry only if it is another page.
+      const here = isCurrent(target);
+      await show(answer, target, { history: here ? "replace" : "push", scroll: !here }, controller.signal);
+      return succeeded;
+    } catch (error) {
+      if (controller.signal.aborted) return false;
+      settle();
+      // Refused before the action ran (another build, a body the server would not read): the browser posts
+      // the form itself, and the document it gets says why. An answer from elsewhere: the page, loaded whole.
+      if (error instanceof FullLoadNeeded) {
+        const refused = error.status !== undefined && error.status >= 400 && error.status < 500;
+        if (refused) submission.fallback();
+        else location.assign(target.href);
+        return false;
+      }
+      store.commit({ ...store.getState(), failedNavigation: { to: target.href, retry: () => void submit(submission) } });
+      return false;
+    }
+  }
+
+  return { go, submit, revalidate };
+}

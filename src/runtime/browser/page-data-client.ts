@@ -1,0 +1,84 @@
+// page-data-client.ts: fetches a page's data for client navigation and reads its streamed lines.
+import { BUILD_HEADER, PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "../page-payload.ts";
+
+/** The answer is not one this client understands (a new deploy, a proxy's HTML): load the page whole. */
+export class FullLoadNeeded extends Error {
+  constructor(
+    reason: string,
+    /** The answer's status, when there was one. */
+    readonly status?: number,
+  ) {
+    super(`full page load needed: ${reason}`);
+    this.name = "FullLoadNeeded";
+  }
+}
+
+export interface FetchedPage {
+  /** The answer's HTTP status: 200, an outcome's, or an action's (422 for a failed validation). */
+  status: number;
+  payload: PagePayload;
+  settlements: AsyncIterable<DeferredSettlement>;
+}
+
+async function* lines(reader: ReadableStreamDefaultReader<string>, rest: string): AsyncGenerator<string> {
+  let buffer = rest;
+  for (;;) {
+    let nl: number;
+    while ((nl = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (line) yield line;
+    }
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += value;
+  }
+  if (buffer) yield buffer;
+}
+
+function isPayload(value: unknown, buildId: string): value is PagePayload {
+  const p = value as PagePayload | null;
+  return (
+    typeof p === "object" &&
+    p !== null &&
+    p.v === PAGE_DATA_VERSION &&
+    p.buildId === buildId &&
+    typeof p.path === "string" &&
+    typeof p.search === "string" &&
+    Array.isArray(p.deferred) &&
+    typeof p.assets === "object"
+  );
+}
+
+export function pageDataUrl(target: URL): string {
+  return `${PAGE_DATA_PREFIX}${target.pathname}${target.search}`;
+}
+
+/**
+ * Network failures reject as they are (TypeError); anything unreadable rejects as FullLoadNeeded. With a
+ * `body` it is a form post: the page data answers with the action's result and the page after it.
+ */
+export async function fetchPageData(target: URL, buildId: string, signal: AbortSignal, body?: BodyInit): Promise<FetchedPage> {
+  const headers: Record<string, string> = { accept: PAGE_DATA_TYPE };
+  if (body) headers[BUILD_HEADER] = buildId;
+  const init: RequestInit = { headers, signal, credentials: "same-origin" };
+  if (body) Object.assign(init, { method: "POST", body });
+  const response = await fetch(pageDataUrl(target), init);
+  if (!response.headers.get("content-type")?.startsWith(PAGE_DATA_TYPE) || !response.body) {
+    throw new FullLoadNeeded(`unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`, response.status);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  const it = lines(reader, "");
+  const first = await it.next();
+  let payload: unknown;
+  try {
+    payload = first.done ? undefined : JSON.parse(first.value);
+  } catch {
+    throw new FullLoadNeeded("page data is not JSON");
+  }
+  if (!isPayload(payload, buildId)) throw new FullLoadNeeded("page data from another build or version");
+  async function* settlements(): AsyncGenerator<DeferredSettlement> {
+    for await (const line of it) yield JSON.parse(line) as DeferredSettlement;
+  }
+  return { status: response.status, payload, settlements: settlements() };
+}

@@ -1,0 +1,91 @@
+// deferred.tsx: loader values that stream after the shell, on both sides of the wire.
+import { Suspense, use } from "react";
+import { outcomeFromInfo } from "./outcome.ts";
+import type { DeferredSettlement, PageError } from "./page-payload.ts";
+import { scriptJson } from "./script-json.ts";
+
+type Tracked<T> = Promise<T> & { status?: "pending" | "fulfilled" | "rejected"; value?: T; reason?: unknown };
+
+/** A promise React's `use()` can read synchronously once settled, so hydration does not suspend again. */
+export function tracked<T>(): { promise: Tracked<T>; resolve(v: T): void; reject(e: unknown): void } {
+  const { promise, resolve, reject } = Promise.withResolvers<T>();
+  const p = promise as Tracked<T>;
+  p.status = "pending";
+  // The page may never read a value; an unread rejection must not become an unhandled one.
+  p.catch(() => {});
+  return {
+    promise: p,
+    resolve(v) {
+      if (p.status !== "pending") return;
+      p.status = "fulfilled";
+      p.value = v;
+      resolve(v);
+    },
+    reject(e) {
+      if (p.status !== "pending") return;
+      p.status = "rejected";
+      p.reason = e;
+      reject(e);
+    },
+  };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
+}
+
+/** Splits loader data into what is ready now and the top-level promises that stream later. */
+export function splitDeferred(data: unknown): { ready: unknown; deferred: Map<string, PromiseLike<unknown>> } {
+  const deferred = new Map<string, PromiseLike<unknown>>();
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return { ready: data ?? null, deferred };
+  const ready: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    if (isThenable(value)) deferred.set(key, value);
+    else ready[key] = value;
+  }
+  return { ready, deferred };
+}
+
+/** The error a page sees when a streamed value failed: it keeps the server's digest and side. */
+export function serverError(error: PageError): Error & { digest?: string } {
+  const fallback = error.side === "server" ? "A server-side exception occurred" : "A streamed value never arrived";
+  return Object.assign(new Error(error.message ?? fallback), {
+    // Only the server mints digests; a value lost on the way has none to show or tag.
+    digest: error.side === "server" ? error.digest : undefined,
+    side: error.side,
+    serverStack: error.stack,
+  });
+}
+
+/** Turns a settlement back into the value or the rejection the page reads. */
+export function applySettlement(s: DeferredSettlement, target: { resolve(v: unknown): void; reject(e: unknown): void }) {
+  if (s.error) target.reject(serverError(s.error));
+  else if (s.outcome) target.reject(outcomeFromInfo(s.outcome));
+  else target.resolve(s.value);
+}
+
+function DeferredScript({ settlement, nonce }: { settlement: Promise<DeferredSettlement>; nonce?: string }) {
+  const s = use(settlement);
+  // Rendered on the server when the value settles; the client renders the same text to hydrate.
+  return (
+    <>
+      {s.outcome && s.outcome.kind !== "redirect" ? <meta name="robots" content="noindex" /> : null}
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `__BRISK__.settle(${scriptJson(s)})` }} />
+    </>
+  );
+}
+
+/** One small Suspense boundary per streamed value, each flushing an inline script when it settles. */
+export function DeferredScripts({
+  settlements,
+  nonce,
+}: {
+  settlements: ReadonlyArray<readonly [string, Promise<DeferredSettlement>]>;
+  nonce?: string;
+}) {
+  return settlements.map(([key, settlement]) => (
+    <Suspense key={key} fallback={null}>
+      <DeferredScript settlement={settlement} nonce={nonce} />
+    </Suspense>
+  ));
+}

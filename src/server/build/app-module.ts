@@ -1,0 +1,31 @@
+// app-module.ts: where the app is, for the build and the dev server: the module package.json's "imports"
+// names `#app`, or another one (a test's fixture app), and a plugin that points `#app` at it.
+import type { BunPlugin } from "bun";
+import { dirname, resolve } from "node:path";
+import type { AppDefinition } from "../../runtime/app-definition.ts";
+
+const ROOT = resolve(import.meta.dir, "../../..");
+
+export interface AppModule {
+  /** Absolute path of the module whose default export is the app. */
+  path: string;
+  /** Its folder: route stylesheets and `lazyPage` names are relative to it. */
+  dir: string;
+  app: AppDefinition;
+}
+
+export async function loadAppModule(path: string = Bun.resolveSync("#app", ROOT)): Promise<AppModule> {
+  const app = ((await import(path)) as { default?: AppDefinition }).default;
+  if (!app?.routes) throw new Error(`${path} does not export an app as its default (export default defineApp({ … }))`);
+  return { path, dir: dirname(path), app };
+}
+
+/** Resolves the client entry's `import app from "#app"` to the given module. */
+export function appModuleAlias(path: string): BunPlugin {
+  return {
+    name: "brisk:app-module",
+    setup(build) {
+      build.onResolve({ filter: /^#app$/ }, () => ({ path }));
+    },
+  };
+}

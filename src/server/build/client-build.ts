@@ -1,0 +1,196 @@
+// build-client.ts: bundles the browser code into content-hashed assets plus the manifest the server reads.
+import type { BunPlugin } from "bun";
+import { brotliCompressSync, constants } from "node:zlib";
+import { cp, mkdir, rm } from "node:fs/promises";
+import { basename, join, relative, resolve } from "node:path";
+import type { AppDefinition } from "../../runtime/app-definition.ts";
+import { isLazyPage } from "../../runtime/lazy-page.ts";
+import { importedAssets } from "../http/imported-assets.ts";
+import { TRACING_MODULE, type Manifest } from "../http/manifest.ts";
+import { listPublicDir } from "../http/public-files.ts";
+import { appModuleAlias, loadAppModule, type AppModule } from "./app-module.ts";
+import { staticClosure, staticImports, type BuildOutputs } from "./chunk-graph.ts";
+import { serverOnlyModules } from "./server-only.ts";
+import { moveSourcemaps } from "./sourcemaps.ts";
+import { wouterOnReact } from "./wouter-react.ts";
+
+const ROOT = resolve(import.meta.dir, "../../..");
+const ENTRY = "src/entry-client.tsx";
+/**
+ * The server pins @sentry/core to @sentry/bun's version, so each browser Sentry package gets its own
+ * nested copy of a newer core; resolving them all to @sentry/browser's copy ships one core, not two.
+ */
+const oneSentryCore: BunPlugin = {
+  name: "brisk:one-sentry-core",
+  setup(build) {
+    const core = Bun.resolveSync("@sentry/core", join(ROOT, "node_modules/@sentry/browser"));
+    build.onResolve({ filter: /^@sentry\/core$/ }, ({ importer }) =>
+      importer.includes("/node_modules/@sentry/") ? { path: core } : undefined,
+    );
+  },
+};
+
+/**
+ * How a browser bundle of the app resolves and loads its modules. Bun's development server bundles with the
+ * same plugins (src/server/build/dev-browser-plugins.ts), so both builds see the same modules.
+ */
+export function browserPlugins(appPath: string, emit?: { dir: string; emitted: Set<string> }): BunPlugin[] {
+  return [appModuleAlias(appPath), serverOnlyModules, oneSentryCore, wouterOnReact(ROOT), importedAssets(emit)];
+}
+
+/** Below this size a compressed copy saves less than the bytes of its own headers. */
+const COMPRESS_MIN_BYTES = 512;
+
+/**
+ * For each `lazyPage` module of the route table: its chunk, then the chunks that one imports statically,
+ * less those the entry already pulls in. A page preloads them all, so none waits for the entry to run.
+ */
+function lazyPageChunks(
+  outputs: BuildOutputs,
+  entry: string,
+  chunks: Record<string, string>,
+  { app, appDir }: { app: AppDefinition; appDir: string },
+): Record<string, string[]> {
+  const graph = staticImports(outputs);
+  const withEntry = new Set(staticClosure(graph, entry));
+  const lazyPages: Record<string, string[]> = {};
+  for (const { component } of app.routes) {
+    if (!isLazyPage(component)) continue;
+    const module = relative(ROOT, join(appDir, component.module));
+    const chunk = chunks[module];
+    if (!chunk) {
+      throw new Error(`lazyPage("${component.module}") names no code-split module of the client build: does its import() load ${module}?`);
+    }
+    lazyPages[component.module] = staticClosure(graph, chunk).filter((file) => !withEntry.has(file));
+  }
+  return lazyPages;
+}
+
+export interface BuildOptions {
+  outdir?: string;
+  mode?: "production" | "development";
+  /** Precompressed .br/.gz copies. Off in development: brotli on the unminified bundle adds seconds to every rebuild. */
+  compress?: boolean;
+  /** The module that defines the app: `#app` (package.json "imports") unless a test builds a fixture app. */
+  appModule?: string;
+  /** Served at the site root; copied into the build so the binary embeds it. */
+  publicDir?: string;
+  /** The app, already loaded (the dev server's, which must not import `#app` itself); `appModule` is then ignored. */
+  app?: AppModule;
+  /**
+   * Off: the stylesheets alone. The dev server does so, as Bun's development server bundles the scripts
+   * (with hot-module replacement); the manifest then names no script, and code-split pages no chunks.
+   */
+  scripts?: boolean;
+  /** Production source maps go here, out of the served folder (development serves its maps beside the scripts). */
+  sourcemapDir?: string;
+}
+
+export async function buildClient({
+  outdir = join(ROOT, "dist/client"),
+  mode = "production",
+  compress = mode === "production",
+  appModule,
+  publicDir = join(ROOT, "public"),
+  app: loaded,
+  scripts = true,
+  sourcemapDir = join(outdir, "../sourcemaps"),
+}: BuildOptions = {}) {
+  const { app, dir: appDir, path: appPath } = loaded ?? (await loadAppModule(appModule));
+  const appStyles = app.styles ?? [];
+  const styles = [...new Set([...appStyles, ...app.routes.flatMap((r) => r.styles ?? [])])];
+  await rm(outdir, { recursive: true, force: true });
+  await mkdir(outdir, { recursive: true });
+  const emitted = new Set<string>();
+  const options = {
+    outdir,
+    root: ROOT,
+    target: "browser",
+    format: "esm",
+    minify: mode === "production",
+    // External in production: each script ends with its debug id, and no comment points browsers at a map.
+    sourcemap: mode === "production" ? "external" : "linked",
+    // Without this, React's development build (with its stack-leaking errors) ships to production.
+    define: { "process.env.NODE_ENV": JSON.stringify(mode) },
+    naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
+    metafile: true,
+    plugins: browserPlugins(appPath, { dir: outdir, emitted }),
+    throw: false,
+  } satisfies Partial<Bun.BuildConfig>;
+  // The tracing code is a bundle apart, with its own copy of Sentry's core (which shares its state through
+  // Sentry's global carrier): split from the Sentry chunk, the modules both use would make a chunk of their
+  // own, and the cross-chunk names cost pages without tracing about 5 kB gzip more.
+  const [result, tracing] = await Promise.all([
+    Bun.build({ ...options, entrypoints: [...(scripts ? [join(ROOT, ENTRY)] : []), ...styles.map((s) => join(appDir, s))], splitting: true }),
+    scripts ? Bun.build({ ...options, entrypoints: [join(ROOT, TRACING_MODULE)], splitting: false }) : undefined,
+  ]);
+  for (const build of [result, tracing]) {
+    if (build && !build.success) throw new AggregateError(build.logs, `client build failed:\n${build.logs.map(String).join("\n")}`);
+  }
+  if (mode === "production") await moveSourcemaps(outdir, sourcemapDir, ROOT);
+  const outputs = { ...result.metafile!.outputs, ...tracing?.metafile!.outputs };
+  const files: string[] = [];
+  let entry = "";
+  const css: string[] = [];
+  const preload: string[] = [];
+  const styleFiles: Record<string, string> = {};
+  const chunks: Record<string, string> = {};
+  for (const [path, out] of Object.entries(outputs)) {
+    const file = basename(path);
+    if (file.endsWith(".map")) continue;
+    files.push(file);
+    const source = out.entryPoint ? relative(ROOT, resolve(ROOT, out.entryPoint)) : undefined;
+    if (source === ENTRY && file.endsWith(".js")) {
+      entry = file;
+      if (out.cssBundle) css.push(basename(out.cssBundle));
+      for (const i of out.imports) if (i.kind === "import-statement") preload.push(basename(i.path));
+    } else if (source?.endsWith(".css")) {
+      styleFiles[relative(appDir, join(ROOT, source))] = file;
+    } else if (source && file.endsWith(".js")) {
+      chunks[source] = file;
+    }
+  }
+  // App-wide stylesheets, in the order the app lists them, before any route's own.
+  for (const style of appStyles) {
+    const file = styleFiles[style];
+    if (!file) throw new Error(`app stylesheet ${style} is not in the client build`);
+    css.push(file);
+  }
+  files.push(...emitted);
+  files.sort();
+  const lazyPages = scripts
+    ? lazyPageChunks(outputs, entry, chunks, { app, appDir })
+    : Object.fromEntries(app.routes.flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
+  const publicFiles = listPublicDir(publicDir);
+  if (publicFiles.size) await cp(publicDir, join(outdir, "public"), { recursive: true, preserveTimestamps: true });
+  const publicListing = Object.fromEntries([...publicFiles].map(([path, file]) => [path, Math.floor(file.mtimeMs)]));
+  const buildId = Bun.hash([...files, ...Object.entries(publicListing).flat()].join("\n")).toString(36);
+  const compressed: Record<string, Array<"br" | "gzip">> = {};
+  await Promise.all(
+    files
+      .filter((f) => compress && /\.(js|css)$/.test(f))
+      .map(async (file) => {
+        const bytes = new Uint8Array(await Bun.file(join(outdir, file)).arrayBuffer());
+        if (bytes.length < COMPRESS_MIN_BYTES) return;
+        const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
+        const gz = Bun.gzipSync(bytes, { level: 9 });
+        await Promise.all([Bun.write(join(outdir, `${file}.br`), br), Bun.write(join(outdir, `${file}.gz`), gz)]);
+        compressed[file] = ["br", "gzip"];
+      }),
+  );
+  const manifest: Manifest = {
+    buildId,
+    mode,
+    entry,
+    preload,
+    css,
+    styles: styleFiles,
+    chunks,
+    lazyPages,
+    files,
+    public: publicListing,
+    compressed,
+  };
+  await Bun.write(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
+  return manifest;
+}

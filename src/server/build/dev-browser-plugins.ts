@@ -1,0 +1,37 @@
+// dev-browser-plugins.ts: the client build's plugins, for the bundler of Bun's development server, which
+// bunfig.toml points here ([serve.static] plugins): the hot-reloaded bundle resolves and loads the app's
+// modules as the production build does (`*.server.ts` stand-ins, the same `/assets/` URL for an imported image).
+import type { BunPlugin } from "bun";
+import { resolve } from "node:path";
+import { browserPlugins } from "./client-build.ts";
+
+const ROOT = resolve(import.meta.dir, "../../..");
+
+/**
+ * Bun's development server bundles every dynamic import into the one script, and without tree-shaking the
+ * Sentry SDK comes whole: 3 MB of unminified code the browser parses on every load. The client starts Sentry
+ * only with a DSN, so without one it gets a stand-in that exports the same names.
+ */
+const sentryOnlyWithDsn: BunPlugin = {
+  name: "brisk:dev-sentry-only-with-dsn",
+  setup(build) {
+    if (Bun.env.SENTRY_DSN) return;
+    build.onLoad({ filter: /\/src\/brisk\/client\/browser-sentry\.ts$/ }, () => ({
+      contents: 'export function startBrowserSentry() { throw new Error("the dev server bundles no Sentry without SENTRY_DSN"); }',
+      loader: "js",
+    }));
+  },
+};
+
+// The server's bundle of the app (src/server/dev/server-app.ts) writes the imported files the dev server serves.
+const plugins = [sentryOnlyWithDsn, ...browserPlugins(Bun.resolveSync("#app", ROOT))];
+
+/** bunfig.toml names modules, each with one plugin as its default export: this one runs all of them. */
+const devBrowserPlugins: BunPlugin = {
+  name: "brisk:dev-browser",
+  async setup(build) {
+    for (const plugin of plugins) await plugin.setup(build);
+  },
+};
+
+export default devBrowserPlugins;

@@ -1,0 +1,33 @@
+// prerender.ts: `bun scripts/prerender.ts <client dir> [app module]`: the build step that renders the app's prerendered
+// pages (and its not-found page) once, as the production server would, and keeps them beside the client
+// build as prerendered.json: the binary serves them from its first request instead of rendering them at start.
+// Run by scripts/build.ts in a process of its own, under NODE_ENV=production (React's production build).
+import { join } from "node:path";
+import type { AppDefinition } from "../../runtime/app-definition.ts";
+import { PRERENDERED_FILE, loadClientAssets } from "../http/assets.ts";
+import { parseConfig } from "../config.ts";
+import { importedAssets } from "../http/imported-assets.ts";
+import { startApp } from "../app-start.ts";
+
+/** Renders the pages into `<clientDir>/prerendered.json`; rejects naming a route that cannot be prerendered. */
+export async function prerenderInto(clientDir: string, appModule = "#app"): Promise<{ routes: string[]; notFound: boolean }> {
+  if (Bun.env.NODE_ENV !== "production") throw new Error("prerendering needs NODE_ENV=production: pages render as the server renders them");
+  // As main.ts: what components import resolves to the client build's hashed URLs.
+  Bun.plugin(importedAssets());
+  const [{ createApp, prerendered, prerenderedPages }, { default: app }] = await Promise.all([
+    import("../create-app.ts"),
+    import(appModule) as Promise<{ default: AppDefinition }>,
+  ]);
+  // A secret of this build alone: a prerendered loader may not read or set cookies, and none is kept.
+  const config = { ...parseConfig(Bun.env), cookieSecrets: [crypto.randomUUID()] };
+  const started = await startApp(config, app, (record) => console.error(JSON.stringify(record)));
+  try {
+    const server = createApp(config, app, { assets: loadClientAssets(app.routes, clientDir), cookieSigner: started.cookieSigner, log: () => {} });
+    await prerendered(server);
+    const pages = prerenderedPages(server)!;
+    await Bun.write(join(clientDir, PRERENDERED_FILE), JSON.stringify(pages));
+    return { routes: Object.keys(pages.routes), notFound: pages.notFound !== null };
+  } finally {
+    await started.stop();
+  }
+}

@@ -1,0 +1,145 @@
+// app.ts: createApp(config, app) assembles the server from one plugin per concern, around the app it is given.
+import { Elysia, type AnyElysia } from "elysia";
+import type { AppDefinition } from "../runtime/app-definition.ts";
+import { createMatcher } from "../runtime/match.ts";
+import type { ClientConfig } from "../runtime/page-payload.ts";
+import { apiPlugin } from "./http/api.ts";
+import { assetsPlugin, loadClientAssets, type ClientAssets } from "./http/assets.ts";
+import { publicDsn, type Config } from "./config.ts";
+import type { CookieSigner } from "./sessions/cookie-signer.ts";
+import { errorResponse } from "./http/error-response.ts";
+import { hostCheckPlugin } from "./http/host-check.ts";
+import { stdoutLogger, type Logger } from "./monitoring/logger.ts";
+import { TRACING_MODULE } from "./http/manifest.ts";
+import { monitoringPlugin } from "./monitoring/tunnel.ts";
+import type { PageHandlerDeps } from "./pages/pages.ts";
+import { pagesPlugin } from "./pages/pages.ts";
+import { prerenderRoutes, type Prerendered, type PrerenderedPages } from "./prerender/prerender.ts";
+import { BODY_READS_AT_ONCE } from "./writes/submission.ts";
+import { createPublicFileHandler, type PublicFiles } from "./http/public-files.ts";
+import { createAdmission, type Admission } from "./writes/request-body.ts";
+import { requestScopePlugin, type RequestMonitor } from "./monitoring/request-monitor.ts";
+import { requestLogPlugin } from "./monitoring/request-log.ts";
+import type { CaptureError } from "./monitoring/request-record.ts";
+import { storedAnswers } from "./prerender/stored-answers.ts";
+import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./http/security-headers.ts";
+
+export interface AppDeps {
+  /** The client build; loaded from dist/client (or the binary) when omitted. */
+  assets?: ClientAssets;
+  /** The app's public files; the build's copy when omitted (development passes the live folder). */
+  publicFiles?: PublicFiles;
+  /** Signs and verifies signed cookies (main.ts makes it from COOKIE_SECRET or DATA_DIR); none: signed cookies read as absent. */
+  cookieSigner?: CookieSigner;
+  /** Server-side error monitoring (Sentry); errors are only logged when omitted. */
+  capture?: CaptureError;
+  /** Sentry's request scope, release health and tracing hooks; requests run bare when omitted. */
+  monitor?: RequestMonitor;
+  log?: Logger;
+  /** The tunnel's upstream fetch. */
+  fetch?: typeof fetch;
+  /** Who may frame the pages (CSP frame-ancestors sources); no one when omitted. */
+  frameAncestors?: readonly string[];
+}
+
+function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
+  const clientConfig: ClientConfig = { mode: config.mode };
+  if (config.sentryDsn) {
+    clientConfig.sentry = {
+      dsn: publicDsn(config.sentryDsn),
+      environment: config.sentryEnvironment,
+      release: config.sentryRelease ?? assets.manifest.buildId,
+    };
+    if (config.sentryTracesSampleRate !== undefined) {
+      clientConfig.sentry.tracing = { sampleRate: config.sentryTracesSampleRate, script: `/assets/${assets.manifest.chunks[TRACING_MODULE]}` };
+    }
+    if (config.sentrySendDefaultPii) clientConfig.sentry.sendDefaultPii = true;
+  }
+  return clientConfig;
+}
+
+/** What the page handler needs, derived from the configuration and the app once. */
+export function pageHandlerDeps(
+  config: Config,
+  app: AppDefinition,
+  deps: {
+    assets: ClientAssets;
+    capture: CaptureError;
+    security: SecurityHeaders;
+    publicFiles?: PublicFiles;
+    cookieSigner?: CookieSigner;
+    bodyReads?: Admission;
+    monitor?: RequestMonitor;
+  },
+): PageHandlerDeps {
+  const { assets, capture, security } = deps;
+  return {
+    app,
+    assets,
+    capture,
+    security,
+    monitor: deps.monitor,
+    match: createMatcher(app.routes),
+    mode: config.mode,
+    cookies: { signer: deps.cookieSigner, secure: config.mode === "production" },
+    actionMaxBytes: config.actionMaxBytes,
+    bodyReads: deps.bodyReads ?? createAdmission(BODY_READS_AT_ONCE),
+    trustProxy: config.trustProxy,
+    clientConfig: clientConfigFor(config, assets),
+    publicFile: createPublicFileHandler(deps.publicFiles ?? assets.publicFiles),
+  };
+}
+
+function healthPlugin() {
+  return new Elysia({ name: "brisk:health" }).get(
+    "/healthz",
+    () => new Response("ok\n", { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } }),
+  );
+}
+
+const prerenders = new WeakMap<object, Prerendered>();
+
+/**
+ * Renders what the build did not store of a production app's prerendered pages (once) and settles when they
+ * are stored; rejects naming a route that cannot be prerendered. Called after listening: until then, those
+ * pages render as usual.
+ */
+export function prerendered(server: BriskApp): Promise<void> {
+  return prerenders.get(server)?.start() ?? Promise.resolve();
+}
+
+/** The pages a production app has stored, as the build keeps them. */
+export function prerenderedPages(server: BriskApp): PrerenderedPages | undefined {
+  return prerenders.get(server)?.pages();
+}
+
+export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}) {
+  const assets = deps.assets ?? loadClientAssets(app.routes);
+  const capture: CaptureError = deps.capture ?? (() => {});
+  const log = deps.log ?? stdoutLogger;
+  const security = createSecurityHeaders(config, { frameAncestors: deps.frameAncestors });
+  // One bound for the bodies of actions and API routes together.
+  const bodyReads = createAdmission(BODY_READS_AT_ONCE);
+  const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
+  // Development renders every page: the code behind it changes.
+  if (config.mode === "production") pageDeps.prerendered = prerenderRoutes(app.routes, pageDeps, assets.prerendered);
+  const { prerendered } = pageDeps;
+  const server = new Elysia({ name: "brisk" })
+    // Asked per request, once the server has all its routes.
+    .use(requestScopePlugin(deps.monitor, storedAnswers((): AnyElysia["routes"] => server.routes, prerendered)))
+    .use(securityHeadersPlugin(security))
+    .use(requestLogPlugin(log, config))
+    .use(hostCheckPlugin())
+    .onError({ as: "global" }, function answerError({ request, error, code }) {
+      return errorResponse({ request, error, code }, capture);
+    })
+    .use(healthPlugin())
+    .use(assetsPlugin(assets))
+    .use(monitoringPlugin(config, { fetch: deps.fetch }))
+    .use(apiPlugin(app.api, { actionMaxBytes: config.actionMaxBytes, bodyReads }))
+    .use(pagesPlugin(pageDeps));
+  if (prerendered) prerenders.set(server, prerendered);
+  return server;
+}
+
+export type BriskApp = ReturnType<typeof createApp>;

@@ -1,0 +1,54 @@
+// client-bundle.ts: development only: the client entry as Bun's development server bundles it from
+// src/server/dev/client.html, with hot-module replacement and React Fast Refresh.
+
+/** The dev server serves client.html here; nothing but the dev server itself reads it. */
+export const CLIENT_SHELL_PATH = "/__dev/client";
+
+export type ClientBundle =
+  | { ok: true; url: string }
+  /** The client does not build: Bun's own page, which shows the errors and reloads itself once they are fixed. */
+  | { ok: false; errorPage: Response };
+
+export interface ClientBundles {
+  /**
+   * The bundle as it is now. Its URL changes with every edit to the browser's code, and an older URL still
+   * serves the older code, so each page asks again: Bun answers from memory unless an edit is being
+   * bundled, which the page then waits for.
+   */
+  current(): Promise<ClientBundle>;
+  /**
+   * What the pages' style-src must allow for Bun's error overlay (shown over a page whose code does not
+   * build): it sets one fixed style attribute, which the app's `style-src 'self'` refuses. Known once a
+   * bundle has built; empty if this Bun spells it otherwise.
+   */
+  styleSources(): readonly string[];
+}
+
+/** `server`: where this process listens, once it does. */
+export function clientBundles(server: () => URL): ClientBundles {
+  const styleSources: string[] = [];
+  let overlayRead = false;
+
+  /** The overlay's style is in the bundle's runtime, which changes with Bun's version only: read once. */
+  async function readOverlayStyle(url: string): Promise<void> {
+    overlayRead = true;
+    const code = await (await fetch(new URL(url, server()))).text();
+    const style = /"bun-hmr",\{style:"([^"]+)"\}/.exec(code)?.[1];
+    if (style) styleSources.push(`'sha256-${new Bun.CryptoHasher("sha256").update(style).digest("base64")}'`);
+  }
+
+  return {
+    async current() {
+      const response = await fetch(new URL(CLIENT_SHELL_PATH, server()));
+      const html = await response.text();
+      const url = /<script\b[^>]*\bsrc="(\/[^"]+)"/.exec(html)?.[1];
+      if (!response.ok || !url) {
+        const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
+        return { ok: false, errorPage: new Response(html, { status: response.ok ? 500 : response.status, headers }) };
+      }
+      if (!overlayRead) await readOverlayStyle(url);
+      return { ok: true, url };
+    },
+    styleSources: () => styleSources,
+  };
+}

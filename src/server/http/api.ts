@@ -1,0 +1,70 @@
+// api.ts: mounts the app's API routes before the pages. Under /api/ every answer is JSON: an unknown path
+// is a JSON 404 and a known path with another method a 405 with `Allow`, never the HTML not-found page.
+import { Elysia, type AnyElysia } from "elysia";
+import { parse } from "regexparam";
+import { readActionBody } from "../writes/body.ts";
+import type { Admission } from "../writes/request-body.ts";
+import { TOO_MANY_UPLOADS } from "../writes/submission.ts";
+import { recordOf } from "../monitoring/request-record.ts";
+
+export const API_PREFIX = "/api";
+
+export function isApiPath(path: string): boolean {
+  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+}
+
+/** The body of every JSON failure: what went wrong, plus what the status needs (digest, fields). */
+export function jsonError(status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
+  return Response.json({ error, ...extra }, { status, headers: { "cache-control": "no-store", ...headers } });
+}
+
+/** The methods each API path answers, from the app's own route list, so a 405 can say which are allowed. */
+function allowedMethods(api: AnyElysia | undefined): (path: string) => string[] {
+  const routes = (api?.routes ?? [])
+    .filter((r) => isApiPath(r.path))
+    .map((r) => ({ method: r.method.toUpperCase(), pattern: parse(r.path).pattern }));
+  return (path) => {
+    const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods];
+  };
+}
+
+/** A body the API's parser refused (too big, malformed, not JSON or a form): its status and why. */
+export class BodyRefused extends Error {
+  constructor(
+    readonly status: 400 | 413 | 415 | 429,
+    message: string,
+  ) {
+    super(message);
+    this.name = "BodyRefused";
+  }
+}
+
+/**
+ * Elysia would read any body whole; this reads it within ACTION_MAX_BYTES, counted while reading, and
+ * refuses other types with 415. A JSON body is its value; a form is a plain object of its fields, so an
+ * Elysia schema (`t.Object`) checks either.
+ */
+function parseWithinLimit(maxBytes: number, bodyReads: Admission) {
+  return async function parseApiBody({ request }: { request: Request }) {
+    // Nothing to read: the route runs without a body (and a schema that wants one says so with a 422).
+    if (request.body === null) return undefined;
+    const body = await bodyReads.run(() => readActionBody(request, { maxBytes }));
+    if (!body) throw new BodyRefused(429, TOO_MANY_UPLOADS);
+    if (!body.ok) throw new BodyRefused(body.status, body.message);
+    return body.kind === "json" ? body.json : Object.fromEntries(body.form);
+  };
+}
+
+export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyReads }: { actionMaxBytes: number; bodyReads: Admission }) {
+  const allowed = allowedMethods(api);
+  const unmatched = ({ request }: { request: Request }) => {
+    const methods = allowed(recordOf(request).path);
+    if (methods.length === 0) return jsonError(404, "not found");
+    return jsonError(405, "method not allowed", {}, { allow: methods.join(", ") });
+  };
+  const plugin = new Elysia({ name: "brisk:api" }).onParse(parseWithinLimit(actionMaxBytes, bodyReads));
+  if (api) plugin.use(api);
+  return plugin.all(API_PREFIX, unmatched).all(`${API_PREFIX}/*`, unmatched);
+}

@@ -1,0 +1,190 @@
+// assets.ts: the client build, loaded once into memory and served under /assets/ with long-lived caching.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Elysia } from "elysia";
+import { isLazyPage } from "../../runtime/lazy-page.ts";
+import type { RouteDefinition } from "../../runtime/route.ts";
+import type { RouteAssets } from "../../runtime/page-payload.ts";
+import { pickEncoding } from "./accept-encoding.ts";
+import type { Manifest } from "./manifest.ts";
+import type { PrerenderedPages } from "../prerender/prerender.ts";
+import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
+
+export const ASSETS_PREFIX = "/assets/";
+
+type Bytes = Uint8Array<ArrayBuffer>;
+
+/** A body with the forms compressed ahead of time, if any. */
+export interface Precompressed {
+  body: Bytes;
+  br?: Bytes;
+  gzip?: Bytes;
+}
+
+interface Asset extends Precompressed {
+  type: string;
+}
+
+export interface ClientAssets {
+  manifest: Manifest;
+  entryUrl: string;
+  /** The stylesheets and scripts a route needs before it renders. */
+  forRoute(route: RouteDefinition | undefined): RouteAssets;
+  get(name: string): Asset | undefined;
+  /** The app's public files as this build copied them. */
+  publicFiles: PublicFiles;
+  /** The text of the app stylesheets every page carries inline, by URL (none in development). */
+  inlineStyles?: ReadonlyMap<string, string>;
+  /** The pages the build prerendered (scripts/prerender.ts), when it did, for this very client build. */
+  prerendered?: PrerenderedPages;
+}
+
+/** Beside the client build's own files, and not one of them: never served as an asset. */
+export const PRERENDERED_FILE = "prerendered.json";
+
+function builtPages(dir: string, buildId: string): PrerenderedPages | undefined {
+  const file = join(dir, PRERENDERED_FILE);
+  if (!existsSync(file)) return undefined;
+  const pages = JSON.parse(readFileSync(file, "utf8")) as PrerenderedPages;
+  return pages.buildId === buildId ? pages : undefined;
+}
+
+/**
+ * An app stylesheet up to this size goes into the page's head instead of a link: its bytes (about a third
+ * of this once the page is compressed) cost less than the round trip a link costs before the first paint.
+ * A larger one is better fetched once and cached.
+ */
+export const INLINE_STYLE_MAX_BYTES = 4096;
+
+/**
+ * The app stylesheets a production page inlines: the leading ones within the limit, in order, so the
+ * cascade keeps the build's order (the inlined ones come first). A development build keeps links, which
+ * the dev server swaps when a stylesheet is rebuilt.
+ */
+function inlinedStyles(manifest: Manifest, read: (name: string) => Bytes): Map<string, string> {
+  const inline = new Map<string, string>();
+  if (manifest.mode !== "production") return inline;
+  for (const name of manifest.css) {
+    const body = read(name);
+    if (body.byteLength > INLINE_STYLE_MAX_BYTES) break;
+    inline.set(url(name), new TextDecoder().decode(body));
+  }
+  return inline;
+}
+
+/**
+ * Where the client build lives: beside the code in a compiled binary (scripts/build.ts embeds dist/client
+ * as `client/…`), or in dist/client when running from source.
+ */
+export function findClientDir(): string {
+  const candidates = [join(import.meta.dir, "client"), join(import.meta.dir, "../../../dist/client")];
+  const dir = candidates.find((d) => existsSync(join(d, "manifest.json")));
+  if (!dir) throw new Error(`no client build found (looked in ${candidates.join(", ")}); run \`bun run build:client\``);
+  return dir;
+}
+
+const url = (file: string) => ASSETS_PREFIX + file;
+
+/** What a route adds to every page's assets: its own stylesheets, and the chunks of a code-split page. */
+function routeAssets(route: RouteDefinition, manifest: Manifest, base: RouteAssets): RouteAssets {
+  const styles = (route.styles ?? []).map((s) => {
+    const file = manifest.styles[s];
+    if (!file) throw new Error(`route ${route.path}: stylesheet ${s} is not in the client build`);
+    return url(file);
+  });
+  const chunks = lazyPageChunks(route, manifest).map(url);
+  if (!styles.length && !chunks.length) return base;
+  return { ...base, css: [...base.css, ...styles], js: [...base.js, ...chunks] };
+}
+
+function lazyPageChunks({ path, component }: RouteDefinition, manifest: Manifest): string[] {
+  if (!isLazyPage(component)) return [];
+  const files = manifest.lazyPages[component.module];
+  if (!files) throw new Error(`route ${path}: the chunk of ${component.module} is not in the client build`);
+  return files;
+}
+
+/** `routes` are checked against the build here, so a build without a route's stylesheet or chunk fails at start-up. */
+export function loadClientAssets(routes: readonly RouteDefinition[], dir: string = findClientDir()): ClientAssets {
+  const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Manifest;
+  const read = (name: string): Bytes => new Uint8Array(readFileSync(join(dir, name)));
+  const variant = (name: string, encoding: "br" | "gzip") => `${name}.${encoding === "br" ? "br" : "gz"}`;
+  // Each file is read on its first request and kept: none is needed before the first page has gone
+  // out, so reading them all at start-up only delayed it. The manifest names them, so a name that is
+  // not in the build never touches the disk.
+  const loaded = new Map<string, Asset>();
+  const listed = new Set(manifest.files);
+  // A build with a file missing fails here, at start-up, rather than as a 500 on the first visit.
+  const missing = manifest.files
+    .flatMap((name) => [name, ...(manifest.compressed[name] ?? []).map((e) => variant(name, e))])
+    .filter((name) => !existsSync(join(dir, name)));
+  if (missing.length) throw new Error(`client build in ${dir} is incomplete: ${missing.join(", ")} missing`);
+  const load = (name: string): Asset | undefined => {
+    if (!listed.has(name)) return undefined;
+    const encodings = manifest.compressed[name] ?? [];
+    const asset: Asset = {
+      body: read(name),
+      br: encodings.includes("br") ? read(variant(name, "br")) : undefined,
+      gzip: encodings.includes("gzip") ? read(variant(name, "gzip")) : undefined,
+      // Scripts, stylesheets, and what components import (images, fonts): Bun knows their types by extension.
+      type: Bun.file(name).type,
+    };
+    loaded.set(name, asset);
+    return asset;
+  };
+  const inlineStyles = inlinedStyles(manifest, read);
+  const base: RouteAssets = { css: manifest.css.map(url).slice(inlineStyles.size), js: manifest.preload.map(url) };
+  if (inlineStyles.size) base.inline = [...inlineStyles.keys()];
+  const perRoute = new WeakMap<RouteDefinition, RouteAssets>();
+  const forRoute = (route: RouteDefinition | undefined): RouteAssets => {
+    if (!route) return base;
+    let found = perRoute.get(route);
+    if (!found) perRoute.set(route, (found = routeAssets(route, manifest, base)));
+    return found;
+  };
+  for (const route of routes) forRoute(route);
+  const publicDir = join(dir, "public");
+  const publicListing = new Map(
+    Object.entries(manifest.public).map(([path, mtimeMs]) => [path, { path: join(publicDir, path), mtimeMs }] as const),
+  );
+  return {
+    manifest,
+    entryUrl: url(manifest.entry),
+    forRoute,
+    get: (name) => loaded.get(name) ?? load(name),
+    publicFiles: fixedPublicFiles(publicListing),
+    inlineStyles,
+    prerendered: builtPages(dir, manifest.buildId),
+  };
+}
+
+/** Brotli first: the smaller of the two when a client takes both alike. */
+const ENCODINGS = ["br", "gzip"] as const;
+
+/** The form the client accepts best (RFC 9110 weights), and its bytes. */
+export function encodedBody(asset: Precompressed, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
+  const encoding = accept ? pickEncoding(accept, ENCODINGS.filter((e) => asset[e])) : undefined;
+  return [encoding, encoding ? asset[encoding]! : asset.body];
+}
+
+export function assetsPlugin(assets: ClientAssets) {
+  return new Elysia({ name: "brisk:assets" }).get(`${ASSETS_PREFIX}*`, ({ params, request }) => {
+    const asset = assets.get(params["*"]);
+    if (!asset) {
+      // A plain 404: a missing script must not be answered with an HTML page the browser tries to run.
+      return new Response("asset not found\n", {
+        status: 404,
+        headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+      });
+    }
+    const [encoding, body] = encodedBody(asset, request.headers.get("accept-encoding"));
+    const headers: Record<string, string> = {
+      "content-type": asset.type,
+      // Every file name carries its content hash, so a name never changes meaning.
+      "cache-control": "public, max-age=31536000, immutable",
+      vary: "Accept-Encoding",
+    };
+    if (encoding) headers["content-encoding"] = encoding;
+    return new Response(body, { headers });
+  });
+}

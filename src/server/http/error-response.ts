@@ -1,0 +1,46 @@
+// error-response.ts: the answer for whatever a handler or plugin threw, from the one global error hook.
+// Outcomes answer for themselves, the request's own faults are 4xx, and the rest is a 500 with a digest,
+// reported once. Under /api/ it is JSON; elsewhere plain text (pages render their own error pages).
+import type { ErrorHandler } from "elysia";
+import { isOutcome } from "../../runtime/outcome.ts";
+import { BodyRefused, isApiPath, jsonError } from "./api.ts";
+import { noStoreText as text } from "./plain-text.ts";
+import { recordOf, reportError, type CaptureError } from "../monitoring/request-record.ts";
+
+type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code">;
+
+/** Field → first problem, from Elysia's schema errors (`/name` → `name`). */
+function fieldErrors(error: unknown): Record<string, string> {
+  const all = (error as { all?: Array<{ path?: string; summary?: string; message?: string }> }).all ?? [];
+  const fields: Record<string, string> = {};
+  for (const e of all) {
+    const field = (e.path ?? "").replace(/^\//, "").replaceAll("/", ".") || "body";
+    fields[field] ??= e.summary ?? e.message ?? "invalid";
+  }
+  return fields;
+}
+
+export function errorResponse(ctx: ErrorContext, capture: CaptureError): Response {
+  const { request, error, code } = ctx;
+  const record = recordOf(request);
+  const json = isApiPath(record.path);
+  if (isOutcome(error)) return error.toResponse(json ? "json" : "text");
+  // Elysia wraps what a parse hook throws in its own ParseError; the API's body reader's refusal is the cause.
+  const refused = error instanceof BodyRefused ? error : (error as { cause?: unknown }).cause;
+  if (refused instanceof BodyRefused) {
+    const headers: Record<string, string> = refused.status === 429 ? { "retry-after": "1" } : {};
+    return json ? jsonError(refused.status, refused.message, {}, headers) : text(refused.status, refused.message, headers);
+  }
+  if (code === "NOT_FOUND") return json ? jsonError(404, "not found") : text(404, "not found");
+  if (code === "PARSE") return json ? jsonError(400, "malformed request body") : text(400, "malformed request body");
+  if (code === "VALIDATION") {
+    return json ? jsonError(422, "invalid request", { fields: fieldErrors(error) }) : text(400, "invalid request");
+  }
+  // A visitor who went away mid-request is not a failure of ours.
+  if (request.signal.aborted) return new Response(null, { status: 499 });
+  // Elysia catches what a handler throws, so this is the one place left to see it.
+  const digest = reportError(record, error, "handler", capture);
+  const headers = { "x-request-id": record.id };
+  if (json) return jsonError(500, "internal server error", { digest, requestId: record.id }, headers);
+  return text(500, `internal server error (digest ${digest})`, headers);
+}

@@ -1,0 +1,84 @@
+// security-headers.ts: the security headers of every response, chosen in this one place.
+import { Elysia } from "elysia";
+import type { Config } from "../config.ts";
+import { addHeaders } from "./response-headers.ts";
+
+/** Where browsers send CSP violation reports; the monitoring plugin forwards them to Sentry. */
+export const CSP_REPORT_PATH = "/monitoring/csp";
+
+export interface SecurityHeaders {
+  /** On every response: assets, page data, the tunnel, health. */
+  readonly common: Readonly<Record<string, string>>;
+  /** A fresh nonce for one HTML response. */
+  nonce(): string;
+  /** The HTML headers for that nonce, the common ones included: a new object the caller may fill. */
+  html(nonce: string): Record<string, string>;
+  /** The Content-Security-Policy for that nonce alone (what a stored page's answer changes). */
+  csp(nonce: string): string;
+}
+
+const COMMON = {
+  "x-content-type-options": "nosniff",
+  // Another site may not embed our pages, scripts or answers with <script>, <img> or no-cors fetch.
+  "cross-origin-resource-policy": "same-origin",
+} as const;
+
+/**
+ * Headers that govern a document: browsers read them on HTML only, so a script, a stylesheet or the
+ * tunnel's answer would carry them for nothing. (A module's own referrer policy would be this one: the
+ * browser default.)
+ */
+const DOCUMENT = {
+  "referrer-policy": "strict-origin-when-cross-origin",
+  // Features this app never asks for: a script injected into it cannot ask either.
+  "permissions-policy":
+    "accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), usb=(), xr-spatial-tracking=()",
+  "cross-origin-opener-policy": "same-origin",
+} as const;
+
+/** Puts the common headers on every response, whichever plugin answers it. */
+export function securityHeadersPlugin(security: SecurityHeaders) {
+  const entries = Object.entries(security.common);
+  // Destructured: Elysia reads a hook's parameters to decide what to prepare, and a whole `ctx` handed on
+  // makes it parse every request's cookies and copy every Response (see response-headers.ts).
+  return new Elysia({ name: "brisk:security-headers" }).mapResponse({ as: "global" }, ({ responseValue, set }) =>
+    addHeaders({ responseValue, set }, entries),
+  );
+}
+
+export interface SecurityOptions {
+  /** Who may frame the pages (CSP frame-ancestors sources, e.g. `'self'`); no one when omitted. */
+  readonly frameAncestors?: readonly string[];
+}
+
+export function createSecurityHeaders(
+  config: Pick<Config, "sentryDsn" | "hstsMaxAge">,
+  { frameAncestors = [] }: SecurityOptions = {},
+): SecurityHeaders {
+  const reporting = config.sentryDsn !== undefined;
+  // HSTS belongs to whoever terminates TLS; sent here only when asked for (the proxy may not set it).
+  const common = config.hstsMaxAge === undefined ? COMMON : { ...COMMON, "strict-transport-security": `max-age=${config.hstsMaxAge}` };
+  // Everything but the nonce is decided once.
+  const tail = [
+    "default-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    // No one may frame a page (clickjacking) unless the app names who may.
+    `frame-ancestors ${frameAncestors.length ? frameAncestors.join(" ") : "'none'"}`,
+    ...(reporting ? [`report-uri ${CSP_REPORT_PATH}`, "report-to csp"] : []),
+  ].join("; ");
+  // 'strict-dynamic': scripts our nonce'd scripts load (route chunks, Sentry) are trusted; nothing else runs.
+  // style-src: the stylesheet files and the small ones inlined into the page with the same nonce.
+  const csp = (nonce: string) => `script-src 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'nonce-${nonce}'; ${tail}`;
+  const fixed = { ...common, ...DOCUMENT, ...(reporting ? { "reporting-endpoints": `csp="${CSP_REPORT_PATH}"` } : {}) };
+  return {
+    common,
+    nonce: () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
+    html: (nonce) => ({ ...fixed, "content-security-policy": csp(nonce) }),
+    csp,
+  };
+}

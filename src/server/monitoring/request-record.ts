@@ -1,0 +1,78 @@
+// request-record.ts: what one request did, gathered while it runs and logged once when it ends.
+import { digestOf, newDigest, rememberDigest } from "./digest.ts";
+import { requestPath } from "../http/host-check.ts";
+
+export interface RecordedError {
+  digest: string;
+  phase: string;
+  name: string;
+  message: string;
+  stack?: string;
+}
+
+export interface RequestRecord {
+  readonly id: string;
+  readonly method: string;
+  readonly path: string;
+  readonly start: number;
+  route?: string;
+  errors: RecordedError[];
+  /** Settles when a streamed response has rendered everything; the log line waits for it. */
+  done?: Promise<unknown>;
+}
+
+export interface ErrorContext {
+  digest: string;
+  route?: string;
+  requestId: string;
+  phase: string;
+  method: string;
+  path: string;
+}
+
+/** Sends a server error to monitoring; Sentry when configured, nothing otherwise. */
+export type CaptureError = (error: unknown, context: ErrorContext) => void;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/** `trustIncomingId`: behind a proxy we trust, its well-formed X-Request-Id keeps one id across hops. */
+export function createRequestRecord(request: Request, trustIncomingId = false): RequestRecord {
+  // Read from the URL itself: Elysia's own `path` misreads very short hosts (see host-check.ts).
+  const path = requestPath(request.url);
+  // A visitor's own id is never taken: it could pin a log line or a Sentry event on someone else's.
+  const incoming = trustIncomingId ? request.headers.get("x-request-id") : null;
+  return {
+    id: incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID(),
+    method: request.method,
+    path,
+    start: performance.now(),
+    errors: [],
+  };
+}
+
+const records = new WeakMap<Request, RequestRecord>();
+
+/**
+ * The record of a request, made on first use: every hook and handler of one request shares it. The request
+ * log makes it first, in the request's first hook, saying whether an incoming request id is trusted.
+ */
+export function recordOf(request: Request, trustIncomingId = false): RequestRecord {
+  let record = records.get(request);
+  if (!record) records.set(request, (record = createRequestRecord(request, trustIncomingId)));
+  return record;
+}
+
+/**
+ * Gives an error its digest, records it for the request's log line and captures it, once.
+ * An error that already has a digest (seen again by React after a loader reported it) is not re-sent.
+ */
+export function reportError(record: RequestRecord, error: unknown, phase: string, capture: CaptureError): string {
+  const known = digestOf(error);
+  if (known) return known;
+  const digest = newDigest();
+  rememberDigest(error, digest);
+  const e = error instanceof Error ? error : new Error(String(error));
+  record.errors.push({ digest, phase, name: e.name, message: e.message, stack: e.stack });
+  capture(error, { digest, route: record.route, requestId: record.id, phase, method: record.method, path: record.path });
+  return digest;
+}

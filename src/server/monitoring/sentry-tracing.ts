@@ -1,0 +1,76 @@
+// sentry-tracing.ts: page transactions named after their route, spans for a page's steps, and the trace handed to the browser.
+import * as Sentry from "@sentry/bun";
+import { spanIsSampled } from "@sentry/core";
+import { PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
+import { NAME_SOURCE, UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
+import type { RequestMonitor } from "./request-monitor.ts";
+
+
+const isPageData = (pathname: string) => pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
+
+/**
+ * Only pages are traced: documents always (sampled at SENTRY_TRACES_SAMPLE_RATE), page data only when the
+ * browser's navigation sent its trace along, as a part of that navigation. Assets, the tunnel and the health
+ * check never reach these hooks. A transaction starts as `GET /the/path`, is renamed to the route pattern
+ * (`GET /examples/search`, source `route`) once the route is known, and ends with the last streamed byte.
+ */
+export function tracingHooks(sampleRate: number): Required<Pick<RequestMonitor, "page" | "step" | "traceHeaders">> {
+  return {
+    page(request, record, handle) {
+      const { pathname } = new URL(request.url);
+      const data = isPageData(pathname);
+      const continued = request.headers.has("sentry-trace");
+      if (data && !continued) return handle();
+      // A new trace is sampled as the SDK would (its random number against the rate), but before any span
+      // exists: an unsampled page, nine in ten at 0.1, then costs no span, only the negative decision its
+      // trace headers carry to the browser. A continued trace keeps the SDK's own sampling of its parent.
+      if (!continued && !sampleNewTrace(sampleRate)) return handle();
+      const method = request.method;
+      return Sentry.startSpanManual(
+        {
+          name: `${method} ${pathname}`,
+          op: "http.server",
+          forceTransaction: true,
+          attributes: { [NAME_SOURCE]: "url", "sentry.origin": "auto.http.brisk", "http.request.method": method },
+        },
+        async (span) => {
+          let response: Response;
+          try {
+            response = await handle();
+          } catch (error) {
+            span.setStatus({ code: 2, message: "internal_error" });
+            span.end();
+            throw error;
+          }
+          span.updateName(`${method} ${data ? PAGE_DATA_PREFIX : ""}${record.route ?? UNMATCHED_ROUTE}`);
+          span.setAttribute(NAME_SOURCE, "route");
+          Sentry.setHttpStatus(span, response.status);
+          const end = () => span.end();
+          if (record.done) record.done.then(end, end);
+          else end();
+          return response;
+        },
+      );
+    },
+    step(step, route, run) {
+      // An unsampled page (SENTRY_TRACES_SAMPLE_RATE below 1) pays nothing for its steps.
+      const page = Sentry.getActiveSpan();
+      if (!page || !spanIsSampled(page)) return run();
+      return Sentry.startSpan({ name: `${step} ${route}`, op: `function.brisk.${step}` }, run);
+    },
+    traceHeaders() {
+      const data = Sentry.getTraceData();
+      const trace = data["sentry-trace"];
+      return trace ? { "sentry-trace": trace, ...(data.baggage ? { baggage: data.baggage } : {}) } : undefined;
+    },
+  };
+}
+
+/** Decides the current scope's new trace: sampled when its random number is under the rate, as the SDK does. */
+function sampleNewTrace(sampleRate: number): boolean {
+  const scope = Sentry.getCurrentScope();
+  const context = scope.getPropagationContext();
+  const sampled = context.sampleRand < sampleRate;
+  if (!sampled) scope.setPropagationContext({ ...context, sampled: false });
+  return sampled;
+}

@@ -1,0 +1,150 @@
+// sentry.ts: server-side error monitoring with @sentry/bun, on only when SENTRY_DSN is set.
+import { join } from "node:path";
+import * as Sentry from "@sentry/bun";
+import { makeOfflineTransport, type OfflineTransportOptions } from "@sentry/core";
+import { recordRequestSession } from "@sentry/core/server";
+import { OUTCOME_MARKER, isOutcome } from "../../runtime/outcome.ts";
+import { failUndelivered } from "../../runtime/sentry-transport.ts";
+import type { Config } from "../config.ts";
+import { stdoutLogger, type Logger } from "./logger.ts";
+import { visitorIp } from "./tunnel.ts";
+import type { RequestMonitor } from "./request-monitor.ts";
+import type { CaptureError } from "./request-record.ts";
+import { createOutbox } from "./sentry-outbox.ts";
+import { SCOPED_REQUEST_KEY, projectFrame, scopedRequestIntegration, type ScopedRequest } from "./sentry-request.ts";
+import { tracingHooks } from "./sentry-tracing.ts";
+
+export interface ServerMonitoring {
+  capture: CaptureError;
+  /** The request scope, release health and (with tracing) transactions, for createApp. */
+  monitor: RequestMonitor;
+  /** Sends what is queued; for shutdown, before the process exits. */
+  flush(timeoutMs: number): Promise<boolean>;
+  /** Flushes, then turns the client off (tests that init more than once per process). */
+  close(timeoutMs: number): Promise<boolean>;
+}
+
+/** Request sessions are sent as per-minute aggregates at most this often (the SDK's own HTTP default). */
+const SESSION_FLUSH_MS = 60_000;
+
+/**
+ * The integrations, the same with tracing or without. None wraps Bun.serve or http: Brisk gives each
+ * request its scope itself (the monitor below), and captures each failure itself, with its digest.
+ * Dedupe is left out because it drops an event that repeats the previous one's stack: two visitors
+ * meeting the same bug are two occurrences, each with its own digest, and each must reach Sentry.
+ */
+function integrations() {
+  return [
+    Sentry.eventFiltersIntegration(),
+    Sentry.functionToStringIntegration(),
+    Sentry.linkedErrorsIntegration(),
+    // A crash or an unhandled rejection outside any request is still an error worth seeing. "strict":
+    // after sending it the process exits, as Bun does with no listener, so a DSN never changes that.
+    Sentry.onUncaughtExceptionIntegration(),
+    Sentry.onUnhandledRejectionIntegration({ mode: "strict" }),
+    Sentry.nodeContextIntegration(),
+    scopedRequestIntegration(),
+    // ip: false: an address never comes from headers here (see scopedRequestIntegration).
+    Sentry.requestDataIntegration({ include: { ip: false } }),
+    // Context lines read the source files by their absolute paths, so before the frames are made relative.
+    Sentry.contextLinesIntegration(),
+    Sentry.rewriteFramesIntegration({ iteratee: projectFrame }),
+  ];
+}
+
+/**
+ * Counts the current request in release health (the SDK's per-minute request aggregates, as its own HTTP
+ * integration does); the function returned ends it. The SDK reads one thing of a Node response, its
+ * "close" event: this object stands in for it.
+ */
+function startRequestSession(client: Sentry.NodeClient): () => void {
+  let close = () => {};
+  const response = {
+    statusCode: 0,
+    headers: {},
+    once(_event: string | symbol, handler: () => void) {
+      close = handler;
+      return response;
+    },
+    on: () => response,
+  };
+  recordRequestSession(client, { requestIsolationScope: Sentry.getIsolationScope(), response, sessionFlushingDelayMS: SESSION_FLUSH_MS });
+  return () => close();
+}
+
+export function initServerSentry(config: Config, release: string, { log = stdoutLogger }: { log?: Logger } = {}): ServerMonitoring | undefined {
+  if (!config.sentryDsn) return undefined;
+  const tracing = config.sentryTracesSampleRate !== undefined;
+  const outbox = createOutbox(join(config.dataDir, "sentry-outbox"), config.sentryOutboxMax, log);
+  const offline: Partial<OfflineTransportOptions> = { createStore: () => outbox.store, flushAtStartup: true };
+  Sentry.init({
+    dsn: config.sentryDsn,
+    environment: config.sentryEnvironment,
+    release,
+    // Tracing only when configured: a rate of 0 would still create spans. Transactions ("static") rather
+    // than streamed spans: every Sentry, self-hosted ones too, ingests them.
+    ...(tracing ? { tracesSampleRate: config.sentryTracesSampleRate, traceLifecycle: "static" as const } : {}),
+    defaultIntegrations: integrations(),
+    // Its load-time module hooks only feed framework and tracing integrations Brisk does not use. (A
+    // @sentry/node option that @sentry/bun passes on but leaves out of its type.)
+    ...{ enableRuntimeChannelInjection: false },
+    // SENTRY_SEND_DEFAULT_PII: without it, no user data and no cookies; headers, the URL and the query
+    // still go, with credentials removed and sensitive names masked.
+    dataCollection: { userInfo: config.sentrySendDefaultPii, cookies: config.sentrySendDefaultPii, httpBodies: [] },
+    // What Sentry cannot take now waits on disk under DATA_DIR and is sent once it answers, after a restart too.
+    transport: makeOfflineTransport(failUndelivered(Sentry.makeFetchTransport, outbox.delivered)),
+    transportOptions: offline,
+    // Outcomes are never captured on purpose; this also drops one that escapes as an unhandled rejection.
+    ignoreErrors: [new RegExp(`^${OUTCOME_MARKER}`)],
+  });
+  const client = Sentry.getClient<Sentry.NodeClient>()!;
+  const traced = config.sentryTracesSampleRate !== undefined ? tracingHooks(config.sentryTracesSampleRate) : undefined;
+  const monitor: RequestMonitor = {
+    request(request, server, handle) {
+      return Sentry.withIsolationScope((scope) => {
+        // With SENTRY_SEND_DEFAULT_PII, the visitor's address as the tunnel takes it: the socket's, or behind
+        // TRUST_PROXY the first X-Forwarded-For entry. Never a header the visitor wrote.
+        const ip = config.sentrySendDefaultPii ? visitorIp(request, server, config.trustProxy) : undefined;
+        scope.setSDKProcessingMetadata({ [SCOPED_REQUEST_KEY]: { request, ip, start: Date.now() } satisfies ScopedRequest });
+        // The isolation scope already has a trace of its own; a page-data request continues its navigation's.
+        const sentryTrace = request.headers.get("sentry-trace");
+        return sentryTrace ? Sentry.continueTrace({ sentryTrace, baggage: request.headers.get("baggage") }, handle) : handle();
+      });
+    },
+    page(request, record, handle) {
+      // An uptime check's HEAD is no visit.
+      if (request.method === "HEAD") return handle();
+      const close = startRequestSession(client);
+      const answered = traced ? traced.page(request, record, handle) : handle();
+      // Not returned from finally(): that would hold the response back until the stream has ended.
+      return answered.finally(() => {
+        if (record.done) record.done.then(close, close);
+        else close();
+      });
+    },
+    ...(traced ? { step: traced.step, traceHeaders: traced.traceHeaders } : {}),
+  };
+  return {
+    capture(error, { digest, route, requestId, phase, method, path }) {
+      if (isOutcome(error)) return;
+      Sentry.captureException(error, {
+        // Unhandled: the visitor got a 500 or an error section, not a recovered page.
+        mechanism: { type: `brisk.${phase}`, handled: false },
+        captureContext: {
+          tags: { digest, phase, ...(route ? { route } : {}) },
+          contexts: { request: { requestId, method, path } },
+        },
+      });
+      // The SDK counts an unhandled mechanism as a crash of the release. The server answered with its error
+      // page and goes on serving: for release health the request errored, nothing crashed.
+      const session = Sentry.getIsolationScope().getScopeData().sdkProcessingMetadata.requestSession as { status?: string } | undefined;
+      if (session) session.status = "errored";
+    },
+    monitor,
+    flush: (timeoutMs) => Sentry.flush(timeoutMs),
+    close: async (timeoutMs) => {
+      outbox.close();
+      return Sentry.close(timeoutMs);
+    },
+  };
+}

@@ -1,0 +1,202 @@
+// monitoring.ts: checks a Sentry envelope and forwards it to a configured DSN.
+import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@sentry/core";
+import type { Server } from "bun";
+import { Elysia } from "elysia";
+import type { Config } from "../config.ts";
+import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
+import { createAdmission, readBody, type Admission, type Bytes } from "../writes/request-body.ts";
+import { crossSiteRefusal } from "../writes/same-origin.ts";
+import { CSP_REPORT_PATH } from "../http/security-headers.ts";
+
+export interface TunnelOptions {
+  /** Every DSN envelopes may go to. Empty: the tunnel forwards nothing. */
+  readonly dsns: readonly string[];
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+  readonly maxInFlight: number;
+  readonly fetch?: typeof fetch;
+  /** This site's origin may come from X-Forwarded-Proto/-Host (the cross-site check, as for form posts). */
+  readonly trustProxy?: boolean;
+}
+
+export interface Tunnel extends Upstream {
+  /** DSN as SDKs write it in an envelope header → ingest URL built from the configured DSN. */
+  readonly ingestUrls: ReadonlyMap<string, string>;
+  readonly maxBytes: number;
+  /**
+   * One slot per tunnel request from before its body is read until Sentry has answered, so the bodies the
+   * tunnel holds take at most maxInFlight × maxBytes, however many uploads arrive at once.
+   */
+  readonly admission: Admission;
+  readonly trustProxy: boolean;
+}
+
+export function createTunnel(options: TunnelOptions): Tunnel {
+  const ingestUrls = new Map<string, string>();
+  for (const raw of options.dsns) {
+    const dsn = makeDsn(raw);
+    // Fail at startup rather than drop envelopes for a DSN the SDK itself would refuse.
+    if (!dsn) throw new Error("monitoring: SENTRY_DSN or SENTRY_TUNNEL_DSNS holds a DSN @sentry/core rejects");
+    // SDKs put `dsnToString(dsn)` in the envelope header (see @sentry/core createEventEnvelopeHeaders), so
+    // exact equality with that form is equality of every component (scheme, key, host, port, path,
+    // project) with nothing to normalize: an uppercase or trailing-dot host, an IP for a name or extra
+    // path is simply another string. The URL comes from the configured DSN, never the visitor's.
+    ingestUrls.set(dsnToString(dsn), getEnvelopeEndpointWithUrlEncodedAuth(dsn));
+  }
+  return {
+    ingestUrls,
+    maxBytes: options.maxBytes,
+    timeoutMs: options.timeoutMs,
+    admission: createAdmission(options.maxInFlight),
+    fetch: options.fetch ?? fetch,
+    trustProxy: options.trustProxy ?? false,
+  };
+}
+
+const ENVELOPE_TYPE = "application/x-sentry-envelope";
+const decoder = new TextDecoder();
+
+export function methodNotAllowed(): Response {
+  return reply(405, "method not allowed", { allow: "POST" });
+}
+
+/** Without SENTRY_DSN there is no tunnel: a post from an old page or a bot is nothing to be alarmed about. */
+function notConfigured(what: string): Response {
+  return reply(404, `${what} is not configured (SENTRY_DSN is unset)`);
+}
+
+function tooBusy(): Response {
+  return reply(429, "too many envelopes in flight", { "retry-after": "1" });
+}
+
+/** The parsed first line of an envelope when it is a JSON object; undefined otherwise. */
+export function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> | undefined {
+  const end = bytes.indexOf(10);
+  try {
+    const header: unknown = JSON.parse(decoder.decode(end === -1 ? bytes : bytes.subarray(0, end)));
+    return typeof header === "object" && header !== null && !Array.isArray(header)
+      ? (header as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body within `limit`, or the answer that refuses it. */
+async function bodyOrRefusal(request: Request, limit: number, what: string): Promise<Bytes | Response> {
+  try {
+    return (await readBody(request, limit)) ?? reply(413, `${what} too large`);
+  } catch {
+    return reply(400, `unreadable ${what} body`);
+  }
+}
+
+async function checkAndForward(request: Request, clientIp: string | undefined, tunnel: Tunnel): Promise<Response> {
+  const body = await bodyOrRefusal(request, tunnel.maxBytes, "envelope");
+  if (body instanceof Response) return body;
+  if (body.byteLength === 0) return reply(400, "missing envelope body");
+  const header = parseEnvelopeHeader(body);
+  if (!header) return reply(400, "envelope header is not a JSON object");
+  if (typeof header.dsn !== "string") return reply(400, "envelope header has no dsn");
+  // SECURITY: only configured destinations, or the endpoint becomes an open proxy.
+  const ingestUrl = tunnel.ingestUrls.get(header.dsn);
+  if (ingestUrl === undefined) return reply(403, "dsn not allowed");
+  return forward(body, ingestUrl, ENVELOPE_TYPE, clientIp, tunnel);
+}
+
+export async function handleMonitoring(
+  request: Request,
+  clientIp: string | undefined,
+  tunnel: Tunnel,
+): Promise<Response> {
+  if (request.method !== "POST") return methodNotAllowed();
+  if (tunnel.ingestUrls.size === 0) return notConfigured("the monitoring tunnel");
+  // Another site's page must not spend our Sentry quota through its visitors' browsers.
+  if (crossSiteRefusal(request, tunnel)) return reply(403, "cross-site envelopes are refused");
+  // Admitted before a byte of the body is read: a flood costs no buffering past the slots.
+  return (await tunnel.admission.run(() => checkAndForward(request, clientIp, tunnel))) ?? tooBusy();
+}
+
+/** Browsers' CSP violation reports: small JSON documents in one of two formats. */
+const CSP_REPORT_TYPES = ["application/csp-report", "application/reports+json"];
+const CSP_REPORT_MAX_BYTES = 64 * 1024;
+
+/** Sentry's security endpoint for the configured DSN: it turns CSP reports into issues. */
+export function securityEndpoint(dsn: string | undefined): string | undefined {
+  const d = dsn === undefined ? undefined : makeDsn(dsn);
+  if (!d) return undefined;
+  const port = d.port ? `:${d.port}` : "";
+  const path = d.path ? `/${d.path}` : "";
+  return `${d.protocol}://${d.host}${port}${path}/api/${d.projectId}/security/?sentry_key=${encodeURIComponent(d.publicKey ?? "")}`;
+}
+
+async function checkAndForwardReport(request: Request, type: string, clientIp: string | undefined, endpoint: string, tunnel: Tunnel) {
+  const body = await bodyOrRefusal(request, CSP_REPORT_MAX_BYTES, "report");
+  if (body instanceof Response) return body;
+  // The destination is fixed by configuration; the body only has to be what Sentry parses.
+  try {
+    JSON.parse(decoder.decode(body));
+  } catch {
+    return reply(400, "report is not JSON");
+  }
+  return forward(body, endpoint, type, clientIp, tunnel);
+}
+
+export async function handleCspReport(
+  request: Request,
+  clientIp: string | undefined,
+  endpoint: string | undefined,
+  tunnel: Tunnel,
+): Promise<Response> {
+  if (request.method !== "POST") return methodNotAllowed();
+  if (!endpoint) return notConfigured("CSP reporting");
+  const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase() ?? "";
+  if (!CSP_REPORT_TYPES.includes(type)) return reply(415, "expected application/csp-report or application/reports+json");
+  return (await tunnel.admission.run(() => checkAndForwardReport(request, type, clientIp, endpoint, tunnel))) ?? tooBusy();
+}
+
+/**
+ * node:net is required on first use: loading it makes Bun build Node's stream internals, ~10 ms of cold
+ * start that only a server behind a trusted proxy has any use for.
+ */
+let isIP: typeof import("node:net").isIP | undefined;
+
+/** The visitor's address: the first X-Forwarded-For entry behind a trusted proxy, else the socket's. */
+export function visitorIp(request: Request, server: Server<unknown> | null, trustProxy: boolean): string | undefined {
+  if (trustProxy) {
+    const forwarded = request.headers.get("x-forwarded-for");
+    if (forwarded) {
+      const comma = forwarded.indexOf(",");
+      const first = (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim();
+      isIP ??= (import.meta.require("node:net") as typeof import("node:net")).isIP;
+      if (isIP(first)) return first;
+    }
+  }
+  return server?.requestIP(request)?.address;
+}
+
+export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch } = {}) {
+  const tunnel = createTunnel({
+    dsns: config.tunnelDsns,
+    maxBytes: config.monitoringMaxBytes,
+    timeoutMs: config.monitoringTimeoutMs,
+    maxInFlight: config.monitoringMaxInFlight,
+    fetch: options.fetch,
+    trustProxy: config.trustProxy,
+  });
+  const { trustProxy } = config;
+  const cspEndpoint = securityEndpoint(config.sentryDsn);
+  return new Elysia({ name: "brisk:monitoring" })
+    .post(
+      CSP_REPORT_PATH,
+      ({ request, server }) => handleCspReport(request, visitorIp(request, server, trustProxy), cspEndpoint, tunnel),
+      { parse: "none" },
+    )
+    .all(CSP_REPORT_PATH, methodNotAllowed, { parse: "none" })
+    .post(
+      "/monitoring",
+      ({ request, server }) => handleMonitoring(request, visitorIp(request, server, trustProxy), tunnel),
+      { parse: "none" },
+    )
+    .all("/monitoring", methodNotAllowed, { parse: "none" });
+}

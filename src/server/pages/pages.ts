@@ -1,0 +1,138 @@
+// pages.ts: the page routes: HTTP checks, the app's public files, then an HTML document or page data.
+import { Elysia } from "elysia";
+import { BUILD_HEADER, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
+import type { ActionBody } from "../../runtime/route.ts";
+import { compressed } from "../http/compress.ts";
+import { renderPageData } from "./page-data.ts";
+import type { Prerendered } from "../prerender/prerender.ts";
+import { renderPage, type RenderDeps } from "./render.tsx";
+import { recordOf, type RequestRecord } from "../monitoring/request-record.ts";
+import { allowedMethods, readSubmission, type SubmissionLimits } from "../writes/submission.ts";
+import { monitorPage } from "../monitoring/request-monitor.ts";
+
+/** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
+export const MAX_PATH_BYTES = 8 * 1024;
+
+export interface PageHandlerDeps extends RenderDeps, SubmissionLimits {
+  /**
+   * Asked before the pages: public files live at the site root beside them, where a wildcard route of
+   * their own would shadow the pages, and one route per file would miss files added in development.
+   */
+  publicFile(request: Request, pathname: string): Promise<Response> | undefined;
+  /** The pages rendered once (production only). */
+  prerendered?: Prerendered;
+}
+
+function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
+}
+
+/** Where a page request goes: the document's URL, or with `isData` the page whose data it asks for. */
+interface PageTarget {
+  url: URL;
+  target: URL;
+  isData: boolean;
+}
+
+/** Asked first by the request scope (isStoredAnswer), then by the pages: the URL is parsed once. */
+const targets = new WeakMap<Request, PageTarget | Response>();
+
+/** The request's page, or the 4xx for a URL no page can answer. */
+function pageTarget(request: Request): PageTarget | Response {
+  let target = targets.get(request);
+  if (!target) targets.set(request, (target = parseTarget(request)));
+  return target;
+}
+
+function parseTarget(request: Request): PageTarget | Response {
+  // Bun builds request.url from the Host header; an empty or invalid one leaves nothing to parse.
+  const url = URL.parse(request.url);
+  if (!url) return plain(400, "missing or invalid Host header");
+  const { pathname } = url;
+  if (pathname.length > MAX_PATH_BYTES) return plain(414, "path too long");
+  try {
+    decodeURI(pathname);
+  } catch {
+    return plain(400, "malformed percent-encoding in the path");
+  }
+  const isData = pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
+  const target = isData ? new URL(url) : url;
+  if (isData) target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
+  return { url, target, isData };
+}
+
+/** Whether a GET or HEAD of a page gets a stored answer: nothing of the app's runs for it. */
+export function isStoredAnswer(request: Request, prerendered: Prerendered): boolean {
+  const page = pageTarget(request);
+  return !(page instanceof Response) && prerendered.has(page.target, page.isData);
+}
+
+/** Renders the page a request asks for: no public file, no stored page (bench/ablation-server.ts runs it bare). */
+export async function handlePage(request: Request, record: RequestRecord, deps: PageHandlerDeps): Promise<Response> {
+  const page = pageTarget(request);
+  return page instanceof Response ? page : renderTarget(request, record, page, deps);
+}
+
+async function renderTarget(request: Request, record: RequestRecord, { url, target, isData }: PageTarget, deps: PageHandlerDeps) {
+  const reading = request.method === "GET" || request.method === "HEAD";
+  let submission: ActionBody | undefined;
+  if (!reading) {
+    const route = deps.match(target.pathname)?.route;
+    if (request.method !== "POST") return plain(405, "method not allowed", { allow: allowedMethods(route) });
+    // A form posted by a page of another build: refused before its action runs, so the client can send it
+    // again as a document post, which this build answers.
+    const build = isData ? request.headers.get(BUILD_HEADER) : null;
+    if (build !== null && build !== deps.assets.manifest.buildId) return plain(409, "the page is from another build; send the form again");
+    const read = await readSubmission(request, route, deps);
+    if (read instanceof Response) return read;
+    submission = read;
+  }
+  const render = (req: Request) =>
+    isData ? renderPageData(req, target, record, deps, submission) : renderPage(req, url, record, deps, submission);
+  if (request.method === "HEAD") return headOf(request, render);
+  const answer = await render(request);
+  // Development pages go as they are: the dev server appends its reload script to the HTML stream.
+  return deps.mode === "production" ? compressed(request, answer) : answer;
+}
+
+/**
+ * A HEAD renders as far as the status and headers, then stops the rest with a signal of its own. Cancelling
+ * the body alone would abort React "without a reason" while the visitor's signal is still live, and every
+ * HEAD on a streamed page would be logged and reported as a failed render.
+ */
+async function headOf(request: Request, render: (request: Request) => Promise<Response>): Promise<Response> {
+  const stop = new AbortController();
+  const head = new Request(request, { signal: AbortSignal.any([request.signal, stop.signal]) });
+  const response = await render(head);
+  stop.abort();
+  const streamed = response.body !== null && !response.headers.has("content-length");
+  await response.body?.cancel();
+  const headers = new Headers(response.headers);
+  // Without a length a HEAD would be told `Content-Length: 0`; the GET's body has none, it is chunked.
+  if (streamed) headers.set("transfer-encoding", "chunked");
+  return new Response(null, { status: response.status, headers });
+}
+
+export function pagesPlugin(deps: PageHandlerDeps) {
+  return new Elysia({ name: "brisk:pages" }).all(
+    "*",
+    function servePage({ request }) {
+      const record = recordOf(request);
+      // Public files are static answers, like assets: no page transaction (the file's path is one the URL
+      // parser leaves as it is, so the record's raw path finds it).
+      const reading = request.method === "GET" || request.method === "HEAD";
+      if (reading) {
+        const file = deps.publicFile(request, record.path);
+        if (file) return file;
+      }
+      const page = pageTarget(request);
+      if (page instanceof Response) return page;
+      // A prerendered page is a static answer too: no render, so nothing to monitor (createApp also leaves
+      // it out of Sentry's request scope: stored-answers.ts).
+      const stored = reading ? deps.prerendered?.answer(request, page.target, record, page.isData) : undefined;
+      return stored ?? monitorPage(deps.monitor, request, record, () => renderTarget(request, record, page, deps));
+    },
+    // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
+    { parse: "none" },
+  );
+}

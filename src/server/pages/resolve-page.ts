@@ -1,0 +1,138 @@
+// resolve-page.ts: matches a request to a route and runs its action (for a form post) and its loader, before a
+// single byte is sent.
+import { actionResult } from "../../runtime/action-data.ts";
+import { applySettlement, splitDeferred, tracked } from "../../runtime/deferred.tsx";
+import { showsErrorDetails } from "../../runtime/error-page.ts";
+import type { RouteMatch } from "../../runtime/match.ts";
+import { Outcome, isOutcome, outcomeInfo, type OutcomeInfo } from "../../runtime/outcome.ts";
+import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePayload } from "../../runtime/page-payload.ts";
+import type { ActionBody, ActionContext } from "../../runtime/route.ts";
+import type { ClientAssets } from "../http/assets.ts";
+import type { Mode } from "../config.ts";
+import { requestContext, type CookieSettings } from "./request-context.ts";
+import { monitorStep, type RequestMonitor } from "../monitoring/request-monitor.ts";
+import { reportError, type CaptureError, type RequestRecord } from "../monitoring/request-record.ts";
+
+/** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
+const UNMATCHED = new Outcome("not-found");
+
+export interface PageDeps {
+  match(pathname: string): RouteMatch | null;
+  assets: ClientAssets;
+  mode: Mode;
+  capture: CaptureError;
+  cookies: CookieSettings;
+  monitor?: RequestMonitor;
+}
+
+export interface ResolvedPage {
+  status: number;
+  payload: PagePayload;
+  /** Loader data as components read it: streamed values are promises. */
+  data: unknown;
+  settlements: Array<readonly [string, Promise<DeferredSettlement>]>;
+  /** Set when the loader or action redirected: nothing renders. */
+  redirect?: OutcomeInfo;
+  /** Headers the loader and action set, Set-Cookie included: on the answer whatever it is. */
+  headers: Array<[string, string]>;
+}
+
+/** What a page may show of a server error: the digest always, the message and stack only in development. */
+export function publicError(error: unknown, digest: string, mode: Mode): PageError {
+  if (!showsErrorDetails(mode)) return { digest, side: "server" };
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { digest, side: "server", message: e.message, stack: e.stack };
+}
+
+/** Ends a page early: an outcome page, a redirect, or the error page with a digest. */
+export function failedPage(
+  base: Omit<PagePayload, "data" | "deferred">,
+  error: unknown,
+  record: RequestRecord,
+  deps: PageDeps,
+  phase: string,
+  headers: Array<[string, string]> = [],
+): ResolvedPage {
+  const payload: PagePayload = { ...base, data: null, deferred: [] };
+  const ended = { data: null, settlements: [], headers };
+  if (isOutcome(error)) {
+    const info = outcomeInfo(error);
+    if (error.kind === "redirect") return { ...ended, status: error.status, payload: { ...payload, outcome: info }, redirect: info };
+    return { ...ended, status: error.status, payload: { ...payload, outcome: info } };
+  }
+  const digest = reportError(record, error, phase, deps.capture);
+  return { ...ended, status: 500, payload: { ...payload, error: publicError(error, digest, deps.mode) } };
+}
+
+/**
+ * After a form post a redirect is 303 See Other, so the browser follows with a GET: a 307 or 308 would make
+ * it post the form again to the new address.
+ */
+function afterPost(error: unknown): unknown {
+  if (isOutcome(error) && error.kind === "redirect" && (error.status === 307 || error.status === 308)) {
+    return new Outcome("redirect", error.location, 303);
+  }
+  return error;
+}
+
+export async function resolvePage(
+  request: Request,
+  url: URL,
+  record: RequestRecord,
+  deps: PageDeps,
+  /** A form post's body, read and checked: the route's action runs first. */
+  submission?: ActionBody,
+): Promise<ResolvedPage> {
+  const match = deps.match(url.pathname);
+  const base = {
+    v: PAGE_DATA_VERSION,
+    buildId: deps.assets.manifest.buildId,
+    path: url.pathname,
+    search: url.search.slice(1),
+    route: match?.route.path ?? null,
+    assets: deps.assets.forRoute(match?.route),
+  } as const;
+  if (!match) return failedPage(base, UNMATCHED, record, deps, "match");
+  record.route = match.route.path;
+  const { route } = match;
+  const { ctx, answerHeaders } = requestContext(request, url, match.params, deps.cookies, submission);
+  let action: { value: unknown; status: number } | undefined;
+  if (submission && route.action) {
+    try {
+      // ctx carries the submission as its body (see requestContext).
+      const { action: run } = route;
+      action = actionResult(await monitorStep(deps.monitor, "action", route.path, () => run(ctx as ActionContext)));
+    } catch (error) {
+      return failedPage(base, afterPost(error), record, deps, "action", answerHeaders());
+    }
+  }
+  let raw: unknown;
+  try {
+    // After an action the loader runs again: the page shows what the action changed.
+    const { loader } = route;
+    raw = loader ? await monitorStep(deps.monitor, "loader", route.path, () => loader(ctx)) : null;
+  } catch (error) {
+    return failedPage(base, error, record, deps, "loader", answerHeaders());
+  }
+  const { ready, deferred } = splitDeferred(raw);
+  const data: Record<string, unknown> | unknown = deferred.size ? { ...(ready as object) } : ready;
+  const settlements = [...deferred].map(([key, promise]) => {
+    const settlement: Promise<DeferredSettlement> = Promise.resolve(promise).then(
+      (value) => ({ key, value }),
+      (error: unknown) => {
+        if (isOutcome(error)) return { key, outcome: outcomeInfo(error) };
+        // A loader whose visitor left fails with the abort reason: that is no error of ours.
+        if (request.signal.aborted) return { key, error: { digest: "aborted", side: "server" as const } };
+        return { key, error: publicError(error, reportError(record, error, "deferred", deps.capture), deps.mode) };
+      },
+    );
+    // Components read the same settlement the client will, so both sides throw the same thing.
+    const value = tracked<unknown>();
+    settlement.then((s) => applySettlement(s, value));
+    (data as Record<string, unknown>)[key] = value.promise;
+    return [key, settlement] as const;
+  });
+  const payload: PagePayload = { ...base, data: ready, deferred: [...deferred.keys()] };
+  if (action) payload.actionData = action.value;
+  return { status: action?.status ?? 200, payload, data, settlements, headers: answerHeaders() };
+}

@@ -1,0 +1,43 @@
+// submission.ts: the checks a form post passes before its route's action runs, in this order: a route that
+// has an action (else 405), a request from this site's own pages (else 403, before any byte of the body is
+// read), a free slot to read it in (else 429, so bodies being read hold a bounded amount of memory), and a
+// body within ACTION_MAX_BYTES of a type an action reads (else 413, 400 or 415).
+import type { ActionBody } from "../../runtime/route.ts";
+import type { RouteDefinition } from "../../runtime/route.ts";
+import { readActionBody } from "./body.ts";
+import { noStoreText as refusal } from "../http/plain-text.ts";
+import type { Admission } from "./request-body.ts";
+import { crossSiteRefusal } from "./same-origin.ts";
+
+export interface SubmissionLimits {
+  actionMaxBytes: number;
+  trustProxy: boolean;
+  /** Bodies read at once, actions' and API routes' together; past it 429, the body unread. */
+  bodyReads: Admission;
+}
+
+/** Bodies being read at once: they hold at most this × ACTION_MAX_BYTES (64 MiB with the default 1 MiB). */
+export const BODY_READS_AT_ONCE = 64;
+
+export const TOO_MANY_UPLOADS = "too many request bodies being read at once; try again";
+
+/** The methods a page answers: GET and HEAD, and POST where its route has an action. */
+export function allowedMethods(route: RouteDefinition | undefined): string {
+  return route?.action ? "GET, HEAD, POST" : "GET, HEAD";
+}
+
+export async function readSubmission(
+  request: Request,
+  route: RouteDefinition | undefined,
+  limits: SubmissionLimits,
+): Promise<ActionBody | Response> {
+  if (!route?.action) return refusal(405, "method not allowed", { allow: allowedMethods(route) });
+  // SECURITY: a page elsewhere can make a visitor's browser post here with the visitor's cookies; only
+  // this site's own pages may run an action. Decided from headers alone, before the body is read.
+  const crossSite = crossSiteRefusal(request, { trustProxy: limits.trustProxy });
+  if (crossSite) return refusal(403, `cross-site request refused: ${crossSite}`);
+  const body = await limits.bodyReads.run(() => readActionBody(request, { maxBytes: limits.actionMaxBytes }));
+  if (!body) return refusal(429, TOO_MANY_UPLOADS, { "retry-after": "1" });
+  if (!body.ok) return refusal(body.status, body.message);
+  return body.kind === "form" ? { kind: "form", form: body.form } : { kind: "json", json: body.json };
+}
