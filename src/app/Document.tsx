@@ -1,6 +1,6 @@
 // Document.tsx: the <html> shell around every page, rendered by the server and hydrated whole.
 // Brisk's <Links /> and <PageContent /> carry the framework's part; the rest is the app's to change.
-import { Links, PageContent } from "../runtime/document.tsx";
+import { Links, PageContent } from "brisk";
 
 export function Document() {
   return (

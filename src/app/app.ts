@@ -1,7 +1,7 @@
 // app.ts: the example app, as Brisk takes it: routes, outcome pages, document, stylesheet, API and
 // its server side (the store).
 // package.json's "imports" points `#app` here; the server, the client entry and the build start from it.
-import { defineApp } from "../runtime/app-definition.ts";
+import { defineApp } from "brisk";
 import { api } from "./api.server.ts";
 import { Document } from "./Document.tsx";
 import { Forbidden } from "./fallbacks/Forbidden.tsx";

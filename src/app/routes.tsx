@@ -24,8 +24,7 @@ import { accountLoader, sessionAction, sessionLoader } from "./pages/Session.ser
 import { searchLoader } from "./pages/SearchExample.server.ts";
 import { StreamExample } from "./pages/StreamExample.tsx";
 import { streamLoader } from "./pages/StreamExample.server.ts";
-import { lazyPage } from "../runtime/lazy-page.ts";
-import type { RouteDefinition } from "../runtime/route.ts";
+import { lazyPage, type RouteDefinition } from "brisk";
 
 export const routes: readonly RouteDefinition[] = [
   // Prerendered: its loader reads nothing from the request; rendered once, each answer gets its own nonce.

@@ -2,8 +2,7 @@
 // `defineApp` that declares it. The server, the client entry and the build all take this one object.
 import type { AnyElysia } from "elysia";
 import type { ComponentType } from "react";
-import type { Config } from "../server/config.ts";
-import type { Logger } from "../server/monitoring/logger.ts";
+import type { AppServer } from "./app-server.ts";
 import type { PageError } from "./page-payload.ts";
 import type { RouteDefinition } from "./route.ts";
 
@@ -42,17 +41,6 @@ export interface AppDefinition {
   api?: AnyElysia;
   /** The app's own start and stop on the server (a database, say); from a `*.server.ts` module like `api`. */
   server?: AppServer;
-}
-
-export interface AppServer {
-  /**
-   * Runs once before the server listens (and before a test serves the app): open a database, set up its
-   * schema. A rejection stops start-up; its message is printed as one line. A resource that may come back
-   * later (a database being restarted) should rather log one line and let requests fail until it does.
-   */
-  start?(context: { config: Config; log: Logger }): Promise<void> | void;
-  /** Runs once on shutdown, after the last request: close connections. */
-  stop?(): Promise<void> | void;
 }
 
 /** Declares the app; the identity function is there for the types and for one place to read. */

@@ -1,4 +1,5 @@
-// page.ts: the shape of one page's state, shared by the server, the wire and the client.
+// page-payload.ts: the shape of one page's state, shared by the server, the wire and the client.
+import type { Mode } from "./app-server.ts";
 import type { OutcomeInfo } from "./outcome.ts";
 
 /** Bumped when the wire format changes, so an old client does a full page load instead of misreading. */
@@ -61,7 +62,7 @@ export interface DeferredSettlement {
 }
 
 export interface ClientConfig {
-  mode: "production" | "development" | "test";
+  mode: Mode;
   sentry?: {
     dsn: string;
     environment: string;

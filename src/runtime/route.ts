@@ -1,6 +1,6 @@
 // route.ts: the types of the route table and of the loader and action contracts.
 import type { ComponentType } from "react";
-import type { Cookies } from "../server/sessions/cookies.ts";
+import type { Cookies } from "./cookies.ts";
 
 export interface LoaderContext<Params extends Record<string, string> = Record<string, string>> {
   /** Decoded path parameters, e.g. `{ id: "42" }` for `/users/:id`. */

@@ -1,39 +1,9 @@
 // config.ts: turns the environment into a validated, typed, frozen configuration.
 import { resolve } from "node:path";
 import { dsnToString, makeDsn } from "@sentry/core";
+import type { Config, Mode, WritesConfig } from "../runtime/app-server.ts";
 
-export type Mode = "production" | "development" | "test";
-
-export interface Config extends WritesConfig {
-  readonly port: number;
-  readonly host: string;
-  readonly mode: Mode;
-  /** Turns on Sentry on both sides and the tunnel. */
-  readonly sentryDsn?: string;
-  readonly sentryEnvironment: string;
-  /** Undefined means "use the client build id", decided once the manifest is loaded. */
-  readonly sentryRelease?: string;
-  /** Only set when SENTRY_TRACES_SAMPLE_RATE is: tracing integrations stay unloaded otherwise. */
-  readonly sentryTracesSampleRate?: number;
-  /** Every DSN the tunnel may forward to: SENTRY_DSN first, then SENTRY_TUNNEL_DSNS. */
-  readonly tunnelDsns: readonly string[];
-  readonly monitoringMaxBytes: number;
-  readonly monitoringTimeoutMs: number;
-  readonly monitoringMaxInFlight: number;
-  /** Trust X-Forwarded-For from a reverse proxy in front of us. Off: the socket address is the visitor. */
-  readonly trustProxy: boolean;
-  /** How long SIGTERM waits for in-flight requests before exiting anyway. */
-  readonly shutdownTimeoutMs: number;
-  /** Seconds of Strict-Transport-Security on every response; unset: none (the TLS proxy's job). */
-  readonly hstsMaxAge?: number;
-  // Monitoring data (issue 13/14): personal data policy and the on-disk outbox.
-  /** SENTRY_SEND_DEFAULT_PII: let Sentry store visitors' IP addresses and user data. Off by default. */
-  readonly sentrySendDefaultPii: boolean;
-  /** DATA_DIR, absolute: what must outlive a restart (the SQLite store, a generated cookie secret, Sentry's outbox). */
-  readonly dataDir: string;
-  /** SENTRY_OUTBOX_MAX: envelopes kept on disk while Sentry cannot be reached; 0 keeps none. */
-  readonly sentryOutboxMax: number;
-}
+export type { Config, Mode, WritesConfig } from "../runtime/app-server.ts";
 
 export class ConfigError extends Error {
   constructor(
@@ -144,15 +114,6 @@ export function parseConfig(env: Env): Config {
 }
 
 // --- Writes: request bodies of actions and API routes, cookies, the example store. ---
-
-export interface WritesConfig {
-  /** ACTION_MAX_BYTES: the most request body bytes an action or API route reads (then 413). */
-  readonly actionMaxBytes: number;
-  /** COOKIE_SECRET, comma-separated for rotation: the first signs, all verify. Empty: one kept under dataDir. */
-  readonly cookieSecrets: readonly string[];
-  /** DATABASE_URL, sqlite:… or postgres://…; undefined: SQLite under dataDir. */
-  readonly databaseUrl?: string;
-}
 
 /** HMAC-SHA256 keys shorter than its 32-byte output would be the weakest part of a signed cookie. */
 export const MIN_COOKIE_SECRET_BYTES = 32;

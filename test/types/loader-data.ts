@@ -1,7 +1,6 @@
 // loader-data.ts (type test, checked by `bun run typecheck`, never run): a loader typed for its route's
 // params fits the route table, and useLoaderData<typeof loader> gives its data's type.
-import { useLoaderData } from "../../src/runtime/loader-data.tsx";
-import type { LoaderContext, RouteDefinition } from "../../src/runtime/route.ts";
+import { useLoaderData, type LoaderContext, type RouteDefinition } from "brisk";
 
 function orderLoader({ params }: LoaderContext<{ id: string }>) {
   return { id: params.id, total: Number(params.id) * 2, history: Promise.resolve(["paid"]) };

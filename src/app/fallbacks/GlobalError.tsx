@@ -1,6 +1,6 @@
 // GlobalError.tsx: the exception page, in its server-side and client-side forms.
 
-import type { ErrorPageProps } from "../../runtime/app-definition.ts";
+import type { ErrorPageProps } from "brisk";
 
 export function GlobalError({ side, host, digest, message, stack }: ErrorPageProps) {
   return (

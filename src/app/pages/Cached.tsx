@@ -1,5 +1,5 @@
 // Cached.tsx: shows when it was rendered, so a cached copy is easy to tell from a fresh one.
-import { useLoaderData } from "../../runtime/loader-data.tsx";
+import { useLoaderData } from "brisk";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { cachedLoader } from "./Cached.server.ts";
 

@@ -1,7 +1,5 @@
 // Guestbook.server.ts: the guestbook's loader (the newest entries) and its action (sign it).
-import { data } from "../../runtime/action-data.ts";
-import { notFound, redirect } from "../../runtime/outcome.ts";
-import type { ActionContext, LoaderContext } from "../../runtime/route.ts";
+import { data, notFound, redirect, type ActionContext, type LoaderContext } from "brisk";
 import { store } from "../server.server.ts";
 import { parseEntryId, validateEntry } from "../store/entry.ts";
 

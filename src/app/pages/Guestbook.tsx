@@ -1,7 +1,6 @@
 // Guestbook.tsx: the entries, newest first, and a form that signs the guestbook, with or without JavaScript.
 import { Link } from "wouter";
-import { Form, useFormPending } from "../../runtime/Form.tsx";
-import { useActionData, useLoaderData } from "../../runtime/loader-data.tsx";
+import { Form, useActionData, useFormPending, useLoaderData } from "brisk";
 import { ENTRY_LIMITS } from "../store/entry.ts";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { entryLoader, guestbookLoader, signGuestbook } from "./Guestbook.server.ts";

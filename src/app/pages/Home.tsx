@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { useLoaderData } from "../../runtime/loader-data.tsx";
+import { useLoaderData } from "brisk";
 import logo from "./brisk-logo.svg";
 import type { homeLoader } from "./Home.server.ts";
 

@@ -1,6 +1,5 @@
 // LateExamples.server.ts: loaders whose streamed value fails or ends the page after the shell has gone out.
-import { notFound } from "../../runtime/outcome.ts";
-import type { LoaderContext } from "../../runtime/route.ts";
+import { notFound, type LoaderContext } from "brisk";
 import { sleep } from "./sleep.ts";
 
 export function lateErrorLoader({ signal }: LoaderContext) {

@@ -1,6 +1,6 @@
 // LateExamples.tsx: sections that fail or end after the shell has gone out.
 import { Suspense, use } from "react";
-import { useLoaderData } from "../../runtime/loader-data.tsx";
+import { useLoaderData } from "brisk";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { lateErrorLoader } from "./LateExamples.server.ts";
 

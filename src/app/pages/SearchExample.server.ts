@@ -1,5 +1,5 @@
 // SearchExample.server.ts: the search example's loader: the query, echoed.
-import type { LoaderContext } from "../../runtime/route.ts";
+import type { LoaderContext } from "brisk";
 
 export function searchLoader({ search }: LoaderContext) {
   return { q: search.get("q") ?? "" };

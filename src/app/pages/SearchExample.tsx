@@ -1,4 +1,4 @@
-import { useLoaderData } from "../../runtime/loader-data.tsx";
+import { useLoaderData } from "brisk";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { searchLoader } from "./SearchExample.server.ts";
 

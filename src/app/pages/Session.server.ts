@@ -1,7 +1,5 @@
 // Session.server.ts: signing in with a name (a signed `session` cookie), signing out, and a page that needs it.
-import { data } from "../../runtime/action-data.ts";
-import { redirect, unauthorized } from "../../runtime/outcome.ts";
-import type { ActionContext, LoaderContext } from "../../runtime/route.ts";
+import { data, redirect, unauthorized, type ActionContext, type LoaderContext } from "brisk";
 
 const SESSION = "session";
 const WEEK = 7 * 24 * 60 * 60;

@@ -1,7 +1,6 @@
 // Session.tsx: the sign-in form, and the account page only a signed-in visitor sees.
 import { Link } from "wouter";
-import { Form } from "../../runtime/Form.tsx";
-import { useActionData, useLoaderData } from "../../runtime/loader-data.tsx";
+import { Form, useActionData, useLoaderData } from "brisk";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { accountLoader, sessionAction, sessionLoader } from "./Session.server.ts";
 

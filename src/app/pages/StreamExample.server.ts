@@ -1,5 +1,5 @@
 // StreamExample.server.ts: the streaming example's loader: one value now, one about 300 ms later.
-import type { LoaderContext } from "../../runtime/route.ts";
+import type { LoaderContext } from "brisk";
 import { sleep } from "./sleep.ts";
 
 export function streamLoader({ signal }: LoaderContext) {

@@ -1,5 +1,5 @@
 import { Suspense, use } from "react";
-import { useLoaderData } from "../../runtime/loader-data.tsx";
+import { useLoaderData } from "brisk";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { streamLoader } from "./StreamExample.server.ts";
 

@@ -1,5 +1,5 @@
 // outcome-loaders.server.ts: loaders of the examples that end before rendering anything of their own.
-import { forbidden, notFound, redirect, unauthorized } from "../../runtime/outcome.ts";
+import { forbidden, notFound, redirect, unauthorized } from "brisk";
 
 export const redirectLoader = () => redirect("/");
 export const notFoundLoader = () => notFound();

@@ -6,6 +6,8 @@ import { readActionBody } from "../writes/body.ts";
 import type { Admission } from "../writes/request-body.ts";
 import { TOO_MANY_UPLOADS } from "../writes/submission.ts";
 import { recordOf } from "../monitoring/request-record.ts";
+import type { CookieSettings } from "../sessions/cookies.ts";
+import { cookiesSetBy, offerCookies } from "../sessions/request-cookies.ts";
 
 export const API_PREFIX = "/api";
 
@@ -57,14 +59,29 @@ function parseWithinLimit(maxBytes: number, bodyReads: Admission) {
   };
 }
 
-export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyReads }: { actionMaxBytes: number; bodyReads: Admission }) {
+export interface ApiOptions {
+  actionMaxBytes: number;
+  bodyReads: Admission;
+  /** The pages' cookie settings: an API route reads and sets the same (signed) cookies. */
+  cookies: CookieSettings;
+}
+
+export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyReads, cookies }: ApiOptions) {
   const allowed = allowedMethods(api);
   const unmatched = ({ request }: { request: Request }) => {
     const methods = allowed(recordOf(request).path);
     if (methods.length === 0) return jsonError(404, "not found");
     return jsonError(405, "method not allowed", {}, { allow: methods.join(", ") });
   };
-  const plugin = new Elysia({ name: "brisk:api" }).onParse(parseWithinLimit(actionMaxBytes, bodyReads));
+  const plugin = new Elysia({ name: "brisk:api" })
+    .onParse(parseWithinLimit(actionMaxBytes, bodyReads))
+    .onTransform(function offerApiCookies({ request }) {
+      offerCookies(request, cookies);
+    })
+    .onAfterHandle(function setApiCookies({ request, set }) {
+      const setCookies = cookiesSetBy(request);
+      if (setCookies.length) set.headers["set-cookie"] = setCookies;
+    });
   if (api) plugin.use(api);
   return plugin.all(API_PREFIX, unmatched).all(`${API_PREFIX}/*`, unmatched);
 }

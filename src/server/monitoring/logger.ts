@@ -1,9 +1,8 @@
 // logger.ts: one JSON object per line on stdout, the format log collectors read without parsing rules.
+import type { Logger, LogRecord } from "../../runtime/app-server.ts";
 import { stdoutWriter } from "./log-writer.ts";
 
-export type LogRecord = Record<string, unknown> & { level: "info" | "warn" | "error"; msg: string };
-
-export type Logger = (record: LogRecord) => void;
+export type { LogRecord, Logger } from "../../runtime/app-server.ts";
 
 export interface BatchedLogger extends Logger {
   /** Writes what is pending now; the process calls it on exit. */

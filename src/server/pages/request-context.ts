@@ -1,15 +1,7 @@
 // request-context.ts: what a loader or an action is given (params, search, cookies…), and what it adds to the
 // answer (headers, cookies), collected here and put on the document, the page data or the redirect alike.
 import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/route.ts";
-import type { CookieSigner } from "../sessions/cookie-signer.ts";
-import { createCookies, type Cookies } from "../sessions/cookies.ts";
-
-export interface CookieSettings {
-  /** Signs and verifies signed cookies; without it they read as absent and cannot be set. */
-  signer?: CookieSigner;
-  /** Cookies are Secure by default: production, served over HTTPS. */
-  secure: boolean;
-}
+import { createCookies, type Cookies, type CookieSettings } from "../sessions/cookies.ts";
 
 export interface RequestContext {
   /** The action's context when the request carries a submission; the loader gets the same object. */

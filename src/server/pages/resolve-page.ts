@@ -9,7 +9,8 @@ import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePa
 import type { ActionBody, ActionContext } from "../../runtime/route.ts";
 import type { ClientAssets } from "../http/assets.ts";
 import type { Mode } from "../config.ts";
-import { requestContext, type CookieSettings } from "./request-context.ts";
+import type { CookieSettings } from "../sessions/cookies.ts";
+import { requestContext } from "./request-context.ts";
 import { monitorStep, type RequestMonitor } from "../monitoring/request-monitor.ts";
 import { reportError, type CaptureError, type RequestRecord } from "../monitoring/request-record.ts";
 

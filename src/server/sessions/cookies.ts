@@ -13,30 +13,12 @@
 //                                answers alike.
 // A cookie set or deleted during the request reads back as set (a page rendered after its action sees the
 // new value). An invalid cookie name throws a TypeError: it is the app's bug, never a visitor's input.
+import type { CookieOptions, Cookies } from "../../runtime/cookies.ts";
 import type { CookieSigner } from "./cookie-signer.ts";
 
-export interface CookieOptions {
-  /** Seconds from now; 0 deletes it. */
-  readonly maxAge?: number;
-  readonly expires?: Date | number | string;
-  readonly path?: string;
-  readonly domain?: string;
-  readonly secure?: boolean;
-  readonly httpOnly?: boolean;
-  readonly sameSite?: "strict" | "lax" | "none";
-  readonly partitioned?: boolean;
-}
+export type { CookieOptions, Cookies } from "../../runtime/cookies.ts";
 
-export interface Cookies {
-  get(name: string): string | undefined;
-  getSigned(name: string): Promise<string | undefined>;
-  set(name: string, value: string, options?: CookieOptions): void;
-  setSigned(name: string, value: string, options?: CookieOptions): Promise<void>;
-  delete(name: string, options?: Pick<CookieOptions, "path" | "domain">): void;
-  setCookieHeaders(): string[];
-}
-
-export interface CookiesOptions {
+export interface CookieSettings {
   /** Add Secure by default: on in production, where the site is served over HTTPS. */
   readonly secure: boolean;
   /** Signs and verifies; without it getSigned and setSigned throw (the app's set-up is missing a piece). */
@@ -48,7 +30,7 @@ export function cookieDefaults(secure: boolean) {
   return { httpOnly: true, sameSite: "lax", path: "/", secure } as const;
 }
 
-export function createCookies(cookieHeader: string | null, options: CookiesOptions): Cookies {
+export function createCookies(cookieHeader: string | null, options: CookieSettings): Cookies {
   // Bun's parser takes any string: malformed pairs are skipped, bad percent-encoding reads as U+FFFD.
   const jar = new Bun.CookieMap(cookieHeader ?? "");
   const defaults = cookieDefaults(options.secure);

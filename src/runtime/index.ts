@@ -1,0 +1,26 @@
+// index.ts: `brisk`, everything an app's pages, loaders, actions and document use. The app reaches Brisk
+// through this list (and `brisk/server`, `brisk/test`), never by a path into the framework's folders, so
+// what is here is the contract and everything else may move.
+
+// The app as Brisk takes it.
+export { defineApp, type AppDefinition, type ErrorPageProps, type Fallbacks } from "./app-definition.ts";
+export type { AppServer, Config, Logger, LogRecord, Mode } from "./app-server.ts";
+
+// The route table and what loaders and actions are given.
+export type { Action, ActionBody, ActionContext, Loader, LoaderContext, RouteDefinition } from "./route.ts";
+export type { CookieOptions, Cookies } from "./cookies.ts";
+export { lazyPage, type LazyPage } from "./lazy-page.ts";
+
+// How a loader or an action ends other than with data.
+export { forbidden, isOutcome, notFound, redirect, unauthorized, type OutcomeKind, type RedirectStatus } from "./outcome.ts";
+export { data, type ActionData } from "./action-data.ts";
+
+// What components read and do.
+export { useActionData, useLoaderData } from "./loader-data.tsx";
+export { Form, useFormPending, type FormProps } from "./Form.tsx";
+export { usePending, useRevalidate, type NavigateOptions, type Pending } from "./navigation.ts";
+// Brisk's navigation drives wouter's router, so its links and hooks are the app's.
+export { Link, useLocation, useParams, useRoute, useSearch } from "wouter";
+
+// The app's <html> shell.
+export { Links, PageContent } from "./document.tsx";

@@ -1,0 +1,7 @@
+// index.ts: `brisk/server`, what an app's server side uses: its lifecycle and the configuration and log it is
+// handed, and the cookies of an API route's request (the same signed cookies as loaders and actions).
+// Pages import `brisk`; only `*.server.ts` modules import this.
+
+export type { AppServer, Config, Logger, LogRecord, Mode } from "../runtime/app-server.ts";
+export type { CookieOptions, Cookies } from "../runtime/cookies.ts";
+export { requestCookies } from "./sessions/request-cookies.ts";
