@@ -9,7 +9,7 @@ import type { Event } from "@sentry/core";
 import type { Browser, Page, Request } from "playwright-core";
 import type { ClientAssets } from "../../src/server/http/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
-import { sentryDebugId } from "../../src/runtime/browser/debug-id.ts";
+import { sentryDebugId } from "../../src/runtime/debug-id.ts";
 import { TRACING_MODULE } from "../../src/server/http/manifest.ts";
 import { clientAssets, clientSourcemaps, EXAMPLE_APP_MODULE, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";

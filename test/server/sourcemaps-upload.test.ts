@@ -2,7 +2,7 @@
 // bundle with every script and map of the build, their debug ids, tied to the release the server reports.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join, resolve } from "node:path";
-import { debugIdOf, sentryDebugId } from "../../src/runtime/browser/debug-id.ts";
+import { debugIdOf, sentryDebugId } from "../../src/runtime/debug-id.ts";
 import { clientAssets, clientSourcemaps } from "../support/app.ts";
 import { startFakeSentryApi, type FakeSentryApi } from "../support/fake-sentry-api.ts";
 import { serverEnv, start } from "../support/process.ts";

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { debugIdOf } from "../../src/runtime/browser/debug-id.ts";
+import { debugIdOf } from "../../src/runtime/debug-id.ts";
 import { clientAssets, clientSourcemaps, testApp } from "../support/app.ts";
 
 const scriptsOf = (files: readonly string[]) => files.filter((f) => f.endsWith(".js"));

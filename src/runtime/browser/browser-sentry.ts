@@ -20,7 +20,7 @@ import {
   type Event,
 } from "@sentry/react";
 import type { BrowserNavigation } from "./browser-navigation.ts";
-import { debugIdOf, sentryDebugId } from "./debug-id.ts";
+import { debugIdOf, sentryDebugId } from "../debug-id.ts";
 import type { BootState, ClientConfig } from "../page-payload.ts";
 import type { ErrorReport, Reporter, UnsentReport } from "../report.ts";
 import { failUndelivered } from "../sentry-transport.ts";

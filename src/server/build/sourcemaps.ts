@@ -1,7 +1,7 @@
 // sourcemaps.ts: takes the production client's source maps out of the served folder, into one that is uploaded, never served.
 import { copyFile, mkdir, readdir, rm } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { debugIdOf } from "../../runtime/browser/debug-id.ts";
+import { debugIdOf } from "../../runtime/debug-id.ts";
 
 export interface SourcemapFile {
   /** The script, as served under /assets/. */

@@ -1,0 +1,97 @@
+// boundary.test.ts: the line between the framework and the apps on it. An app (the examples, the fixture
+// apps, the bench's app, the README's samples, the examples' tests) reaches Brisk only as `brisk`,
+// `brisk/server` or `brisk/test`; the code both sides run never leans on the server's files (types included),
+// the server never on the browser's, and nothing in src/ on scripts/ or the tests.
+import { describe, expect, test } from "bun:test";
+import { dirname, join, relative, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const PUBLIC_ENTRIES = new Set(["brisk", "brisk/server", "brisk/test"]);
+
+/**
+ * Every module specifier a file names, type-only imports and re-exports included (Bun.Transpiler's
+ * scanImports drops those, and a type that crosses the line is what this test is for).
+ */
+export function specifiersOf(source: string): string[] {
+  // Comment lines may quote an import (a README sample in a doc comment); they are not code.
+  const code = source.replace(/^\s*(\/\/|\*|\/\*).*$/gm, "");
+  const found: string[] = [];
+  const patterns = [/\b(?:import|export)\s[^;"'`]*?\bfrom\s*["']([^"']+)["']/g, /\bimport\s*["']([^"']+)["']/g, /\bimport\(\s*["']([^"']+)["']\s*\)/g];
+  for (const pattern of patterns) for (const m of code.matchAll(pattern)) found.push(m[1]!);
+  return found;
+}
+
+type Rule = (target: string) => string | undefined;
+
+/** Where a specifier leads, as a path from the project root, or the bare specifier itself. */
+function targetOf(file: string, specifier: string): string {
+  return specifier.startsWith(".") ? relative(ROOT, resolve(dirname(join(ROOT, file)), specifier)) : specifier;
+}
+
+/** Anything in src/ but the app is the framework's. */
+const framework = (target: string) => /^src\/(?!app\/)/.test(target);
+
+/** An app: its own files, packages, and Brisk by its public names only. */
+const appRule: Rule = (target) => {
+  if (framework(target)) return "reaches into the framework's files: import from brisk, brisk/server or brisk/test";
+  if (/^(scripts|test\/support)\//.test(target)) return "reaches into the project's scripts or the framework's test support";
+  if (/^brisk(\/|$)/.test(target) && !PUBLIC_ENTRIES.has(target)) return "is not one of Brisk's public entries (brisk, brisk/server, brisk/test)";
+  if (target === "#app") return "names the project's app, which only the framework loads";
+};
+
+const notFromSrc: Rule = (target) => {
+  if (/^(scripts|test|bench)\//.test(target)) return "leans on scripts/, test/ or bench/, which src/ must never import";
+  if (/^src\/app\//.test(target)) return "names the app by path: the framework meets it only as #app";
+  if (/^brisk(\/|$)/.test(target)) return "imports Brisk by its public name from inside Brisk";
+};
+
+/** The code both sides run sees nothing of the server's, not even a type. */
+const runtimeRule: Rule = (target) => notFromSrc(target) ?? (/^src\/server\//.test(target) ? "imports from src/server: a type both sides need belongs in src/runtime" : undefined);
+
+const serverRule: Rule = (target) => notFromSrc(target) ?? (/^src\/runtime\/browser\//.test(target) ? "imports browser-only code" : undefined);
+
+const RULES: Array<[glob: string, rule: Rule]> = [
+  ["src/app/**/*.{ts,tsx}", appRule],
+  ["test/fixtures/**/*.{ts,tsx}", appRule],
+  ["test/app/**/*.{ts,tsx}", appRule],
+  ["bench/app/**/*.{ts,tsx}", appRule],
+  ["src/runtime/**/*.{ts,tsx}", runtimeRule],
+  ["src/server/**/*.{ts,tsx}", serverRule],
+  ["src/entry-client.tsx", notFromSrc],
+];
+
+function violations(file: string, source: string, rule: Rule): string[] {
+  return specifiersOf(source).flatMap((specifier) => {
+    const why = rule(targetOf(file, specifier));
+    return why ? [`${file}: "${specifier}" ${why}`] : [];
+  });
+}
+
+describe("the framework's boundary", () => {
+  for (const [glob, rule] of RULES) {
+    test(`${glob} keeps to its side`, async () => {
+      const found: string[] = [];
+      for await (const file of new Bun.Glob(glob).scan({ cwd: ROOT })) found.push(...violations(file, await Bun.file(join(ROOT, file)).text(), rule));
+      expect(found).toEqual([]);
+    });
+  }
+
+  test("the README's samples import Brisk by its public names", async () => {
+    const readme = await Bun.file(join(ROOT, "README.md")).text();
+    const samples = [...readme.matchAll(/```tsx?\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(samples.length).toBeGreaterThan(3);
+    // A sample is written as a file of src/app (the paths in its comments say which); one level down is enough
+    // for a relative import to show whether it climbs out of the app.
+    const found = samples.flatMap((sample) => violations("src/app/pages/sample.tsx", sample, appRule));
+    expect(found).toEqual([]);
+  });
+
+  test("sees an import across the line, a type-only one included", () => {
+    const app = 'import type { Config } from "../../../src/server/config.ts";\nimport { x } from "brisk/runtime/outcome.ts";\n';
+    expect(violations("test/fixtures/app/x.ts", app, appRule)).toHaveLength(2);
+    const runtime = 'import type {\n  Cookies,\n} from "../server/sessions/cookies.ts";\nexport type { Mode } from "../server/config.ts";\n';
+    expect(violations("src/runtime/x.ts", runtime, runtimeRule)).toHaveLength(2);
+    expect(violations("src/server/x.ts", 'const m = await import("../runtime/browser/navigate.ts");', serverRule)).toHaveLength(1);
+    expect(violations("src/app/x.ts", 'import { defineApp } from "brisk";\nimport { db } from "./db.server.ts";', appRule)).toEqual([]);
+  });
+});
