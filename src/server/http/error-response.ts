@@ -9,12 +9,30 @@ import { recordOf, reportError, type CaptureError } from "../monitoring/request-
 
 type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code">;
 
-/** Field → first problem, from Elysia's schema errors (`/name` → `name`). */
-function fieldErrors(error: unknown): Record<string, string> {
-  const all = (error as { all?: Array<{ path?: string; summary?: string; message?: string }> }).all ?? [];
+interface SchemaError {
+  /** Which part failed: `body`, `query`, `params`, `headers`, or `property` for a coerced value (`t.Numeric`). */
+  type?: string;
+  /** What was checked: for a `property`, the value alone. */
+  value?: unknown;
+  all?: Array<{ path?: string; summary?: string; message?: string }>;
+}
+
+/**
+ * The query parameter a coerced value came from. Elysia checks a `t.Numeric` (or Boolean, Date…) query field on
+ * its own after converting it and forgets its name: the field is the one whose text converts to that value.
+ */
+function coercedField(url: URL, value: unknown): string | undefined {
+  const named = [...url.searchParams].filter(([, raw]) => raw === String(value) || (raw.trim() !== "" && Number(raw) === value));
+  return new Set(named.map(([name]) => name)).size === 1 ? named[0]![0] : undefined;
+}
+
+/** Field → first problem, from Elysia's schema errors (`/name` → `name`); a whole part is named by the part. */
+function fieldErrors(error: unknown, url: URL): Record<string, string> {
+  const { type = "body", value, all = [] } = error as SchemaError;
+  const part = type === "property" ? (coercedField(url, value) ?? "query") : type;
   const fields: Record<string, string> = {};
   for (const e of all) {
-    const field = (e.path ?? "").replace(/^\//, "").replaceAll("/", ".") || "body";
+    const field = (e.path ?? "").replace(/^\//, "").replaceAll("/", ".") || part;
     fields[field] ??= e.summary ?? e.message ?? "invalid";
   }
   return fields;
@@ -34,7 +52,7 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   if (code === "NOT_FOUND") return json ? jsonError(404, "not found") : text(404, "not found");
   if (code === "PARSE") return json ? jsonError(400, "malformed request body") : text(400, "malformed request body");
   if (code === "VALIDATION") {
-    return json ? jsonError(422, "invalid request", { fields: fieldErrors(error) }) : text(400, "invalid request");
+    return json ? jsonError(422, "invalid request", { fields: fieldErrors(error, new URL(request.url)) }) : text(400, "invalid request");
   }
   // A visitor who went away mid-request is not a failure of ours.
   if (request.signal.aborted) return new Response(null, { status: 499 });
