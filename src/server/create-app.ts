@@ -14,7 +14,8 @@ import { TRACING_MODULE } from "./http/manifest.ts";
 import { monitoringPlugin } from "./monitoring/tunnel.ts";
 import type { PageHandlerDeps } from "./pages/pages.ts";
 import { pagesPlugin } from "./pages/pages.ts";
-import { prerenderRoutes, type Prerendered, type PrerenderedPages } from "./prerender/prerender.ts";
+import { prerenderRoutes, type Prerendered } from "./prerender/store.ts";
+import type { PrerenderedPages } from "./prerender/stored-page.ts";
 import { BODY_READS_AT_ONCE } from "./writes/submission.ts";
 import { createPublicFileHandler, type PublicFiles } from "./http/public-files.ts";
 import { createAdmission, type Admission } from "./writes/request-body.ts";
@@ -122,8 +123,8 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const bodyReads = createAdmission(BODY_READS_AT_ONCE);
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
   // Development renders every page: the code behind it changes.
-  if (config.mode === "production") pageDeps.prerendered = prerenderRoutes(app.routes, pageDeps, assets.prerendered);
-  const { prerendered } = pageDeps;
+  const prerendered = config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, assets.prerendered) : undefined;
+  pageDeps.prerendered = prerendered;
   const server = new Elysia({ name: "brisk" })
     // Asked per request, once the server has all its routes.
     .use(requestScopePlugin(deps.monitor, storedAnswers((): AnyElysia["routes"] => server.routes, prerendered)))

@@ -5,21 +5,14 @@ import { Elysia } from "elysia";
 import { isLazyPage } from "../../runtime/lazy-page.ts";
 import type { RouteDefinition } from "../../runtime/route.ts";
 import type { RouteAssets } from "../../runtime/page-payload.ts";
-import { pickEncoding } from "./accept-encoding.ts";
 import type { Manifest } from "./manifest.ts";
-import type { PrerenderedPages } from "../prerender/prerender.ts";
+import { encodedBody, type Precompressed } from "./precompressed.ts";
+import type { PrerenderedPages } from "../prerender/stored-page.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
 
 export const ASSETS_PREFIX = "/assets/";
 
 type Bytes = Uint8Array<ArrayBuffer>;
-
-/** A body with the forms compressed ahead of time, if any. */
-export interface Precompressed {
-  body: Bytes;
-  br?: Bytes;
-  gzip?: Bytes;
-}
 
 interface Asset extends Precompressed {
   type: string;
@@ -156,15 +149,6 @@ export function loadClientAssets(routes: readonly RouteDefinition[], dir: string
     inlineStyles,
     prerendered: builtPages(dir, manifest.buildId),
   };
-}
-
-/** Brotli first: the smaller of the two when a client takes both alike. */
-const ENCODINGS = ["br", "gzip"] as const;
-
-/** The form the client accepts best (RFC 9110 weights), and its bytes. */
-export function encodedBody(asset: Precompressed, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
-  const encoding = accept ? pickEncoding(accept, ENCODINGS.filter((e) => asset[e])) : undefined;
-  return [encoding, encoding ? asset[encoding]! : asset.body];
 }
 
 export function assetsPlugin(assets: ClientAssets) {

@@ -4,7 +4,7 @@ import { BUILD_HEADER, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
 import type { ActionBody } from "../../runtime/route.ts";
 import { compressed } from "../http/compress.ts";
 import { renderPageData } from "./page-data.ts";
-import type { Prerendered } from "../prerender/prerender.ts";
+import type { StoredResponses } from "../prerender/serve.ts";
 import { renderPage, type RenderDeps } from "./render.tsx";
 import { recordOf, type RequestRecord } from "../monitoring/request-record.ts";
 import { allowedMethods, readSubmission, type SubmissionLimits } from "../writes/submission.ts";
@@ -20,7 +20,7 @@ export interface PageHandlerDeps extends RenderDeps, SubmissionLimits {
    */
   publicFile(request: Request, pathname: string): Promise<Response> | undefined;
   /** The pages rendered once (production only). */
-  prerendered?: Prerendered;
+  prerendered?: StoredResponses;
 }
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
@@ -62,7 +62,7 @@ function parseTarget(request: Request): PageTarget | Response {
 }
 
 /** Whether a GET or HEAD of a page gets a stored answer: nothing of the app's runs for it. */
-export function isStoredAnswer(request: Request, prerendered: Prerendered): boolean {
+export function isStoredAnswer(request: Request, prerendered: StoredResponses): boolean {
   const page = pageTarget(request);
   return !(page instanceof Response) && prerendered.has(page.target, page.isData);
 }
@@ -129,7 +129,7 @@ export function pagesPlugin(deps: PageHandlerDeps) {
       if (page instanceof Response) return page;
       // A prerendered page is a static answer too: no render, so nothing to monitor (createApp also leaves
       // it out of Sentry's request scope: stored-answers.ts).
-      const stored = reading ? deps.prerendered?.answer(request, page.target, record, page.isData) : undefined;
+      const stored = reading ? deps.prerendered?.response(request, page.target, record, page.isData) : undefined;
       return stored ?? monitorPage(deps.monitor, request, record, () => renderTarget(request, record, page, deps));
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.

@@ -4,12 +4,12 @@ import type { AnyElysia } from "elysia";
 import { parse } from "regexparam";
 import { requestPath } from "../http/host-check.ts";
 import { isStoredAnswer } from "../pages/pages.ts";
-import type { Prerendered } from "./prerender.ts";
+import type { StoredResponses } from "./serve.ts";
 
 /** The pages' catch-all (`*`, which Elysia lists as `/*`): every other route answers its paths before it. */
 const PAGES_ROUTES = new Set(["*", "/*"]);
 
-export function storedAnswers(routes: () => AnyElysia["routes"], prerendered: Prerendered | undefined): (request: Request) => boolean {
+export function storedAnswers(routes: () => AnyElysia["routes"], prerendered: StoredResponses | undefined): (request: Request) => boolean {
   // Read on first use: the server's routes are all there once it serves.
   let ownRoute: RegExp[] | undefined;
   const answeredElsewhere = (path: string) => {

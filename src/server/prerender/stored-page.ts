@@ -3,7 +3,7 @@
 // rendered or compressed again.
 import zlib from "node:zlib";
 import { scriptJson } from "../../runtime/script-json.ts";
-import type { Precompressed } from "../http/assets.ts";
+import type { Precompressed } from "../http/precompressed.ts";
 
 /** Rendered where a response's own values go; the HTML is split there once. */
 export const SLOT_MARKERS = {
@@ -49,6 +49,20 @@ export interface StoredPage {
 interface DeflatedPage {
   segments: string[];
   anchors: number[];
+}
+
+/** A route's stored document and the page data client navigation asks for. */
+export interface StoredRoute {
+  document: StoredPage;
+  data: StoredData;
+}
+
+/** What a build stores (`prerendered.json` beside the client build), for the server to start with. */
+export interface PrerenderedPages {
+  buildId: string;
+  routes: Record<string, StoredRoute>;
+  /** null: this app's not-found page cannot be stored (it shows more of the request than its path). */
+  notFound?: StoredPage | null;
 }
 
 /** Page data: no slots, so kept whole and compressed whole, at the best levels (once per render). */

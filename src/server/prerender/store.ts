@@ -1,0 +1,153 @@
+// store.ts: routes marked `prerender`, and the not-found page for unmatched paths, rendered once (at build
+// time for the binary, just after listening otherwise) and kept; marked routes are rendered again in the
+// background after `revalidate` seconds. Requests are answered from what it keeps by serve.ts.
+import type { RouteDefinition } from "../../runtime/route.ts";
+import { scriptJson } from "../../runtime/script-json.ts";
+import { pageDataOf } from "../pages/page-data.ts";
+import { renderPage, renderResolved, type RenderDeps } from "../pages/render.tsx";
+import { resolvePage } from "../pages/resolve-page.ts";
+import { createRequestRecord, reportError, type RequestRecord } from "../monitoring/request-record.ts";
+import { serveStored, type PageStore, type StoredResponses } from "./serve.ts";
+import { SLOT_MARKERS, htmlOf, storeData, storePage, type PrerenderedPages, type StoredPage, type StoredRoute } from "./stored-page.ts";
+
+/** Why a route cannot be prerendered: it reads the request, sets a cookie, or does not answer 200. */
+export class PrerenderError extends Error {
+  override name = "PrerenderError";
+}
+
+/** A request whose headers, cookies and search throw: a prerendered page cannot depend on them. */
+function guardedRequest(href: string): { request: Request; url: URL; read: () => string | undefined } {
+  let read: string | undefined;
+  const refuse = (what: string): never => {
+    read ??= what;
+    throw new PrerenderError(`reads ${what} while prerendered`);
+  };
+  const base = new Request(href);
+  const headers = new Proxy(base.headers, {
+    get: (_, name) => (name === "get" ? (h: string) => refuse(h.toLowerCase() === "cookie" ? "cookies" : `the header ${h}`) : refuse("headers")),
+  });
+  const own = <T extends object>(target: T, trap: (name: string | symbol) => unknown) =>
+    new Proxy(target, {
+      get(t, name) {
+        const special = trap(name);
+        if (special !== undefined) return special;
+        const value = Reflect.get(t, name, t);
+        return typeof value === "function" ? value.bind(t) : value;
+      },
+    });
+  const request = own(base, (name) => (name === "headers" ? headers : undefined));
+  const url = own(new URL(base.url), (name) => (name === "searchParams" ? refuse("search") : undefined));
+  return { request, url, read: () => read };
+}
+
+/** Headers a response fills in for itself, and Vary, which the stored response sets whole. */
+const PER_RESPONSE = new Set(["content-security-policy", "x-request-id", "vary", "content-length"]);
+
+function storedHeaders(response: Response, what: string): Array<[string, string]> {
+  if (response.headers.has("set-cookie")) throw new PrerenderError(`${what} is marked prerender, but it sets a cookie`);
+  return [...response.headers].filter(([name]) => !PER_RESPONSE.has(name));
+}
+
+/**
+ * With no monitor (a stored page must not carry the trace of the render that made it), and slots for the
+ * nonce and the client configuration: components still read the configuration, its JSON is the slot.
+ */
+function storingDeps(deps: RenderDeps, nonce: string = SLOT_MARKERS.nonce): RenderDeps {
+  const clientConfig = { ...deps.clientConfig, toJSON: () => SLOT_MARKERS.config.slice(1, -1) };
+  return { ...deps, clientConfig, monitor: undefined, security: { ...deps.security, nonce: () => nonce }, capture: () => {} };
+}
+
+async function renderRoute(route: RouteDefinition, deps: RenderDeps): Promise<StoredRoute> {
+  const what = `route ${route.path}`;
+  const { request, url, read } = guardedRequest(`http://${SLOT_MARKERS.host}${route.path}`);
+  const record = createRequestRecord(request);
+  const slotDeps = storingDeps(deps);
+  // One run of the loader for both: the document and the page data client navigation asks for.
+  const page = await resolvePage(request, url, record, slotDeps);
+  const response = await renderResolved(request, url, page, record, slotDeps);
+  const data = pageDataOf(page, createRequestRecord(request), slotDeps);
+  const [html, body] = await Promise.all([response.text(), data.text()]);
+  const reads = read();
+  if (reads) throw new PrerenderError(`${what} is marked prerender, but its loader reads ${reads}`);
+  if (response.status !== 200) {
+    const why = record.errors[0] ? `${record.errors[0].name}: ${record.errors[0].message}` : `status ${response.status}`;
+    throw new PrerenderError(`${what} is marked prerender, but its render answered ${why}`);
+  }
+  return { document: storePage(html, 200, storedHeaders(response, what)), data: storeData(body, storedHeaders(data, what)) };
+}
+
+/** A path and search with every character the fill-in must escape, to check the stored page against a render. */
+const CHECK_PATH = "/brisk-check/a&b'c\"d<e>f%20g";
+const CHECK_SEARCH = "?q=<x>&y='z'";
+const CHECK_NONCE = "Q2hlY2tOb25jZUNoZWNrTm9u";
+
+/**
+ * The not-found page, stored only when filling in the path gives exactly what a render of such a path gives:
+ * an app's not-found page that shows more of the request (a header, a cookie, the time) renders every time.
+ */
+async function renderNotFound(deps: RenderDeps, config: string): Promise<StoredPage | null> {
+  const slotted = guardedRequest(`http://${SLOT_MARKERS.host}${SLOT_MARKERS.path}?${SLOT_MARKERS.search}`);
+  const response = await renderPage(slotted.request, slotted.url, createRequestRecord(slotted.request), storingDeps(deps)).catch(() => undefined);
+  if (!response || response.status !== 404 || slotted.read() || response.headers.has("set-cookie")) return null;
+  const page = storePage(await response.text(), 404, storedHeaders(response, "the not-found page"));
+  const check = guardedRequest(`http://check.invalid${CHECK_PATH}${CHECK_SEARCH}`);
+  const liveDeps = { ...storingDeps(deps, CHECK_NONCE), clientConfig: deps.clientConfig };
+  const live = await renderPage(check.request, check.url, createRequestRecord(check.request), liveDeps);
+  const values = { nonce: CHECK_NONCE, host: check.url.hostname, path: check.url.pathname, search: check.url.search.slice(1), config };
+  return (await live.text()) === htmlOf(page, values) ? page : null;
+}
+
+export interface Prerendered extends StoredResponses {
+  /**
+   * Renders what the build did not store (once, however often it is called); rejects naming the first route
+   * that cannot be prerendered. Until it is done, those routes render on every request as any other.
+   */
+  start(): Promise<void>;
+  /** What a build keeps: everything stored so far. */
+  pages(): PrerenderedPages;
+}
+
+export function prerenderRoutes(routes: readonly RouteDefinition[], deps: RenderDeps, built?: PrerenderedPages): Prerendered {
+  const marked = new Map(routes.filter((r) => r.prerender).map((r) => [r.path, r]));
+  for (const path of marked.keys()) {
+    if (/[:*]/.test(path)) throw new PrerenderError(`route ${path} is marked prerender, but its path has parameters`);
+  }
+  const stored = new Map<string, StoredRoute>();
+  const config = scriptJson(deps.clientConfig);
+  // A build's pages for routes still marked; a route renamed since is rendered at start.
+  for (const [path, route] of Object.entries(built?.routes ?? {})) if (marked.has(path)) stored.set(path, route);
+  let notFound = built?.notFound;
+  const refreshing = new Set<string>();
+  let started: Promise<void> | undefined;
+
+  /** Stale-while-revalidate: one re-render at a time per route; a failed one keeps the page and is reported. */
+  function refresh(path: string, record: RequestRecord) {
+    const route = marked.get(path)!;
+    const { document } = stored.get(path)!;
+    if (!route.revalidate || Date.now() - document.renderedAt < route.revalidate * 1000 || refreshing.has(route.path)) return;
+    refreshing.add(route.path);
+    renderRoute(route, deps)
+      .then(
+        (fresh) => void stored.set(route.path, fresh),
+        (error: unknown) => {
+          // Tried again only after another full age: a failing loader is not re-run on every request.
+          document.renderedAt = Date.now();
+          reportError(record, error, "prerender", deps.capture);
+        },
+      )
+      .finally(() => refreshing.delete(route.path));
+  }
+
+  async function renderMissing(): Promise<void> {
+    const missing = [...marked.values()].filter((route) => !stored.has(route.path));
+    await Promise.all(missing.map(async (route) => void stored.set(route.path, await renderRoute(route, deps))));
+    if (notFound === undefined) notFound = await renderNotFound(deps, config);
+  }
+
+  const store: PageStore = { route: (path) => stored.get(path), notFound: () => notFound, served: refresh };
+  return {
+    ...serveStored(store, deps, config),
+    start: () => (started ??= renderMissing()),
+    pages: () => ({ buildId: deps.assets.manifest.buildId, routes: Object.fromEntries(stored), notFound: notFound ?? null }),
+  };
+}
