@@ -1,9 +1,14 @@
-// api.server.ts: the example app's JSON API: the guestbook, the same entries and rules as its page's form.
+// api.server.ts: the example app's JSON API: who is signed in, and the guestbook with the same entries and rules
+// as its page's form.
 import { Elysia, t } from "elysia";
-import { store } from "./server.server.ts";
+import { requestCookies } from "brisk/server";
+import { SESSION } from "./pages/Session.server.ts";
+import { store } from "./lifecycle.server.ts";
 import { validateEntry } from "./store/entry.ts";
 
 export const api = new Elysia({ prefix: "/api" })
+  // Who is signed in, from the same signed cookie the pages set: a forged or absent one is nobody.
+  .get("/session", async ({ request }) => ({ name: (await requestCookies(request).getSigned(SESSION)) ?? null }))
   .get("/guestbook", async () => ({ entries: await store().guestbook.listEntries() }))
   .post(
     "/guestbook",

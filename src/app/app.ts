@@ -10,7 +10,7 @@ import { NotFound } from "./fallbacks/NotFound.tsx";
 import { RouteLoadFailed } from "./fallbacks/RouteLoadFailed.tsx";
 import { Unauthorized } from "./fallbacks/Unauthorized.tsx";
 import { routes } from "./routes.tsx";
-import { server } from "./server.server.ts";
+import { server } from "./lifecycle.server.ts";
 
 export default defineApp({
   routes,

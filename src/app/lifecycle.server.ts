@@ -1,4 +1,4 @@
-// server.server.ts: the example app's server side: its store, opened before the server listens and closed
+// lifecycle.server.ts: the example app's server side: its store, opened before the server listens and closed
 // after the last request. Loaders, actions and API routes reach it through store().
 import type { AppServer } from "brisk/server";
 import { openStore, StoreUnavailableError, type Store } from "./store/store.server.ts";

@@ -1,6 +1,6 @@
 // Guestbook.server.ts: the guestbook's loader (the newest entries) and its action (sign it).
 import { data, notFound, redirect, type ActionContext, type LoaderContext } from "brisk";
-import { store } from "../server.server.ts";
+import { store } from "../lifecycle.server.ts";
 import { parseEntryId, validateEntry } from "../store/entry.ts";
 
 export async function guestbookLoader() {

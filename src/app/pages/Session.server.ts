@@ -1,7 +1,8 @@
 // Session.server.ts: signing in with a name (a signed `session` cookie), signing out, and a page that needs it.
 import { data, redirect, unauthorized, type ActionContext, type LoaderContext } from "brisk";
 
-const SESSION = "session";
+/** The signed cookie that names the visitor; the API reads the same one (api.server.ts). */
+export const SESSION = "session";
 const WEEK = 7 * 24 * 60 * 60;
 const MAX_NAME = 80;
 
