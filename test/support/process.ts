@@ -1,12 +1,7 @@
 // process.ts (test support): real server processes: a free port, their output as it comes, ready when they answer.
 import type { Subprocess } from "bun";
 
-export async function freePort(): Promise<number> {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = probe;
-  probe.stop(true);
-  return port;
-}
+export { freePort } from "../../src/server/testing/free-port.ts";
 
 export interface Running {
   proc: Subprocess<"ignore", "pipe", "pipe">;

@@ -1,4 +1,4 @@
-// postgres.ts (test support): a throwaway PostgreSQL cluster from Debian's package, started by the test and stopped by pid.
+// postgres.ts (brisk/test): a throwaway PostgreSQL cluster from Debian's package, started by the test and stopped by pid.
 //
 //   const pg = await startPostgres();         // initdb in a temp folder, postgres on a free port
 //   const url = await pg.createDatabase("x"); // postgres://postgres@127.0.0.1:<port>/x
@@ -13,7 +13,7 @@ import type { Subprocess } from "bun";
 import { chown, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./process.ts";
+import { freePort } from "./free-port.ts";
 
 export interface Postgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */

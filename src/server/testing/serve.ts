@@ -1,0 +1,71 @@
+// serve.ts (brisk/test): an app served as main.ts serves it (its client build, its own server.start()), through
+// app.handle in-process or on a real socket.
+import type { Config } from "../config.ts";
+import { startApp } from "../app-start.ts";
+import { createApp, prerendered, type AppDeps, type BriskApp } from "../create-app.ts";
+import { importedAssets } from "../http/imported-assets.ts";
+import type { LogRecord } from "../monitoring/logger.ts";
+import { loadApp, projectAppModule } from "./app-module.ts";
+import { clientBuild, type ClientMode } from "./client.ts";
+import { testConfig } from "./config.ts";
+
+// As main.ts does before it loads the app: an imported image is its hashed /assets/ URL on the server too.
+Bun.plugin(importedAssets());
+
+export interface ServeOptions {
+  /** The module whose default export is the app; the project's `#app` when omitted. */
+  app?: string;
+  /** Environment variables over NODE_ENV=production and a DATA_DIR for the test process. */
+  env?: Record<string, string>;
+  /** Which client build the pages link: production unless told. */
+  clientMode?: ClientMode;
+  /** The app's public files; public/ at the project root when omitted. */
+  publicDir?: string;
+  /** What createApp is given over the test's own (the assets, the log, the cookie signer). */
+  deps?: AppDeps;
+}
+
+export interface ServedApp {
+  app: BriskApp;
+  config: Config;
+  /** Every line the app logged, the request lines included (see logFor). */
+  logs: LogRecord[];
+  /** app.handle with a realistic URL (Elysia misreads very short hosts). */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** Resolves once the routes marked prerender are rendered and stored, as a production server serves them. */
+  prerendered(): Promise<void>;
+}
+
+export interface ListeningApp extends ServedApp {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  /** Closes the socket, in-flight requests with it. */
+  stop(): Promise<void>;
+}
+
+export async function serveApp(options: ServeOptions = {}): Promise<ServedApp> {
+  const appModule = options.app ?? projectAppModule();
+  const logs: LogRecord[] = [];
+  const log = (r: LogRecord) => void logs.push(r);
+  const config = testConfig(options.env);
+  const definition = await loadApp(appModule);
+  // As main.ts starts an app: the cookie secret, then the app's own start (its database).
+  const { cookieSigner } = await startApp(config, definition, log);
+  const { assets } = await clientBuild({ app: appModule, mode: options.clientMode, publicDir: options.publicDir });
+  const app = createApp(config, definition, { assets, log, cookieSigner, ...options.deps });
+  return {
+    app,
+    config,
+    logs,
+    request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+    prerendered: () => prerendered(app),
+  };
+}
+
+/** The same app on a real socket on 127.0.0.1, on a port of its own. */
+export async function listenApp(options: ServeOptions = {}): Promise<ListeningApp> {
+  const served = await serveApp(options);
+  served.app.listen({ hostname: "127.0.0.1", port: 0 });
+  const origin = `http://127.0.0.1:${served.app.server!.port}`;
+  return { ...served, origin, stop: async () => void (await served.app.stop(true)) };
+}
