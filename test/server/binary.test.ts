@@ -1,8 +1,7 @@
-// binary.test.ts: `bun run build`'s binary, copied alone into an empty folder, serves every page, asset,
-// /healthz and /monitoring, reports to Sentry, and answers `--healthcheck` for the container.
+// binary.test.ts: `bun run build`'s binary (of the fixture app), copied alone into an empty folder, serves every
+// page, asset, /healthz and /monitoring, reports to Sentry, and answers `--healthcheck` for the container.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdir } from "node:fs/promises";
-import { EXAMPLES } from "../../src/app/pages/examples.ts";
 import { checkHealth, healthUrl } from "../../src/server/healthcheck.ts";
 import { binaryAlone, builtBinary, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../support/binary.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
@@ -27,54 +26,80 @@ const get = (path: string, init?: RequestInit) => fetch(`${server.origin}${path}
 
 describe("the binary, alone in an empty folder", () => {
   test("has nothing beside it but the data it writes, and runs as a production build without NODE_ENV", async () => {
-    // DATA_DIR's default, ./data, made on first start: the store and the generated cookie secret.
+    // DATA_DIR's default, ./data, made on first start: the generated cookie secret (the fixture app keeps nothing else).
     expect((await readdir(alone.dir)).sort()).toEqual(["brisk", "data"]);
-    expect((await readdir(`${alone.dir}/data`)).sort()).toEqual(expect.arrayContaining(["cookie-secret", "store.sqlite"]));
+    expect(await readdir(`${alone.dir}/data`)).toEqual(["cookie-secret"]);
     const listening = server.jsonLines().find((l) => l.msg === "listening");
     expect(listening?.mode).toBe("production");
     // Production pages carry the digest, never the error's message.
-    const html = await (await get("/examples/server-error")).text();
+    const html = await (await get("/server-error")).text();
     expect(html).toMatch(/Digest: <code>[0-9a-z]{10}<\/code>/);
-    expect(html).not.toContain("Example failure in a loader");
+    expect(html).not.toContain("Fixture failure in a loader");
   });
 
-  /** What each example answers on a fresh store and without a session: no entry 1 yet, nobody signed in. */
-  const FRESH: Record<string, number> = { "/examples/guestbook/1": 404, "/examples/account": 401 };
-  const pages = EXAMPLES.filter((e) => !e.href.startsWith("/api/"));
-  test.each(pages.map((e) => [e.href, FRESH[e.href] ?? Number.parseInt(e.status, 10)] as const))("GET %s answers %i", async (path, status) => {
+  /** What each of the fixture app's pages answers (an unknown path too). */
+  const PAGES: Record<string, number> = {
+    "/": 200,
+    "/search?q=x": 200,
+    "/items/1": 200,
+    "/stream": 200,
+    "/redirect": 307,
+    "/not-found": 404,
+    "/forbidden": 403,
+    "/unauthorized": 401,
+    "/server-error": 500,
+    "/render-error": 500,
+    "/late-error": 200,
+    "/late-not-found": 200,
+    "/client-error": 200,
+    "/form": 200,
+    "/upload": 200,
+    "/cached": 200,
+    "/prerendered": 200,
+    "/lazy": 200,
+    "/no-such-page": 404,
+  };
+  test.each(Object.entries(PAGES))("GET %s answers %i", async (path, status) => {
     const res = await get(path);
     expect(res.status).toBe(status);
     if (status !== 307) expect(await res.text()).toContain("</html>");
   });
 
-  test("the guestbook API answers JSON from the store", async () => {
-    const res = await get("/api/guestbook");
+  test("the API answers JSON", async () => {
+    const res = await get("/api/notes");
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ entries: expect.any(Array) });
+    expect(await res.json()).toEqual({ notes: expect.any(Array) });
   });
 
-  test("the example's prerendered pages were rendered by the build: stored from the first request, a nonce of their own each time", async () => {
-    for (const path of ["/", "/examples/lazy"]) {
-      const a = await get(path);
-      const b = await get(path);
-      expect(a.headers.get("etag")).toMatch(/^"[0-9a-z]+(-gzip)?"$/);
-      expect(b.headers.get("etag")).toBe(a.headers.get("etag"));
-      expect(b.headers.get("content-security-policy")).not.toBe(a.headers.get("content-security-policy"));
-      expect(await a.text()).toContain("<main");
-    }
+  test("the prerendered page was rendered by the build: stored from the first request, a nonce of its own each time", async () => {
+    const a = await get("/prerendered");
+    const b = await get("/prerendered");
+    expect(a.headers.get("etag")).toMatch(/^"[0-9a-z]+(-gzip)?"$/);
+    expect(b.headers.get("etag")).toBe(a.headers.get("etag"));
+    expect(b.headers.get("content-security-policy")).not.toBe(a.headers.get("content-security-policy"));
+    expect(await a.text()).toContain("<main");
+  });
+
+  test("an image a page imports is its hashed /assets/ URL on a page rendered per request, and is served there", async () => {
+    const html = await (await get("/")).text();
+    const src = /<img src="([^"]+)"/.exec(html)?.[1];
+    expect(src).toMatch(/^\/assets\/mark-[0-9a-z]+\.svg$/);
+    const res = await get(src!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("image/svg+xml");
   });
 
   test("the streamed page arrives whole", async () => {
-    const html = await (await get("/examples/stream")).text();
-    expect(html).toContain('id="streamed-section"');
-    expect(html).toContain("gamma");
+    const html = await (await get("/stream")).text();
+    expect(html).toContain("<h2>Streamed section</h2>");
+    expect(html).toContain("alpha, beta, gamma");
   });
 
   test("serves the client entry and stylesheets the pages name, immutable and precompressed", async () => {
-    const html = (await (await get("/")).text()) + (await (await get("/examples/lazy")).text());
+    const html = (await (await get("/")).text()) + (await (await get("/lazy")).text());
     const urls = [...new Set([...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!))];
     expect(urls.some((u) => /\/entry-client-[a-z0-9]+\.js$/.test(u))).toBe(true);
-    expect(urls.some((u) => /\/LazyExample-[a-z0-9]+\.css$/.test(u))).toBe(true);
+    expect(urls.some((u) => /\/lazy-[a-z0-9]+\.css$/.test(u))).toBe(true);
     for (const url of urls) {
       const res = await get(url);
       expect(res.status).toBe(200);
@@ -128,22 +153,22 @@ describe("the binary with SENTRY_DSN", () => {
     expect(ingest.received.some((r) => r.text === body && r.path === "/api/42/envelope/")).toBe(true);
   });
 
-  test("a server error's frames name the src/ file, line and function, and only the app's and Brisk's own are in-app", async () => {
+  test("a server error's frames name the project's file, line and function, and only the app's and Brisk's own are in-app", async () => {
     await ingest.reset();
-    const html = await (await fetch(`${monitored.origin}/examples/server-error`)).text();
+    const html = await (await fetch(`${monitored.origin}/server-error`)).text();
     const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)![1];
     await ingest.waitFor(1, 5_000);
     const event = ingest.events().find((e) => e.tags?.digest === digest)!;
     const frames = event.exception!.values!.at(-1)!.stacktrace!.frames!;
-    expect(frames.at(-1)).toMatchObject({ filename: "src/app/pages/outcome-loaders.server.ts", function: "serverErrorLoader", lineno: 9, in_app: true });
+    expect(frames.at(-1)).toMatchObject({ filename: "test/fixtures/app/loaders.server.ts", function: "serverErrorLoader", lineno: 24, in_app: true });
     expect(frames.find((f) => f.function === "resolvePage")).toMatchObject({ filename: "src/server/pages/resolve-page.ts", in_app: true });
-    for (const frame of frames) expect(frame.in_app).toBe(frame.filename?.startsWith("src/") === true);
+    for (const frame of frames) expect(frame.in_app).toBe(/^(src|test\/fixtures\/app)\//.test(frame.filename ?? ""));
     // Elysia's own frames are there, and not the app's.
     expect(frames.some((f) => !f.in_app)).toBe(true);
   });
 
   test("reports a server error with its digest and the build id as release, and still exits 0 on SIGTERM", async () => {
-    const html = await (await fetch(`${monitored.origin}/examples/server-error`)).text();
+    const html = await (await fetch(`${monitored.origin}/server-error`)).text();
     const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)![1];
     monitored.proc.kill("SIGTERM");
     expect(await monitored.proc.exited).toBe(0);
@@ -156,7 +181,7 @@ describe("an address the binary cannot listen on", () => {
   test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])("HOST=%p: one line naming HOST, exit 1", async (host) => {
     const proc = Bun.spawn([alone.binary], { cwd: alone.dir, env: serverEnv({ HOST: host, PORT: "0" }), stdout: "pipe", stderr: "pipe" });
     const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-    // The app has started (its store, the cookie secret) before the listen fails: only info and warn lines.
+    // The app has started (the cookie secret) before the listen fails: only info and warn lines.
     const levels = stdout.split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { level: string }).level);
     expect({ code, errors: levels.filter((l) => l === "error") }).toEqual({ code: 1, errors: [] });
     expect(stderr).toStartWith(`brisk: invalid configuration: HOST: cannot listen on "${host}"`);

@@ -37,7 +37,7 @@ test("a log reader that exits does not stop the server; the next reader gets the
     await waitForStatus(`${origin}/healthz`);
     const lost = 5;
     for (let i = 0; i < lost; i++) {
-      expect((await fetch(`${origin}/examples/search?q=${i}`)).status).toBe(200);
+      expect((await fetch(`${origin}/search?q=${i}`)).status).toBe(200);
       await Bun.sleep(30);
     }
     expect(server.exitCode).toBeNull();

@@ -50,7 +50,7 @@ async function start(env: Record<string, string>): Promise<RunningBinary> {
 }
 
 async function failingPage(server: RunningBinary): Promise<string> {
-  const html = await (await fetch(`${server.origin}/examples/server-error`)).text();
+  const html = await (await fetch(`${server.origin}/server-error`)).text();
   return /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)![1]!;
 }
 

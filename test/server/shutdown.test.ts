@@ -42,24 +42,24 @@ async function refusedWhileRunning(server: RunningBinary): Promise<void> {
 describe("stopping on a signal", () => {
   test("SIGTERM mid-stream: the page completes in full, new connections are refused, exit code 0", async () => {
     const server = await serve();
-    const res = await fetch(`${server.origin}/examples/stream`);
+    const res = await fetch(`${server.origin}/stream`);
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
     let html = decoder.decode((await reader.read()).value, { stream: true });
     // The shell is out and the section is still pending: the request is in flight.
-    expect(html).toContain('id="streamed-fallback"');
-    expect(html).not.toContain('id="streamed-section"');
+    expect(html).toContain("Loading the streamed section");
+    expect(html).not.toContain("<h2>Streamed section</h2>");
 
     server.proc.kill("SIGTERM");
     await refusedWhileRunning(server);
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) html += decoder.decode(chunk.value, { stream: true });
 
-    expect(html).toContain('id="streamed-section"');
+    expect(html).toContain("<h2>Streamed section</h2>");
     expect(html.trimEnd()).toEndWith("</html>");
     expect(await server.proc.exited).toBe(0);
     const lines = server.jsonLines();
-    expect(lines.find((l) => l.msg === "request" && l.path === "/examples/stream")?.status).toBe(200);
+    expect(lines.find((l) => l.msg === "request" && l.path === "/stream")?.status).toBe(200);
     expect(lines.find((l) => l.msg === "stopped")).toMatchObject({ signal: "SIGTERM", drained: true, abandoned: 0 });
   });
 
@@ -136,18 +136,18 @@ describe("the log", () => {
   };
 
   test("writes one JSON line per request: method, path, status, ms, requestId", async () => {
-    const res = await fetch(`${server.origin}/examples/search?q=log`);
+    const res = await fetch(`${server.origin}/search?q=log`);
     await res.text();
     const id = res.headers.get("x-request-id")!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const line = await lineFor(id);
-    expect(line).toMatchObject({ level: "info", msg: "request", method: "GET", path: "/examples/search", status: 200 });
+    expect(line).toMatchObject({ level: "info", msg: "request", method: "GET", path: "/search", status: 200 });
     expect(typeof line.ms).toBe("number");
     expect(server.jsonLines().filter((l) => l.requestId === id)).toHaveLength(1);
   });
 
   test("a failed request's line carries its digest", async () => {
-    const res = await fetch(`${server.origin}/examples/server-error`);
+    const res = await fetch(`${server.origin}/server-error`);
     const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(await res.text())![1];
     const line = await lineFor(res.headers.get("x-request-id")!);
     expect(line).toMatchObject({ level: "error", status: 500, digest });

@@ -1,8 +1,10 @@
-// binary.ts (test support): the production binary, built once per test run and copied alone into empty folders.
+// binary.ts (test support): the production binary of an app (the fixture app unless a test names another), built
+// once per app and test run and copied alone into empty folders.
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBinary } from "../../src/server/build/binary.ts";
+import { FIXTURE_APP_MODULE } from "./app.ts";
 import { freePort, serverEnv, start, waitForStatus, type Running } from "./process.ts";
 
 /** Generous: a compile takes seconds on an idle machine and much longer on a busy CI runner. */
@@ -15,19 +17,23 @@ export interface TestBinary {
   image: Uint8Array;
 }
 
-let build: Promise<TestBinary> | undefined;
+const builds = new Map<string, Promise<TestBinary>>();
 
-/** `bun test` runs every file in one process, so the test files that need the binary share one build. */
-export function builtBinary(): Promise<TestBinary> {
-  build ??= (async () => {
-    const outdir = await mkdtemp(join(tmpdir(), "brisk-build-"));
-    try {
-      const { binary, bytes, buildId } = await buildBinary({ outdir });
-      return { bytes, buildId, image: new Uint8Array(await Bun.file(binary).arrayBuffer()) };
-    } finally {
-      await rm(outdir, { recursive: true, force: true });
-    }
-  })();
+/** `bun test` runs every file in one process, so the test files that need an app's binary share one build. */
+export function builtBinary(appModule: string = FIXTURE_APP_MODULE): Promise<TestBinary> {
+  let build = builds.get(appModule);
+  if (!build) {
+    build = (async () => {
+      const outdir = await mkdtemp(join(tmpdir(), "brisk-build-"));
+      try {
+        const { binary, bytes, buildId } = await buildBinary({ outdir, appModule });
+        return { bytes, buildId, image: new Uint8Array(await Bun.file(binary).arrayBuffer()) };
+      } finally {
+        await rm(outdir, { recursive: true, force: true });
+      }
+    })();
+    builds.set(appModule, build);
+  }
   return build;
 }
 
@@ -38,11 +44,11 @@ export interface Alone {
   remove(): Promise<void>;
 }
 
-/** A fresh folder holding nothing but the binary. */
-export async function binaryAlone(): Promise<Alone> {
+/** A fresh folder holding nothing but the app's binary. */
+export async function binaryAlone(appModule?: string): Promise<Alone> {
   const dir = await mkdtemp(join(tmpdir(), "brisk-alone-"));
   const binary = join(dir, "brisk");
-  await Bun.write(binary, (await builtBinary()).image);
+  await Bun.write(binary, (await builtBinary(appModule)).image);
   await chmod(binary, 0o755);
   return { dir, binary, remove: () => rm(dir, { recursive: true, force: true }) };
 }

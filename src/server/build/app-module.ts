@@ -20,7 +20,7 @@ export async function loadAppModule(path: string = Bun.resolveSync("#app", ROOT)
   return { path, dir: dirname(path), app };
 }
 
-/** Resolves the client entry's `import app from "#app"` to the given module. */
+/** Resolves `#app` (the client entry's import, and main.ts's in the binary) to the given module. */
 export function appModuleAlias(path: string): BunPlugin {
   return {
     name: "brisk:app-module",

@@ -1,6 +1,8 @@
 // build.ts: `bun run build`: the production client, then one self-contained server binary that embeds it.
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { importedAssets } from "../http/imported-assets.ts";
+import { appModuleAlias } from "./app-module.ts";
 import { buildClient } from "./client-build.ts";
 import { reactServerForBun } from "./react-server-bun.ts";
 
@@ -20,6 +22,8 @@ export interface BinaryBuild {
  */
 export interface BinaryOptions {
   outdir?: string;
+  /** The module whose default export is the app; the project's `#app` by default (a test names a fixture app). */
+  appModule?: string;
   /**
    * Embeds the server's source maps, with function names kept, so that stacks in logs and Sentry name the
    * `src/…` file, line and function instead of a chunk of the binary. On by default; what it costs in size,
@@ -33,13 +37,18 @@ export interface BinaryOptions {
   prerender?: boolean;
 }
 
-export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemaps = true, prerender: withPages = true }: BinaryOptions = {}): Promise<BinaryBuild> {
+export async function buildBinary({
+  outdir = join(ROOT, "dist"),
+  appModule = Bun.resolveSync("#app", ROOT),
+  serverSourcemaps = true,
+  prerender: withPages = true,
+}: BinaryOptions = {}): Promise<BinaryBuild> {
   const clientDir = join(outdir, "client");
   const binary = join(outdir, "brisk");
   await mkdir(outdir, { recursive: true });
   await rm(binary, { force: true });
-  const manifest = await buildClient({ outdir: clientDir, mode: "production" });
-  const prerendered = withPages ? await prerender(clientDir) : "nothing prerendered";
+  const manifest = await buildClient({ outdir: clientDir, mode: "production", appModule });
+  const prerendered = withPages ? await prerender(clientDir, appModule) : "nothing prerendered";
   const result = await Bun.build({
     entrypoints: [join(ROOT, "src/server/main.ts")],
     target: "bun",
@@ -53,7 +62,9 @@ export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemap
     minify: serverSourcemaps ? { whitespace: true, syntax: true, identifiers: false } : true,
     sourcemap: serverSourcemaps ? "linked" : "none",
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
-    plugins: [reactServerForBun(ROOT)],
+    // importedAssets: main.ts's runtime plugin does not reach what is bundled; without it here an imported
+    // image would be Bun's embedded file (`/$bunfs/root/…`) on every page the build did not prerender.
+    plugins: [appModuleAlias(appModule), importedAssets(), reactServerForBun(ROOT)],
     compile: {
       outfile: binary,
       // Embedded as `client/…` beside the code, where findClientDir looks.
@@ -73,8 +84,8 @@ export async function buildBinary({ outdir = join(ROOT, "dist"), serverSourcemap
  * The prerendered pages, rendered now so that the binary serves them from its first request. In a process of
  * its own: it loads the app under React's production build, whatever this one runs under.
  */
-async function prerender(clientDir: string): Promise<string> {
-  const proc = Bun.spawn(["bun", join(ROOT, "scripts/prerender.ts"), clientDir], {
+async function prerender(clientDir: string, appModule: string): Promise<string> {
+  const proc = Bun.spawn(["bun", join(ROOT, "scripts/prerender.ts"), clientDir, appModule], {
     cwd: ROOT,
     env: { ...Bun.env, NODE_ENV: "production" },
     stdout: "pipe",
