@@ -7,7 +7,7 @@ const FORM = "application/x-www-form-urlencoded";
 const enc = new TextEncoder();
 
 function post(body: BodyInit | null, headers: Record<string, string>): Request {
-  return new Request("http://localhost/examples/guestbook", { method: "POST", headers, body });
+  return new Request("http://localhost/form", { method: "POST", headers, body });
 }
 
 function read(body: BodyInit | null, headers: Record<string, string>, options: Partial<ActionBodyOptions> = {}) {

@@ -302,9 +302,9 @@ describe("stylesSourceKey", () => {
     const root = await tempDir("brisk-key-");
     const write = (path: string, text: string) => Bun.write(join(root, path), text);
     await Promise.all([
-      write("src/app/styles.css", "a"),
-      write("src/app/logo.svg", "<svg/>"),
-      write("src/app/page.tsx", "a"),
+      write("src/web/styles.css", "a"),
+      write("src/web/logo.svg", "<svg/>"),
+      write("src/web/page.tsx", "a"),
       write("src/server/create-app.ts", "b"),
       write("src/server/build/client-build.ts", "c"),
       write("package.json", "{}"),
@@ -316,12 +316,12 @@ describe("stylesSourceKey", () => {
       return k;
     };
     const first = await key();
-    await write("src/app/page.tsx", "a2");
+    await write("src/web/page.tsx", "a2");
     await write("src/server/create-app.ts", "b2");
     expect(await key()).toBe(first);
-    await write("src/app/styles.css", "a2");
+    await write("src/web/styles.css", "a2");
     await key();
-    await write("src/app/logo.svg", "<svg></svg>");
+    await write("src/web/logo.svg", "<svg></svg>");
     await key();
     await write("src/server/build/client-build.ts", "c2");
     await key();

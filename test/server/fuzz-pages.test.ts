@@ -1,5 +1,5 @@
 // Property tests: any path and query, through app.handle and a real socket, gets an expected status,
-// never a 5xx outside the error examples, never its input unescaped in HTML, and page data that parses.
+// never a 5xx outside the error routes, never its input unescaped in HTML, and page data that parses.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createMatcher } from "../../src/runtime/match.ts";
@@ -16,7 +16,7 @@ afterAll(() => server?.stop());
 
 /** The only routes allowed to answer 5xx: they fail on purpose. */
 const ERROR_ROUTES = new Set(["/server-error", "/render-error"]);
-/** 405 is /monitoring's answer to GET; 414 and 400 are the path checks; the rest are the examples'. */
+/** 405 is /monitoring's answer to GET; 414 and 400 are the path checks; the rest are the fixture's pages'. */
 const EXPECTED = new Set([200, 307, 400, 401, 403, 404, 405, 414]);
 /** Sections that stream after 100–300 ms: only where requests overlap, so they do not add up to minutes. */
 const SLOW_ROUTES = new Set(["/stream", "/late-error", "/late-not-found"]);
@@ -33,14 +33,14 @@ const segment = fc.oneof(
   fc.string({ unit: "binary", maxLength: 6 }).map(encodeURIComponent),
   // Malformed or tricky percent-encoding: truncated, overlong, an encoded surrogate, encoded separators.
   fc.constantFrom("%", "%G0", "%E0%A4%A", "%C0%AF", "%FF", "%ED%A0%80", "%00", "%2F", "%2e%2e", "%5C", "%25", "%%", "%u0041"),
-  fc.constantFrom("..", ".", "", ";x=1", "\\", "@", ":", "~", "*", "__data", "examples", "assets", "monitoring", "healthz"),
+  fc.constantFrom("..", ".", "", ";x=1", "\\", "@", ":", "~", "*", "__data", "items", "assets", "monitoring", "healthz"),
   fc.constantFrom(MARKER, "%3Cx-fuzz%3E", '"><x-fuzz>', "</script><x-fuzz>"),
 );
 
 const routePaths = routes.map((r) => r.path);
 const fastRoutes = fc.constantFrom(...routePaths.filter((p) => !SLOW_ROUTES.has(p)));
-const otherBases = fc.constantFrom("", "/no/such/page", "/assets", "/monitoring", "/healthz", "//", "/examples");
-/** Where generated paths start; the slow streamed examples only where requests overlap anyway. */
+const otherBases = fc.constantFrom("", "/no/such/page", "/assets", "/monitoring", "/healthz", "//", "/items");
+/** Where generated paths start; the slow streamed pages only where requests overlap anyway. */
 function base(withSlow: boolean): fc.Arbitrary<string> {
   const slow = { weight: withSlow ? 3 : 0, arbitrary: fc.constantFrom(...SLOW_ROUTES) };
   return fc.oneof({ weight: 10, arbitrary: fastRoutes }, slow, { weight: 3, arbitrary: otherBases });
@@ -135,7 +135,7 @@ async function viaHandle(path: string): Promise<number | undefined> {
 // ---------------------------------------------------------------------------------------------------
 
 describe("pages under random paths and queries", () => {
-  test("app.handle: expected statuses, no 5xx outside the error examples, nothing unescaped, page data parses", async () => {
+  test("app.handle: expected statuses, no 5xx outside the error routes, nothing unescaped, page data parses", async () => {
     const seen = tally("pages fuzz, app.handle: statuses");
     await fc.assert(
       // A few at once: requests in flight together share the server, as they do in production.
@@ -176,7 +176,7 @@ const rawTarget = fc.oneof(
   { weight: 3, arbitrary: pagePath({ withSlow: false }) },
   { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...routePaths), hostileString({ maxPieces: 5 })).map(([p, q]) => `${p}?q=${q}`) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom("http://evil.example", "https://127.0.0.1:1", "http://<x-fuzz>"), pagePath({ withSlow: false })).map(([o, p]) => o + p) },
-  { weight: 1, arbitrary: fc.constantFrom("*", "127.0.0.1:80", "", "examples/search", "/\t/") },
+  { weight: 1, arbitrary: fc.constantFrom("*", "127.0.0.1:80", "", "search", "/\t/") },
 );
 const hostHeader = fc.oneof(
   fc.constantFrom("127.0.0.1", "localhost:3000", "evil.example", "", "[::1]:80", "a b", MARKER, "x\u00e9.example", "127.0.0.1:99999"),
@@ -205,7 +205,7 @@ async function rawGet(target: string, host: string) {
 }
 
 describe("pages under raw requests (real socket)", () => {
-  test("unencoded input in the request target: no 5xx outside the error examples, nothing unescaped", async () => {
+  test("unencoded input in the request target: no 5xx outside the error routes, nothing unescaped", async () => {
     const seen = tally("pages fuzz, raw targets: statuses");
     await fc.assert(
       fc.asyncProperty(rawTarget, async (target) => void seen.add(await rawGet(target, "127.0.0.1"))),
@@ -214,7 +214,7 @@ describe("pages under raw requests (real socket)", () => {
     seen.print();
   });
 
-  test("any Host header: no 5xx outside the error examples, nothing unescaped", async () => {
+  test("any Host header: no 5xx outside the error routes, nothing unescaped", async () => {
     const seen = tally("pages fuzz, Host headers: statuses");
     await fc.assert(
       fc.asyncProperty(fc.constantFrom("/", "/search?q=x", "/__data/", "/no/such/page"), hostHeader, async (target, host) =>

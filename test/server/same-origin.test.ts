@@ -5,7 +5,7 @@ import { crossSiteRefusal, siteOrigin } from "../../src/server/writes/same-origi
 const direct = { trustProxy: false };
 const proxied = { trustProxy: true };
 
-function post(headers: Record<string, string>, url = "http://localhost/examples/guestbook"): Request {
+function post(headers: Record<string, string>, url = "http://localhost/form"): Request {
   return new Request(url, { method: "POST", headers });
 }
 
@@ -56,7 +56,7 @@ describe("crossSiteRefusal: Origin", () => {
   });
 
   test("Origin decides when both are present: a same-origin Referer does not rescue a foreign Origin", () => {
-    const request = post({ origin: "http://evil.example", referer: "http://localhost/examples/guestbook" });
+    const request = post({ origin: "http://evil.example", referer: "http://localhost/form" });
     expect(crossSiteRefusal(request, direct)).toBe("Origin http://evil.example is not http://localhost");
   });
 
@@ -67,7 +67,7 @@ describe("crossSiteRefusal: Origin", () => {
 
 describe("crossSiteRefusal: Referer without Origin", () => {
   test("a Referer on this site goes on", () => {
-    expect(crossSiteRefusal(post({ referer: "http://localhost/examples/guestbook?x=1#f" }), direct)).toBeUndefined();
+    expect(crossSiteRefusal(post({ referer: "http://localhost/form?x=1#f" }), direct)).toBeUndefined();
   });
 
   test("a Referer on another origin is refused", () => {
@@ -75,7 +75,7 @@ describe("crossSiteRefusal: Referer without Origin", () => {
   });
 
   test("a Referer that is not a URL is refused", () => {
-    expect(crossSiteRefusal(post({ referer: "/examples/guestbook" }), direct)).toBe("Referer is not a URL");
+    expect(crossSiteRefusal(post({ referer: "/form" }), direct)).toBe("Referer is not a URL");
   });
 
   test("neither Origin nor Referer (curl, a server) goes on", () => {
@@ -84,7 +84,7 @@ describe("crossSiteRefusal: Referer without Origin", () => {
 });
 
 describe("siteOrigin: the request URL, or a trusted proxy's forwarded headers", () => {
-  const behindProxy = (headers: Record<string, string>) => post(headers, "http://10.0.0.5:3000/examples/guestbook");
+  const behindProxy = (headers: Record<string, string>) => post(headers, "http://10.0.0.5:3000/form");
 
   test("without trustProxy the forwarded headers are ignored, so a browser's https Origin is refused", () => {
     const request = behindProxy({ "x-forwarded-proto": "https", "x-forwarded-host": "shop.example", origin: "https://shop.example" });
