@@ -12,7 +12,7 @@ import { hostCheckPlugin } from "./http/host-check.ts";
 import { stdoutLogger, type Logger } from "./monitoring/logger.ts";
 import { TRACING_MODULE } from "./http/manifest.ts";
 import { monitoringPlugin } from "./monitoring/tunnel.ts";
-import type { PageHandlerDeps } from "./pages/pages.ts";
+import type { PageDeps } from "./pages/page-request.ts";
 import { pagesPlugin } from "./pages/pages.ts";
 import { prerenderRoutes, type Prerendered } from "./prerender/store.ts";
 import type { PrerenderedPages } from "./prerender/stored-page.ts";
@@ -72,7 +72,7 @@ export function pageHandlerDeps(
     bodyReads?: Admission;
     monitor?: RequestMonitor;
   },
-): PageHandlerDeps {
+): PageDeps {
   const { assets, capture, security } = deps;
   return {
     app,

@@ -4,10 +4,10 @@ import { createMatcher } from "../../src/runtime/match.ts";
 import { Outcome, isSafeRedirect, redirect } from "../../src/runtime/outcome.ts";
 import type { Loader } from "../../src/runtime/route.ts";
 import { createRequestRecord } from "../../src/server/monitoring/request-record.ts";
-import { resolvePage, type PageDeps } from "../../src/server/pages/resolve-page.ts";
+import { resolvePage, type ResolveDeps } from "../../src/server/pages/resolve-page.ts";
 import { clientAssets } from "../support/app.ts";
 
-let deps: (loader: Loader) => PageDeps;
+let deps: (loader: Loader) => ResolveDeps;
 beforeAll(async () => {
   const assets = await clientAssets();
   deps = (loader) => ({
@@ -21,7 +21,7 @@ beforeAll(async () => {
 
 async function resolve(loader: Loader) {
   const request = new Request("http://localhost/r");
-  return resolvePage(request, new URL(request.url), createRequestRecord(request), deps(loader));
+  return resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestRecord(request) }, deps(loader));
 }
 
 describe("redirect", () => {
@@ -45,13 +45,13 @@ describe("redirect", () => {
   });
 
   test("is 307, or 308 when permanent, with the location", async () => {
-    expect((await resolve(() => redirect("/a"))).redirect).toEqual({ kind: "redirect", location: "/a", status: 307 });
+    expect((await resolve(() => redirect("/a"))).payload.outcome).toEqual({ kind: "redirect", location: "/a", status: 307 });
     expect((await resolve(() => redirect("/a", { permanent: true }))).status).toBe(308);
   });
 
   test.each(["javascript:alert(1)", "data:text/html,x", "//evil.example"])("to %p is a 500 with a digest, not a redirect", async (target) => {
     const page = await resolve(() => redirect(target));
-    expect(page.redirect).toBeUndefined();
+    expect(page.payload.outcome).toBeUndefined();
     expect(page.status).toBe(500);
     expect(page.payload.error?.digest).toMatch(/^[0-9a-z]{10}$/);
   });
@@ -67,7 +67,7 @@ describe("loader context", () => {
   test("holds decoded params, search, headers, cookies and the request's signal", async () => {
     const matcher = createMatcher([{ path: "/users/:id", component: () => null, loader: (ctx) => ctx }]);
     const request = new Request("http://localhost/users/a%20b?x=1", { headers: { cookie: "sid=abc%3D; theme=dark", "x-test": "1" } });
-    const seen = await resolvePage(request, new URL(request.url), createRequestRecord(request), {
+    const seen = await resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestRecord(request) }, {
       ...deps(() => null),
       match: matcher,
     });

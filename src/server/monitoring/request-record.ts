@@ -2,9 +2,15 @@
 import { digestOf, newDigest, rememberDigest } from "./digest.ts";
 import { requestPath } from "../http/host-check.ts";
 
+/**
+ * Where a server error happened: matching the path, the route's action or loader, rendering the page, a
+ * streamed loader value, an API route or plugin (handler), or a stored page rendered again (prerender).
+ */
+export type Phase = "match" | "action" | "loader" | "render" | "deferred" | "handler" | "prerender";
+
 export interface RecordedError {
   digest: string;
-  phase: string;
+  phase: Phase;
   name: string;
   message: string;
   stack?: string;
@@ -25,7 +31,7 @@ export interface ErrorContext {
   digest: string;
   route?: string;
   requestId: string;
-  phase: string;
+  phase: Phase;
   method: string;
   path: string;
 }
@@ -66,7 +72,7 @@ export function recordOf(request: Request, trustIncomingId = false): RequestReco
  * Gives an error its digest, records it for the request's log line and captures it, once.
  * An error that already has a digest (seen again by React after a loader reported it) is not re-sent.
  */
-export function reportError(record: RequestRecord, error: unknown, phase: string, capture: CaptureError): string {
+export function reportError(record: RequestRecord, error: unknown, phase: Phase, capture: CaptureError): string {
   const known = digestOf(error);
   if (known) return known;
   const digest = newDigest();

@@ -3,36 +3,23 @@ import { Elysia } from "elysia";
 import { BUILD_HEADER, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
 import type { ActionBody } from "../../runtime/route.ts";
 import { compressed } from "../http/compress.ts";
-import { renderPageData } from "./page-data.ts";
 import type { StoredResponses } from "../prerender/serve.ts";
-import { renderPage, type RenderDeps } from "./render.tsx";
 import { recordOf, type RequestRecord } from "../monitoring/request-record.ts";
-import { allowedMethods, readSubmission, type SubmissionLimits } from "../writes/submission.ts";
+import { allowedMethods, readSubmission } from "../writes/submission.ts";
 import { monitorPage } from "../monitoring/request-monitor.ts";
+import { renderPageData } from "./page-data.ts";
+import type { PageDeps, PageRequest } from "./page-request.ts";
+import { renderPage } from "./render.tsx";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
 export const MAX_PATH_BYTES = 8 * 1024;
-
-export interface PageHandlerDeps extends RenderDeps, SubmissionLimits {
-  /**
-   * Asked before the pages: public files live at the site root beside them, where a wildcard route of
-   * their own would shadow the pages, and one route per file would miss files added in development.
-   */
-  publicFile(request: Request, pathname: string): Promise<Response> | undefined;
-  /** The pages rendered once (production only). */
-  prerendered?: StoredResponses;
-}
 
 function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
   return new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
 }
 
 /** Where a page request goes: the document's URL, or with `isData` the page whose data it asks for. */
-interface PageTarget {
-  url: URL;
-  target: URL;
-  isData: boolean;
-}
+type PageTarget = Pick<PageRequest, "url" | "isData">;
 
 /** Asked first by the request scope (isStoredAnswer), then by the pages: the URL is parsed once. */
 const targets = new WeakMap<Request, PageTarget | Response>();
@@ -56,41 +43,42 @@ function parseTarget(request: Request): PageTarget | Response {
     return plain(400, "malformed percent-encoding in the path");
   }
   const isData = pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
-  const target = isData ? new URL(url) : url;
-  if (isData) target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
-  return { url, target, isData };
+  if (!isData) return { url, isData };
+  const target = new URL(url);
+  target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
+  return { url: target, isData };
 }
 
 /** Whether a GET or HEAD of a page gets a stored answer: nothing of the app's runs for it. */
 export function isStoredAnswer(request: Request, prerendered: StoredResponses): boolean {
   const page = pageTarget(request);
-  return !(page instanceof Response) && prerendered.has(page.target, page.isData);
+  return !(page instanceof Response) && prerendered.has(page.url, page.isData);
 }
 
 /** Renders the page a request asks for: no public file, no stored page (bench/ablation-server.ts runs it bare). */
-export async function handlePage(request: Request, record: RequestRecord, deps: PageHandlerDeps): Promise<Response> {
-  const page = pageTarget(request);
-  return page instanceof Response ? page : renderTarget(request, record, page, deps);
+export async function handlePage(request: Request, record: RequestRecord, deps: PageDeps): Promise<Response> {
+  const target = pageTarget(request);
+  return target instanceof Response ? target : renderTarget(request, record, target, deps);
 }
 
-async function renderTarget(request: Request, record: RequestRecord, { url, target, isData }: PageTarget, deps: PageHandlerDeps) {
+async function renderTarget(request: Request, record: RequestRecord, target: PageTarget, deps: PageDeps) {
   const reading = request.method === "GET" || request.method === "HEAD";
   let submission: ActionBody | undefined;
   if (!reading) {
-    const route = deps.match(target.pathname)?.route;
+    const route = deps.match(target.url.pathname)?.route;
     if (request.method !== "POST") return plain(405, "method not allowed", { allow: allowedMethods(route) });
     // A form posted by a page of another build: refused before its action runs, so the client can send it
     // again as a document post, which this build answers.
-    const build = isData ? request.headers.get(BUILD_HEADER) : null;
+    const build = target.isData ? request.headers.get(BUILD_HEADER) : null;
     if (build !== null && build !== deps.assets.manifest.buildId) return plain(409, "the page is from another build; send the form again");
     const read = await readSubmission(request, route, deps);
     if (read instanceof Response) return read;
     submission = read;
   }
-  const render = (req: Request) =>
-    isData ? renderPageData(req, target, record, deps, submission) : renderPage(req, url, record, deps, submission);
-  if (request.method === "HEAD") return headOf(request, render);
-  const answer = await render(request);
+  const page: PageRequest = { request, record, ...target, submission };
+  const render = (page: PageRequest) => (page.isData ? renderPageData(page, deps) : renderPage(page, deps));
+  if (request.method === "HEAD") return headOf(page, render);
+  const answer = await render(page);
   // Development pages go as they are: the dev server appends its reload script to the HTML stream.
   return deps.mode === "production" ? compressed(request, answer) : answer;
 }
@@ -100,10 +88,10 @@ async function renderTarget(request: Request, record: RequestRecord, { url, targ
  * the body alone would abort React "without a reason" while the visitor's signal is still live, and every
  * HEAD on a streamed page would be logged and reported as a failed render.
  */
-async function headOf(request: Request, render: (request: Request) => Promise<Response>): Promise<Response> {
+async function headOf(page: PageRequest, render: (page: PageRequest) => Promise<Response>): Promise<Response> {
   const stop = new AbortController();
-  const head = new Request(request, { signal: AbortSignal.any([request.signal, stop.signal]) });
-  const response = await render(head);
+  const head = new Request(page.request, { signal: AbortSignal.any([page.request.signal, stop.signal]) });
+  const response = await render({ ...page, request: head });
   stop.abort();
   const streamed = response.body !== null && !response.headers.has("content-length");
   await response.body?.cancel();
@@ -113,7 +101,7 @@ async function headOf(request: Request, render: (request: Request) => Promise<Re
   return new Response(null, { status: response.status, headers });
 }
 
-export function pagesPlugin(deps: PageHandlerDeps) {
+export function pagesPlugin(deps: PageDeps) {
   return new Elysia({ name: "brisk:pages" }).all(
     "*",
     function servePage({ request }) {
@@ -125,12 +113,12 @@ export function pagesPlugin(deps: PageHandlerDeps) {
         const file = deps.publicFile(request, record.path);
         if (file) return file;
       }
-      const page = pageTarget(request);
-      if (page instanceof Response) return page;
+      const target = pageTarget(request);
+      if (target instanceof Response) return target;
       // A prerendered page is a static answer too: no render, so nothing to monitor (createApp also leaves
       // it out of Sentry's request scope: stored-answers.ts).
-      const stored = reading ? deps.prerendered?.response(request, page.target, record, page.isData) : undefined;
-      return stored ?? monitorPage(deps.monitor, request, record, () => renderTarget(request, record, page, deps));
+      const stored = reading ? deps.prerendered?.response(request, target.url, record, target.isData) : undefined;
+      return stored ?? monitorPage(deps.monitor, request, record, () => renderTarget(request, record, target, deps));
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
     { parse: "none" },

@@ -3,28 +3,20 @@
 import { actionResult } from "../../runtime/action-data.ts";
 import { applySettlement, splitDeferred, tracked } from "../../runtime/deferred.tsx";
 import { showsErrorDetails } from "../../runtime/error-page.ts";
-import type { RouteMatch } from "../../runtime/match.ts";
-import { Outcome, isOutcome, outcomeInfo, type OutcomeInfo } from "../../runtime/outcome.ts";
+import { Outcome, isOutcome, outcomeInfo } from "../../runtime/outcome.ts";
 import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePayload } from "../../runtime/page-payload.ts";
-import type { ActionBody, ActionContext } from "../../runtime/route.ts";
-import type { ClientAssets } from "../http/assets.ts";
-import type { Mode } from "../config.ts";
-import type { CookieSettings } from "../sessions/cookies.ts";
+import type { Mode } from "../../runtime/app-server.ts";
+import type { ActionContext } from "../../runtime/route.ts";
+import { monitorStep } from "../monitoring/request-monitor.ts";
+import { reportError, type Phase, type RequestRecord } from "../monitoring/request-record.ts";
+import type { PageDeps, PageRequest } from "./page-request.ts";
 import { requestContext } from "./request-context.ts";
-import { monitorStep, type RequestMonitor } from "../monitoring/request-monitor.ts";
-import { reportError, type CaptureError, type RequestRecord } from "../monitoring/request-record.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
 const UNMATCHED = new Outcome("not-found");
 
-export interface PageDeps {
-  match(pathname: string): RouteMatch | null;
-  assets: ClientAssets;
-  mode: Mode;
-  capture: CaptureError;
-  cookies: CookieSettings;
-  monitor?: RequestMonitor;
-}
+/** The parts of PageDeps the action and loader steps read. */
+export type ResolveDeps = Pick<PageDeps, "match" | "assets" | "mode" | "capture" | "cookies" | "monitor">;
 
 export interface ResolvedPage {
   status: number;
@@ -32,8 +24,6 @@ export interface ResolvedPage {
   /** Loader data as components read it: streamed values are promises. */
   data: unknown;
   settlements: Array<readonly [string, Promise<DeferredSettlement>]>;
-  /** Set when the loader or action redirected: nothing renders. */
-  redirect?: OutcomeInfo;
   /** Headers the loader and action set, Set-Cookie included: on the answer whatever it is. */
   headers: Array<[string, string]>;
 }
@@ -50,17 +40,13 @@ export function failedPage(
   base: Omit<PagePayload, "data" | "deferred">,
   error: unknown,
   record: RequestRecord,
-  deps: PageDeps,
-  phase: string,
+  deps: ResolveDeps,
+  phase: Phase,
   headers: Array<[string, string]> = [],
 ): ResolvedPage {
   const payload: PagePayload = { ...base, data: null, deferred: [] };
   const ended = { data: null, settlements: [], headers };
-  if (isOutcome(error)) {
-    const info = outcomeInfo(error);
-    if (error.kind === "redirect") return { ...ended, status: error.status, payload: { ...payload, outcome: info }, redirect: info };
-    return { ...ended, status: error.status, payload: { ...payload, outcome: info } };
-  }
+  if (isOutcome(error)) return { ...ended, status: error.status, payload: { ...payload, outcome: outcomeInfo(error) } };
   const digest = reportError(record, error, phase, deps.capture);
   return { ...ended, status: 500, payload: { ...payload, error: publicError(error, digest, deps.mode) } };
 }
@@ -76,14 +62,12 @@ function afterPost(error: unknown): unknown {
   return error;
 }
 
-export async function resolvePage(
-  request: Request,
-  url: URL,
-  record: RequestRecord,
-  deps: PageDeps,
-  /** A form post's body, read and checked: the route's action runs first. */
-  submission?: ActionBody,
-): Promise<ResolvedPage> {
+/** Whether the action or loader redirected: nothing renders, the response is the redirect. */
+export function redirected(page: ResolvedPage): boolean {
+  return page.payload.outcome?.kind === "redirect";
+}
+
+export async function resolvePage({ request, url, record, submission }: PageRequest, deps: ResolveDeps): Promise<ResolvedPage> {
   const match = deps.match(url.pathname);
   const base = {
     v: PAGE_DATA_VERSION,

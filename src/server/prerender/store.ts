@@ -4,7 +4,8 @@
 import type { RouteDefinition } from "../../runtime/route.ts";
 import { scriptJson } from "../../runtime/script-json.ts";
 import { pageDataOf } from "../pages/page-data.ts";
-import { renderPage, renderResolved, type RenderDeps } from "../pages/render.tsx";
+import type { PageDeps, PageRequest } from "../pages/page-request.ts";
+import { renderPage, renderResolved } from "../pages/render.tsx";
 import { resolvePage } from "../pages/resolve-page.ts";
 import { createRequestRecord, reportError, type RequestRecord } from "../monitoring/request-record.ts";
 import { serveStored, type PageStore, type StoredResponses } from "./serve.ts";
@@ -52,20 +53,26 @@ function storedHeaders(response: Response, what: string): Array<[string, string]
  * With no monitor (a stored page must not carry the trace of the render that made it), and slots for the
  * nonce and the client configuration: components still read the configuration, its JSON is the slot.
  */
-function storingDeps(deps: RenderDeps, nonce: string = SLOT_MARKERS.nonce): RenderDeps {
+function storingDeps(deps: PageDeps, nonce: string = SLOT_MARKERS.nonce): PageDeps {
   const clientConfig = { ...deps.clientConfig, toJSON: () => SLOT_MARKERS.config.slice(1, -1) };
   return { ...deps, clientConfig, monitor: undefined, security: { ...deps.security, nonce: () => nonce }, capture: () => {} };
 }
 
-async function renderRoute(route: RouteDefinition, deps: RenderDeps): Promise<StoredRoute> {
+/** A request for a stored page: no form post, and reads of what a stored page cannot depend on refused. */
+function guardedPage(href: string): { page: PageRequest; read: () => string | undefined } {
+  const { request, url, read } = guardedRequest(href);
+  return { page: { request, url, isData: false, record: createRequestRecord(request) }, read };
+}
+
+async function renderRoute(route: RouteDefinition, deps: PageDeps): Promise<StoredRoute> {
   const what = `route ${route.path}`;
-  const { request, url, read } = guardedRequest(`http://${SLOT_MARKERS.host}${route.path}`);
-  const record = createRequestRecord(request);
+  const { page, read } = guardedPage(`http://${SLOT_MARKERS.host}${route.path}`);
+  const { record } = page;
   const slotDeps = storingDeps(deps);
   // One run of the loader for both: the document and the page data client navigation asks for.
-  const page = await resolvePage(request, url, record, slotDeps);
-  const response = await renderResolved(request, url, page, record, slotDeps);
-  const data = pageDataOf(page, createRequestRecord(request), slotDeps);
+  const resolved = await resolvePage(page, slotDeps);
+  const response = await renderResolved(page, resolved, slotDeps);
+  const data = pageDataOf({ ...page, isData: true, record: createRequestRecord(page.request) }, resolved, slotDeps);
   const [html, body] = await Promise.all([response.text(), data.text()]);
   const reads = read();
   if (reads) throw new PrerenderError(`${what} is marked prerender, but its loader reads ${reads}`);
@@ -85,15 +92,16 @@ const CHECK_NONCE = "Q2hlY2tOb25jZUNoZWNrTm9u";
  * The not-found page, stored only when filling in the path gives exactly what a render of such a path gives:
  * an app's not-found page that shows more of the request (a header, a cookie, the time) renders every time.
  */
-async function renderNotFound(deps: RenderDeps, config: string): Promise<StoredPage | null> {
-  const slotted = guardedRequest(`http://${SLOT_MARKERS.host}${SLOT_MARKERS.path}?${SLOT_MARKERS.search}`);
-  const response = await renderPage(slotted.request, slotted.url, createRequestRecord(slotted.request), storingDeps(deps)).catch(() => undefined);
+async function renderNotFound(deps: PageDeps, config: string): Promise<StoredPage | null> {
+  const slotted = guardedPage(`http://${SLOT_MARKERS.host}${SLOT_MARKERS.path}?${SLOT_MARKERS.search}`);
+  const response = await renderPage(slotted.page, storingDeps(deps)).catch(() => undefined);
   if (!response || response.status !== 404 || slotted.read() || response.headers.has("set-cookie")) return null;
   const page = storePage(await response.text(), 404, storedHeaders(response, "the not-found page"));
-  const check = guardedRequest(`http://check.invalid${CHECK_PATH}${CHECK_SEARCH}`);
+  const check = guardedPage(`http://check.invalid${CHECK_PATH}${CHECK_SEARCH}`);
   const liveDeps = { ...storingDeps(deps, CHECK_NONCE), clientConfig: deps.clientConfig };
-  const live = await renderPage(check.request, check.url, createRequestRecord(check.request), liveDeps);
-  const values = { nonce: CHECK_NONCE, host: check.url.hostname, path: check.url.pathname, search: check.url.search.slice(1), config };
+  const live = await renderPage(check.page, liveDeps);
+  const { url } = check.page;
+  const values = { nonce: CHECK_NONCE, host: url.hostname, path: url.pathname, search: url.search.slice(1), config };
   return (await live.text()) === htmlOf(page, values) ? page : null;
 }
 
@@ -107,7 +115,7 @@ export interface Prerendered extends StoredResponses {
   pages(): PrerenderedPages;
 }
 
-export function prerenderRoutes(routes: readonly RouteDefinition[], deps: RenderDeps, built?: PrerenderedPages): Prerendered {
+export function prerenderRoutes(routes: readonly RouteDefinition[], deps: PageDeps, built?: PrerenderedPages): Prerendered {
   const marked = new Map(routes.filter((r) => r.prerender).map((r) => [r.path, r]));
   for (const path of marked.keys()) {
     if (/[:*]/.test(path)) throw new PrerenderError(`route ${path} is marked prerender, but its path has parameters`);

@@ -1,0 +1,45 @@
+// page-request.ts: what every step of a page request reads: the request itself, and the server's parts.
+import type { AppDefinition } from "../../runtime/app-definition.ts";
+import type { RouteMatch } from "../../runtime/match.ts";
+import type { ClientConfig } from "../../runtime/page-payload.ts";
+import type { ActionBody } from "../../runtime/route.ts";
+import type { Mode } from "../../runtime/app-server.ts";
+import type { ClientAssets } from "../http/assets.ts";
+import type { SecurityHeaders } from "../http/security-headers.ts";
+import type { RequestMonitor } from "../monitoring/request-monitor.ts";
+import type { CaptureError, RequestRecord } from "../monitoring/request-record.ts";
+import type { StoredResponses } from "../prerender/serve.ts";
+import type { CookieSettings } from "../sessions/cookies.ts";
+import type { SubmissionLimits } from "../writes/submission.ts";
+
+/** One request for a page, as it goes from its checks to the action, the loader and the render. */
+export interface PageRequest {
+  request: Request;
+  /** The page's URL: for page data, the page it asks for (its path without the page-data prefix). */
+  url: URL;
+  /** Page data for client navigation, rather than the HTML document. */
+  isData: boolean;
+  record: RequestRecord;
+  /** A form post's body, read and checked: the route's action runs first. */
+  submission?: ActionBody;
+}
+
+/** The server's parts a page request uses, made once per server (createApp's pageDeps). */
+export interface PageDeps extends SubmissionLimits {
+  app: AppDefinition;
+  match(pathname: string): RouteMatch | null;
+  assets: ClientAssets;
+  mode: Mode;
+  capture: CaptureError;
+  cookies: CookieSettings;
+  clientConfig: ClientConfig;
+  security: SecurityHeaders;
+  monitor?: RequestMonitor;
+  /**
+   * Asked before the pages: public files live at the site root beside them, where a wildcard route of
+   * their own would shadow the pages, and one route per file would miss files added in development.
+   */
+  publicFile(request: Request, pathname: string): Promise<Response> | undefined;
+  /** The pages rendered once (production only). */
+  prerendered?: StoredResponses;
+}
