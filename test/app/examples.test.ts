@@ -1,11 +1,57 @@
-// The example app as a visitor meets it: the home page lists every example, and public/ and imported
-// images are there. The framework's own behaviour is tested on the fixture app (test/server).
+// The example app as a visitor meets it, through the server in-process: every example's status, public/ and
+// imported images, the guestbook's form and API, the session, the cache header and the stored pages.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { EXAMPLE_APP_MODULE, testApp, type TestApp } from "../support/app.ts";
+import { serveApp, type ServedApp } from "brisk/test";
+import { EXAMPLES } from "../../src/app/pages/examples.ts";
 
-let t: TestApp;
+let t: ServedApp;
+const SAME_ORIGIN = { origin: "http://localhost" };
+const form = (body: string, origin = SAME_ORIGIN.origin) => ({
+  method: "POST",
+  headers: { origin, "content-type": "application/x-www-form-urlencoded" },
+  body,
+});
+const entries = async (): Promise<Array<{ id: number; name: string; message: string }>> => (await (await t.request("/api/guestbook")).json()).entries;
+
 beforeAll(async () => {
-  t = await testApp({}, { appModule: EXAMPLE_APP_MODULE });
+  t = await serveApp();
+  // The listed entry page, /examples/guestbook/1, needs one entry: ids start at 1 and are never reused.
+  expect((await t.request("/api/guestbook", { method: "POST", headers: { ...SAME_ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ name: "First", message: "an entry" }) })).status).toBe(201);
+});
+
+/** DESIGN.md's example routes, as a visitor without a session meets them. */
+const STATUS: Record<string, number> = {
+  "/": 200,
+  "/examples/stream": 200,
+  "/examples/search?q=brisk": 200,
+  "/examples/redirect": 307,
+  "/examples/not-found": 404,
+  "/examples/forbidden": 403,
+  "/examples/unauthorized": 401,
+  "/examples/server-error": 500,
+  "/examples/render-error": 500,
+  "/examples/late-error": 200,
+  "/examples/late-not-found": 200,
+  "/examples/client-error": 200,
+  "/examples/lazy": 200,
+  "/examples/guestbook": 200,
+  "/examples/guestbook/1": 200,
+  "/examples/guestbook/999999": 404,
+  "/api/guestbook": 200,
+  "/examples/session": 200,
+  "/examples/account": 401,
+  "/examples/cached": 200,
+  "/robots.txt": 200,
+  "/favicon.ico": 200,
+  "/no/such/page": 404,
+};
+
+test("every example the home page lists has its status here", () => {
+  for (const { href } of EXAMPLES) expect({ href, status: STATUS[href] }).toEqual({ href, status: expect.any(Number) });
+});
+
+test.each(Object.entries(STATUS))("%s answers %i", async (path, status) => {
+  expect((await t.request(path)).status).toBe(status);
 });
 
 test("the home page links to every example", async () => {
@@ -36,7 +82,6 @@ test("the home page's logo is an imported image, served from /assets/", async ()
 });
 
 describe("the guestbook, its API and the session, through the server", () => {
-  const SAME_ORIGIN = { origin: "http://localhost" };
   const json = (body: unknown, type = "application/json") => ({ method: "POST", headers: { ...SAME_ORIGIN, "content-type": type }, body: typeof body === "string" ? body : JSON.stringify(body) });
 
   test("POST /api/guestbook: 201 with Location, then the entry on its page and in the list", async () => {
@@ -45,7 +90,7 @@ describe("the guestbook, its API and the session, through the server", () => {
     const entry = await res.json();
     expect(res.headers.get("location")).toBe(`/examples/guestbook/${entry.id}`);
     expect(await (await t.request(res.headers.get("location")!)).text()).toContain("from JSON");
-    expect((await (await t.request("/api/guestbook")).json()).entries[0]).toMatchObject({ id: entry.id, name: "Api" });
+    expect((await entries())[0]).toMatchObject({ id: entry.id, name: "Api" });
   });
 
   test("POST /api/guestbook: 422 naming the fields, 400 malformed, 415 not JSON or a form", async () => {
@@ -60,15 +105,31 @@ describe("the guestbook, its API and the session, through the server", () => {
     expect(text.headers.get("content-type")).toStartWith("application/json");
   });
 
+  test("signing the guestbook's form: 303 back to the list, which shows the entry first", async () => {
+    const res = await t.request("/examples/guestbook", form("name=Form&message=signed+by+a+form"));
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/examples/guestbook");
+    expect((await entries())[0]).toMatchObject({ name: "Form", message: "signed by a form" });
+    expect(await (await t.request("/examples/guestbook")).text()).toContain("signed by a form");
+  });
+
+  test("an invalid form post: 422, the page with each field's error and the typed values kept, nothing stored", async () => {
+    const before = (await entries()).length;
+    const res = await t.request("/examples/guestbook", form(`name=Kept+name&message=${"x".repeat(501)}`));
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain('id="message-error"');
+    expect(html).toContain("Message must be at most 500 characters");
+    expect(html).toContain('value="Kept name"');
+    expect(html).toContain("x".repeat(501));
+    expect((await entries()).length).toBe(before);
+  });
+
   test("a cross-site form post to the guestbook is 403 and stores nothing", async () => {
-    const before = (await (await t.request("/api/guestbook")).json()).entries.length;
-    const res = await t.request("/examples/guestbook", {
-      method: "POST",
-      headers: { origin: "https://evil.example", "content-type": "application/x-www-form-urlencoded" },
-      body: "name=Evil&message=csrf",
-    });
+    const before = (await entries()).length;
+    const res = await t.request("/examples/guestbook", form("name=Evil&message=csrf", "https://evil.example"));
     expect(res.status).toBe(403);
-    expect((await (await t.request("/api/guestbook")).json()).entries.length).toBe(before);
+    expect((await entries()).length).toBe(before);
   });
 
   test("a missing entry is 404", async () => {
@@ -77,11 +138,7 @@ describe("the guestbook, its API and the session, through the server", () => {
   });
 
   test("the session cookie is signed: the account is 200 with it, 401 without it or tampered", async () => {
-    const signIn = await t.request("/examples/session", {
-      method: "POST",
-      headers: { ...SAME_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-      body: "name=Ada",
-    });
+    const signIn = await t.request("/examples/session", form("name=Ada"));
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get("location")).toBe("/examples/account");
     const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("session="))!.split(";")[0]!;
@@ -90,10 +147,26 @@ describe("the guestbook, its API and the session, through the server", () => {
     const tampered = cookie.replace("Ada", "Eve");
     expect(tampered).not.toBe(cookie);
     expect((await t.request("/examples/account", { headers: { cookie: tampered } })).status).toBe(401);
+    // The API reads the same signed cookie: a forged one is nobody.
+    const who = async (headers: HeadersInit) => (await (await t.request("/api/session", { headers })).json()) as unknown;
+    expect(await who({ cookie })).toEqual({ name: "Ada" });
+    expect(await who({ cookie: tampered })).toEqual({ name: null });
+    expect(await who({})).toEqual({ name: null });
   });
 
   test("/examples/cached is public for a minute, page and page data", async () => {
     expect((await t.request("/examples/cached")).headers.get("cache-control")).toBe("public, max-age=60");
     expect((await t.request("/__data/examples/cached")).headers.get("cache-control")).toBe("public, max-age=60");
   });
+});
+
+test("the pages marked prerender are stored once rendered: a strong ETag, and 304 when it matches", async () => {
+  await t.prerendered();
+  for (const path of ["/", "/examples/lazy"]) {
+    const res = await t.request(path);
+    expect(res.status).toBe(200);
+    const etag = res.headers.get("etag");
+    expect(etag).toStartWith('"');
+    expect((await t.request(path, { headers: { "if-none-match": etag! } })).status).toBe(304);
+  }
 });

@@ -5,5 +5,6 @@
 export { serveApp, listenApp, type ServeOptions, type ServedApp, type ListeningApp } from "./serve.ts";
 export { logFor } from "./logs.ts";
 export { startPostgres, type Postgres } from "./postgres.ts";
+export { freePort } from "./free-port.ts";
 export { launchBrowser, watchPage, hydrated, type PageWatch } from "./browser.ts";
 export { renderInApp, type RenderInAppOptions, type RenderedInApp } from "./dom.tsx";
