@@ -20,7 +20,10 @@ export async function prerenderInto(clientDir: string, appModule = "#app"): Prom
   ]);
   // A secret of this build alone: a prerendered loader may not read or set cookies, and none is kept.
   const config = { ...parseConfig(Bun.env), cookieSecrets: [crypto.randomUUID()] };
-  const started = await startApp(config, app, (record) => console.error(JSON.stringify(record)));
+  // The app's own start (its database) only for a route's loader: the not-found page alone runs none, and a
+  // build need not reach the app's database for it. A not-found page that fails without it is rendered at start.
+  const needsStart = app.routes.some((route) => route.prerender);
+  const started = await startApp(config, needsStart ? app : { ...app, server: undefined }, (record) => console.error(JSON.stringify(record)));
   try {
     const server = createApp(config, app, { assets: loadClientAssets(app.routes, clientDir), cookieSigner: started.cookieSigner, log: () => {} });
     await prerendered(server);
