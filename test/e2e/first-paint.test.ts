@@ -1,17 +1,18 @@
 // What stands before the first paint in Chromium, on the production build: a compressed document, the app's
-// stylesheet inline (no request for it, no CSP violation), and route stylesheets still loaded as links.
+// stylesheet inline (no request for it, no CSP violation), and route stylesheets still loaded as links. On the
+// fixture app (test/fixtures/app).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { prerendered } from "../../src/server/create-app.ts";
-import { EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
+import { storePrerenderedPages } from "../../src/server/create-app.ts";
+import { listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
 
 let server: Listening;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await listenApp({}, { appModule: EXAMPLE_APP_MODULE });
-  await prerendered(server.app);
+  server = await listenApp();
+  await storePrerenderedPages(server.app);
   browser = await launchBrowser();
 });
 
@@ -20,14 +21,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-test("the prerendered home page: compressed, its stylesheet inline and kept through hydration and navigation, no CSP violation", async () => {
+test("the prerendered page: compressed, its stylesheet inline and kept through hydration and navigation, no CSP violation", async () => {
   const page = await browser.newPage();
   const watch = watchPage(page);
   const stylesheets: string[] = [];
   page.on("request", (r) => {
     if (r.resourceType() === "stylesheet") stylesheets.push(new URL(r.url()).pathname);
   });
-  const response = await page.goto(`${server.origin}/`);
+  const response = await page.goto(`${server.origin}/prerendered`);
   // Joined per response from pieces gzipped once: what Chromium decodes is the page, nonce and all.
   expect(response!.headers()["content-encoding"]).toBe("gzip");
   expect(response!.headers().etag).toBeTruthy();
@@ -42,11 +43,11 @@ test("the prerendered home page: compressed, its stylesheet inline and kept thro
   expect(before.rules).toBeGreaterThan(0);
   // The app's rules apply: the page's font is the stylesheet's, not the browser's serif default.
   expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain("system-ui");
-  await page.click('a[href="/examples/lazy"]');
-  await page.waitForSelector(".lazy-banner");
+  await page.click('a[href="/lazy"]');
+  await page.waitForSelector(".lazy");
   expect(await inline()).toEqual(before);
   expect(stylesheets).toHaveLength(1);
-  expect(stylesheets[0]).toMatch(/^\/assets\/LazyExample-/);
+  expect(stylesheets[0]).toMatch(/^\/assets\/lazy-/);
   expect(watch.problems).toEqual([]);
   await page.close();
 });

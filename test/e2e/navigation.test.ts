@@ -1,7 +1,7 @@
-// Hydration and client navigation in Chromium, against the real app on a real socket.
+// Hydration and client navigation in Chromium, against the fixture app (test/fixtures/app) on a real socket.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { clientAssets, EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
+import { clientAssets, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
 
 let server: Listening;
@@ -11,8 +11,8 @@ let navigationChunk: string;
 
 beforeAll(async () => {
   // A development client: React then reports every hydration mismatch on the console.
-  server = await listenApp({}, { clientMode: "development", appModule: EXAMPLE_APP_MODULE });
-  navigationChunk = (await clientAssets("development", EXAMPLE_APP_MODULE)).manifest.chunks["src/runtime/browser/navigate.ts"]!;
+  server = await listenApp({}, { clientMode: "development" });
+  navigationChunk = (await clientAssets("development")).manifest.chunks["src/runtime/browser/navigate.ts"]!;
   browser = await launchBrowser();
 });
 
@@ -38,15 +38,15 @@ const marked = (page: Page) => page.evaluate(() => (window as unknown as { __mar
 describe("hydration", () => {
   test.each([
     "/",
-    "/examples/stream",
-    "/examples/search?q=%3C%2Fscript%3E%E2%80%A8",
-    "/examples/not-found",
-    "/examples/forbidden",
-    "/examples/server-error",
-    "/examples/render-error",
-    "/examples/late-not-found",
-    "/examples/client-error",
-    "/examples/lazy",
+    "/stream",
+    "/search?q=%3C%2Fscript%3E%E2%80%A8",
+    "/not-found",
+    "/forbidden",
+    "/server-error",
+    "/render-error",
+    "/late-not-found",
+    "/client-error",
+    "/lazy",
     "/no/such/page",
   ])("%s hydrates with no console errors and no CSP violation", async (path) => {
     const { page, watch } = await open(path);
@@ -58,8 +58,8 @@ describe("hydration", () => {
 
 describe("a first visit to a code-split route", () => {
   test("requests the route's chunk while the entry script is held back, and only once", async () => {
-    const { manifest } = await clientAssets("development", EXAMPLE_APP_MODULE);
-    const chunk = `${server.origin}/assets/${manifest.chunks["src/app/pages/LazyExample.tsx"]}`;
+    const { manifest } = await clientAssets("development");
+    const chunk = `${server.origin}/assets/${manifest.chunks["test/fixtures/app/lazy.tsx"]}`;
     const page = await browser.newPage();
     const watch = watchPage(page);
     const chunkRequests: string[] = [];
@@ -77,10 +77,10 @@ describe("a first visit to a code-split route", () => {
       requestedBeforeEntry = await Promise.race([chunkRequested.then(() => true), Bun.sleep(5000).then(() => false)]);
       await route.continue();
     });
-    await page.goto(`${server.origin}/examples/lazy`);
+    await page.goto(`${server.origin}/lazy`);
     await hydrated(page);
     expect(requestedBeforeEntry).toBe(true);
-    expect(await page.isVisible(".lazy-banner")).toBe(true);
+    expect(await page.isVisible(".lazy")).toBe(true);
     await page.waitForLoadState("networkidle");
     expect(chunkRequests).toHaveLength(1);
     expect(watch.problems).toEqual([]);
@@ -92,17 +92,17 @@ describe("client navigation", () => {
   test("a Link click renders the target with no document request, and back/forward work", async () => {
     const { page, watch } = await open("/");
     await mark(page);
-    await page.click('a[href="/examples/search?q=brisk"]');
-    await page.waitForSelector("output#query");
-    expect(await page.textContent("output#query")).toBe("brisk");
-    expect(page.url()).toBe(`${server.origin}/examples/search?q=brisk`);
+    await page.click('a[href="/search?q=brisk"]');
+    await page.waitForSelector("#q");
+    expect(await page.textContent("#q")).toBe("brisk");
+    expect(page.url()).toBe(`${server.origin}/search?q=brisk`);
     await page.click('a[href="/"]');
-    await page.waitForSelector("ul.examples");
+    await page.waitForSelector("ul.links");
     await page.goBack();
-    await page.waitForSelector("output#query");
-    expect(page.url()).toBe(`${server.origin}/examples/search?q=brisk`);
+    await page.waitForSelector("#q");
+    expect(page.url()).toBe(`${server.origin}/search?q=brisk`);
     await page.goForward();
-    await page.waitForSelector("ul.examples");
+    await page.waitForSelector("ul.links");
     expect(page.url()).toBe(`${server.origin}/`);
     expect(await marked(page)).toBe(true);
     expect(watch.documents).toEqual([`${server.origin}/`]);
@@ -111,17 +111,17 @@ describe("client navigation", () => {
   });
 
   test("a redirect during client navigation lands on the target and replaces the history entry", async () => {
-    const { page, watch } = await open("/examples/stream");
+    const { page, watch } = await open("/stream");
     await mark(page);
     await page.click('a[href="/"]');
-    await page.waitForSelector("ul.examples");
+    await page.waitForSelector("ul.links");
     const before = await page.evaluate(() => history.length);
-    await page.click('a[href="/examples/redirect"]');
+    await page.click('a[href="/redirect"]');
     await page.waitForFunction((n) => history.length === n + 1, before);
     expect(page.url()).toBe(`${server.origin}/`);
     await page.goBack();
     // Back skips the redirecting URL: the entry before the click was the home page itself.
-    await page.waitForSelector("ul.examples");
+    await page.waitForSelector("ul.links");
     expect(page.url()).toBe(`${server.origin}/`);
     await page.goBack();
     await page.waitForSelector("#streamed-section");
@@ -131,9 +131,9 @@ describe("client navigation", () => {
   });
 
   test.each([
-    ["/examples/not-found", "Page not found"],
-    ["/examples/forbidden", "Forbidden"],
-    ["/examples/unauthorized", "Sign-in required"],
+    ["/not-found", "Page not found"],
+    ["/forbidden", "Forbidden"],
+    ["/unauthorized", "Sign-in required"],
     ["/no/such/page", "Page not found"],
   ])("navigating to %s shows the same fallback the server renders", async (path, heading) => {
     const { page } = await open("/");
@@ -148,7 +148,7 @@ describe("client navigation", () => {
 
   test("navigating to a failing loader shows the server-side error page with its digest", async () => {
     const { page } = await open("/");
-    await page.click('a[href="/examples/server-error"]');
+    await page.click('a[href="/server-error"]');
     await page.waitForSelector(".digest code");
     expect(await page.textContent("main")).toContain("server-side exception has occurred while loading 127.0.0.1");
     expect(await page.textContent(".digest code")).toMatch(/^[0-9a-z]{10}$/);
@@ -157,7 +157,7 @@ describe("client navigation", () => {
 
   test("the streamed section arrives after client navigation too", async () => {
     const { page } = await open("/");
-    await page.click('a[href="/examples/stream"]');
+    await page.click('a[href="/stream"]');
     await page.waitForSelector("#streamed-fallback");
     await page.waitForSelector("#streamed-section");
     await page.close();
@@ -175,13 +175,13 @@ describe("client navigation", () => {
     await page.goto(`${server.origin}/`, { waitUntil: "domcontentloaded" });
     await hydrated(page);
     await mark(page);
-    await page.click('a[href="/examples/search?q=brisk"]');
+    await page.click('a[href="/search?q=brisk"]');
     await Bun.sleep(300);
     // Neither lost nor a full load: the click is still waiting.
     expect(page.url()).toBe(`${server.origin}/`);
     release();
-    await page.waitForSelector("output#query");
-    expect(page.url()).toBe(`${server.origin}/examples/search?q=brisk`);
+    await page.waitForSelector("#q");
+    expect(page.url()).toBe(`${server.origin}/search?q=brisk`);
     expect(await marked(page)).toBe(true);
     expect(watch.documents).toEqual([`${server.origin}/`]);
     expect(watch.problems).toEqual([]);
@@ -190,20 +190,21 @@ describe("client navigation", () => {
 
   test("the code-split route loads its chunk and its stylesheet on navigation", async () => {
     const { page } = await open("/");
-    await page.click('a[href="/examples/lazy"]');
-    await page.waitForSelector(".lazy-banner");
-    const border = await page.$eval(".lazy-banner", (el) => getComputedStyle(el).borderLeftStyle);
-    expect(border).toBe("solid");
+    await page.click('a[href="/lazy"]');
+    await page.waitForSelector(".lazy");
+    // lazy.css's rebeccapurple.
+    const color = await page.$eval(".lazy", (el) => getComputedStyle(el).color);
+    expect(color).toBe("rgb(102, 51, 153)");
     await page.close();
   });
 });
 
 describe("after the shell", () => {
   test("late error: the error UI shows the server's digest, naming the host, with no CSP violation", async () => {
-    const { page, watch } = await open("/examples/late-error");
+    const { page, watch } = await open("/late-error");
     await page.waitForSelector(".digest code");
     expect(watch.problems.filter((p) => p.includes("CSP"))).toEqual([]);
-    const html = await (await fetch(`${server.origin}/__data/examples/late-error`)).text();
+    const html = await (await fetch(`${server.origin}/__data/late-error`)).text();
     expect(html).toContain('"digest"');
     expect(await page.textContent("main")).toContain("server-side exception has occurred while loading 127.0.0.1");
     expect(await page.textContent(".digest code")).toMatch(/^[0-9a-z]{10}$/);
@@ -211,7 +212,7 @@ describe("after the shell", () => {
   });
 
   test("late not-found: the fallback shows and noindex is present", async () => {
-    const { page } = await open("/examples/late-not-found");
+    const { page } = await open("/late-not-found");
     await page.waitForSelector("main.fallback");
     expect(await page.textContent("main.fallback h1")).toContain("Page not found");
     expect(await page.locator('meta[name="robots"][content="noindex"]').count()).toBeGreaterThanOrEqual(1);
@@ -219,7 +220,7 @@ describe("after the shell", () => {
   });
 
   test("client error: the button leads to the client-side error page", async () => {
-    const { page } = await open("/examples/client-error");
+    const { page } = await open("/client-error");
     await page.click("text=Throw an error");
     await page.waitForSelector("main.global-error");
     expect(await page.textContent("main")).toContain("client-side exception has occurred while loading 127.0.0.1");
