@@ -1,7 +1,6 @@
 // ablation-server.ts: Brisk's page handler (src/server/pages/pages.ts) on raw Bun.serve, for bench/ablation.ts.
 // No Elysia, no request log; ABLATION=no-headers also drops the security headers and the CSP nonce.
 // Everything else is Brisk's own code path: routing, loaders, outcomes, its React tree and boot data.
-import app from "#app";
 import { pageHandlerDeps } from "../src/server/create-app.ts";
 import { startApp } from "../src/server/app-start.ts";
 import { loadClientAssets } from "../src/server/http/assets.ts";
@@ -9,12 +8,13 @@ import { parseConfig } from "../src/server/config.ts";
 import { handlePage } from "../src/server/pages/pages.ts";
 import { createRequestRecord } from "../src/server/monitoring/request-record.ts";
 import { createSecurityHeaders, type SecurityHeaders } from "../src/server/http/security-headers.ts";
+import app from "./app/app.ts";
 
 const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
 const noHeaders: SecurityHeaders = { common: {}, nonce: () => "", html: () => ({}), csp: () => "" };
 const security = Bun.env.ABLATION === "no-headers" ? noHeaders : createSecurityHeaders(config);
-// The app's store (under DATA_DIR) and the cookie signer, as main.ts starts them.
+// The bench app's store (under DATA_DIR) and the cookie signer, as main.ts starts them.
 const { cookieSigner } = await startApp(config, app, () => {});
 const deps = pageHandlerDeps(config, app, { assets, capture: () => {}, security, cookieSigner });
 

@@ -1,12 +1,14 @@
 // ablation.ts: `bun bench/ablation.ts`: where Brisk's extra CPU per request goes, by taking it apart.
 // The same request through four servers in turns, CPU per response each: the reference, Brisk whole,
 // Brisk's page handler on raw Bun.serve (no Elysia, no request log), and that handler without the
-// security headers and CSP nonce. The differences split Brisk's cost over the layers. Measured on `/`,
-// the 404 and the guestbook's form post (each server with its own store under its own DATA_DIR).
+// security headers and CSP nonce. The differences split Brisk's cost over the layers. Measured on the bench
+// app's items page (rendered for every request), the 404 and the guestbook's form post (each server with its own
+// store under its own DATA_DIR).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../src/server/build/client-build.ts";
+import { BENCH_APP } from "./lib/bench-app.ts";
 import { FORM_TYPE, GUESTBOOK_FORM, GUESTBOOK_PATH, checkSubmission } from "./lib/guestbook.ts";
 import { LOAD_CORE, pinSelf, startServer, type Child } from "./lib/proc.ts";
 import { PATHS } from "./lib/results.ts";
@@ -20,7 +22,7 @@ const work = await mkdtemp(join(tmpdir(), "brisk-ablation-"));
 const children: Child[] = [];
 try {
   const clientDir = join(work, "client");
-  await buildClient({ outdir: clientDir });
+  await buildClient({ outdir: clientDir, appModule: BENCH_APP });
   const formFile = join(work, "guestbook-form.txt");
   await Bun.write(formFile, GUESTBOOK_FORM);
   const dataDirOf = (name: string) => join(work, `data-${name.replace(/\W+/g, "-")}`);
@@ -51,7 +53,7 @@ try {
   const rows: string[] = [];
   const rest = "routing, loader, outcomes, Brisk's React tree and boot data";
   const cases = [
-    [PATHS.home, {}, rest],
+    [PATHS.items, {}, rest],
     [PATHS.notFound, {}, rest],
     [GUESTBOOK_PATH, post, "cross-site check, body read and parse within limits, the action's context, the redirect as an outcome"],
   ] as const;

@@ -1,12 +1,13 @@
-// brisk-server.ts: Brisk started as src/server/main.ts starts it, but on the bench's own client build.
+// brisk-server.ts: the bench app (bench/app) started as src/server/main.ts starts an app, on the bench's own
+// client build of it.
 // Set SENTRY_DSN for "Sentry on" (and SENTRY_TRACES_SAMPLE_RATE for tracing): Sentry is initialised before the app
 // listens, as in main.ts with tracing.
-import app from "#app";
-import { createApp, prerendered } from "../src/server/create-app.ts";
+import { createApp, storePrerenderedPages } from "../src/server/create-app.ts";
 import { startApp } from "../src/server/app-start.ts";
 import { loadClientAssets } from "../src/server/http/assets.ts";
 import { parseConfig } from "../src/server/config.ts";
 import { initServerSentry } from "../src/server/monitoring/sentry.ts";
+import app from "./app/app.ts";
 
 const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
@@ -14,4 +15,4 @@ const monitoring = initServerSentry(config, config.sentryRelease ?? assets.manif
 const { cookieSigner } = await startApp(config, app, () => {});
 const server = createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture, monitor: monitoring?.monitor });
 server.listen({ hostname: config.host, port: config.port, reusePort: true });
-await prerendered(server);
+await storePrerenderedPages(server);

@@ -1,28 +1,30 @@
-// reference-server.tsx: the ceiling: raw Bun.serve + renderToReadableStream of Brisk's own pages, no framework.
-// Same components and loader data as Brisk, in a shell like Document.tsx, with the same boot data
-// script and client entry, so the HTML is the same size; only routing, outcomes, logging, Sentry are missing.
+// reference-server.tsx: the ceiling: raw Bun.serve + renderToReadableStream of the bench app's pages (bench/app),
+// no framework. Same components and loader data as Brisk, in a shell like the app's Document, with the same boot
+// data script and client entry, so the HTML is the same size; only routing, outcomes, logging, Sentry are missing.
+// `/` is rendered for every request here (Brisk prerenders it), `/items` on both sides.
 // /assets/ are the build's files (for the Chromium loads; its pages run Brisk's entry, which finds no
 // Brisk boot state there and does not hydrate).
 // POST /monitoring is the naive tunnel: one fetch forward, no checks at all.
-// POST /examples/guestbook is the form post done by hand: the urlencoded body parsed, the app's own
-// validation (validateEntry: name 1–80, message 1–500), the app's store inserting through Bun.SQL (SQLite
-// in WAL mode under DATA_DIR, the same schema and statement), then 303 to the list. No cross-site check,
-// no body limit, no request id or log line: those are Brisk's own work.
+// POST /guestbook is the form post done by hand: the urlencoded body parsed, the app's own validation
+// (validateEntry: name 1–80, message 1–500), the app's store inserting through Bun.SQL (SQLite in WAL mode
+// under DATA_DIR, the same schema and statement), then 303 to the list. No cross-site check, no body limit,
+// no request id or log line: those are Brisk's own work.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { Router } from "wouter";
-import { NotFound } from "../src/app/fallbacks/NotFound.tsx";
-import { Home } from "../src/app/pages/Home.tsx";
-import { homeLoader } from "../src/app/pages/Home.server.ts";
-import { StreamExample } from "../src/app/pages/StreamExample.tsx";
-import { streamLoader } from "../src/app/pages/StreamExample.server.ts";
-import { validateEntry } from "../src/app/store/entry.ts";
-import { openStore } from "../src/app/store/store.server.ts";
 import { LoaderDataContext } from "../src/runtime/loader-data.tsx";
-import type { LoaderContext } from "../src/runtime/route.ts";
 import { scriptJson } from "../src/runtime/script-json.ts";
+import { NotFound } from "./app/fallbacks.tsx";
+import { validateEntry } from "./app/guestbook/entry.ts";
+import { openGuestbook } from "./app/guestbook/store.server.ts";
+import { Home } from "./app/pages/Home.tsx";
+import { homeLoader } from "./app/pages/home.server.ts";
+import { Items } from "./app/pages/Items.tsx";
+import { itemsLoader } from "./app/pages/items.server.ts";
+import { Stream } from "./app/pages/Stream.tsx";
+import { streamLoader } from "./app/pages/stream.server.ts";
 import { serveAsset } from "./lib/static-assets.ts";
 
 const clientDir = Bun.env.BENCH_CLIENT_DIR!;
@@ -34,8 +36,7 @@ const manifest = JSON.parse(readFileSync(join(clientDir, "manifest.json"), "utf8
 };
 const asset = (file: string) => `/assets/${file}`;
 // DATA_DIR is set by the bench: a folder of this server's own, so its table starts empty.
-const store = openStore({ dataDir: Bun.env.DATA_DIR ?? "./data" });
-await store.ready();
+const guestbook = await openGuestbook(Bun.env.DATA_DIR ?? "./data");
 
 function Shell({ path, data, children }: { path: string; data: unknown; children: ReactNode }) {
   return (
@@ -69,11 +70,14 @@ async function page(request: Request, path: string): Promise<Response> {
   if (path === "/") {
     data = boot = homeLoader();
     body = <Home />;
-  } else if (path === "/examples/stream") {
-    const loaded = streamLoader({ signal: request.signal } as LoaderContext);
+  } else if (path === "/items") {
+    data = boot = itemsLoader();
+    body = <Items />;
+  } else if (path === "/stream") {
+    const loaded = streamLoader({ signal: request.signal });
     data = loaded;
     boot = { requestedAt: loaded.requestedAt };
-    body = <StreamExample />;
+    body = <Stream />;
   } else {
     status = 404;
     body = (
@@ -100,8 +104,8 @@ async function signGuestbook(request: Request): Promise<Response> {
   if (!request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded")) return new Response(null, { status: 415 });
   const checked = validateEntry(await request.formData());
   if (!checked.ok) return Response.json(checked.errors, { status: 422 });
-  await store.guestbook.addEntry(checked.entry);
-  return new Response(null, { status: 303, headers: { location: "/examples/guestbook" } });
+  await guestbook.add(checked.entry);
+  return new Response(null, { status: 303, headers: { location: "/guestbook" } });
 }
 
 const server = Bun.serve({
@@ -113,7 +117,7 @@ const server = Bun.serve({
     if (path === "/monitoring" && request.method === "POST") {
       return fetch(ingestUrl, { method: "POST", body: await request.arrayBuffer(), headers: { "content-type": "application/x-sentry-envelope" } });
     }
-    if (path === "/examples/guestbook" && request.method === "POST") return signGuestbook(request);
+    if (path === "/guestbook" && request.method === "POST") return signGuestbook(request);
     // For the Chromium loads: the page's stylesheet and scripts, as a file server would send them.
     if (path.startsWith("/assets/")) return serveAsset(clientDir, path.slice("/assets/".length), request.headers.get("accept-encoding") ?? "");
     return page(request, path);

@@ -1,5 +1,5 @@
-// run.ts: `bun run bench`: Brisk against the raw ceiling in one run; prints every figure next to its
-// target and writes bench/RESULTS.md. Timing lives here and in bench/lib, never in the test suite.
+// run.ts: `bun run bench`: Brisk against the raw ceiling in one run, on the bench's own app (bench/app); prints
+// every figure next to its target and writes bench/RESULTS.md. Timing lives here and in bench/lib, never in the test suite.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -45,7 +45,7 @@ const arrivals = countArrivals(ingest, envelope);
 
 try {
   say("building the binary and its client");
-  const binary = await buildBinary(ROOT, work);
+  const binary = await buildBinary(work);
   const clientDir = join(work, "client");
   const manifest = (await Bun.file(join(clientDir, "manifest.json")).json()) as Manifest;
 
@@ -63,7 +63,8 @@ try {
   const ref = await start("reference", "reference-server.tsx", { BENCH_INGEST_URL: `${ingest.url}${REFERENCE_INGEST}` });
   const on = await start("brisk, Sentry on", "brisk-server.ts", { SENTRY_DSN: ingest.dsn() });
   const off = await start("brisk, Sentry off", "brisk-server.ts", {});
-  // Tracing's cost, on / only: every request traced, and one in ten.
+  // Tracing's cost, on the items page only (a rendered page: prerendered answers are never traced): every
+  // request traced, and one in ten.
   const traced = [
     await start(TRACED_ALL, "brisk-server.ts", { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "1" }),
     await start(TRACED_TENTH, "brisk-server.ts", { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "0.1" }),
@@ -96,7 +97,8 @@ try {
   const throughput: Measurement[] = [];
   for (const path of Object.values(PATHS)) {
     say(`throughput ${path}`);
-    const servers = path === PATHS.home ? [on, ref, off, ceiling, ...traced] : [on, ref, off];
+    const extra = path === PATHS.home ? [ceiling] : path === PATHS.items ? traced : [];
+    const servers = [on, ref, off, ...extra];
     throughput.push(...(await measureInTurns(servers, path, { ...TURNS, workDir: work })));
   }
 

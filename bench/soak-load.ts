@@ -1,6 +1,6 @@
-// soak-load.ts: the soak's traffic: concurrent keep-alive fetch loops over every example route and the
+// soak-load.ts: the soak's traffic: concurrent keep-alive fetch loops over every page of the bench app and the
 // tunnel, some streamed pages abandoned mid-stream, every answer counted by target and status.
-import { EXAMPLES } from "../src/app/pages/examples.ts";
+import { SITE } from "./app/site.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
 
 export interface Target {
@@ -15,19 +15,19 @@ export interface Target {
   weight: number;
 }
 
-/** Pages whose loader streams a section after the shell (the rest answer in one go). */
-const STREAMED = new Set(["/examples/stream", "/examples/late-error", "/examples/late-not-found"]);
-
 /** The tunnel answers 200 while the upstream is up, 429 past its in-flight cap, 502 when down, 504 when slow. */
 export const TUNNEL_STATUSES = [200, 429, 502, 504] as const;
 
-/** "/" and every example the home page lists, with the status its entry in examples.ts documents. */
+/** "/" and every page the home page lists, with the status its entry in bench/app/site.ts gives. */
 export function soakTargets(): Target[] {
-  const pages = [{ href: "/", status: "200" }, ...EXAMPLES].map(({ href, status }) => {
-    const path = href.startsWith("/examples/search") ? "/examples/search?q=soak" : href;
-    const name = path.split("?")[0]!;
-    return { name, path, expected: [Number.parseInt(status, 10)], streamed: STREAMED.has(name), tunnel: false, weight: 1 };
-  });
+  const pages = [{ href: "/", status: 200 }, ...SITE].map(({ href, status, ...page }) => ({
+    name: href,
+    path: href,
+    expected: [status],
+    streamed: "streamed" in page && page.streamed === true,
+    tunnel: false,
+    weight: 1,
+  }));
   const tunnel = { name: "POST /monitoring", path: "/monitoring", expected: TUNNEL_STATUSES, streamed: false, tunnel: true, weight: 3 };
   return [...pages, tunnel];
 }

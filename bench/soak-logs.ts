@@ -1,8 +1,6 @@
 // soak-logs.ts: reads the server's stdout and stderr line by line and sorts every line into
 // expected or not, keeping counts and a few samples rather than hundreds of thousands of lines.
-
-/** The examples that fail on purpose: their error lines are the point, not a problem. */
-export const INTENDED_ERROR_PATHS = new Set(["/examples/server-error", "/examples/render-error", "/examples/late-error"]);
+import { FAILING_PATHS } from "./app/site.ts";
 
 /** How many offending lines the report quotes. */
 const SAMPLES = 5;
@@ -12,7 +10,7 @@ export interface LogTally {
   phase: string;
   /** `request` lines, by level. */
   requests: Map<string, number>;
-  /** Error lines from the intended examples. */
+  /** Error lines from the bench app's pages that fail on purpose (FAILING_PATHS): the point, not a problem. */
   intended: number;
   /**
    * Tunnel 502/504 lines, by phase: the upstream failed (made to, or slower than the tunnel waits under load);
@@ -73,7 +71,7 @@ export function sortStdoutLine(tally: LogTally, line: string, first = false): vo
     return;
   } else tally.lifecycle.push(record);
   if (level === "info") return;
-  if (msg === "request" && INTENDED_ERROR_PATHS.has(String(path))) tally.intended++;
+  if (msg === "request" && FAILING_PATHS.has(String(path))) tally.intended++;
   else if (msg === "request" && path === "/monitoring" && (status === 502 || status === 504) && digest === undefined) {
     bump(tally.upstreamFailures, tally.phase);
   } else {

@@ -3,9 +3,9 @@
 //
 // Run:   bun bench/soak-outage.ts        (OUTAGE_SECONDS=30 OUTAGE_RATE=2 by default)
 //
-// What it does: builds the binary (bench/lib/binary.ts) into a temporary folder, starts a fake Sentry ingest
+// What it does: builds the bench app's binary (bench/lib/binary.ts) into a temporary folder, starts a fake Sentry ingest
 // and takes it down, starts the binary (SENTRY_DSN at the ingest, DATA_DIR in the temporary folder), and asks
-// for /examples/server-error OUTAGE_RATE times a second: each answer's digest is one Sentry event the server
+// for /server-error OUTAGE_RATE times a second: each answer's digest is one Sentry event the server
 // owes. Half-way through the outage the binary gets SIGTERM and is started again on the same DATA_DIR. Then
 // the ingest comes back; the phase waits up to 120 s for every digest to arrive, and 2 s more for duplicates.
 // Sentry's offline transport retries 5 s after a failure, then 10, 20… and sends what it kept one envelope per
@@ -13,10 +13,13 @@
 // `sentryOutagePhase()` is the phase alone, for bench/soak.ts to run after its load.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startFakeIngest, type FakeIngest } from "../test/support/fake-ingest.ts";
 import { buildBinary, type Binary } from "./lib/binary.ts";
 import { definedEnv, freePort, memoryOf, until200 } from "./lib/proc.ts";
+
+/** The bench app's page whose loader throws: every answer is a 500 with a digest, one Sentry event. */
+const FAILING_PAGE = "/server-error";
 
 export interface OutageResult {
   owed: number;
@@ -67,7 +70,7 @@ export async function sentryOutagePhase({ binary, seconds = 30, rate = 2 }: { bi
     const ends = performance.now() + seconds * 1000;
     let restarted = false;
     while (performance.now() < ends) {
-      const html = await (await fetch(`${server.origin}/examples/server-error`).catch(() => undefined))?.text();
+      const html = await (await fetch(`${server.origin}${FAILING_PAGE}`).catch(() => undefined))?.text();
       const digest = html && DIGEST.exec(html)?.[1];
       if (digest) owed.add(digest);
       peakRssMiB = Math.max(peakRssMiB, memoryOf(server.proc.pid).rssMiB);
@@ -93,7 +96,7 @@ export async function sentryOutagePhase({ binary, seconds = 30, rate = 2 }: { bi
     for (const d of arrived) counts.set(d, (counts.get(d) ?? 0) + 1);
     const lost = [...owed].filter((d) => !counts.has(d)).length;
     const duplicated = [...counts.values()].filter((n) => n > 1).length;
-    const logLines = lines.filter((l) => /"level":"(warn|error)"/.test(l) && !l.includes('"path":"/examples/server-error"'));
+    const logLines = lines.filter((l) => /"level":"(warn|error)"/.test(l) && !l.includes(`"path":"${FAILING_PAGE}"`));
     return { owed: owed.size, drainSeconds, arrived: new Set(arrived).size, lost, duplicated, peakRssMiB, logLines, pass: lost === 0 && duplicated === 0 };
   } finally {
     await ingest.stop();
@@ -104,7 +107,7 @@ export async function sentryOutagePhase({ binary, seconds = 30, rate = 2 }: { bi
 if (import.meta.main) {
   const work = await mkdtemp(join(tmpdir(), "brisk-outage-build-"));
   try {
-    const binary = await buildBinary(resolve(import.meta.dir, ".."), work);
+    const binary = await buildBinary(work);
     const seconds = Number(Bun.env.OUTAGE_SECONDS ?? 30);
     const r = await sentryOutagePhase({ binary, seconds, rate: Number(Bun.env.OUTAGE_RATE ?? 2) });
     console.log(`Sentry down ${seconds} s, the server restarted half-way:`);

@@ -111,7 +111,7 @@ function peakRss(r: SoakResult): Figure {
 function logLines(r: SoakResult): Figure {
   const { logs } = r;
   const value =
-    `${int(logs.unexpected)} unexpected (expected: ${int(logs.intended)} error lines from the error examples, ` +
+    `${int(logs.unexpected)} unexpected (expected: ${int(logs.intended)} error lines from the pages that fail on purpose, ` +
     `${int(sum(logs.upstreamFailures.values()))} tunnel 502/504 while the upstream failed, ${logs.torn} torn and ` +
     `${logs.dropped.stderr} stderr lines from the log shipper's restart)`;
   const samples = logs.samples.map((s) => `\n      ${s}`).join("");

@@ -1,17 +1,17 @@
-// soak.ts: a minute of mixed load on a production Brisk process while its Sentry upstream flaps, then the
-// attacks of bench/soak-attacks.ts; prints what held and exits 1 when anything did not.
+// soak.ts: a minute of mixed load on the bench app's production binary while its Sentry upstream flaps, then
+// the attacks of bench/soak-attacks.ts; prints what held and exits 1 when anything did not.
 //
 // Run:   bun bench/soak.ts            (or bench/soak)
 //        SOAK_SECONDS=300 SOAK_CONCURRENCY=200 SOAK_ATTACK_SECONDS=20 bun bench/soak.ts
 //
-// What it does: builds the client if dist/client is missing, starts a fake Sentry ingest in this
-// process and `bun src/server/main.ts` as a separate process (NODE_ENV=production, SENTRY_DSN at the
-// fake ingest, MONITORING_TIMEOUT_MS=1000) whose stdout is a named pipe drained by a log shipper (`cat`), as
-// on a container platform. It runs SOAK_CONCURRENCY (100) keep-alive fetch loops for SOAK_SECONDS (60).
-// Each loop picks "/" or an example route (each as often) or a tunnel POST (three times as often) with a
-// ~1.5 KB browser envelope. 10% of streamed pages (stream, late-error, late-not-found) are dropped by the
-// client after the shell. The fake upstream cycles up 4 s, slow 3 s (answers after 1.5 s, past the tunnel's
-// 1 s timeout), up 3 s, down 3 s.
+// What it does: builds the bench app's binary (bench/app, as `bun run build` builds an app) into a temporary
+// folder, starts a fake Sentry ingest in this process and the binary as a separate process (NODE_ENV=production,
+// SENTRY_DSN at the fake ingest, MONITORING_TIMEOUT_MS=1000) whose stdout is a named pipe drained by a log
+// shipper (`cat`), as on a container platform. It runs SOAK_CONCURRENCY (100) keep-alive fetch loops for
+// SOAK_SECONDS (60). Each loop picks "/" or a page of bench/app/site.ts (each as often) or a tunnel POST (three
+// times as often) with a ~1.5 KB browser envelope. 10% of streamed pages (stream, late-error, late-not-found)
+// are dropped by the client after the shell. The fake upstream cycles up 4 s, slow 3 s (answers after 1.5 s,
+// past the tunnel's 1 s timeout), up 3 s, down 3 s.
 //
 // Then the attacks, SOAK_ATTACK_SECONDS (10) each (soak-attacks.ts): 300 raw sockets each posting a 1 MiB
 // envelope in two parts (1 KB, a pause, the rest), over and over, while the upstream answers after 0.5 s; a
@@ -28,20 +28,21 @@
 //             a leak climbs, a healthy heap levels off (under load it swings ±10% between collections);
 //   PASS/FAIL peak RSS: the server's peak resident memory over the whole run (VmHWM), under 256 MiB;
 //   PASS/FAIL unhandled rejections, stderr, error logs: any stderr line, non-JSON stdout line, or log line
-//             above info, except the error examples' own (server-error, render-error, late-error), the
-//             tunnel's 502/504 while the upstream failed, the log shipper's restart (one torn line, one
-//             stderr line saying lines are dropped) and the server's count of the lines it dropped;
+//             above info, except those of the pages that fail on purpose (server-error, render-error,
+//             late-error), the tunnel's 502/504 while the upstream failed, the log shipper's restart (one torn
+//             line, one stderr line saying lines are dropped) and the server's count of the lines it dropped;
 //             up to 5 offending lines are quoted;
 //   PASS/FAIL attacks: no answer outside an attack's expected set, no error-level line from an attack, and
 //             the log shipper's restart followed by the server's count of the lines it could not write;
 //   PASS/FAIL tunnel 2xx envelopes at the ingest: every envelope the tunnel answered 2xx for (browser
 //             envelopes and the 1 MiB uploads), by event_id, reached the fake ingest.
 // The exit code is 0 only when all pass.
-import { closeSync, existsSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { startFakeIngest, type FakeIngest } from "../test/support/fake-ingest.ts";
+import { buildBinary, type Binary } from "./lib/binary.ts";
 import { definedEnv, freePort, until200 } from "./lib/proc.ts";
 import { runAttacks, type AttackResult } from "./soak-attacks.ts";
 import { emptyCounts, runLoad, soakTargets } from "./soak-load.ts";
@@ -50,7 +51,6 @@ import { report, type RssSample } from "./soak-report.ts";
 import { sampleRss } from "./soak-rss.ts";
 import { startShipper } from "./soak-shipper.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const SECONDS = Number(Bun.env.SOAK_SECONDS ?? 60);
 const CONCURRENCY = Number(Bun.env.SOAK_CONCURRENCY ?? 100);
 const WARMUP_SECONDS = Math.min(10, Math.round(SECONDS / 6));
@@ -65,13 +65,6 @@ const UPSTREAM_CYCLE = [
   ["up", 3],
   ["down", 3],
 ] as const;
-
-async function ensureClientBuild(): Promise<void> {
-  if (existsSync(join(ROOT, "dist/client/manifest.json"))) return;
-  console.log("soak: no client build in dist/client; building it");
-  const build = Bun.spawn([process.execPath, "scripts/build-client.ts"], { cwd: ROOT, env: { ...Bun.env, NODE_ENV: "production" }, stdout: "inherit", stderr: "inherit" });
-  if ((await build.exited) !== 0) throw new Error("client build failed");
-}
 
 /** Flaps the fake upstream until `until`; returns the seconds spent in each mode. */
 async function flapUpstream(ingest: FakeIngest, until: number): Promise<Record<string, number>> {
@@ -106,16 +99,16 @@ function collectArrivals(ingest: FakeIngest) {
   return { arrived, stop: () => (clearInterval(timer), drain()) };
 }
 
-/** `bun src/server/main.ts` as production runs it, its log lines sorted as they come. */
-async function startBrisk(ingest: FakeIngest) {
+/** The binary as production runs it, its log lines sorted as they come. */
+async function startBrisk(binary: Binary, ingest: FakeIngest) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dir = await mkdtemp(join(tmpdir(), "brisk-soak-"));
   const logs = emptyTally();
   const shipper = startShipper(dir, (line, first) => sortStdoutLine(logs, line, first));
   // Not pinned to a core, unlike the throughput bench: a soak wants the server's behaviour, not a stable rate.
-  const server = Bun.spawn([process.execPath, "src/server/main.ts"], {
-    cwd: ROOT,
+  const server = Bun.spawn([binary.path], {
+    cwd: dir,
     env: definedEnv({
       ...Bun.env,
       NODE_ENV: "production",
@@ -160,11 +153,10 @@ async function stopBrisk({ server, logs, reading }: Awaited<ReturnType<typeof st
   return `${alive ? "" : "had died during the load; "}exit ${code ?? server.signalCode}${drained}`;
 }
 
-async function main(): Promise<boolean> {
-  await ensureClientBuild();
+async function main(binary: Binary): Promise<boolean> {
   const ingest = await startFakeIngest();
   const arrivals = collectArrivals(ingest);
-  const brisk = await startBrisk(ingest);
+  const brisk = await startBrisk(binary, ingest);
   const targets = soakTargets();
   const counts = emptyCounts();
   let rss: RssSample[] = [];
@@ -207,4 +199,12 @@ async function main(): Promise<boolean> {
   return pass;
 }
 
-process.exit((await main()) ? 0 : 1);
+const build = await mkdtemp(join(tmpdir(), "brisk-soak-build-"));
+let pass = false;
+try {
+  console.log("soak: building the bench app's binary…");
+  pass = await main(await buildBinary(build));
+} finally {
+  await rm(build, { recursive: true, force: true });
+}
+process.exit(pass ? 0 : 1);

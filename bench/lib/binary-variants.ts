@@ -1,9 +1,10 @@
-// binary-variants.ts: two or more builds of the binary compared: size, cold start and the CPU it takes (rounds of
+// binary-variants.ts: two or more builds of the bench app's binary compared: size, cold start and the CPU it takes (rounds of
 // starts, the binaries in turns), and RSS idle and after 2,000 requests to /. Printed as a Markdown table.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBinary, type BinaryOptions } from "../../src/server/build/binary.ts";
+import { BENCH_APP } from "./bench-app.ts";
 import { coldStarts, startBinary, type Binary } from "./binary.ts";
 import { LOAD_CORE, memoryOf, pinSelf } from "./proc.ts";
 import { median } from "./stats.ts";
@@ -19,7 +20,7 @@ export async function compareBinaries(label: string, variants: ReadonlyArray<{ n
     await mkdir(empty);
     const built = [];
     for (const [i, v] of variants.entries()) {
-      const { binary, bytes } = await buildBinary({ ...v.options, outdir: join(work, String(i)) });
+      const { binary, bytes } = await buildBinary({ ...v.options, appModule: BENCH_APP, outdir: join(work, String(i)) });
       built.push({ name: v.name, binary: { path: binary, origin: "", bytes } as Binary, ms: [] as number[], cpu: [] as number[] });
     }
     for (let round = 0; round < ROUNDS; round++) {

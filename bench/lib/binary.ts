@@ -1,7 +1,6 @@
-// binary.ts: the compiled server, built from the working tree: size, cold start, idle and peak memory.
-import { statSync } from "node:fs";
-import { join } from "node:path";
-import { buildClient } from "../../src/server/build/client-build.ts";
+// binary.ts: the bench app's compiled server, built from the working tree: size, cold start, idle and peak memory.
+import { buildBinary as buildAppBinary } from "../../src/server/build/binary.ts";
+import { BENCH_APP } from "./bench-app.ts";
 import { SERVER_CORE, cpuSecondsOf, definedEnv, freePort, memoryOf, ourPids, pinned, stopChild, until200 } from "./proc.ts";
 
 export interface Binary {
@@ -11,30 +10,13 @@ export interface Binary {
   bytes: number;
 }
 
-interface BuildModule {
-  buildBinary(options: { outdir: string }): Promise<{ binary: string; bytes: number }>;
-}
-
 /**
- * The binary of the working tree, built into `workDir` (dist/ is left alone) with the client beside it
- * in `workDir/client`, which the bench servers use too. `bun run build`'s own recipe when
- * scripts/build.ts has it; otherwise the same flags here.
+ * The binary of the bench app (bench/app), built from the working tree into `workDir` (dist/ is left alone)
+ * by `bun run build`'s own recipe, with the client beside it in `workDir/client`, which the bench servers use too.
  */
-export async function buildBinary(root: string, workDir: string): Promise<Binary> {
-  const script = join(root, "scripts/build.ts");
-  const mod = (await import(script).catch(() => undefined)) as Partial<BuildModule> | undefined;
-  if (mod?.buildBinary) {
-    const built = await mod.buildBinary({ outdir: workDir });
-    return { path: built.binary, origin: "built from the working tree by scripts/build.ts (`bun run build`'s recipe) into a temporary folder", bytes: built.bytes };
-  }
-  const clientDir = join(workDir, "client");
-  await buildClient({ outdir: clientDir, mode: "production" });
-  // --asset keeps only the folder's last segment: the binary finds its client as `client/`.
-  const outfile = join(workDir, "brisk");
-  const cmd = ["bun", "build", "--compile", "--production", "--bytecode", "--format", "esm", "src/server/main.ts", "--asset", clientDir, "--outfile", outfile];
-  const proc = Bun.spawnSync(cmd, { cwd: root, stdout: "pipe", stderr: "pipe" });
-  if (proc.exitCode !== 0) throw new Error(`binary build failed:\n${proc.stdout}\n${proc.stderr}`);
-  return { path: outfile, origin: `built by the bench (no scripts/build.ts): ${cmd.slice(0, 7).join(" ")} …`, bytes: statSync(outfile).size };
+export async function buildBinary(workDir: string): Promise<Binary> {
+  const built = await buildAppBinary({ outdir: workDir, appModule: BENCH_APP });
+  return { path: built.binary, origin: "the bench app (bench/app) built from the working tree by `bun run build`'s recipe (buildBinary) into a temporary folder", bytes: built.bytes };
 }
 
 export interface RunningBinary {

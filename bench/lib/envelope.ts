@@ -38,7 +38,7 @@ export function browserEnvelope(dsn: string): string {
     event_id: eventId,
     platform: "javascript",
     request: {
-      url: "http://127.0.0.1:3000/examples/client-error",
+      url: "http://127.0.0.1:3000/items",
       headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36" },
     },
     timestamp: 1795558044.415,
@@ -47,7 +47,7 @@ export function browserEnvelope(dsn: string): string {
     sdk,
     tags: { digest: "k3j2h4g5f6" },
     breadcrumbs: [
-      { timestamp: 1795558040.1, category: "navigation", data: { from: "/", to: "/examples/client-error" } },
+      { timestamp: 1795558040.1, category: "navigation", data: { from: "/", to: "/items" } },
       { timestamp: 1795558043.9, category: "ui.click", message: "main > button.throw" },
     ],
     contexts: { trace: { trace_id: traceId, span_id: "b7a9c0d1e2f30415" } },

@@ -1,14 +1,14 @@
 // guestbook.ts: the write measurement's form post, and proof that the servers stored what they answered 303 for.
 //
-// Each server keeps the guestbook in SQLite under a DATA_DIR of its own (store.sqlite, WAL), read here
-// read-only while it runs. wrk counts answers below 400 and cannot tell a 303 from a 200, so
-// checkSubmission first makes sure one post gets 303 with its Location and stores one row, and
-// checkRows then holds the measured answers against the rows the table gained meanwhile.
+// Each server keeps the bench app's guestbook in SQLite under a DATA_DIR of its own (store.sqlite in WAL mode,
+// bench/app/guestbook/store.server.ts), read here read-only while it runs. wrk counts answers below 400 and
+// cannot tell a 303 from a 200, so checkSubmission first makes sure one post gets 303 with its Location and
+// stores one row, and rowsMismatch then holds the measured answers against the rows the table gained meanwhile.
 import { Database } from "bun:sqlite";
-import { join } from "node:path";
+import { ENTRIES_TABLE, storeFile } from "../app/guestbook/store.server.ts";
 import type { Measurement } from "./throughput.ts";
 
-export const GUESTBOOK_PATH = "/examples/guestbook";
+export const GUESTBOOK_PATH = "/guestbook";
 export const FORM_TYPE = "application/x-www-form-urlencoded";
 /** A valid entry as a browser encodes the form: a name and a sentence, with `+`, `%21` and `%2C`. */
 export const GUESTBOOK_FORM = new URLSearchParams({
@@ -16,13 +16,10 @@ export const GUESTBOOK_FORM = new URLSearchParams({
   message: "Hello from the bench! A short note in the guestbook, as a visitor would leave it.",
 }).toString();
 
-/** The SQLite file the example store keeps under DATA_DIR (src/app/store/database.server.ts). */
-const storeFile = (dataDir: string) => join(dataDir, "store.sqlite");
-
 export function countRows(dataDir: string): number {
   const db = new Database(storeFile(dataDir), { readonly: true });
   try {
-    return db.query<{ n: number }, []>("SELECT count(*) AS n FROM guestbook_entries").get()!.n;
+    return db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${ENTRIES_TABLE}`).get()!.n;
   } finally {
     db.close();
   }

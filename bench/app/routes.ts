@@ -1,0 +1,28 @@
+// routes.ts: the bench app's route table. `/` is prerendered; `/items` is rendered for every request, as the
+// reference (bench/reference-server.tsx) renders it.
+import type { RouteDefinition } from "brisk";
+import { Guestbook } from "./pages/Guestbook.tsx";
+import { guestbookLoader, signGuestbook } from "./pages/guestbook.server.ts";
+import { Home } from "./pages/Home.tsx";
+import { homeLoader } from "./pages/home.server.ts";
+import { Items } from "./pages/Items.tsx";
+import { itemsLoader } from "./pages/items.server.ts";
+import { LateSection, Never, RenderError } from "./pages/Outcomes.tsx";
+import * as outcomes from "./pages/outcomes.server.ts";
+import { Stream } from "./pages/Stream.tsx";
+import { streamLoader } from "./pages/stream.server.ts";
+
+export const routes: readonly RouteDefinition[] = [
+  { path: "/", component: Home, loader: homeLoader, prerender: true },
+  { path: "/items", component: Items, loader: itemsLoader },
+  { path: "/stream", component: Stream, loader: streamLoader },
+  { path: "/guestbook", component: Guestbook, loader: guestbookLoader, action: signGuestbook },
+  { path: "/redirect", component: Never, loader: outcomes.redirectLoader },
+  { path: "/not-found", component: Never, loader: outcomes.notFoundLoader },
+  { path: "/forbidden", component: Never, loader: outcomes.forbiddenLoader },
+  { path: "/unauthorized", component: Never, loader: outcomes.unauthorizedLoader },
+  { path: "/server-error", component: Never, loader: outcomes.serverErrorLoader },
+  { path: "/render-error", component: RenderError },
+  { path: "/late-error", component: LateSection, loader: outcomes.lateErrorLoader },
+  { path: "/late-not-found", component: LateSection, loader: outcomes.lateNotFoundLoader },
+];
