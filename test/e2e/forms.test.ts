@@ -1,15 +1,15 @@
-// forms.test.ts: the example app's writes in Chromium, with JavaScript on (no document load, errors and values
-// kept in place, a pending state) and off (full page loads with the right statuses). No console errors, no CSP
-// violations.
+// forms.test.ts: writes in Chromium, with JavaScript on (no document load, errors and values kept in place, a
+// pending state) and off (full page loads with the right statuses), on the fixture app's guestbook and sign-in
+// (test/fixtures/app/writes.tsx). No console errors, no CSP violations.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
-import { EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
+import { listenApp, type Listening } from "../support/app.ts";
 
 let server: Listening;
 let browser: Browser;
 beforeAll(async () => {
-  server = await listenApp({}, { appModule: EXAMPLE_APP_MODULE });
+  server = await listenApp();
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -34,12 +34,12 @@ const unique = (label: string) => `${label} ${Math.random().toString(36).slice(2
 
 describe("the guestbook with JavaScript on", () => {
   test("signing it makes no document request; the entry shows at once; the pending state is visible meanwhile", async () => {
-    const { page, watch } = await open("/examples/guestbook", true);
+    const { page, watch } = await open("/guestbook", true);
     const name = unique("Ada");
     // Hold the post on its way, so the pending state can be seen.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    await page.route("**/__data/examples/guestbook", async (route) => {
+    await page.route("**/__data/guestbook", async (route) => {
       if (route.request().method() === "POST") await held;
       await route.continue();
     });
@@ -54,13 +54,13 @@ describe("the guestbook with JavaScript on", () => {
     expect(watch.documents.length).toBe(before);
     // A new, empty form; the URL is the list's, with no extra history entry for the post.
     expect(await page.inputValue('input[name="name"]')).toBe("");
-    expect(new URL(page.url()).pathname).toBe("/examples/guestbook");
+    expect(new URL(page.url()).pathname).toBe("/guestbook");
     expect(watch.problems).toEqual([]);
     await page.context().close();
   });
 
   test("a double click sends one post", async () => {
-    const { page, watch } = await open("/examples/guestbook", true);
+    const { page, watch } = await open("/guestbook", true);
     const posts: string[] = [];
     page.on("request", (r) => {
       if (r.method() === "POST") posts.push(r.url());
@@ -77,7 +77,7 @@ describe("the guestbook with JavaScript on", () => {
   });
 
   test("an invalid post shows the errors in place and keeps what was typed", async () => {
-    const { page, watch } = await open("/examples/guestbook", true);
+    const { page, watch } = await open("/guestbook", true);
     const before = watch.documents.length;
     await page.fill('input[name="name"]', "x".repeat(80));
     // Only spaces: past the browser's own `required`, refused by the server's rules.
@@ -91,14 +91,14 @@ describe("the guestbook with JavaScript on", () => {
   });
 
   test("sign in, see the account, sign out: cookies set through page data reach the browser", async () => {
-    const { page, watch } = await open("/examples/session", true);
+    const { page, watch } = await open("/session", true);
     await page.fill('input[name="name"]', "Grace");
     await page.click("text=Sign in");
     await page.locator(".account-name", { hasText: "Grace" }).waitFor();
-    expect(new URL(page.url()).pathname).toBe("/examples/account");
+    expect(new URL(page.url()).pathname).toBe("/account");
     await page.click("text=Sign out");
     await page.locator("input[name=name]").waitFor();
-    expect(new URL(page.url()).pathname).toBe("/examples/session");
+    expect(new URL(page.url()).pathname).toBe("/session");
     expect(watch.documents).toHaveLength(1);
     expect(watch.problems).toEqual([]);
     await page.context().close();
@@ -107,7 +107,7 @@ describe("the guestbook with JavaScript on", () => {
 
 describe("revalidation", () => {
   test("a link to the current page fetches its data again and adds no history entry", async () => {
-    const { page, watch } = await open("/examples/guestbook", true);
+    const { page, watch } = await open("/guestbook", true);
     const name = unique("Elsewhere");
     // Written another way (the JSON API, as another visitor would): not on the page until it is fetched again.
     const res = await fetch(`${server.origin}/api/guestbook`, {
@@ -129,7 +129,7 @@ describe("revalidation", () => {
 
 describe("with JavaScript off", () => {
   test("signing the guestbook is a post, a 303 and the list with the entry", async () => {
-    const { page, statuses } = await open("/examples/guestbook", false);
+    const { page, statuses } = await open("/guestbook", false);
     const name = unique("NoJS");
     await page.fill('input[name="name"]', name);
     await page.fill('textarea[name="message"]', "without scripts");
@@ -140,7 +140,7 @@ describe("with JavaScript off", () => {
   });
 
   test("an invalid post answers 422 with the errors and the typed values", async () => {
-    const { page, statuses } = await open("/examples/guestbook", false);
+    const { page, statuses } = await open("/guestbook", false);
     await page.fill('input[name="name"]', "Kept name");
     await page.fill('textarea[name="message"]', "   ");
     await Promise.all([page.waitForNavigation(), page.click("button[type=submit]")]);
@@ -151,9 +151,9 @@ describe("with JavaScript off", () => {
   });
 
   test("sign in sets the session: 303 to the account; without it the account is 401", async () => {
-    const { page, statuses } = await open("/examples/account", false);
+    const { page, statuses } = await open("/account", false);
     expect(statuses).toEqual([401]);
-    await page.goto(`${server.origin}/examples/session`);
+    await page.goto(`${server.origin}/session`);
     await page.fill('input[name="name"]', "Linus");
     await Promise.all([page.waitForNavigation(), page.click("text=Sign in")]);
     expect(statuses).toEqual([401, 200, 303, 200]);
