@@ -27,7 +27,7 @@ export interface UnsentReport extends Omit<ErrorReport, "error" | "componentStac
 }
 
 /** The digest a server-side failure carries: on the error React rebuilt, or on Brisk's late server error. */
-export function digestOf(error: unknown): string | undefined {
+export function ownDigest(error: unknown): string | undefined {
   const digest = (error as { digest?: unknown } | null)?.digest;
   return typeof digest === "string" ? digest : undefined;
 }
@@ -39,7 +39,7 @@ const CLIENT_DIGESTS = new WeakMap<object, string>();
  * browser's own, one made here, the same each time it is asked for the same error object.
  */
 export function clientDigest(error: unknown): string {
-  const known = digestOf(error);
+  const known = ownDigest(error);
   if (known) return known;
   if (typeof error !== "object" || error === null) return newDigest();
   let digest = CLIENT_DIGESTS.get(error);

@@ -9,6 +9,7 @@ import { publicDsn, type Config } from "./config.ts";
 import type { CookieSigner } from "./sessions/cookie-signer.ts";
 import { errorResponse } from "./http/error-response.ts";
 import { hostCheckPlugin } from "./http/host-check.ts";
+import { text } from "./http/text.ts";
 import { stdoutLogger, type Logger } from "./monitoring/logger.ts";
 import { TRACING_MODULE } from "./http/manifest.ts";
 import { monitoringPlugin } from "./monitoring/tunnel.ts";
@@ -22,7 +23,7 @@ import { createAdmission, type Admission } from "./writes/request-body.ts";
 import { requestScopePlugin, type RequestMonitor } from "./monitoring/request-monitor.ts";
 import { requestLogPlugin } from "./monitoring/request-log.ts";
 import type { CaptureError } from "./monitoring/request-record.ts";
-import { storedAnswers } from "./prerender/stored-answers.ts";
+import { servedFromStore } from "./prerender/served-from-store.ts";
 import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./http/security-headers.ts";
 
 export interface AppDeps {
@@ -92,10 +93,7 @@ export function pageHandlerDeps(
 }
 
 function healthPlugin() {
-  return new Elysia({ name: "brisk:health" }).get(
-    "/healthz",
-    () => new Response("ok\n", { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } }),
-  );
+  return new Elysia({ name: "brisk:health" }).get("/healthz", () => text(200, "ok"));
 }
 
 const prerenders = new WeakMap<object, Prerendered>();
@@ -105,7 +103,7 @@ const prerenders = new WeakMap<object, Prerendered>();
  * are stored; rejects naming a route that cannot be prerendered. Called after listening: until then, those
  * pages render as usual.
  */
-export function prerendered(server: BriskApp): Promise<void> {
+export function storePrerenderedPages(server: BriskApp): Promise<void> {
   return prerenders.get(server)?.start() ?? Promise.resolve();
 }
 
@@ -127,11 +125,11 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   pageDeps.prerendered = prerendered;
   const server = new Elysia({ name: "brisk" })
     // Asked per request, once the server has all its routes.
-    .use(requestScopePlugin(deps.monitor, storedAnswers((): AnyElysia["routes"] => server.routes, prerendered)))
+    .use(requestScopePlugin(deps.monitor, servedFromStore((): AnyElysia["routes"] => server.routes, prerendered)))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, config))
     .use(hostCheckPlugin())
-    .onError({ as: "global" }, function answerError({ request, error, code }) {
+    .onError({ as: "global" }, function respondToError({ request, error, code }) {
       return errorResponse({ request, error, code }, capture);
     })
     .use(healthPlugin())

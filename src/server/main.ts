@@ -20,7 +20,7 @@ const { importedAssets } = await import("./http/imported-assets.ts");
 Bun.plugin(importedAssets());
 // Imported only to serve: the health probe, run every few seconds, skips loading React and Elysia.
 // `#app` is the app's definition (package.json "imports"): the one place the framework meets the app.
-const [{ createApp, prerendered }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all([
+const [{ createApp, storePrerenderedPages }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all([
   import("./create-app.ts"),
   import("./http/assets.ts"),
   import("./app-start.ts"),
@@ -54,7 +54,7 @@ const brisk = createApp(config, app, {
 listenOrExit(() => brisk.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 }), config);
 // The prerendered pages are rendered while the server already answers (rendering them as usual until then),
 // so they cost the cold start nothing; a route marked prerender that cannot be ends the process, naming it.
-void prerendered(brisk).catch(cannotStart);
+void storePrerenderedPages(brisk).catch(cannotStart);
 const SENTRY_START_DELAY_MS = 200;
 const sentryStarted = monitoring
   ? Promise.resolve()

@@ -1,6 +1,6 @@
 // readActionBody: every content type it parses, every refusal with its status, and the limits counted while reading.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readActionBody, parseMediaType, type ActionBody, type ActionBodyOptions } from "../../src/server/writes/body.ts";
+import { readActionBody, parseMediaType, type BodyRead, type ActionBodyOptions } from "../../src/server/writes/body.ts";
 import type { Bytes } from "../../src/server/writes/request-body.ts";
 
 const FORM = "application/x-www-form-urlencoded";
@@ -48,14 +48,14 @@ function countedStream(chunks: number, chunkBytes: number) {
   return { stream, counter };
 }
 
-function expectRefused(result: ActionBody, status: number, message: RegExp) {
+function expectRefused(result: BodyRead, status: number, message: RegExp) {
   expect(result.ok).toBe(false);
   if (result.ok) return;
   expect(result.status as number).toBe(status);
   expect(result.message).toMatch(message);
 }
 
-function formOf(result: ActionBody): FormData {
+function formOf(result: BodyRead): FormData {
   if (!result.ok || result.kind !== "form") throw new Error(`expected a form, got ${JSON.stringify(result)}`);
   return result.form;
 }

@@ -2,7 +2,7 @@
 // throws, and what it parses is exactly what was sent.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { readActionBody, type ActionBody } from "../../src/server/writes/body.ts";
+import { readActionBody, type BodyRead } from "../../src/server/writes/body.ts";
 import type { Bytes } from "../../src/server/writes/request-body.ts";
 import { fuzzParams, hostileString, tally } from "../support/fuzz.ts";
 
@@ -13,13 +13,13 @@ const MAX_BYTES = 4096;
 const MAX_FIELDS = 50;
 const enc = new TextEncoder();
 
-async function read(body: Uint8Array, headers: Record<string, string>): Promise<ActionBody> {
+async function read(body: Uint8Array, headers: Record<string, string>): Promise<BodyRead> {
   const request = new Request("http://localhost/a", { method: "POST", headers, body: new Uint8Array(body) });
   return readActionBody(request, { maxBytes: MAX_BYTES, maxFields: MAX_FIELDS });
 }
 
 /** The outcome as one word for the tally, after checking it is one of the allowed answers. */
-function outcome(result: ActionBody): string {
+function outcome(result: BodyRead): string {
   if (result.ok) return result.kind;
   expect([400, 413, 415]).toContain(result.status);
   expect(result.message).not.toBe("");

@@ -5,7 +5,7 @@ import { brotliDecompressSync } from "node:zlib";
 import { useLocation } from "wouter";
 import type { AppDefinition } from "../../src/runtime/app-definition.ts";
 import type { LoaderContext } from "../../src/runtime/route.ts";
-import { createApp, prerendered } from "../../src/server/create-app.ts";
+import { createApp, storePrerenderedPages } from "../../src/server/create-app.ts";
 import type { ErrorContext } from "../../src/server/monitoring/request-record.ts";
 import type { RequestMonitor } from "../../src/server/monitoring/request-monitor.ts";
 import { prerenderState } from "../fixtures/app/loaders.server.ts";
@@ -16,7 +16,7 @@ let t: TestApp;
 const captured: Array<[unknown, ErrorContext]> = [];
 beforeAll(async () => {
   t = await testApp({}, { capture: (error, context) => void captured.push([error, context]) });
-  await prerendered(t.app);
+  await storePrerenderedPages(t.app);
 });
 afterEach(() => {
   setSystemTime();
@@ -135,7 +135,7 @@ describe("the not-found page for unmatched paths", () => {
       assets: await clientAssets(),
       log: () => {},
     });
-    await prerendered(app);
+    await storePrerenderedPages(app);
     return { app, counter, get: (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init)) };
   }
 
@@ -200,7 +200,7 @@ describe("HEAD over a real socket", () => {
   test("a stored page says the length its GET body has, in the coding asked for; a streamed page says chunked", async () => {
     const server = await listenApp();
     try {
-      await prerendered(server.app);
+      await storePrerenderedPages(server.app);
       const port = server.app.server!.port!;
       const ask = (method: string, path: string, extra = "") =>
         rawExchange(port, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`);
@@ -231,7 +231,7 @@ describe("outside the request scope", () => {
       },
     };
     const app = createApp(testConfig(), await loadApp(), { assets: await clientAssets(), log: () => {}, monitor });
-    await prerendered(app);
+    await storePrerenderedPages(app);
     const paths = ["/prerendered", "/__data/prerendered", "/nowhere", "/search", "/api/notes", "/api/nowhere", "/healthz", "/prerendered?x=1"];
     for (const path of paths) await (await app.handle(new Request(`http://localhost${path}`))).arrayBuffer();
     await app.handle(new Request("http://localhost/prerendered", { method: "POST" }));
@@ -275,7 +275,7 @@ describe("what cannot be prerendered", () => {
   async function prerenderWith(loader: (ctx: LoaderContext) => unknown, path = "/marked"): Promise<unknown> {
     const definition = await loadApp();
     const app: AppDefinition = { ...definition, routes: [...definition.routes, { path, component: () => null, loader, prerender: true }] };
-    return prerendered(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).then(() => undefined, (e: unknown) => e);
+    return storePrerenderedPages(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).then(() => undefined, (e: unknown) => e);
   }
 
   test.each([

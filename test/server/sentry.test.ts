@@ -9,7 +9,7 @@ import * as Sentry from "@sentry/bun";
 import type { Event } from "@sentry/core";
 import type { ClientAssets } from "../../src/server/http/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
-import { prerendered } from "../../src/server/create-app.ts";
+import { storePrerenderedPages } from "../../src/server/create-app.ts";
 import { clientAssets, listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../support/app.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -175,7 +175,7 @@ describe("with SENTRY_DSN", () => {
 
   test("an API route's error under a stored not-found page still carries its request (stored answers alone run bare)", async () => {
     const app = await testApp({ SENTRY_DSN: ingest.dsn() }, { capture: monitoring.capture, monitor: monitoring.monitor });
-    await prerendered(app.app);
+    await storePrerenderedPages(app.app);
     const stored = await app.request("/no/such/page");
     expect(stored.status).toBe(404);
     const res = await app.request("/api/fails?visitor=api");

@@ -1,7 +1,7 @@
 // reporter.ts: the browser's error reports: outcomes dropped, each failure once, queued until Sentry loads.
 // It is on the critical path, so it stays tiny and knows nothing of Sentry itself.
 import { OUTCOME_MARKER } from "../outcome.ts";
-import { digestOf, type ErrorReport, type Reporter, type UnsentReport } from "../report.ts";
+import { ownDigest, type ErrorReport, type Reporter, type UnsentReport } from "../report.ts";
 
 /** A page that keeps failing before Sentry arrives should not grow without bound; the first ones tell the story. */
 const MAX_QUEUED = 30;
@@ -40,7 +40,7 @@ export interface BrowserReporter {
 export function isOutcomeReport({ error, digest }: ErrorReport): boolean {
   const message = (error as { message?: unknown } | null)?.message;
   return (
-    (digest ?? digestOf(error) ?? "").startsWith(OUTCOME_MARKER) ||
+    (digest ?? ownDigest(error) ?? "").startsWith(OUTCOME_MARKER) ||
     (typeof message === "string" && message.startsWith(OUTCOME_MARKER))
   );
 }
@@ -58,7 +58,7 @@ export function createBrowserReporter(enabled: boolean): BrowserReporter {
   const report: Reporter = (r) => {
     if (!queue && !send) return;
     if (isOutcomeReport(r)) return;
-    const digest = r.digest ?? digestOf(r.error);
+    const digest = r.digest ?? ownDigest(r.error);
     // One failure, one event. React may hand the same error to two callbacks, and a late server error
     // can reach the client twice, both times with the server's digest: as the page's own error and, when
     // hydration met the failed boundary, as React's "switched to client rendering" recoverable error.

@@ -5,7 +5,7 @@ import type { Fallbacks } from "../app-definition.ts";
 import { clientErrorPageProps } from "../error-page.ts";
 import type { ClientConfig } from "../page-payload.ts";
 import { PageBoundary } from "../PageBoundary.tsx";
-import { clientDigest, digestOf, type ErrorReport, type Reporter } from "../report.ts";
+import { clientDigest, ownDigest, type ErrorReport, type Reporter } from "../report.ts";
 import { isOutcomeReport } from "./reporter.ts";
 
 export interface RootErrorContext {
@@ -25,7 +25,7 @@ function showErrorPage(error: unknown, { host, mode, ErrorPage }: RootErrorConte
 }
 
 export function rootErrorOptions(ctx: RootErrorContext): HydrationOptions {
-  const handle = (error: unknown, info: { componentStack?: string }, mechanism: ErrorReport["mechanism"], digest = digestOf(error)) => {
+  const handle = (error: unknown, info: { componentStack?: string }, mechanism: ErrorReport["mechanism"], digest = ownDigest(error)) => {
     const report: ErrorReport = { error, digest, componentStack: info.componentStack ?? undefined, mechanism };
     // An outcome is a page ending on purpose: neither the console nor Sentry hears of it.
     if (isOutcomeReport(report)) return;

@@ -26,7 +26,7 @@ export async function prerenderInto(clientDir: string, appModule = "#app"): Prom
   const started = await startApp(config, needsStart ? app : { ...app, server: undefined }, (record) => console.error(JSON.stringify(record)));
   try {
     const server = createApp(config, app, { assets: loadClientAssets(app.routes, clientDir), cookieSigner: started.cookieSigner, log: () => {} });
-    await prerendered(server);
+    await storePrerenderedPages(server);
     const pages = prerenderedPages(server)!;
     await Bun.write(join(clientDir, PRERENDERED_FILE), JSON.stringify(pages));
     return { routes: Object.keys(pages.routes), notFound: pages.notFound !== null };

@@ -21,7 +21,7 @@ export function jsonError(status: number, error: string, extra: Record<string, u
 }
 
 /** The methods each API path answers, from the app's own route list, so a 405 can say which are allowed. */
-function allowedMethods(api: AnyElysia | undefined): (path: string) => string[] {
+function apiMethods(api: AnyElysia | undefined): (path: string) => string[] {
   const routes = (api?.routes ?? [])
     .filter((r) => isApiPath(r.path))
     .map((r) => ({ method: r.method.toUpperCase(), pattern: parse(r.path).pattern }));
@@ -67,7 +67,7 @@ export interface ApiOptions {
 }
 
 export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyReads, cookies }: ApiOptions) {
-  const allowed = allowedMethods(api);
+  const allowed = apiMethods(api);
   const unmatched = ({ request }: { request: Request }) => {
     const methods = allowed(recordOf(request).path);
     if (methods.length === 0) return jsonError(404, "not found");

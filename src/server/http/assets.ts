@@ -9,6 +9,7 @@ import type { Manifest } from "./manifest.ts";
 import { encodedBody, type Precompressed } from "./precompressed.ts";
 import type { PrerenderedPages } from "../prerender/stored-page.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
+import { text } from "./text.ts";
 
 export const ASSETS_PREFIX = "/assets/";
 
@@ -156,10 +157,7 @@ export function assetsPlugin(assets: ClientAssets) {
     const asset = assets.get(params["*"]);
     if (!asset) {
       // A plain 404: a missing script must not be answered with an HTML page the browser tries to run.
-      return new Response("asset not found\n", {
-        status: 404,
-        headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
-      });
+      return text(404, "asset not found");
     }
     const [encoding, body] = encodedBody(asset, request.headers.get("accept-encoding"));
     const headers: Record<string, string> = {

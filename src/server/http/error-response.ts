@@ -4,7 +4,7 @@
 import type { ErrorHandler } from "elysia";
 import { isOutcome } from "../../runtime/outcome.ts";
 import { BodyRefused, isApiPath, jsonError } from "./api.ts";
-import { noStoreText as text } from "./plain-text.ts";
+import { text } from "./text.ts";
 import { recordOf, reportError, type CaptureError } from "../monitoring/request-record.ts";
 
 type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code">;

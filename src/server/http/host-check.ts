@@ -1,5 +1,6 @@
 // host-check.ts: refuses (400) a request whose Host header gives no URL to route by: missing, repeated, or too short for Elysia.
 import { Elysia } from "elysia";
+import { text } from "./text.ts";
 
 /**
  * Elysia finds the path with `url.indexOf("/", 11)`: it assumes a host of at least four characters
@@ -31,6 +32,6 @@ function hostProblem(request: Request): string | undefined {
 export function hostCheckPlugin() {
   return new Elysia({ name: "brisk:host-check" }).onBeforeHandle({ as: "global" }, function checkHost({ request }) {
     const problem = hostProblem(request);
-    if (problem) return new Response(`${problem}\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+    if (problem) return text(400, problem);
   });
 }

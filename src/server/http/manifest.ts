@@ -1,4 +1,5 @@
 // manifest.ts: the client build's manifest, written by scripts/build-client.ts and read by the server.
+import type { Mode } from "../../runtime/app-server.ts";
 
 /**
  * The browser's tracing code: an entry of the client build of its own (in `chunks`), which the Sentry chunk
@@ -10,7 +11,8 @@ export const TRACING_MODULE = "src/runtime/browser/browser-tracing.ts";
 export interface Manifest {
   /** Changes whenever any client file changes; page data carries it to detect deploy skew. */
   buildId: string;
-  mode: "production" | "development";
+  /** The build's own mode: a test run serves a production build. */
+  mode: Exclude<Mode, "test">;
   /** The client entry module. */
   entry: string;
   /** Chunks the entry imports statically: preloaded so they do not wait for the entry to parse. */

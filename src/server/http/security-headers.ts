@@ -1,7 +1,7 @@
 // security-headers.ts: the security headers of every response, chosen in this one place.
 import { Elysia } from "elysia";
 import type { Config } from "../config.ts";
-import { addHeaders } from "./response-headers.ts";
+import { addHeaders } from "./headers.ts";
 
 /** Where browsers send CSP violation reports; the monitoring plugin forwards them to Sentry. */
 export const CSP_REPORT_PATH = "/monitoring/csp";
@@ -40,7 +40,7 @@ const DOCUMENT = {
 export function securityHeadersPlugin(security: SecurityHeaders) {
   const entries = Object.entries(security.common);
   // Destructured: Elysia reads a hook's parameters to decide what to prepare, and a whole `ctx` handed on
-  // makes it parse every request's cookies and copy every Response (see response-headers.ts).
+  // makes it parse every request's cookies and copy every Response (see headers.ts).
   return new Elysia({ name: "brisk:security-headers" }).mapResponse({ as: "global" }, ({ responseValue, set }) =>
     addHeaders({ responseValue, set }, entries),
   );

@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import type { Logger } from "./logger.ts";
 import { recordOf, type RequestRecord } from "./request-record.ts";
-import { addHeaders } from "../http/response-headers.ts";
+import { addHeaders } from "../http/headers.ts";
 
 /** nginx's status for a request whose client closed the connection before the response was complete. */
 const CLIENT_CLOSED = 499;

@@ -7,7 +7,7 @@ export interface Upstream {
 }
 
 /** Sentry answers with a small JSON document; anything longer is not passed on. */
-const ANSWER_MAX_BYTES = 64 * 1024;
+const RESPONSE_MAX_BYTES = 64 * 1024;
 const PASSED_HEADERS = ["retry-after", "x-sentry-rate-limits"] as const;
 /**
  * Sent with every 502, 503 and 504 that does not already carry one: Sentry's SDKs then wait this long before
@@ -29,7 +29,7 @@ function isJson(contentType: string | null): boolean {
   return contentType?.split(";", 1)[0]!.trim().toLowerCase() === "application/json";
 }
 
-async function visitorAnswer(upstream: Response): Promise<Response> {
+async function visitorResponse(upstream: Response): Promise<Response> {
   if (upstream.status >= 300 && upstream.status < 400) {
     upstream.body?.cancel().catch(() => {});
     // A redirect would send the envelope somewhere nobody configured.
@@ -45,7 +45,7 @@ async function visitorAnswer(upstream: Response): Promise<Response> {
   }
   const contentType = upstream.headers.get("content-type");
   let body: Bytes | undefined;
-  if (isJson(contentType)) body = await readBody(upstream, ANSWER_MAX_BYTES);
+  if (isJson(contentType)) body = await readBody(upstream, RESPONSE_MAX_BYTES);
   else upstream.body?.cancel().catch(() => {});
   if (!body?.byteLength) return new Response(null, { status: upstream.status, headers });
   headers["content-type"] = contentType!;
@@ -84,7 +84,7 @@ export async function forward(
       // Bounds reading the answer too.
       signal: AbortSignal.timeout(upstream.timeoutMs),
     });
-    return await visitorAnswer(answer);
+    return await visitorResponse(answer);
   } catch (error) {
     if (error instanceof Error && error.name === "TimeoutError") return unavailable(504, "monitoring upstream timed out");
     return unavailable(502, "monitoring upstream unreachable");

@@ -1,7 +1,7 @@
 // page-data.ts: answers client navigation with a page's data as newline-delimited JSON.
 // Line one is the PagePayload; each later line settles one streamed loader value.
 import { PAGE_DATA_TYPE } from "../../runtime/page-payload.ts";
-import { withAppHeaders } from "../http/answer-headers.ts";
+import { withAppHeaders } from "../http/headers.ts";
 import { withTraceHeaders } from "../monitoring/request-monitor.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { redirected, resolvePage, type ResolvedPage } from "./resolve-page.ts";

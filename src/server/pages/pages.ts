@@ -5,7 +5,8 @@ import type { ActionBody } from "../../runtime/route.ts";
 import { compressed } from "../http/compress.ts";
 import type { StoredResponses } from "../prerender/serve.ts";
 import { recordOf, type RequestRecord } from "../monitoring/request-record.ts";
-import { allowedMethods, readSubmission } from "../writes/submission.ts";
+import { pageMethods, readSubmission } from "../writes/submission.ts";
+import { text } from "../http/text.ts";
 import { monitorPage } from "../monitoring/request-monitor.ts";
 import { renderPageData } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
@@ -14,14 +15,10 @@ import { renderPage } from "./render.tsx";
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
 export const MAX_PATH_BYTES = 8 * 1024;
 
-function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(`${text}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", ...headers } });
-}
-
 /** Where a page request goes: the document's URL, or with `isData` the page whose data it asks for. */
 type PageTarget = Pick<PageRequest, "url" | "isData">;
 
-/** Asked first by the request scope (isStoredAnswer), then by the pages: the URL is parsed once. */
+/** Asked first by the request scope (isStoredResponse), then by the pages: the URL is parsed once. */
 const targets = new WeakMap<Request, PageTarget | Response>();
 
 /** The request's page, or the 4xx for a URL no page can answer. */
@@ -34,13 +31,13 @@ function pageTarget(request: Request): PageTarget | Response {
 function parseTarget(request: Request): PageTarget | Response {
   // Bun builds request.url from the Host header; an empty or invalid one leaves nothing to parse.
   const url = URL.parse(request.url);
-  if (!url) return plain(400, "missing or invalid Host header");
+  if (!url) return text(400, "missing or invalid Host header");
   const { pathname } = url;
-  if (pathname.length > MAX_PATH_BYTES) return plain(414, "path too long");
+  if (pathname.length > MAX_PATH_BYTES) return text(414, "path too long");
   try {
     decodeURI(pathname);
   } catch {
-    return plain(400, "malformed percent-encoding in the path");
+    return text(400, "malformed percent-encoding in the path");
   }
   const isData = pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
   if (!isData) return { url, isData };
@@ -49,8 +46,8 @@ function parseTarget(request: Request): PageTarget | Response {
   return { url: target, isData };
 }
 
-/** Whether a GET or HEAD of a page gets a stored answer: nothing of the app's runs for it. */
-export function isStoredAnswer(request: Request, prerendered: StoredResponses): boolean {
+/** Whether a GET or HEAD of a page gets a stored response: nothing of the app's runs for it. */
+export function isStoredResponse(request: Request, prerendered: StoredResponses): boolean {
   const page = pageTarget(request);
   return !(page instanceof Response) && prerendered.has(page.url, page.isData);
 }
@@ -66,11 +63,11 @@ async function renderTarget(request: Request, record: RequestRecord, target: Pag
   let submission: ActionBody | undefined;
   if (!reading) {
     const route = deps.match(target.url.pathname)?.route;
-    if (request.method !== "POST") return plain(405, "method not allowed", { allow: allowedMethods(route) });
+    if (request.method !== "POST") return text(405, "method not allowed", { allow: pageMethods(route) });
     // A form posted by a page of another build: refused before its action runs, so the client can send it
     // again as a document post, which this build answers.
     const build = target.isData ? request.headers.get(BUILD_HEADER) : null;
-    if (build !== null && build !== deps.assets.manifest.buildId) return plain(409, "the page is from another build; send the form again");
+    if (build !== null && build !== deps.assets.manifest.buildId) return text(409, "the page is from another build; send the form again");
     const read = await readSubmission(request, route, deps);
     if (read instanceof Response) return read;
     submission = read;
@@ -78,9 +75,9 @@ async function renderTarget(request: Request, record: RequestRecord, target: Pag
   const page: PageRequest = { request, record, ...target, submission };
   const render = (page: PageRequest) => (page.isData ? renderPageData(page, deps) : renderPage(page, deps));
   if (request.method === "HEAD") return headOf(page, render);
-  const answer = await render(page);
+  const response = await render(page);
   // Development pages go as they are: the dev server appends its reload script to the HTML stream.
-  return deps.mode === "production" ? compressed(request, answer) : answer;
+  return deps.mode === "production" ? compressed(request, response) : response;
 }
 
 /**
@@ -116,7 +113,7 @@ export function pagesPlugin(deps: PageDeps) {
       const target = pageTarget(request);
       if (target instanceof Response) return target;
       // A prerendered page is a static answer too: no render, so nothing to monitor (createApp also leaves
-      // it out of Sentry's request scope: stored-answers.ts).
+      // it out of Sentry's request scope: served-from-store.ts).
       const stored = reading ? deps.prerendered?.response(request, target.url, record, target.isData) : undefined;
       return stored ?? monitorPage(deps.monitor, request, record, () => renderTarget(request, record, target, deps));
     },

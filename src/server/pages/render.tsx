@@ -7,7 +7,7 @@ import type { ClientConfig } from "../../runtime/page-payload.ts";
 import { scriptJson } from "../../runtime/script-json.ts";
 import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
 import { digestOf } from "../monitoring/digest.ts";
-import { withAppHeaders } from "../http/answer-headers.ts";
+import { withAppHeaders } from "../http/headers.ts";
 import { monitorStep, type TraceHeaders } from "../monitoring/request-monitor.ts";
 import { reportError } from "../monitoring/request-record.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";

@@ -7,7 +7,7 @@ export interface RequestContext {
   /** The action's context when the request carries a submission; the loader gets the same object. */
   ctx: LoaderContext & Partial<Pick<ActionContext, "body">>;
   /** The headers loaders and actions set, then one Set-Cookie per cookie they changed. */
-  answerHeaders(): Array<[string, string]>;
+  responseHeaders(): Array<[string, string]>;
 }
 
 export function requestContext(
@@ -42,7 +42,7 @@ export function requestContext(
   };
   return {
     ctx,
-    answerHeaders() {
+    responseHeaders() {
       const all: Array<[string, string]> = [...headers];
       for (const cookie of cookies?.setCookieHeaders() ?? []) all.push(["set-cookie", cookie]);
       return all;

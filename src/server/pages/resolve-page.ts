@@ -24,7 +24,7 @@ export interface ResolvedPage {
   /** Loader data as components read it: streamed values are promises. */
   data: unknown;
   settlements: Array<readonly [string, Promise<DeferredSettlement>]>;
-  /** Headers the loader and action set, Set-Cookie included: on the answer whatever it is. */
+  /** Headers the loader and action set, Set-Cookie included: on the response whatever it is. */
   headers: Array<[string, string]>;
 }
 
@@ -80,7 +80,7 @@ export async function resolvePage({ request, url, record, submission }: PageRequ
   if (!match) return failedPage(base, UNMATCHED, record, deps, "match");
   record.route = match.route.path;
   const { route } = match;
-  const { ctx, answerHeaders } = requestContext(request, url, match.params, deps.cookies, submission);
+  const { ctx, responseHeaders } = requestContext(request, url, match.params, deps.cookies, submission);
   let action: { value: unknown; status: number } | undefined;
   if (submission && route.action) {
     try {
@@ -88,7 +88,7 @@ export async function resolvePage({ request, url, record, submission }: PageRequ
       const { action: run } = route;
       action = actionResult(await monitorStep(deps.monitor, "action", route.path, () => run(ctx as ActionContext)));
     } catch (error) {
-      return failedPage(base, afterPost(error), record, deps, "action", answerHeaders());
+      return failedPage(base, afterPost(error), record, deps, "action", responseHeaders());
     }
   }
   let raw: unknown;
@@ -97,7 +97,7 @@ export async function resolvePage({ request, url, record, submission }: PageRequ
     const { loader } = route;
     raw = loader ? await monitorStep(deps.monitor, "loader", route.path, () => loader(ctx)) : null;
   } catch (error) {
-    return failedPage(base, error, record, deps, "loader", answerHeaders());
+    return failedPage(base, error, record, deps, "loader", responseHeaders());
   }
   const { ready, deferred } = splitDeferred(raw);
   const data: Record<string, unknown> | unknown = deferred.size ? { ...(ready as object) } : ready;
@@ -119,5 +119,5 @@ export async function resolvePage({ request, url, record, submission }: PageRequ
   });
   const payload: PagePayload = { ...base, data: ready, deferred: [...deferred.keys()] };
   if (action) payload.actionData = action.value;
-  return { status: action?.status ?? 200, payload, data, settlements, headers: answerHeaders() };
+  return { status: action?.status ?? 200, payload, data, settlements, headers: responseHeaders() };
 }

@@ -12,7 +12,7 @@
 // is plain text that names no secret, safe for the answer's body and the log.
 import { readBody, type Bytes } from "./request-body.ts";
 
-export type ActionBody =
+export type BodyRead =
   | { readonly ok: true; readonly kind: "form"; readonly form: FormData }
   | { readonly ok: true; readonly kind: "json"; readonly json: unknown }
   | { readonly ok: false; readonly status: 400 | 413 | 415; readonly message: string };
@@ -30,13 +30,13 @@ const FORM = "application/x-www-form-urlencoded";
 const MULTIPART = "multipart/form-data";
 const JSON_TYPE = "application/json";
 
-const refuse = (status: 400 | 413 | 415, message: string): ActionBody => ({ ok: false, status, message });
+const refuse = (status: 400 | 413 | 415, message: string): BodyRead => ({ ok: false, status, message });
 const unsupportedType = () => refuse(415, `expected ${FORM}, ${MULTIPART} or ${JSON_TYPE}`);
 const tooManyFields = (max: number) => refuse(413, `more than ${max} form fields`);
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
-export async function readActionBody(request: Request, options: ActionBodyOptions): Promise<ActionBody> {
+export async function readActionBody(request: Request, options: ActionBodyOptions): Promise<BodyRead> {
   const maxFields = options.maxFields ?? DEFAULT_MAX_FIELDS;
   // Checked before reading: a compressed body would have to be inflated, and its size then says nothing.
   const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
@@ -80,7 +80,7 @@ export function parseMediaType(header: string): { type: string; params: Record<s
   return { type, params };
 }
 
-function parseJson(bytes: Bytes): ActionBody {
+function parseJson(bytes: Bytes): BodyRead {
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
@@ -97,7 +97,7 @@ function parseJson(bytes: Bytes): ActionBody {
 const AMP = 0x26;
 const PERCENT = 0x25;
 
-async function parseUrlEncoded(bytes: Bytes, maxFields: number): Promise<ActionBody> {
+async function parseUrlEncoded(bytes: Bytes, maxFields: number): Promise<BodyRead> {
   // Counted like the URL standard's parser: a field is a non-empty run between `&`s.
   let fields = 0;
   let start = 0;
@@ -148,7 +148,7 @@ function isUtf8(bytes: Uint8Array): boolean {
   }
 }
 
-async function parseMultipart(bytes: Bytes, contentType: string, boundary: string | undefined, maxFields: number): Promise<ActionBody> {
+async function parseMultipart(bytes: Bytes, contentType: string, boundary: string | undefined, maxFields: number): Promise<BodyRead> {
   if (!boundary) return refuse(400, "multipart body without a boundary");
   // Every part follows a delimiter and the last one closes the body, so delimiters - 1 bounds the parts
   // before any of them is parsed into memory.

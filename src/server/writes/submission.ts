@@ -5,7 +5,7 @@
 import type { ActionBody } from "../../runtime/route.ts";
 import type { RouteDefinition } from "../../runtime/route.ts";
 import { readActionBody } from "./body.ts";
-import { noStoreText as refusal } from "../http/plain-text.ts";
+import { text } from "../http/text.ts";
 import type { Admission } from "./request-body.ts";
 import { crossSiteRefusal } from "./same-origin.ts";
 
@@ -22,7 +22,7 @@ export const BODY_READS_AT_ONCE = 64;
 export const TOO_MANY_UPLOADS = "too many request bodies being read at once; try again";
 
 /** The methods a page answers: GET and HEAD, and POST where its route has an action. */
-export function allowedMethods(route: RouteDefinition | undefined): string {
+export function pageMethods(route: RouteDefinition | undefined): string {
   return route?.action ? "GET, HEAD, POST" : "GET, HEAD";
 }
 
@@ -31,13 +31,13 @@ export async function readSubmission(
   route: RouteDefinition | undefined,
   limits: SubmissionLimits,
 ): Promise<ActionBody | Response> {
-  if (!route?.action) return refusal(405, "method not allowed", { allow: allowedMethods(route) });
+  if (!route?.action) return text(405, "method not allowed", { allow: pageMethods(route) });
   // SECURITY: a page elsewhere can make a visitor's browser post here with the visitor's cookies; only
   // this site's own pages may run an action. Decided from headers alone, before the body is read.
   const crossSite = crossSiteRefusal(request, { trustProxy: limits.trustProxy });
-  if (crossSite) return refusal(403, `cross-site request refused: ${crossSite}`);
+  if (crossSite) return text(403, `cross-site request refused: ${crossSite}`);
   const body = await limits.bodyReads.run(() => readActionBody(request, { maxBytes: limits.actionMaxBytes }));
-  if (!body) return refusal(429, TOO_MANY_UPLOADS, { "retry-after": "1" });
-  if (!body.ok) return refusal(body.status, body.message);
+  if (!body) return text(429, TOO_MANY_UPLOADS, { "retry-after": "1" });
+  if (!body.ok) return text(body.status, body.message);
   return body.kind === "form" ? { kind: "form", form: body.form } : { kind: "json", json: body.json };
 }

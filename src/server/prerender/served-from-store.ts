@@ -1,15 +1,15 @@
-// stored-answers.ts: which requests get a stored page: nothing of the app's runs for them, so createApp leaves
+// served-from-store.ts: which requests get a stored page: nothing of the app's runs for them, so createApp leaves
 // them out of Sentry's request scope, which costs a stored page's answer about a third of its time.
 import type { AnyElysia } from "elysia";
 import { parse } from "regexparam";
 import { requestPath } from "../http/host-check.ts";
-import { isStoredAnswer } from "../pages/pages.ts";
+import { isStoredResponse } from "../pages/pages.ts";
 import type { StoredResponses } from "./serve.ts";
 
 /** The pages' catch-all (`*`, which Elysia lists as `/*`): every other route answers its paths before it. */
 const PAGES_ROUTES = new Set(["*", "/*"]);
 
-export function storedAnswers(routes: () => AnyElysia["routes"], prerendered: StoredResponses | undefined): (request: Request) => boolean {
+export function servedFromStore(routes: () => AnyElysia["routes"], prerendered: StoredResponses | undefined): (request: Request) => boolean {
   // Read on first use: the server's routes are all there once it serves.
   let ownRoute: RegExp[] | undefined;
   const answeredElsewhere = (path: string) => {
@@ -22,5 +22,5 @@ export function storedAnswers(routes: () => AnyElysia["routes"], prerendered: St
     prerendered !== undefined &&
     (request.method === "GET" || request.method === "HEAD") &&
     !answeredElsewhere(requestPath(request.url)) &&
-    isStoredAnswer(request, prerendered);
+    isStoredResponse(request, prerendered);
 }

@@ -1,0 +1,43 @@
+// headers.ts: how headers get onto a response: the app's on a page's response, and the framework's own on
+// whatever a handler returned.
+import type { Context } from "elysia";
+
+/**
+ * A page's response headers: the framework's own, then those the app's loader or action set (Cache-Control,
+ * cookies), on the document, the page data and the redirect alike. Without app headers the framework's
+ * record goes out as it is (no Headers object per response). A failed page (an outcome, an error) is never
+ * cached, whatever the loader asked for before it failed.
+ */
+export function withAppHeaders(
+  base: Record<string, string>,
+  app: ReadonlyArray<readonly [string, string]>,
+  failed: boolean,
+): Record<string, string> | Headers {
+  if (app.length === 0) return base;
+  const headers = new Headers(base);
+  for (const [name, value] of app) {
+    if (name === "set-cookie") headers.append(name, value);
+    else headers.set(name, value);
+  }
+  if (failed) headers.set("cache-control", "no-store");
+  return headers;
+}
+
+/**
+ * Adds headers to whatever a handler returned, from a global Elysia hook. On a Response the headers go onto
+ * the Response itself: headers left in Elysia's `set` make it copy the Response, and a copied streamed page
+ * loses Bun's direct stream and pays for every chunk again.
+ *
+ * A header the handler already chose is kept: a page, a stored page and the error response set X-Request-Id
+ * themselves, while making their headers, and the request log's hook fills it in on every other response.
+ */
+export function addHeaders(
+  { responseValue, set }: { responseValue: unknown; set: Pick<Context["set"], "headers"> },
+  headers: Iterable<readonly [string, string]>,
+): void {
+  const target = responseValue instanceof Response ? responseValue.headers : undefined;
+  for (const [name, value] of headers) {
+    if (!target) set.headers[name] ??= value;
+    else if (!target.has(name)) target.set(name, value);
+  }
+}
