@@ -14,7 +14,7 @@ export async function prerenderInto(clientDir: string, appModule = "#app"): Prom
   if (Bun.env.NODE_ENV !== "production") throw new Error("prerendering needs NODE_ENV=production: pages render as the server renders them");
   // As main.ts: what components import resolves to the client build's hashed URLs.
   Bun.plugin(importedAssets());
-  const [{ createApp, prerendered, prerenderedPages }, { default: app }] = await Promise.all([
+  const [{ createApp, storePrerenderedPages, prerenderedPages }, { default: app }] = await Promise.all([
     import("../create-app.ts"),
     import(appModule) as Promise<{ default: AppDefinition }>,
   ]);
