@@ -1,10 +1,11 @@
 // dom.tsx (brisk/test): renders a component inside an app, for a test under happy-dom: the app's routes and
 // fallbacks, the page's loader data, and a navigation that records where the component sends the visitor.
 import type { ReactNode } from "react";
-import { Router } from "wouter";
+import { Route, Router } from "wouter";
 import type { AppDefinition } from "../../runtime/app-definition.ts";
 import { AppContext, appRuntime } from "../../runtime/app-context.ts";
 import type { Mode } from "../../runtime/app-server.ts";
+import { LoaderDataContext } from "../../runtime/loader-data.tsx";
 import { createMatcher } from "../../runtime/match.ts";
 import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
 import type { PagePayload } from "../../runtime/page-payload.ts";
@@ -73,8 +74,9 @@ export interface RenderedInApp extends Rendered {
 }
 
 /**
- * Renders `ui` as if it were on the page at `path` of the app; without `ui`, the page the app's routes give
- * that path (its component, or the not-found fallback). Call `unmount()` after the test.
+ * Renders `ui` as if it were a component of the page at `path` of the app (the loader data, the route's
+ * params, the search); without `ui`, the page the app's routes give that path (its component, or the
+ * not-found fallback). Call `unmount()` after the test.
  */
 export async function renderInApp(ui?: ReactNode, options: RenderInAppOptions = {}): Promise<RenderedInApp> {
   const app = options.app ?? ((await import(projectAppModule())) as { default: AppDefinition }).default;
@@ -82,5 +84,6 @@ export async function renderInApp(ui?: ReactNode, options: RenderInAppOptions = 
   const route = createMatcher(app.routes)(url.pathname)?.route.path ?? null;
   const page = pagePayload({ path: url.pathname, search: url.search.slice(1), route, data: options.data ?? null });
   const { nav, calls } = testNavigation(page, page.data, options.mode);
-  return { ...(await renderWithNavigation(app, nav, ui ?? <Page />)), navigations: calls };
+  const inPage = <LoaderDataContext value={page.data}>{route === null ? ui : <Route path={route}>{ui}</Route>}</LoaderDataContext>;
+  return { ...(await renderWithNavigation(app, nav, ui === undefined ? <Page /> : inPage)), navigations: calls };
 }

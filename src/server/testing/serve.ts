@@ -2,7 +2,7 @@
 // app.handle in-process or on a real socket.
 import type { Config } from "../config.ts";
 import { startApp } from "../app-start.ts";
-import { createApp, prerendered, type AppDeps, type BriskApp } from "../create-app.ts";
+import { createApp, storePrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
 import { importedAssets } from "../http/imported-assets.ts";
 import type { LogRecord } from "../monitoring/logger.ts";
 import { loadApp, projectAppModule } from "./app-module.ts";
@@ -58,7 +58,7 @@ export async function serveApp(options: ServeOptions = {}): Promise<ServedApp> {
     config,
     logs,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
-    prerendered: () => prerendered(app),
+    prerendered: () => storePrerenderedPages(app),
   };
 }
 
