@@ -1,8 +1,9 @@
 // Client resilience in Chromium: failed chunks and stylesheets, deploy skew, offline navigation,
-// cross-origin script errors. Failures reach the fake Sentry ingest once, as warnings.
+// cross-origin script errors. Failures reach the fake Sentry ingest once, as warnings. On the fixture app
+// (test/fixtures/app).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { clientAssets, EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
+import { clientAssets, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -15,10 +16,10 @@ let navigationChunk: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
-  server = await listenApp({ SENTRY_DSN: ingest.dsn() }, { appModule: EXAMPLE_APP_MODULE });
-  const { manifest } = await clientAssets("production", EXAMPLE_APP_MODULE);
-  chunk = manifest.chunks["src/app/pages/LazyExample.tsx"]!;
-  stylesheet = manifest.styles["pages/LazyExample.css"]!;
+  server = await listenApp({ SENTRY_DSN: ingest.dsn() });
+  const { manifest } = await clientAssets("production");
+  chunk = manifest.chunks["test/fixtures/app/lazy.tsx"]!;
+  stylesheet = manifest.styles["lazy.css"]!;
   navigationChunk = manifest.chunks["src/runtime/browser/navigate.ts"]!;
   browser = await launchBrowser();
 });
@@ -53,8 +54,8 @@ describe("a route chunk that fails", () => {
     const { page, watch } = await openHome();
     let aborted = 0;
     await page.route(`**/assets/${chunk}`, (route) => (aborted++ === 0 ? route.abort() : route.continue()));
-    await page.click('a[href="/examples/lazy"]');
-    await page.waitForSelector(".lazy-banner");
+    await page.click('a[href="/lazy"]');
+    await page.waitForSelector(".lazy");
     expect(aborted).toBe(2);
     expect(await marked(page)).toBe(true);
     expect(watch.documents).toHaveLength(1);
@@ -67,11 +68,11 @@ describe("a route chunk that fails", () => {
     const watch = watchPage(page);
     let requests = 0;
     await page.route(`**/assets/${chunk}`, (route) => (requests++ === 0 ? route.abort() : route.continue()));
-    await page.goto(`${server.origin}/examples/lazy`);
+    await page.goto(`${server.origin}/lazy`);
     await hydrated(page);
-    expect(await page.isVisible(".lazy-banner")).toBe(true);
+    expect(await page.isVisible(".lazy")).toBe(true);
     expect(requests).toBe(2);
-    expect(watch.documents).toEqual([`${server.origin}/examples/lazy`]);
+    expect(watch.documents).toEqual([`${server.origin}/lazy`]);
     expect(await settledEvents()).toEqual([]);
     await page.close();
   });
@@ -80,10 +81,10 @@ describe("a route chunk that fails", () => {
     const context = await browser.newContext();
     const { page, watch } = await openHome(context);
     await context.route(`**/assets/${chunk}`, (route) => route.abort());
-    await page.click('a[href="/examples/lazy"]');
+    await page.click('a[href="/lazy"]');
     await page.waitForSelector("main.route-load-failed");
-    expect(page.url()).toBe(`${server.origin}/examples/lazy`);
-    expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/examples/lazy`]);
+    expect(page.url()).toBe(`${server.origin}/lazy`);
+    expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/lazy`]);
     expect(await page.isVisible("text=Reload the page")).toBe(true);
     const events = await settledEvents();
     expect(events).toHaveLength(1);
@@ -108,11 +109,11 @@ describe("a route stylesheet that fails", () => {
     const held: Route[] = [];
     await context.route(`**/assets/${stylesheet}`, (route) => (how === "abort" ? route.abort() : void held.push(route)));
     const started = Date.now();
-    await page.click('a[href="/examples/lazy"]');
+    await page.click('a[href="/lazy"]');
     // Two bounded attempts, then the full page load of the target.
-    await page.waitForURL(`${server.origin}/examples/lazy`, { timeout: 12_000, waitUntil: "commit" });
+    await page.waitForURL(`${server.origin}/lazy`, { timeout: 12_000, waitUntil: "commit" });
     expect(Date.now() - started).toBeLessThan(12_000);
-    expect(watch.documents.at(-1)).toBe(`${server.origin}/examples/lazy`);
+    expect(watch.documents.at(-1)).toBe(`${server.origin}/lazy`);
     // After the reload, an aborted stylesheet ends on the load-failure page. One that never answers
     // holds the document's own parser (a render-blocking stylesheet), which only the browser can end.
     if (how === "abort") await page.waitForSelector("main.route-load-failed", { timeout: 20_000 });
@@ -130,19 +131,19 @@ describe("deploy skew", () => {
       const body = (await response.text()).replace(/"buildId":"[^"]+"/, '"buildId":"a-newer-build"');
       await route.fulfill({ response, body });
     });
-    await page.click('a[href="/examples/search?q=brisk"]');
-    await page.waitForSelector("output#query");
-    expect(page.url()).toBe(`${server.origin}/examples/search?q=brisk`);
-    expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/examples/search?q=brisk`]);
+    await page.click('a[href="/search?q=brisk"]');
+    await page.waitForSelector("#q");
+    expect(page.url()).toBe(`${server.origin}/search?q=brisk`);
+    expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/search?q=brisk`]);
     await page.close();
   });
 
   test("an HTML answer where page data was expected: one full load", async () => {
     const { page, watch } = await openHome();
     await page.route("**/__data/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><p>proxy page</p>" }));
-    await page.click('a[href="/examples/stream"]');
+    await page.click('a[href="/stream"]');
     await page.waitForSelector("#streamed-section");
-    expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/examples/stream`]);
+    expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/stream`]);
     await page.close();
   });
 });
@@ -152,17 +153,17 @@ describe("network failure during navigation", () => {
     const context = await browser.newContext();
     const { page } = await openHome(context);
     await context.setOffline(true);
-    await page.click('a[href="/examples/stream"]');
+    await page.click('a[href="/stream"]');
     await page.waitForSelector(".navigation-notice");
     expect(page.url()).toBe(`${server.origin}/`);
-    expect(await page.isVisible("ul.examples")).toBe(true);
+    expect(await page.isVisible("ul.links")).toBe(true);
     await context.setOffline(false);
     await page.click(".navigation-notice button");
     await page.waitForSelector("#streamed-section");
-    expect(page.url()).toBe(`${server.origin}/examples/stream`);
+    expect(page.url()).toBe(`${server.origin}/stream`);
     expect(await page.isVisible(".navigation-notice")).toBe(false);
     await page.goBack();
-    await page.waitForSelector("ul.examples");
+    await page.waitForSelector("ul.links");
     expect(await marked(page)).toBe(true);
     await context.close();
   });
@@ -176,13 +177,13 @@ describe("navigation code that does not arrive", () => {
     await page.goto(`${server.origin}/`, { waitUntil: "domcontentloaded" });
     await hydrated(page);
     await page.evaluate(() => ((window as unknown as { __mark: number }).__mark = 1));
-    await page.click('a[href="/examples/stream"]');
+    await page.click('a[href="/stream"]');
     await page.waitForSelector(".navigation-notice");
     expect(page.url()).toBe(`${server.origin}/`);
     await page.unroute(`**/assets/${navigationChunk}`);
     await page.click(".navigation-notice button");
     await page.waitForSelector("#streamed-section");
-    expect(page.url()).toBe(`${server.origin}/examples/stream`);
+    expect(page.url()).toBe(`${server.origin}/stream`);
     expect(await marked(page)).toBe(true);
     expect(watch.documents).toEqual([`${server.origin}/`]);
     await page.close();
@@ -205,8 +206,8 @@ describe("a cross-origin script that throws", () => {
       document.head.append(s);
     }, `http://127.0.0.1:${thirdParty.port}/widget.js`);
     await Bun.sleep(300);
-    await page.click('a[href="/examples/search?q=brisk"]');
-    await page.waitForSelector("output#query");
+    await page.click('a[href="/search?q=brisk"]');
+    await page.waitForSelector("#q");
     expect(await marked(page)).toBe(true);
     expect(await settledEvents()).toEqual([]);
     await context.close();
