@@ -15,9 +15,6 @@ export { logFor } from "brisk/test";
 export const FIXTURE_APP_MODULE = join(import.meta.dir, "../fixtures/app/app.ts");
 export const FIXTURE_PUBLIC_DIR = join(import.meta.dir, "../fixtures/public");
 
-/** The example app (`#app`): the ground truth of the end-to-end tests. */
-export const EXAMPLE_APP_MODULE = Bun.resolveSync("#app", join(import.meta.dir, "../.."));
-
 export function loadApp(appModule: string = FIXTURE_APP_MODULE): Promise<AppDefinition> {
   return loadAppModule(appModule);
 }
