@@ -1,5 +1,6 @@
 // Browser and server Sentry in Chromium, against a fake ingest: browser events travel through /monitoring,
-// carry the server's digest, arrive once, and a page without a DSN downloads no Sentry code at all.
+// carry the server's digest, arrive once, and a page without a DSN downloads no Sentry code at all. On the
+// fixture app (test/fixtures/app).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,7 +12,7 @@ import type { ClientAssets } from "../../src/server/http/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
 import { sentryDebugId } from "../../src/runtime/debug-id.ts";
 import { TRACING_MODULE } from "../../src/server/http/manifest.ts";
-import { clientAssets, clientSourcemaps, EXAMPLE_APP_MODULE, listenApp, testConfig, type Listening } from "../support/app.ts";
+import { clientAssets, clientSourcemaps, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -30,13 +31,13 @@ let dataDir: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
-  assets = await clientAssets("production", EXAMPLE_APP_MODULE);
+  assets = await clientAssets("production");
   sentryChunk = `/assets/${assets.manifest.chunks[SENTRY_MODULE]}`;
   dataDir = await mkdtemp(join(tmpdir(), "brisk-e2e-sentry-"));
   const env = { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir };
   monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
-  withDsn = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor, appModule: EXAMPLE_APP_MODULE });
-  withoutDsn = await listenApp({}, { appModule: EXAMPLE_APP_MODULE });
+  withDsn = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+  withoutDsn = await listenApp();
   browser = await launchBrowser();
 });
 
@@ -84,8 +85,8 @@ async function visit(server: Listening, path: string): Promise<Visit> {
 const paths = (requests: Request[], origin: string) => requests.map((r) => `${r.method()} ${r.url().replace(origin, "")}`);
 
 describe("browser events", () => {
-  test("/examples/client-error: the client-side error page, and one event at the ingest that came through /monitoring", async () => {
-    const { page, requests } = await visit(withDsn, "/examples/client-error");
+  test("/client-error: the client-side error page, and one event at the ingest that came through /monitoring", async () => {
+    const { page, requests } = await visit(withDsn, "/client-error");
     await page.click("text=Throw an error");
     await page.waitForSelector("main.global-error");
     expect(await page.textContent("main.global-error")).toContain("client-side exception has occurred while loading 127.0.0.1");
@@ -99,7 +100,7 @@ describe("browser events", () => {
     const [event] = events as [Event];
     // Unhandled: the visitor was left with the error page.
     expect(event.exception?.values?.at(-1)).toMatchObject({
-      value: "Example failure in the browser (/examples/client-error)",
+      value: "Fixture failure in the browser",
       mechanism: { type: "brisk.boundary", handled: false },
     });
     expect(event.tags?.digest).toBe(digest!);
@@ -118,8 +119,8 @@ describe("browser events", () => {
     await page.close();
   });
 
-  test("/examples/late-error: a server event and a browser event with the digest the page shows", async () => {
-    const { page } = await visit(withDsn, "/examples/late-error");
+  test("/late-error: a server event and a browser event with the digest the page shows", async () => {
+    const { page } = await visit(withDsn, "/late-error");
     await page.waitForSelector(".digest code");
     const digest = await page.textContent(".digest code");
     expect(digest).toMatch(/^[0-9a-z]{10}$/);
@@ -143,7 +144,7 @@ describe("browser events", () => {
       await route.continue();
       chunkServed = true;
     });
-    await page.goto(`${withDsn.origin}/examples/client-error`, { waitUntil: "domcontentloaded" });
+    await page.goto(`${withDsn.origin}/client-error`, { waitUntil: "domcontentloaded" });
     await hydrated(page);
     await page.click("text=Throw an error");
     await page.waitForSelector("main.global-error");
@@ -154,7 +155,7 @@ describe("browser events", () => {
     release();
     const events = await settledEvents(browserEvents, 1);
     expect(events).toHaveLength(1);
-    expect(events[0]?.exception?.values?.at(-1)?.value).toBe("Example failure in the browser (/examples/client-error)");
+    expect(events[0]?.exception?.values?.at(-1)?.value).toBe("Fixture failure in the browser");
     await page.close();
   });
 
@@ -164,21 +165,21 @@ describe("browser events", () => {
     const broken = {
       v: 2,
       buildId: assets.manifest.buildId,
-      path: "/examples/search",
+      path: "/search",
       search: "q=brisk",
-      route: "/examples/search",
+      route: "/search",
       data: { q: "brisk" },
       deferred: [],
       assets: { css: [], js: null },
     };
-    await page.route("**/__data/examples/search*", (route) =>
+    await page.route("**/__data/search*", (route) =>
       route.fulfill({ status: 200, contentType: "application/x-ndjson", body: `${JSON.stringify(broken)}\n` }),
     );
-    await page.click('a[href="/examples/search?q=brisk"]');
+    await page.click('a[href="/search?q=brisk"]');
     await page.waitForSelector("main.global-error");
     expect(await page.textContent("main.global-error")).toContain("client-side exception has occurred while loading 127.0.0.1");
-    // The app's stylesheet outlives the unmounted tree: the error page keeps the site's look.
-    expect(await page.$eval(".fallback h1", (h) => getComputedStyle(h).marginTop)).toBe("32px");
+    // The app's stylesheet outlives the unmounted tree: the error page keeps the site's look (its 2rem margin).
+    expect(await page.$eval("main.global-error", (main) => getComputedStyle(main).marginTop)).toBe("32px");
 
     const events = await settledEvents(browserEvents, 1);
     expect(events).toHaveLength(1);
@@ -186,8 +187,8 @@ describe("browser events", () => {
     await page.close();
   });
 
-  test("/examples/late-not-found: an outcome, so neither side sends anything", async () => {
-    const { page, requests } = await visit(withDsn, "/examples/late-not-found");
+  test("/late-not-found: an outcome, so neither side sends anything", async () => {
+    const { page, requests } = await visit(withDsn, "/late-not-found");
     await page.waitForSelector("main.fallback");
     // Sentry is running: had anything been reported, it would be on its way.
     await page.waitForFunction(() => (window as { __SENTRY__?: object }).__SENTRY__ !== undefined);
@@ -202,24 +203,24 @@ describe("browser events", () => {
 
 describe("what a browser event carries", () => {
   test("its top frame resolves through the build's source map to the throwing component, and it names the script's debug id", async () => {
-    const { page } = await visit(withDsn, "/examples/client-error");
+    const { page } = await visit(withDsn, "/client-error");
     await page.click("text=Throw an error");
     const [event] = await settledEvents(browserEvents, 1);
     const top = event!.exception!.values!.at(-1)!.stacktrace!.frames!.at(-1)!;
     const script = new URL(top.filename!).pathname.replace("/assets/", "");
-    const json = (await Bun.file(join(await clientSourcemaps(EXAMPLE_APP_MODULE), `${script}.map`)).json()) as { debugId: string };
+    const json = (await Bun.file(join(await clientSourcemaps(), `${script}.map`)).json()) as { debugId: string };
     const original = originalPositionFor(new TraceMap(json as never), { line: top.lineno!, column: top.colno! - 1 });
-    expect(original.source).toBe("src/app/pages/ClientError.tsx");
-    // The line that throws: `throw new Error("Example failure in the browser …")`.
+    expect(original.source).toBe("test/fixtures/app/pages.tsx");
+    // The line that throws: `throw new Error("Fixture failure in the browser")`.
     const source = (await Bun.file(join(import.meta.dir, "../..", original.source!)).text()).split("\n")[original.line! - 1];
-    expect(source).toContain('throw new Error("Example failure in the browser');
+    expect(source).toContain('throw new Error("Fixture failure in the browser");');
     expect(event!.debug_meta?.images).toContainEqual({ type: "sourcemap", code_file: top.filename!, debug_id: sentryDebugId(json.debugId) });
     await page.close();
   });
 
   test("by default no envelope asks Sentry to infer the visitor's IP; each page load is one session", async () => {
     const home = await visit(withDsn, "/");
-    const failing = await visit(withDsn, "/examples/client-error");
+    const failing = await visit(withDsn, "/client-error");
     await failing.page.click("text=Throw an error");
     await settledEvents(browserEvents, 1);
     const deadline = Date.now() + 10_000;
@@ -242,28 +243,28 @@ describe("what a browser event carries", () => {
   test("breadcrumbs: the click, the page-data fetch, the navigation and the console line that came before the error", async () => {
     const { page } = await visit(withDsn, "/");
     await page.waitForFunction(() => (window as { __SENTRY__?: object }).__SENTRY__ !== undefined);
-    await page.click('a[href="/examples/client-error"]');
+    await page.click('a[href="/client-error"]');
     await page.waitForSelector("text=Throw an error");
     await page.evaluate(() => console.warn("about to press the button"));
     await page.click("text=Throw an error");
     const [event] = await settledEvents(browserEvents, 1);
     const crumbs = event!.breadcrumbs ?? [];
-    expect(crumbs).toContainEqual(expect.objectContaining({ category: "navigation", data: { from: "/", to: "/examples/client-error" } }));
+    expect(crumbs).toContainEqual(expect.objectContaining({ category: "navigation", data: { from: "/", to: "/client-error" } }));
     expect(crumbs).toContainEqual(expect.objectContaining({ category: "console", level: "warning", message: "about to press the button" }));
     // The link's click. (The button's own click reaches Sentry after React has rendered, and failed, in
     // its click handler: Sentry loads after hydration, so its listener comes after React's.)
-    expect(crumbs).toContainEqual(expect.objectContaining({ category: "ui.click", message: "body > main > ul.examples > li > a" }));
-    expect(crumbs).toContainEqual(expect.objectContaining({ category: "fetch", data: expect.objectContaining({ url: "/__data/examples/client-error" }) }));
+    expect(crumbs).toContainEqual(expect.objectContaining({ category: "ui.click", message: "body > main > ul.links > li > a" }));
+    expect(crumbs).toContainEqual(expect.objectContaining({ category: "fetch", data: expect.objectContaining({ url: "/__data/client-error" }) }));
     await page.close();
   });
 
   test("a route chunk that fails while the Sentry chunk cannot load either is reported by the next page that has Sentry", async () => {
     const context = await browser.newContext();
-    const lazyChunk = `**/assets/${assets.manifest.chunks["src/app/pages/LazyExample.tsx"]}`;
+    const lazyChunk = `**/assets/${assets.manifest.chunks["test/fixtures/app/lazy.tsx"]}`;
     await context.route(lazyChunk, (route) => route.abort());
     await context.route(`**${sentryChunk}`, (route) => route.abort());
     const page = await context.newPage();
-    await page.goto(`${withDsn.origin}/examples/lazy`);
+    await page.goto(`${withDsn.origin}/lazy`);
     // A retry, a full page load, then the load-failure page.
     await page.waitForSelector("main.route-load-failed", { timeout: 20_000 });
     await Bun.sleep(500);
@@ -275,14 +276,14 @@ describe("what a browser event carries", () => {
     await hydrated(page);
     const events = await settledEvents(browserEvents, 1);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ level: "warning", contexts: { unsent: { page: `${withDsn.origin}/examples/lazy` } } });
+    expect(events[0]).toMatchObject({ level: "warning", contexts: { unsent: { page: `${withDsn.origin}/lazy` } } });
     expect(events[0]?.exception?.values?.at(-1)?.value).toStartWith("Route failed to load after a retry and a full page load: ");
     await context.close();
   });
 
   test("an error while Sentry is down waits in the browser and arrives exactly once when it is back, after a reload", async () => {
     await ingest.setMode("down");
-    const { page, requests } = await visit(withDsn, "/examples/client-error");
+    const { page, requests } = await visit(withDsn, "/client-error");
     await page.click("text=Throw an error");
     const digest = await page.textContent("main.global-error .digest code");
     // The tunnel answers 502 while its upstream is down: the browser keeps the envelope. Any of the page's
@@ -354,7 +355,7 @@ describe("loading", () => {
     await home.page.waitForLoadState("networkidle");
     expect(scripts(home, withoutDsn.origin)).toEqual(firstVisit());
 
-    const failing = await visit(withoutDsn, "/examples/client-error");
+    const failing = await visit(withoutDsn, "/client-error");
     await failing.page.click("text=Throw an error");
     await failing.page.waitForSelector("main.global-error");
     await failing.page.waitForLoadState("networkidle");
