@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { createElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { scriptJson } from "../../src/runtime/script-json.ts";
-import { EXAMPLE_APP_MODULE, listenApp, type Listening } from "../support/app.ts";
+import { listenApp, type Listening } from "../support/app.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { MARKER, codeUnits, fuzzParams, hostileString } from "../support/fuzz.ts";
 
@@ -18,7 +18,7 @@ let page: Page;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  server = await listenApp({}, { appModule: EXAMPLE_APP_MODULE });
+  server = await listenApp();
   browser = await launchBrowser();
   page = await browser.newPage();
   page.on("pageerror", (e) => pageErrors.push(e.message));
@@ -84,11 +84,11 @@ describe("loader data reaches the browser exactly", () => {
     );
   });
 
-  test("the real search page over HTTP: the query, percent-encoded in the URL, arrives in window.__BRISK__ exactly", async () => {
+  test("the fixture's search page over HTTP: the query, percent-encoded in the URL, arrives in window.__BRISK__ exactly", async () => {
     await fc.assert(
       fc.asyncProperty(hostileString(), async (s) => {
         pageErrors.length = 0;
-        await page.goto(`${server.origin}/examples/search?q=${encodeURIComponent(`${MARKER}${s}`)}`, loaded);
+        await page.goto(`${server.origin}/search?q=${encodeURIComponent(`${MARKER}${s}`)}`, loaded);
         expect(await readBack()).toEqual({ q: codeUnits(`${MARKER}${s}`), injected: false });
         expect(pageErrors).toEqual([]);
       }),

@@ -1,6 +1,6 @@
 // Tracing across both sides in Chromium, SENTRY_TRACES_SAMPLE_RATE=1, against a fake ingest: the browser's pageload
 // continues the server's page transaction, a navigation's page data is part of its trace, and both sides name
-// their transactions after the route pattern.
+// their transactions after the route pattern. On the fixture app (test/fixtures/app).
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import type { Event } from "@sentry/core";
 import type { Browser } from "playwright-core";
 import { TRACING_MODULE } from "../../src/server/http/manifest.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
-import { clientAssets, EXAMPLE_APP_MODULE, listenApp, testConfig, type Listening } from "../support/app.ts";
+import { clientAssets, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 
@@ -21,11 +21,11 @@ let dataDir: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
-  const assets = await clientAssets("production", EXAMPLE_APP_MODULE);
+  const assets = await clientAssets("production");
   dataDir = await mkdtemp(join(tmpdir(), "brisk-e2e-tracing-"));
   const env = { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "1", DATA_DIR: dataDir };
   monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
-  server = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor, appModule: EXAMPLE_APP_MODULE });
+  server = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
   browser = await launchBrowser();
 });
 
@@ -56,22 +56,22 @@ test("the browser's pageload continues the server's page transaction, both named
   const page = await browser.newPage();
   const scripts: string[] = [];
   page.on("request", (r) => void (r.resourceType() === "script" && scripts.push(new URL(r.url()).pathname)));
-  await page.goto(`${server.origin}/examples/search?q=brisk`);
+  await page.goto(`${server.origin}/search?q=brisk`);
   await hydrated(page);
   // The tracing bundle is loaded here, with tracing on.
-  const tracingScript = `/assets/${(await clientAssets("production", EXAMPLE_APP_MODULE)).manifest.chunks[TRACING_MODULE]}`;
+  const tracingScript = `/assets/${(await clientAssets("production")).manifest.chunks[TRACING_MODULE]}`;
   await until(() => scripts.filter((s) => s === tracingScript), 1, "tracing bundle");
   // A pageload ends, and is sent, once the page has been idle for a second.
   const [pageload] = await until(() => fromBrowser("pageload"), 1, "pageload");
   await page.close();
   await monitoring.flush(2_000);
-  const [document] = fromServer().filter((t) => t.transaction === "GET /examples/search");
-  expect(pageload).toMatchObject({ transaction: "/examples/search", transaction_info: { source: "route" } });
+  const [document] = fromServer().filter((t) => t.transaction === "GET /search");
+  expect(pageload).toMatchObject({ transaction: "/search", transaction_info: { source: "route" } });
   expect(document).toMatchObject({ transaction_info: { source: "route" } });
   expect(pageload!.contexts?.trace?.trace_id).toBe(document!.contexts!.trace!.trace_id!);
   expect(pageload!.contexts?.trace?.parent_span_id).toBe(document!.contexts!.trace!.span_id!);
   // Assets and the tunnel made no server transaction.
-  expect(fromServer().map((t) => t.transaction)).toEqual(["GET /examples/search"]);
+  expect(fromServer().map((t) => t.transaction)).toEqual(["GET /search"]);
 });
 
 test("a navigation is named after its route, and its page-data request is a server transaction in its trace", async () => {
@@ -81,13 +81,13 @@ test("a navigation is named after its route, and its page-data request is a serv
   // Tracing has started once the pageload has been sent or is under way; the network then goes quiet.
   await page.waitForLoadState("networkidle");
   await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("/assets/browser-tracing-")));
-  await page.click('a[href="/examples/search?q=brisk"]');
-  await page.waitForURL(`${server.origin}/examples/search?q=brisk`);
+  await page.click('a[href="/search?q=brisk"]');
+  await page.waitForURL(`${server.origin}/search?q=brisk`);
   const [navigation] = await until(() => fromBrowser("navigation"), 1, "navigation");
   await page.close();
   await monitoring.flush(2_000);
-  expect(navigation).toMatchObject({ transaction: "/examples/search", transaction_info: { source: "route" } });
-  const data = fromServer().find((t) => t.transaction === "GET /__data/examples/search");
+  expect(navigation).toMatchObject({ transaction: "/search", transaction_info: { source: "route" } });
+  const data = fromServer().find((t) => t.transaction === "GET /__data/search");
   expect(data?.transaction_info?.source).toBe("route");
   expect(data?.contexts?.trace?.trace_id).toBe(navigation!.contexts!.trace!.trace_id!);
 });
