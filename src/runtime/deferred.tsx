@@ -46,6 +46,37 @@ export function splitDeferred(data: unknown): { ready: unknown; deferred: Map<st
   return { ready, deferred };
 }
 
+/**
+ * Loader data as components read it, with a promise under each streamed key, and the settle() that fulfils
+ * one: the server settles them as its loader's promises do, the client as page-data lines or inline scripts
+ * arrive, so both sides render the same values and throw the same errors. Unknown or repeated keys are ignored.
+ */
+export function openSettlements(ready: unknown, keys: readonly string[]) {
+  const data: Record<string, unknown> | unknown = keys.length ? { ...(ready as object) } : ready;
+  const pending = new Map(
+    keys.map((key) => {
+      const value = tracked<unknown>();
+      const settlement = tracked<DeferredSettlement>();
+      (data as Record<string, unknown>)[key] = value.promise;
+      return [key, { value, settlement }] as const;
+    }),
+  );
+  return {
+    data,
+    /** Each streamed value's settlement, in key order: what the inline scripts and page-data lines carry. */
+    settlements: [...pending].map(([key, p]) => [key, p.settlement.promise as Promise<DeferredSettlement>] as const),
+    settle(s: DeferredSettlement) {
+      const p = pending.get(s.key);
+      if (!p) return;
+      pending.delete(s.key);
+      p.settlement.resolve(s);
+      applySettlement(s, p.value);
+    },
+    /** The keys not settled yet. */
+    pending: () => [...pending.keys()],
+  };
+}
+
 /** The error a page sees when a streamed value failed: it keeps the server's digest and side. */
 export function serverError(error: PageError): Error & { digest?: string } {
   const fallback = error.side === "server" ? "A server-side exception occurred" : "A streamed value never arrived";

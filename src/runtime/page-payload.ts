@@ -82,10 +82,12 @@ export interface BootState {
   host: string;
   /** This response's CSP nonce, so hydration renders the same attributes the server did. */
   nonce?: string;
-  /** Settlements streamed so far, pushed by inline scripts. */
-  s: DeferredSettlement[];
+  /** Settlements streamed so far, pushed by inline scripts before the client entry listens. */
+  queue: DeferredSettlement[];
   /** The server's trace of this page (`sentry-trace`, `baggage`), which the browser's pageload continues. */
   trace?: { "sentry-trace": string; baggage?: string };
+  /** Called by each streamed inline script (deferred.tsx); queues, and tells the listener once there is one. */
   settle(s: DeferredSettlement): void;
-  on?: (s: DeferredSettlement) => void;
+  /** Set by the client entry once the page is live (browser-navigation.ts). */
+  listener?: (s: DeferredSettlement) => void;
 }

@@ -64,8 +64,8 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
 
   window.addEventListener("popstate", () => go(location.href, { pop: true }));
   // Settlements streamed in the HTML after the client entry started.
-  boot.on = (s) => initial.settle(s);
-  for (const s of boot.s) initial.settle(s);
+  boot.listener = (s) => initial.settle(s);
+  for (const s of boot.queue) initial.settle(s);
 
   return {
     getState: store.getState,

@@ -23,8 +23,9 @@ function redirectResponse(outcome: OutcomeInfo, appHeaders: ResolvedPage["header
 
 /** The page state and a tiny settle() that streamed scripts call before the client entry has loaded. */
 function bootScript(resolved: ResolvedPage, clientConfig: ClientConfig, host: string, nonce: string, trace?: TraceHeaders): string {
-  const state = scriptJson({ page: resolved.payload, config: clientConfig, host, nonce, s: [], ...(trace ? { trace } : {}) });
-  return `var B=window.__BRISK__=${state};B.settle=function(x){B.s.push(x);B.on&&B.on(x)}`;
+  const state = scriptJson({ page: resolved.payload, config: clientConfig, host, nonce, queue: [], ...(trace ? { trace } : {}) });
+  // Kept short: this script is inline in every page. B is the page's BootState.
+  return `var B=window.__BRISK__=${state};B.settle=function(x){B.queue.push(x);B.listener&&B.listener(x)}`;
 }
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */

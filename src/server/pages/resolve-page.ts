@@ -1,7 +1,7 @@
 // resolve-page.ts: matches a request to a route and runs its action (for a form post) and its loader, before a
 // single byte is sent.
 import { actionResult } from "../../runtime/action-data.ts";
-import { applySettlement, splitDeferred, tracked } from "../../runtime/deferred.tsx";
+import { openSettlements, splitDeferred } from "../../runtime/deferred.tsx";
 import { showsErrorDetails } from "../../runtime/error-page.ts";
 import { Outcome, isOutcome, outcomeInfo } from "../../runtime/outcome.ts";
 import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePayload } from "../../runtime/page-payload.ts";
@@ -100,23 +100,21 @@ export async function resolvePage({ request, url, record, submission }: PageRequ
     return failedPage(base, error, record, deps, "loader", responseHeaders());
   }
   const { ready, deferred } = splitDeferred(raw);
-  const data: Record<string, unknown> | unknown = deferred.size ? { ...(ready as object) } : ready;
-  const settlements = [...deferred].map(([key, promise]) => {
-    const settlement: Promise<DeferredSettlement> = Promise.resolve(promise).then(
-      (value) => ({ key, value }),
-      (error: unknown) => {
-        if (isOutcome(error)) return { key, outcome: outcomeInfo(error) };
-        // A loader whose visitor left fails with the abort reason: that is no error of ours.
-        if (request.signal.aborted) return { key, error: { digest: "aborted", side: "server" as const } };
-        return { key, error: publicError(error, reportError(record, error, "deferred", deps.capture), deps.mode) };
-      },
-    );
-    // Components read the same settlement the client will, so both sides throw the same thing.
-    const value = tracked<unknown>();
-    settlement.then((s) => applySettlement(s, value));
-    (data as Record<string, unknown>)[key] = value.promise;
-    return [key, settlement] as const;
-  });
+  // Components read the same settlements the client will, so both sides throw the same thing.
+  const { data, settlements, settle } = openSettlements(ready, [...deferred.keys()]);
+  for (const [key, promise] of deferred) {
+    Promise.resolve(promise)
+      .then(
+        (value): DeferredSettlement => ({ key, value }),
+        (error: unknown): DeferredSettlement => {
+          if (isOutcome(error)) return { key, outcome: outcomeInfo(error) };
+          // A loader whose visitor left fails with the abort reason: that is no error of ours.
+          if (request.signal.aborted) return { key, error: { digest: "aborted", side: "server" } };
+          return { key, error: publicError(error, reportError(record, error, "deferred", deps.capture), deps.mode) };
+        },
+      )
+      .then(settle);
+  }
   const payload: PagePayload = { ...base, data: ready, deferred: [...deferred.keys()] };
   if (action) payload.actionData = action.value;
   return { status: action?.status ?? 200, payload, data, settlements, headers: responseHeaders() };
