@@ -17,6 +17,8 @@ export interface LogTally {
    * the line has no digest (nothing of ours threw).
    */
   upstreamFailures: Map<string, number>;
+  /** The server's own Sentry transport saying the upstream is down and it keeps envelopes on disk: the flapping's doing. */
+  sentryUnreachable: number;
   /** Error-level lines that are neither of the above, by phase (the attacks must cause none). */
   errors: Map<string, number>;
   /** Everything else above info, every non-JSON line on stdout, and every stderr line. */
@@ -36,6 +38,7 @@ export function emptyTally(): LogTally {
     requests: new Map(),
     intended: 0,
     upstreamFailures: new Map(),
+    sentryUnreachable: 0,
     errors: new Map(),
     unexpected: 0,
     samples: [],
@@ -74,7 +77,8 @@ export function sortStdoutLine(tally: LogTally, line: string, first = false): vo
   if (msg === "request" && FAILING_PATHS.has(String(path))) tally.intended++;
   else if (msg === "request" && path === "/monitoring" && (status === 502 || status === 504) && digest === undefined) {
     bump(tally.upstreamFailures, tally.phase);
-  } else {
+  } else if (level === "warn" && String(msg).startsWith("sentry unreachable:")) tally.sentryUnreachable++;
+  else {
     if (level === "error") bump(tally.errors, tally.phase);
     flag(tally, line);
   }

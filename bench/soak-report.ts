@@ -112,7 +112,7 @@ function logLines(r: SoakResult): Figure {
   const { logs } = r;
   const value =
     `${int(logs.unexpected)} unexpected (expected: ${int(logs.intended)} error lines from the pages that fail on purpose, ` +
-    `${int(sum(logs.upstreamFailures.values()))} tunnel 502/504 while the upstream failed, ${logs.torn} torn and ` +
+    `${int(sum(logs.upstreamFailures.values()))} tunnel 502/504 and ${logs.sentryUnreachable} "sentry unreachable" warnings while the upstream failed, ${logs.torn} torn and ` +
     `${logs.dropped.stderr} stderr lines from the log shipper's restart)`;
   const samples = logs.samples.map((s) => `\n      ${s}`).join("");
   return { name: "unhandled rejections, stderr, error logs", value: value + samples, pass: logs.unexpected === 0 };

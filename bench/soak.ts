@@ -29,8 +29,9 @@
 //   PASS/FAIL peak RSS: the server's peak resident memory over the whole run (VmHWM), under 256 MiB;
 //   PASS/FAIL unhandled rejections, stderr, error logs: any stderr line, non-JSON stdout line, or log line
 //             above info, except those of the pages that fail on purpose (server-error, render-error,
-//             late-error), the tunnel's 502/504 while the upstream failed, the log shipper's restart (one torn
-//             line, one stderr line saying lines are dropped) and the server's count of the lines it dropped;
+//             late-error), the tunnel's 502/504 and the server's "sentry unreachable" warning while the upstream
+//             failed, the log shipper's restart (one torn line, one stderr line saying lines are dropped) and
+//             the server's count of the lines it dropped;
 //             up to 5 offending lines are quoted;
 //   PASS/FAIL attacks: no answer outside an attack's expected set, no error-level line from an attack, and
 //             the log shipper's restart followed by the server's count of the lines it could not write;
@@ -117,6 +118,8 @@ async function startBrisk(binary: Binary, ingest: FakeIngest) {
       SENTRY_DSN: ingest.dsn(),
       SENTRY_TUNNEL_DSNS: undefined,
       MONITORING_TIMEOUT_MS: String(TUNNEL_TIMEOUT_MS),
+      // Set, as a deployment sets it: otherwise the start warns that it generated one.
+      COOKIE_SECRET: "soak-cookie-secret-of-at-least-32-characters",
       // The store, the cookie secret and Sentry's outbox in the soak's own folder, never the checkout's ./data.
       DATA_DIR: join(dir, "data"),
     }),

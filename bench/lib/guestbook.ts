@@ -5,6 +5,7 @@
 // cannot tell a 303 from a 200, so checkSubmission first makes sure one post gets 303 with its Location and
 // stores one row, and rowsMismatch then holds the measured answers against the rows the table gained meanwhile.
 import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
 import { ENTRIES_TABLE, storeFile } from "../app/guestbook/store.server.ts";
 import type { Measurement } from "./throughput.ts";
 
@@ -17,6 +18,8 @@ export const GUESTBOOK_FORM = new URLSearchParams({
 }).toString();
 
 export function countRows(dataDir: string): number {
+  // Brisk's bench app opens its store on first use: before the first post there is no file, and no row.
+  if (!existsSync(storeFile(dataDir))) return 0;
   const db = new Database(storeFile(dataDir), { readonly: true });
   try {
     return db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${ENTRIES_TABLE}`).get()!.n;

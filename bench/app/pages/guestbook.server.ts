@@ -5,13 +5,13 @@ import { validateEntry } from "../guestbook/entry.ts";
 import { guestbook } from "../server.server.ts";
 
 export async function guestbookLoader() {
-  return { entries: await guestbook().newest(20) };
+  return { entries: await (await guestbook()).newest(20) };
 }
 
 export async function signGuestbook({ body }: ActionContext) {
   const checked = validateEntry(body.kind === "form" ? body.form : body.json);
   if (!checked.ok) return data({ errors: checked.errors, values: checked.values }, { status: 422 });
-  await guestbook().add(checked.entry);
+  await (await guestbook()).add(checked.entry);
   // 303 after a post: a reload shows the list, it does not sign again.
   redirect("/guestbook");
 }
