@@ -96,10 +96,10 @@ try {
   const appModule = Bun.resolveSync("#app", ROOT);
   const importedDir = join(BUILDS, "imported");
   const serverApp = createServerAppBuilder({
-    entry: join(SRC, "brisk/dev/server-entry.ts"),
+    entry: join(SRC, "server/dev/server-entry.ts"),
     appModule,
     // The scripts of src/server/dev/client.html.
-    browserEntries: [join(SRC, "brisk/dev/hot-status.ts"), join(SRC, "brisk/client/entry-client.tsx")],
+    browserEntries: [join(SRC, "server/dev/hot-status.ts"), join(SRC, "entry-client.tsx")],
     outdir: join(BUILDS, "server"),
     importedDir,
     srcDir: SRC,

@@ -5,6 +5,7 @@
 // Everything under src/ that the build reaches is bundled; packages stay imports of the one copy the
 // process loads. The dev server's own modules (src/server/dev, the config) are loaded by the process itself:
 // an edit there restarts it (bun --watch).
+import type { BunPlugin } from "bun";
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { appModuleAlias } from "../build/app-module.ts";
@@ -59,6 +60,18 @@ export interface ServerAppBuilder {
    */
   saved(): string[];
 }
+
+/**
+ * An app reaches Brisk by the package's own name (`brisk`, `brisk/server`): bundled with the framework's server
+ * around it, not left a package import, or the process would load a second copy of the runtime beside the
+ * bundled one (and a page would render outside the server's NavigationContext).
+ */
+const briskBundled: BunPlugin = {
+  name: "brisk:self-reference",
+  setup(build) {
+    build.onResolve({ filter: /^brisk(\/|$)/ }, ({ path, importer }) => ({ path: Bun.resolveSync(path, dirname(importer)) }));
+  },
+};
 
 const modified = (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs;
 
@@ -124,7 +137,7 @@ export function createServerAppBuilder({ entry, appModule, browserEntries, outdi
       // Stacks in the terminal and on error pages point at the sources.
       sourcemap: "linked",
       metafile: true,
-      plugins: [appModuleAlias(appModule), importedAssets({ dir: importedDir, emitted })],
+      plugins: [appModuleAlias(appModule), briskBundled, importedAssets({ dir: importedDir, emitted })],
       throw: false,
     });
     if (!result.success) throw new AggregateError(result.logs, `the server code does not build:\n${result.logs.map(String).join("\n")}`);
