@@ -6,6 +6,8 @@ import { resolve } from "node:path";
 import { browserPlugins } from "./client-build.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
+// Resolved rather than spelled out: if the module moves, this fails at once instead of quietly bundling Sentry.
+const BROWSER_SENTRY = Bun.resolveSync("../../runtime/browser/browser-sentry.ts", import.meta.dir);
 
 /**
  * Bun's development server bundles every dynamic import into the one script, and without tree-shaking the
@@ -16,7 +18,7 @@ const sentryOnlyWithDsn: BunPlugin = {
   name: "brisk:dev-sentry-only-with-dsn",
   setup(build) {
     if (Bun.env.SENTRY_DSN) return;
-    build.onLoad({ filter: /\/src\/brisk\/client\/browser-sentry\.ts$/ }, () => ({
+    build.onLoad({ filter: new RegExp(`^${RegExp.escape(BROWSER_SENTRY)}$`) }, () => ({
       contents: 'export function startBrowserSentry() { throw new Error("the dev server bundles no Sentry without SENTRY_DSN"); }',
       loader: "js",
     }));
