@@ -85,15 +85,16 @@ const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : 
 try {
   // The rest of the dev server is imported here, not above: a syntax error in it becomes the error page,
   // and this process stays up to serve it. bun --watch restarts us once the file is fixed.
-  const [{ buildClient }, { loadClientAssets }, { createDevClient, stylesSourceKey }, { createServerAppBuilder }, { livePublicFiles }] =
+  const [{ buildClient }, { projectAppModule }, { loadClientAssets }, { createDevClient, stylesSourceKey }, { createServerAppBuilder }, { livePublicFiles }] =
     await Promise.all([
       import("../src/server/build/client-build.ts"),
+      import("../src/server/build/app-module.ts"),
       import("../src/server/http/assets.ts"),
       import("../src/server/dev/dev-client.ts"),
       import("../src/server/dev/server-app.ts"),
       import("../src/server/http/public-files.ts"),
     ]);
-  const appModule = Bun.resolveSync("#app", ROOT);
+  const appModule = projectAppModule();
   const importedDir = join(BUILDS, "imported");
   const serverApp = createServerAppBuilder({
     entry: join(SRC, "server/dev/server-entry.ts"),

@@ -14,7 +14,12 @@ export interface AppModule {
   app: AppDefinition;
 }
 
-export async function loadAppModule(path: string = Bun.resolveSync("#app", ROOT)): Promise<AppModule> {
+/** The absolute path of the module `#app` names in the project's package.json: the project's own app. */
+export function projectAppModule(): string {
+  return Bun.resolveSync("#app", ROOT);
+}
+
+export async function loadAppModule(path: string = projectAppModule()): Promise<AppModule> {
   const app = ((await import(path)) as { default?: AppDefinition }).default;
   if (!app?.routes) throw new Error(`${path} does not export an app as its default (export default defineApp({ … }))`);
   return { path, dir: dirname(path), app };

@@ -1,8 +1,8 @@
-// build.ts: `bun run build`: the production client, then one self-contained server binary that embeds it.
+// binary.ts: what `bun run build` makes: the production client, then one self-contained server binary that embeds it.
 import { mkdir, rm, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { importedAssets } from "../http/imported-assets.ts";
-import { appModuleAlias } from "./app-module.ts";
+import { appModuleAlias, projectAppModule } from "./app-module.ts";
 import { buildClient } from "./client-build.ts";
 import { reactServerForBun } from "./react-server-bun.ts";
 
@@ -39,7 +39,7 @@ export interface BinaryOptions {
 
 export async function buildBinary({
   outdir = join(ROOT, "dist"),
-  appModule = Bun.resolveSync("#app", ROOT),
+  appModule = projectAppModule(),
   serverSourcemaps = true,
   prerender: withPages = true,
 }: BinaryOptions = {}): Promise<BinaryBuild> {

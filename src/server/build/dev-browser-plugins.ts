@@ -3,6 +3,7 @@
 // modules as the production build does (`*.server.ts` stand-ins, the same `/assets/` URL for an imported image).
 import type { BunPlugin } from "bun";
 import { resolve } from "node:path";
+import { projectAppModule } from "./app-module.ts";
 import { browserPlugins } from "./client-build.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
@@ -26,7 +27,7 @@ const sentryOnlyWithDsn: BunPlugin = {
 };
 
 // The server's bundle of the app (src/server/dev/server-app.ts) writes the imported files the dev server serves.
-const plugins = [sentryOnlyWithDsn, ...browserPlugins(Bun.resolveSync("#app", ROOT))];
+const plugins = [sentryOnlyWithDsn, ...browserPlugins(projectAppModule())];
 
 /** bunfig.toml names modules, each with one plugin as its default export: this one runs all of them. */
 const devBrowserPlugins: BunPlugin = {

@@ -3,21 +3,18 @@
 // build as prerendered.json: the binary serves them from its first request instead of rendering them at start.
 // Run by scripts/build.ts in a process of its own, under NODE_ENV=production (React's production build).
 import { join } from "node:path";
-import type { AppDefinition } from "../../runtime/app-definition.ts";
+import { loadAppModule } from "./app-module.ts";
 import { PRERENDERED_FILE, loadClientAssets } from "../http/assets.ts";
 import { parseConfig } from "../config.ts";
 import { importedAssets } from "../http/imported-assets.ts";
 import { startApp } from "../app-start.ts";
 
 /** Renders the pages into `<clientDir>/prerendered.json`; rejects naming a route that cannot be prerendered. */
-export async function prerenderInto(clientDir: string, appModule = "#app"): Promise<{ routes: string[]; notFound: boolean }> {
+export async function prerenderInto(clientDir: string, appModule?: string): Promise<{ routes: string[]; notFound: boolean }> {
   if (Bun.env.NODE_ENV !== "production") throw new Error("prerendering needs NODE_ENV=production: pages render as the server renders them");
   // As main.ts: what components import resolves to the client build's hashed URLs.
   Bun.plugin(importedAssets());
-  const [{ createApp, storePrerenderedPages, prerenderedPages }, { default: app }] = await Promise.all([
-    import("../create-app.ts"),
-    import(appModule) as Promise<{ default: AppDefinition }>,
-  ]);
+  const [{ createApp, storePrerenderedPages, prerenderedPages }, { app }] = await Promise.all([import("../create-app.ts"), loadAppModule(appModule)]);
   // A secret of this build alone: a prerendered loader may not read or set cookies, and none is kept.
   const config = { ...parseConfig(Bun.env), cookieSecrets: [crypto.randomUUID()] };
   // The app's own start (its database) only for a route's loader: the not-found page alone runs none, and a

@@ -8,13 +8,13 @@ import type { Mode } from "../../runtime/app-server.ts";
 import { LoaderDataContext } from "../../runtime/loader-data.tsx";
 import { createMatcher } from "../../runtime/match.ts";
 import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
-import type { PagePayload } from "../../runtime/page-payload.ts";
+import { PAGE_DATA_VERSION, type PagePayload } from "../../runtime/page-payload.ts";
 import { Page } from "../../runtime/Page.tsx";
-import { projectAppModule } from "./app-module.ts";
+import { loadApp } from "./app-module.ts";
 
 /** A page's data as the server sends it, with these fields over an empty page at `/`. */
 export function pagePayload(over: Partial<PagePayload> = {}): PagePayload {
-  return { v: 2, buildId: "test", path: "/", search: "", route: "/", data: null, deferred: [], assets: { css: [], js: [] }, ...over };
+  return { v: PAGE_DATA_VERSION, buildId: "test", path: "/", search: "", route: "/", data: null, deferred: [], assets: { css: [], js: [] }, ...over };
 }
 
 export interface TestNavigation {
@@ -79,7 +79,7 @@ export interface RenderedInApp extends Rendered {
  * not-found fallback). Call `unmount()` after the test.
  */
 export async function renderInApp(ui?: ReactNode, options: RenderInAppOptions = {}): Promise<RenderedInApp> {
-  const app = options.app ?? ((await import(projectAppModule())) as { default: AppDefinition }).default;
+  const app = options.app ?? (await loadApp());
   const url = new URL(options.path ?? "/", "http://localhost");
   const route = createMatcher(app.routes)(url.pathname)?.route.path ?? null;
   const page = pagePayload({ path: url.pathname, search: url.search.slice(1), route, data: options.data ?? null });

@@ -5,7 +5,8 @@ import { startApp } from "../app-start.ts";
 import { createApp, storePrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
 import { importedAssets } from "../http/imported-assets.ts";
 import type { LogRecord } from "../monitoring/logger.ts";
-import { loadApp, projectAppModule } from "./app-module.ts";
+import { projectAppModule } from "../build/app-module.ts";
+import { loadApp } from "./app-module.ts";
 import { clientBuild, type ClientMode } from "./client.ts";
 import { testConfig } from "./config.ts";
 
