@@ -1,4 +1,4 @@
-// undelivered.ts: makes a Sentry transport fail, rather than succeed, when an answer says the envelope never reached Sentry.
+// sentry-transport.ts: makes a Sentry transport fail, rather than succeed, when an answer says the envelope never reached Sentry.
 
 /**
  * The parts of a Sentry transport this reads, written out rather than imported: the browser bundles a newer

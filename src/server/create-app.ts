@@ -1,4 +1,4 @@
-// app.ts: createApp(config, app) assembles the server from one plugin per concern, around the app it is given.
+// create-app.ts: createApp(config, app) assembles the server from one plugin per concern, around the app it is given.
 import { Elysia, type AnyElysia } from "elysia";
 import type { AppDefinition } from "../runtime/app-definition.ts";
 import { createMatcher } from "../runtime/match.ts";

@@ -1,4 +1,4 @@
-// build-client.ts: bundles the browser code into content-hashed assets plus the manifest the server reads.
+// client-build.ts: bundles the browser code into content-hashed assets plus the manifest the server reads.
 import type { BunPlugin } from "bun";
 import { brotliCompressSync, constants } from "node:zlib";
 import { cp, mkdir, rm } from "node:fs/promises";

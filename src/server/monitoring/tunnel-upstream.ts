@@ -1,4 +1,4 @@
-// monitoring-upstream.ts: sends one accepted body on to Sentry and turns Sentry's answer into the visitor's.
+// tunnel-upstream.ts: sends one accepted body on to Sentry and turns Sentry's answer into the visitor's.
 import { readBody, type Bytes } from "../writes/request-body.ts";
 
 export interface Upstream {

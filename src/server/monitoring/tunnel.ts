@@ -1,4 +1,4 @@
-// monitoring.ts: checks a Sentry envelope and forwards it to a configured DSN.
+// tunnel.ts: checks a Sentry envelope and forwards it to a configured DSN.
 import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@sentry/core";
 import type { Server } from "bun";
 import { Elysia } from "elysia";

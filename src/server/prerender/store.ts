@@ -16,8 +16,11 @@ export class PrerenderError extends Error {
   override name = "PrerenderError";
 }
 
-/** A request whose headers, cookies and search throw: a prerendered page cannot depend on them. */
-function guardedRequest(href: string): { request: Request; url: URL; read: () => string | undefined } {
+/**
+ * A request for a stored page: no form post, and its headers, cookies and search throw, since a prerendered
+ * page cannot depend on them. `read` names the first one something tried.
+ */
+function guardedPage(href: string): { page: PageRequest; read: () => string | undefined } {
   let read: string | undefined;
   const refuse = (what: string): never => {
     read ??= what;
@@ -38,7 +41,7 @@ function guardedRequest(href: string): { request: Request; url: URL; read: () =>
     });
   const request = own(base, (name) => (name === "headers" ? headers : undefined));
   const url = own(new URL(base.url), (name) => (name === "searchParams" ? refuse("search") : undefined));
-  return { request, url, read: () => read };
+  return { page: { request, url, isData: false, record: createRequestRecord(request) }, read: () => read };
 }
 
 /** Headers a response fills in for itself, and Vary, which the stored response sets whole. */
@@ -56,12 +59,6 @@ function storedHeaders(response: Response, what: string): Array<[string, string]
 function storingDeps(deps: PageDeps, nonce: string = SLOT_MARKERS.nonce): PageDeps {
   const clientConfig = { ...deps.clientConfig, toJSON: () => SLOT_MARKERS.config.slice(1, -1) };
   return { ...deps, clientConfig, monitor: undefined, security: { ...deps.security, nonce: () => nonce }, capture: () => {} };
-}
-
-/** A request for a stored page: no form post, and reads of what a stored page cannot depend on refused. */
-function guardedPage(href: string): { page: PageRequest; read: () => string | undefined } {
-  const { request, url, read } = guardedRequest(href);
-  return { page: { request, url, isData: false, record: createRequestRecord(request) }, read };
 }
 
 async function renderRoute(route: RouteDefinition, deps: PageDeps): Promise<StoredRoute> {
