@@ -32,6 +32,6 @@ test("with no route prerendered, the build stores the not-found page without sta
 });
 
 test("with a route prerendered, the build starts the app before its loader runs", async () => {
-  const prerendered = join(import.meta.dir, "../fixtures/started-app/prerendered.ts");
+  const prerendered = join(import.meta.dir, "../fixtures/started-app/prerendered.tsx");
   expect(await prerender(prerendered, "data-some")).toMatchObject({ code: 0, out: "prerendered /stored and the not-found page", started: true });
 });
