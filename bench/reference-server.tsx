@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { Router } from "wouter";
-import { LoaderDataContext } from "../src/runtime/loader-data.tsx";
+import { LevelContext } from "../src/runtime/loader-data.tsx";
 import { scriptJson } from "../src/runtime/script-json.ts";
 import { NotFound } from "./app/fallbacks.tsx";
 import { validateEntry } from "./app/guestbook/entry.ts";
@@ -55,7 +55,7 @@ function Shell({ path, data, children }: { path: string; data: unknown; children
       <body>
         {/* wouter's Link needs a router on the server; ssrPath is the cheapest one. */}
         <Router ssrPath={path}>
-          <LoaderDataContext value={data}>{children}</LoaderDataContext>
+          <LevelContext value={{ depth: 0, data }}>{children}</LevelContext>
         </Router>
       </body>
     </html>

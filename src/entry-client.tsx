@@ -9,6 +9,7 @@ import type { BootState } from "./runtime/page-payload.ts";
 import { livePage } from "./runtime/browser/page-view.ts";
 import { loadRouteOrRecover } from "./runtime/browser/recovery.ts";
 import { ReporterContext } from "./runtime/report.ts";
+import { routeTree } from "./runtime/route-tree.ts";
 import { createBrowserReporter, IGNORED_ERRORS, UNSENT_KEY } from "./runtime/browser/reporter.ts";
 import { rootErrorOptions } from "./runtime/browser/root-errors.tsx";
 
@@ -20,13 +21,14 @@ declare global {
 
 const boot = window.__BRISK__;
 const sentry = boot.config.sentry;
-const { routes, fallbacks } = app;
+const { fallbacks } = app;
+const tree = routeTree(app.routes);
 // Failures are kept from the first line on; Sentry itself loads last, and only with a DSN.
 const reporter = createBrowserReporter(sentry !== undefined);
 const report = reporter.report;
 
 const initial = livePage(boot.page);
-const navigation = createBrowserNavigation({ boot, initial, routes, report });
+const navigation = createBrowserNavigation({ boot, initial, tree, report });
 
 // Streamed values that never arrived (the server gave up on them) must not leave Suspense waiting.
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initial.end, { once: true });
@@ -35,7 +37,7 @@ else initial.end();
 const here = new URL(location.href);
 try {
   // A code-split route is loaded before hydration, so hydration never meets a suspended lazy component.
-  const route = await loadRouteOrRecover(here, boot.page, { routes, report });
+  const route = await loadRouteOrRecover(here, boot.page, { tree, report });
   if (route === "ready") {
     hydrateRoot(
       document,

@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { Router } from "wouter";
 import { AppContext, appRuntime, type AppRuntime } from "./app-context.ts";
 import type { AppDefinition } from "./app-definition.ts";
-import { parsePattern } from "./match.ts";
+import { parsePattern } from "./route-tree.ts";
 import { NavigationContext, useBriskLocation, useBriskSearch, type Navigation } from "./navigation.ts";
 
 export interface AppProps {
@@ -11,9 +11,10 @@ export interface AppProps {
   navigation: Navigation;
   settlements: AppRuntime["settlements"];
   inlineStyles?: AppRuntime["inlineStyles"];
+  onLevel?: AppRuntime["onLevel"];
 }
 
-export function App({ app, navigation, settlements, inlineStyles }: AppProps) {
+export function App({ app, navigation, settlements, inlineStyles, onLevel }: AppProps) {
   // Tests and styles can tell a hydrated page from server HTML.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -23,7 +24,7 @@ export function App({ app, navigation, settlements, inlineStyles }: AppProps) {
   const location = fixed ? { ssrPath: fixed.path, ssrSearch: fixed.search } : { hook: useBriskLocation, searchHook: useBriskSearch };
   const { Document } = app;
   return (
-    <AppContext value={appRuntime(app, settlements, inlineStyles)}>
+    <AppContext value={appRuntime(app, settlements, { inlineStyles, onLevel })}>
       <NavigationContext value={navigation}>
         <Router {...location} parser={parsePattern}>
           <Document />

@@ -1,25 +1,27 @@
-// Page.tsx: what the body shows for the current page: its route, an outcome page, or the error page.
+// Page.tsx: what the body shows for the current page: its routes, an outcome page, or the error page.
 import { Route } from "wouter";
 import { useAppRuntime } from "./app-context.ts";
-import { LoaderDataContext } from "./loader-data.tsx";
 import { useNavigation, useNavState } from "./navigation.ts";
 import { OutcomePage } from "./OutcomePage.tsx";
+import { RootLevel } from "./Outlet.tsx";
 
 export function Page() {
   const nav = useNavigation();
-  const { app, routeFor } = useAppRuntime();
+  const { app } = useAppRuntime();
   const { page, loadFailed } = useNavState();
-  const { error, outcome } = page.payload;
+  const { error, outcome, boundary, route } = page.payload;
   const { error: ErrorPage, "load-failed": LoadFailed } = app.fallbacks;
   if (loadFailed) return <LoadFailed />;
-  if (error) return <ErrorPage {...error} host={nav.host} />;
-  if (outcome && outcome.kind !== "redirect") return <OutcomePage kind={outcome.kind} />;
-  // The server matched the route and said which; only wouter's Route is left to do, for useParams().
-  const route = routeFor(page.payload.route);
-  if (!route) return <OutcomePage kind="not-found" />;
+  // A route's fallback shows it inside the levels above, else the app's page shows it instead of them.
+  if (!boundary) {
+    if (error) return <ErrorPage {...error} host={nav.host} />;
+    if (outcome && outcome.kind !== "redirect") return <OutcomePage kind={outcome.kind} />;
+  }
+  if (route === null) return <OutcomePage kind="not-found" />;
+  // The server matched the routes and said which; wouter's Route is left to give useParams() the path's params.
   return (
-    <LoaderDataContext value={page.data}>
-      <Route path={route.path} component={route.component} />
-    </LoaderDataContext>
+    <Route path={route}>
+      <RootLevel />
+    </Route>
   );
 }

@@ -3,12 +3,12 @@
 import { createContext, useContext } from "react";
 import type { AppDefinition } from "./app-definition.ts";
 import type { DeferredSettlement } from "./page-payload.ts";
-import type { RouteDefinition } from "./route.ts";
+import { routeTree, type RouteTree } from "./route-tree.ts";
 
 export interface AppRuntime {
   app: AppDefinition;
-  /** The route the server matched, by its pattern. */
-  routeFor(pattern: string | null): RouteDefinition | undefined;
+  /** The app's routes, compiled once: the server names the matched ones by id. */
+  tree: RouteTree;
   /** Streamed values of the page the server rendered; they keep their place when the client moves on. */
   settlements: ReadonlyArray<readonly [string, Promise<DeferredSettlement>]>;
   /**
@@ -16,20 +16,15 @@ export interface AppRuntime {
    * the server's <style> by its URL and never needs the text.
    */
   inlineStyles?: ReadonlyMap<string, string>;
+  /**
+   * Server only: told of each route level as it starts to render, so a render that fails before its shell
+   * is out can be shown by the fallback of the route it failed in (server-side rendering has no boundaries).
+   */
+  onLevel?(depth: number): void;
 }
 
-const routeMaps = new WeakMap<AppDefinition, Map<string, RouteDefinition>>();
-
-/** The route lookup is built once per app, not per render. */
-export function appRuntime(
-  app: AppDefinition,
-  settlements: AppRuntime["settlements"],
-  inlineStyles?: AppRuntime["inlineStyles"],
-): AppRuntime {
-  let routes = routeMaps.get(app);
-  if (!routes) routeMaps.set(app, (routes = new Map(app.routes.map((r) => [r.path, r]))));
-  const byPattern = routes;
-  return { app, settlements, inlineStyles, routeFor: (pattern) => (pattern === null ? undefined : byPattern.get(pattern)) };
+export function appRuntime(app: AppDefinition, settlements: AppRuntime["settlements"], server: Pick<AppRuntime, "inlineStyles" | "onLevel"> = {}): AppRuntime {
+  return { app, tree: routeTree(app.routes), settlements, ...server };
 }
 
 export const AppContext = createContext<AppRuntime | null>(null);

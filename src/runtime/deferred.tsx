@@ -77,6 +77,31 @@ export function openSettlements(ready: unknown, keys: readonly string[]) {
   };
 }
 
+/** A level's data as it arrives: what is ready, and the keys still streaming. */
+export interface OpeningLevel {
+  id: string;
+  ready: unknown;
+  deferred: readonly string[];
+}
+
+/** openSettlements for every level of a page: each settlement goes to its route's level. */
+export function openPage(levels: readonly OpeningLevel[]) {
+  const opened = levels.map((level) => [level.id, openSettlements(level.ready, level.deferred)] as const);
+  const byId = new Map(opened);
+  return {
+    data: new Map(opened.map(([id, level]) => [id, level.data])),
+    /** Keyed by route and key (settlementRoute), unique on the page. */
+    settlements: opened.flatMap(([id, level]) => level.settlements.map(([key, settlement]) => [`${id}\n${key}`, settlement] as const)),
+    settle: (s: DeferredSettlement) => byId.get(s.route)?.settle(s),
+    pending: () => opened.flatMap(([route, level]) => level.pending().map((key) => ({ route, key }))),
+  };
+}
+
+/** The route of one of openPage's settlements, from its key: a route id has no line break. */
+export function settlementRoute(key: string): string {
+  return key.slice(0, key.indexOf("\n"));
+}
+
 /** The error a page sees when a streamed value failed: it keeps the server's digest and side. */
 export function serverError(error: PageError): Error & { digest?: string } {
   const fallback = error.side === "server" ? "A server-side exception occurred" : "A streamed value never arrived";

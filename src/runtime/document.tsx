@@ -40,7 +40,8 @@ export function PageContent() {
   return (
     <>
       <NavigationNotice />
-      <PageBoundary key={`${path}?${search}`}>
+      {/* Cleared, not re-mounted, when the page moves on: a layout that stays keeps its state. */}
+      <PageBoundary reset={`${path}?${search}`}>
         <Page />
       </PageBoundary>
       <DeferredScripts settlements={settlements} nonce={nonce} />

@@ -1,13 +1,31 @@
-// loader-data.tsx: hands a route's loader data, and its action's answer, to its components.
+// loader-data.tsx: hands each route level its loader data, a named route's data to any level, and the action's
+// answer to the page.
 import { createContext, useContext } from "react";
 import type { ActionValue } from "./action-data.ts";
 import { useNavState } from "./navigation.ts";
 
-export const LoaderDataContext = createContext<unknown>(undefined);
+/** The route level a component renders in: how deep, and its loader's data. */
+export interface Level {
+  depth: number;
+  data: unknown;
+}
 
-/** The current route's loader data; pass `typeof loader` to get its type. */
-export function useLoaderData<L extends (ctx: never) => unknown = () => unknown>(): Awaited<ReturnType<L>> {
-  return useContext(LoaderDataContext) as Awaited<ReturnType<L>>;
+export const LevelContext = createContext<Level | null>(null);
+
+type LoaderValue<L extends (ctx: never) => unknown> = Awaited<ReturnType<L>>;
+
+/** The loader data of the route this component renders in (its layout's inside a layout); pass `typeof loader` to get its type. */
+export function useLoaderData<L extends (ctx: never) => unknown = () => unknown>(): LoaderValue<L> {
+  return useContext(LevelContext)?.data as LoaderValue<L>;
+}
+
+/**
+ * The loader data of a matched route by its id (`id` in the route table, else its full pattern): a layout's
+ * data, the signed-in visitor say, read from a page below it or from the document. Undefined when that
+ * route is not on the page.
+ */
+export function useRouteLoaderData<L extends (ctx: never) => unknown = () => unknown>(id: string): LoaderValue<L> | undefined {
+  return useNavState().page.data.get(id) as LoaderValue<L> | undefined;
 }
 
 /**

@@ -2,10 +2,10 @@
 import { createContext, useContext, useSyncExternalStore } from "react";
 import type { ClientConfig, PagePayload } from "./page-payload.ts";
 
-/** A page ready to render: its payload plus loader data with streamed values as promises. */
+/** A page ready to render: its payload plus each route's loader data, by id, with streamed values as promises. */
 export interface PageView {
   payload: PagePayload;
-  data: unknown;
+  data: ReadonlyMap<string, unknown>;
 }
 
 export interface NavState {

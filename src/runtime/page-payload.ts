@@ -3,10 +3,17 @@ import type { Mode } from "./app-server.ts";
 import type { OutcomeInfo } from "./outcome.ts";
 
 /** Bumped when the wire format changes, so an old client does a full page load instead of misreading. */
-export const PAGE_DATA_VERSION = 2;
+export const PAGE_DATA_VERSION = 3;
 
 /** Prefix of the page-data URLs that client navigation fetches: `/__data/examples/search?q=x`. */
 export const PAGE_DATA_PREFIX = "/__data";
+
+/**
+ * The page-data query parameter by which the client says how many outer levels of the page it already
+ * shows and keeps (a layout between two of its children): their loaders do not run. In the URL, not a
+ * header, so a cache that keeps page data keeps partial and whole answers apart.
+ */
+export const KEEP_PARAM = "_keep";
 
 export const PAGE_DATA_TYPE = "application/x-ndjson";
 
@@ -40,21 +47,43 @@ export interface PagePayload {
   /** Pathname and search (without `?`) the data belongs to. */
   path: string;
   search: string;
-  /** The matched route pattern, or null when nothing matched. */
+  /** The matched branch's full pattern, or null when nothing matched. */
   route: string | null;
-  /** Loader data without its deferred keys. */
-  data: unknown;
-  /** Top-level loader data keys whose values are still streaming. */
-  deferred: string[];
+  /** The matched routes, outermost first. */
+  levels: LevelPayload[];
+  /** How the page ended, when its loaders or its render did not give it data to show. */
   outcome?: OutcomeInfo;
   error?: PageError;
+  /** Where a route's own fallback shows the outcome or error; without it the app's page does. */
+  boundary?: Boundary;
   assets: RouteAssets;
   /** What the route's action returned, when this page answers a form post. */
   actionData?: unknown;
 }
 
+/** One matched route's loader data. */
+export interface LevelPayload {
+  /** The route's id. */
+  id: string;
+  /** Loader data without its deferred keys; absent for a kept level, or below a level that failed. */
+  data?: unknown;
+  /** Top-level loader data keys whose values are still streaming. */
+  deferred?: string[];
+  /** The client asked to keep what it shows of this level (KEEP_PARAM): its loader did not run. */
+  kept?: true;
+}
+
+/** A route fallback standing in for the levels from `depth` on, inside the `depth` levels above it. */
+export interface Boundary {
+  /** The route whose fallback it is. */
+  id: string;
+  depth: number;
+}
+
 /** One streamed loader value: a later line of page data, or an inline script in the HTML. */
 export interface DeferredSettlement {
+  /** The id of the route whose loader returned it. */
+  route: string;
   key: string;
   value?: unknown;
   error?: PageError;

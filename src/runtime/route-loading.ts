@@ -1,7 +1,7 @@
 // route-loading.ts: loads a route's code and stylesheets before it renders, retrying each once.
 import { isLazyPage } from "./lazy-page.ts";
 import type { PagePayload } from "./page-payload.ts";
-import type { RouteDefinition } from "./route.ts";
+import type { RouteTree } from "./route-tree.ts";
 
 /**
  * React 19's `precedence` group of every route stylesheet: the document renders its links with it, and the
@@ -90,10 +90,13 @@ function chunkUrl(error: unknown, route: string): string {
   return url ?? `the code of route ${route}`;
 }
 
-export async function loadRoute(payload: PagePayload, routes: readonly RouteDefinition[]): Promise<void> {
-  const component = routes.find((r) => r.path === payload.route)?.component;
+/** Loads the stylesheets of the page and the code of every code-split level of it. */
+export async function loadRoute(payload: PagePayload, tree: RouteTree): Promise<void> {
+  const components = payload.levels.map(({ id }) => tree.byId.get(id)?.route.component);
   await Promise.all([
     ...payload.assets.css.map((href) => withOneRetry(() => loadStylesheet(href), () => new URL(href, location.href).href)),
-    isLazyPage(component) ? withOneRetry(() => component.preload(), (e) => chunkUrl(e, payload.route ?? "")) : undefined,
+    ...components.map((component) =>
+      isLazyPage(component) ? withOneRetry(() => component.preload(), (e) => chunkUrl(e, payload.route ?? "")) : undefined,
+    ),
   ]);
 }

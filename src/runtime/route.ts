@@ -1,9 +1,10 @@
 // route.ts: the types of the route table and of the loader and action contracts.
 import type { ComponentType } from "react";
+import type { Fallbacks } from "./app-definition.ts";
 import type { Cookies } from "./cookies.ts";
 
 export interface LoaderContext<Params extends Record<string, string> = Record<string, string>> {
-  /** Decoded path parameters, e.g. `{ id: "42" }` for `/users/:id`. */
+  /** Decoded path parameters of this route and the layouts above it, e.g. `{ id: "42" }` for `/users/:id`. */
   params: Params;
   search: URLSearchParams;
   url: URL;
@@ -44,14 +45,37 @@ export type Action<Params extends Record<string, string> = Record<string, string
  */
 export type Loader<Params extends Record<string, string> = Record<string, string>> = (ctx: LoaderContext<Params>) => unknown;
 
+/** A route's own pages for an outcome or an error below it; the app's pages stand in for the ones it leaves out. */
+export type RouteFallbacks = Partial<Pick<Fallbacks, "not-found" | "forbidden" | "unauthorized" | "error">>;
+
 export interface RouteDefinition {
-  /** A wouter pattern: `/users/:id`, `/files/*`. */
-  path: string;
   /**
-   * The page. A code-split one is `lazyPage("pages/X.tsx", () => import("./pages/X.tsx"))`: the first
-   * argument names the imported module relative to the app's folder, so the server can preload its chunk.
+   * A wouter pattern: `/users/:id`, `/files/*`. A top-level route's starts with `/`; a child's is relative
+   * to its parent's (`items/:id` under `/shop`). An index route has none.
    */
-  component: ComponentType;
+  path?: string;
+  /** A child that answers its parent's own path, rendered in the parent's `<Outlet />`. */
+  index?: boolean;
+  /**
+   * The name other levels read this route's data by (`useRouteLoaderData("account")`). Defaults to its full
+   * pattern (`/shop/items/:id`), with `?index` after it for an index route.
+   */
+  id?: string;
+  /**
+   * The page, or the layout that renders its matched child where it puts `<Outlet />`. A code-split one is
+   * `lazyPage("pages/X.tsx", () => import("./pages/X.tsx"))`: the first argument names the imported module
+   * relative to the app's folder, so the server can preload its chunk. Without one, a route with children
+   * renders just the child; a route without children answers with what its loader or action returns (an RSS
+   * feed, a like button's endpoint): a `Response` as it is, any other value as JSON.
+   */
+  component?: ComponentType;
+  /** Routes rendered inside this one's `<Outlet />`; the loaders of every matched level run side by side. */
+  children?: readonly RouteDefinition[];
+  /**
+   * Shown inside the layouts above when this route, or a level below it, ends in that outcome or error: the
+   * nearest route's wins, the app's page is the last resort. Inside a layout, the layout stays around it.
+   */
+  fallbacks?: RouteFallbacks;
   /**
    * Runs on the server only. Import it from a `*.server.ts` module: the browser build replaces those
    * with `undefined` stand-ins, so neither the loader nor what it imports ships to the browser.
@@ -59,13 +83,16 @@ export interface RouteDefinition {
   // A method, so that a loader typed for its own params (`LoaderContext<{ id: string }>`) fits: the route
   // table is the one place that pairs a pattern with its loader, and the matcher fills what the pattern names.
   loader?(ctx: LoaderContext): unknown;
-  /** Runs on `POST` to the page, from a `*.server.ts` module like the loader; the loader runs after it. */
+  /**
+   * Runs on `POST` to the route's URL, from a `*.server.ts` module like the loader; the loaders run after it.
+   * A post to a parent's own path runs its index child's action, or else the parent's.
+   */
   action?(ctx: ActionContext): unknown;
   /** Stylesheets of this route only, relative to `src/app`, linked before it renders. */
   styles?: string[];
   /**
    * Rendered once when a production server starts, then served from memory with a fresh nonce per response.
-   * Only for a path without parameters whose loader reads no headers, cookies or search (that fails the start).
+   * Only for a path without parameters whose loaders read no headers, cookies or search (that fails the start).
    */
   prerender?: boolean;
   /** With `prerender`: the stored page is rendered again in the background once it is this many seconds old. */

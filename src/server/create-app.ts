@@ -1,7 +1,7 @@
 // create-app.ts: createApp(config, app) assembles the server from one plugin per concern, around the app it is given.
 import { Elysia, type AnyElysia } from "elysia";
 import type { AppDefinition } from "../runtime/app-definition.ts";
-import { createMatcher } from "../runtime/match.ts";
+import { routeTree } from "../runtime/route-tree.ts";
 import type { ClientConfig } from "../runtime/page-payload.ts";
 import { apiPlugin } from "./http/api.ts";
 import { assetsPlugin, loadClientAssets, type ClientAssets } from "./http/assets.ts";
@@ -81,7 +81,7 @@ export function pageHandlerDeps(
     capture,
     security,
     monitor: deps.monitor,
-    match: createMatcher(app.routes),
+    match: routeTree(app.routes).match,
     mode: config.mode,
     cookies: { signer: deps.cookieSigner, secure: config.mode === "production" },
     actionMaxBytes: config.actionMaxBytes,

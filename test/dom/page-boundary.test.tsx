@@ -14,7 +14,7 @@ function Throws({ thrower }: { thrower: () => never }): never {
 
 async function renderThrowing(thrower: () => never, mode: "production" | "development" = "production") {
   const reports: ErrorReport[] = [];
-  const { nav, calls } = navigationFor(payload(), null, mode);
+  const { nav, calls } = navigationFor(payload(), undefined, mode);
   // React logs caught errors on the console; that is expected here and not what these tests read.
   const quiet = spyOn(console, "error").mockImplementation(() => {});
   await renderWith(

@@ -8,7 +8,7 @@ afterEach(cleanup);
 
 describe("Page", () => {
   test("renders the route that matches the path, with its loader data", async () => {
-    const p = payload({ path: "/items/7", route: "/items/:id", data: { id: "7" } });
+    const p = payload({ path: "/items/7", route: "/items/:id", levels: [{ id: "/items/:id", data: { id: "7" } }] });
     await renderWith(navigationFor(p).nav, <Page />);
     // The loader's data and wouter's params, both.
     expect(screen.getByText("item 7 of 7")).toBeTruthy();
@@ -33,7 +33,7 @@ describe("Page", () => {
   });
 
   test("a Link click asks the navigation store to go there, instead of loading a document", async () => {
-    const { nav, calls } = navigationFor(payload({ data: { greeting: "Home" } }));
+    const { nav, calls } = navigationFor(payload({ levels: [{ id: "/", data: { greeting: "Home" } }] }));
     await renderWith(nav, <Page />);
     fireEvent.click(screen.getByRole("link", { name: "Streaming" }));
     expect(calls.map(([to]) => to)).toEqual(["/stream"]);

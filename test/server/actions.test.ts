@@ -59,7 +59,7 @@ describe("a document post (JavaScript off)", () => {
     const html = await res.text();
     expect(html).toContain('<p id="error">text is required</p>');
     expect(bootState(html).page.actionData).toEqual({ error: "text is required", text: "" });
-    expect(bootState(html).page.data).toMatchObject({ count: expect.any(Number) });
+    expect(bootState(html).page.levels[0]!.data).toMatchObject({ count: expect.any(Number) });
   });
 
   test("the page the action answers reads the cookies it set", async () => {
@@ -222,7 +222,7 @@ describe("a post through page data (JavaScript on)", () => {
     expect(res.status).toBe(422);
     const head = await pageData(res);
     expect(head.actionData).toEqual({ error: "text is required", text: "" });
-    expect(head.data.count).toBe(written.length);
+    expect(head.levels[0]!.data.count).toBe(written.length);
   });
 
   test("a post from another build is refused (409) before the action runs", async () => {

@@ -106,8 +106,8 @@ describe("page data", () => {
     const res = await t.request("/__data/stream", { headers: { "accept-encoding": "gzip" } });
     expect(res.headers.get("content-encoding")).toBe("gzip");
     const lines = (await bodyText(res)).trim().split("\n").map((l) => JSON.parse(l));
-    expect(lines[0].deferred).toEqual(["section"]);
-    expect(lines[1]).toEqual({ key: "section", value: { items: ["alpha", "beta", "gamma"] } });
+    expect(lines[0].levels[0].deferred).toEqual(["section"]);
+    expect(lines[1]).toEqual({ route: "/stream", key: "section", value: { items: ["alpha", "beta", "gamma"] } });
   });
 });
 

@@ -205,7 +205,7 @@ describe("createDevClient", () => {
     return {
       manifest: { buildId: key, styles: { "styles.css": `styles-${key}.css` } } as unknown as ClientAssets["manifest"],
       entryUrl: "/assets/",
-      forRoute: () => ({ css: [], js: [] }),
+      forMatch: () => ({ css: [], js: [] }),
       get: () => undefined,
       publicFiles: { find: () => undefined },
     };

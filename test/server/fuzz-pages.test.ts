@@ -2,7 +2,7 @@
 // never a 5xx outside the error routes, never its input unescaped in HTML, and page data that parses.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { createMatcher } from "../../src/runtime/match.ts";
+import { routeTree } from "../../src/runtime/route-tree.ts";
 import { PAGE_DATA_PREFIX } from "../../src/runtime/page-payload.ts";
 import { listenApp, loadApp, type Listening } from "../support/app.ts";
 import { MARKER, fuzzParams, hostileString, tally } from "../support/fuzz.ts";
@@ -21,7 +21,7 @@ const EXPECTED = new Set([200, 307, 400, 401, 403, 404, 405, 414]);
 /** Sections that stream after 100–300 ms: only where requests overlap, so they do not add up to minutes. */
 const SLOW_ROUTES = new Set(["/stream", "/late-error", "/late-not-found"]);
 const { routes } = await loadApp();
-const match = createMatcher(routes);
+const { match, nodes } = routeTree(routes);
 
 // ---------------------------------------------------------------------------------------------------
 // Paths and queries.
@@ -37,7 +37,7 @@ const segment = fc.oneof(
   fc.constantFrom(MARKER, "%3Cx-fuzz%3E", '"><x-fuzz>', "</script><x-fuzz>"),
 );
 
-const routePaths = routes.map((r) => r.path);
+const routePaths = [...new Set(nodes.map((node) => node.pattern))];
 const fastRoutes = fc.constantFrom(...routePaths.filter((p) => !SLOW_ROUTES.has(p)));
 const otherBases = fc.constantFrom("", "/no/such/page", "/assets", "/monitoring", "/healthz", "//", "/items");
 /** Where generated paths start; the slow streamed pages only where requests overlap anyway. */
@@ -93,7 +93,7 @@ function targetOf(url: string): { isData: boolean; route: string | undefined } {
   } catch {
     return { isData, route: undefined };
   }
-  return { isData, route: match(pathname)?.route.path };
+  return { isData, route: match(pathname)?.pattern };
 }
 
 /** Over a socket, Bun answers a request line or headers past its 16 KiB limit itself. */
@@ -116,7 +116,7 @@ function checkPage(url: string, status: number, contentType: string, body: strin
   if (contentType.startsWith("application/x-ndjson")) {
     expect(body.endsWith("\n")).toBe(true);
     const lines = body.slice(0, -1).split("\n").map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ v: 2 });
+    expect(lines[0]).toMatchObject({ v: 3 });
   }
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { routeTree } from "../../src/runtime/route-tree.ts";
 import { buildClient } from "../../src/server/build/client-build.ts";
 import { INLINE_STYLE_MAX_BYTES, loadClientAssets } from "../../src/server/http/assets.ts";
 import type { Manifest } from "../../src/server/http/manifest.ts";
@@ -76,14 +77,14 @@ describe("which stylesheets are inlined", () => {
 
   test(`those up to ${INLINE_STYLE_MAX_BYTES} bytes before the first larger one; it and all after it stay links`, async () => {
     const assets = loadClientAssets(routes, await buildWith([100, INLINE_STYLE_MAX_BYTES, INLINE_STYLE_MAX_BYTES + 1, 100]));
-    const page = assets.forRoute(routes[0]);
+    const page = assets.forMatch(routeTree(routes).match("/"));
     expect(page.inline).toEqual(["/assets/app-0.css", "/assets/app-1.css"]);
     expect(page.css).toEqual(["/assets/app-2.css", "/assets/app-3.css"]);
     expect(assets.inlineStyles?.get("/assets/app-1.css")).toHaveLength(INLINE_STYLE_MAX_BYTES);
   });
 
   test("none in a development build: the dev server swaps linked stylesheets", async () => {
-    const page = loadClientAssets(routes, await buildWith([100], "development")).forRoute(routes[0]);
+    const page = loadClientAssets(routes, await buildWith([100], "development")).forMatch(routeTree(routes).match("/"));
     expect(page.inline).toBeUndefined();
     expect(page.css).toEqual(["/assets/app-0.css"]);
   });

@@ -1,6 +1,6 @@
 // Outcomes: statuses, and redirect targets that are a programming error rather than a redirect.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createMatcher } from "../../src/runtime/match.ts";
+import { routeTree } from "../../src/runtime/route-tree.ts";
 import { Outcome, isSafeRedirect, redirect } from "../../src/runtime/outcome.ts";
 import type { Loader } from "../../src/runtime/route.ts";
 import { createRequestRecord } from "../../src/server/monitoring/request-record.ts";
@@ -11,7 +11,7 @@ let deps: (loader: Loader) => ResolveDeps;
 beforeAll(async () => {
   const assets = await clientAssets();
   deps = (loader) => ({
-    match: createMatcher([{ path: "/r", component: () => null, loader }]),
+    match: routeTree([{ path: "/r", component: () => null, loader }]).match,
     assets,
     mode: "production",
     capture: () => {},
@@ -65,13 +65,13 @@ describe("redirect", () => {
 
 describe("loader context", () => {
   test("holds decoded params, search, headers, cookies and the request's signal", async () => {
-    const matcher = createMatcher([{ path: "/users/:id", component: () => null, loader: (ctx) => ctx }]);
+    const matcher = routeTree([{ path: "/users/:id", component: () => null, loader: (ctx: Parameters<Loader>[0]) => ctx }]).match;
     const request = new Request("http://localhost/users/a%20b?x=1", { headers: { cookie: "sid=abc%3D; theme=dark", "x-test": "1" } });
     const seen = await resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestRecord(request) }, {
       ...deps(() => null),
       match: matcher,
     });
-    const ctx = seen.data as Parameters<Loader>[0];
+    const ctx = seen.data.get("/users/:id") as Parameters<Loader>[0];
     expect(ctx.params).toEqual({ id: "a b" });
     expect(ctx.search.get("x")).toBe("1");
     expect(ctx.headers.get("x-test")).toBe("1");

@@ -113,7 +113,7 @@ describe("loader data embedding", () => {
     expect(html).not.toContain("<!-- \u2028");
     const boot = html.slice(html.indexOf("window.__BRISK__="), html.indexOf(";B.settle"));
     expect(boot).not.toMatch(/[<>\u2028\u2029]/);
-    expect(bootState(html).page.data.q).toBe(q);
+    expect(bootState(html).page.levels[0]!.data).toMatchObject({ q });
   });
 
   test("loader data is embedded once", async () => {
@@ -155,7 +155,7 @@ describe("page data", () => {
   test("a page's data: route, loader data, build id", async () => {
     const { status, head } = await pageData("/search?q=x%20y");
     expect(status).toBe(200);
-    expect(head).toMatchObject({ v: 2, path: "/search", search: "q=x%20y", route: "/search", data: { q: "x y" } });
+    expect(head).toMatchObject({ v: 3, path: "/search", search: "q=x%20y", route: "/search", levels: [{ id: "/search", data: { q: "x y" } }] });
     expect(head.buildId).toMatch(/^[0-9a-z]+$/);
   });
 
@@ -165,8 +165,8 @@ describe("page data", () => {
 
   test("streamed values follow as their own lines", async () => {
     const { head, rest } = await pageData("/stream");
-    expect(head.deferred).toEqual(["section"]);
-    expect(rest).toEqual([{ key: "section", value: { items: ["alpha", "beta", "gamma"] } }]);
+    expect(head.levels[0].deferred).toEqual(["section"]);
+    expect(rest).toEqual([{ route: "/stream", key: "section", value: { items: ["alpha", "beta", "gamma"] } }]);
   });
 
   test.each([
@@ -188,8 +188,8 @@ describe("page data", () => {
   });
 
   test("a late error and a late outcome settle as lines", async () => {
-    expect((await pageData("/late-error")).rest[0]).toEqual({ key: "section", error: { digest: expect.any(String), side: "server" } });
-    expect((await pageData("/late-not-found")).rest[0]).toEqual({ key: "section", outcome: { kind: "not-found", status: 404 } });
+    expect((await pageData("/late-error")).rest[0]).toEqual({ route: "/late-error", key: "section", error: { digest: expect.any(String), side: "server" } });
+    expect((await pageData("/late-not-found")).rest[0]).toEqual({ route: "/late-not-found", key: "section", outcome: { kind: "not-found", status: 404 } });
   });
 });
 

@@ -51,7 +51,7 @@ test("the pages rendered at build time are served from the first request, their 
   expect(page.headers.get("etag")).toBe(assets.prerendered!.routes["/prerendered"]!.document.etag);
   expect(await page.text()).toContain("Render <!-- -->1");
   const data = await app.handle(new Request("http://localhost/__data/prerendered"));
-  expect(JSON.parse(await data.text())).toMatchObject({ route: "/prerendered", data: { render: 1 } });
+  expect(JSON.parse(await data.text())).toMatchObject({ route: "/prerendered", levels: [{ id: "/prerendered", data: { render: 1 } }] });
   const missing = await app.handle(new Request("http://localhost/nowhere"));
   expect(missing.status).toBe(404);
   expect(prerenderState.renders).toBe(renders);

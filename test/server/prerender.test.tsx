@@ -111,7 +111,7 @@ describe("the stored page", () => {
     expect(data.status).toBe(200);
     expect(data.headers.get("content-encoding")).toBe("br");
     const payload = JSON.parse(brotliDecompressSync(await data.arrayBuffer()).toString());
-    expect(payload).toMatchObject({ path: "/prerendered", route: "/prerendered", data: { render: document } });
+    expect(payload).toMatchObject({ path: "/prerendered", route: "/prerendered", levels: [{ id: "/prerendered", data: { render: document } }] });
     expect(prerenderState.renders).toBe(rendersBefore);
   });
 

@@ -7,12 +7,12 @@ import type { BootState } from "../page-payload.ts";
 import { livePage, type LivePage } from "./page-view.ts";
 import { loadRouteOrRecover } from "./recovery.ts";
 import type { Reporter } from "../report.ts";
-import type { RouteDefinition } from "../route.ts";
+import type { RouteTree } from "../route-tree.ts";
 
 export interface BrowserNavigationOptions {
   boot: BootState;
   initial: LivePage;
-  routes: readonly RouteDefinition[];
+  tree: RouteTree;
   report: Reporter;
 }
 
@@ -23,7 +23,7 @@ export interface BrowserNavigation extends Navigation {
   onStart(listener: (to: string) => void): void;
 }
 
-export function createBrowserNavigation({ boot, initial, routes, report }: BrowserNavigationOptions): BrowserNavigation {
+export function createBrowserNavigation({ boot, initial, tree, report }: BrowserNavigationOptions): BrowserNavigation {
   let state: NavState = { path: boot.page.path, search: boot.page.search, page: initial.view };
   const listeners = new Set<() => void>();
   const store = {
@@ -41,8 +41,9 @@ export function createBrowserNavigation({ boot, initial, routes, report }: Brows
       ({ createNavigate }) =>
         createNavigate({
           store,
+          tree,
           buildId: boot.page.buildId,
-          prepare: (url, payload, signal) => loadRouteOrRecover(url, payload, { routes, report, signal }),
+          prepare: (url, payload, signal) => loadRouteOrRecover(url, payload, { tree, report, signal }),
           open: livePage,
         }),
       (error: unknown) => {

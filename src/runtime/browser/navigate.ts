@@ -1,10 +1,11 @@
 // navigate.ts: client navigation and form submission: fetch the target's page data (posting the form, for a
 // submission), load its code, then commit. A chunk of its own, loaded after hydration; it imports only types
 // of what the entry holds, so it adds no shared chunk to the critical path: the entry hands those functions in.
-import type { NavigateOptions, NavState, Submission } from "../navigation.ts";
+import type { NavigateOptions, NavState, PageView, Submission } from "../navigation.ts";
 import type { PagePayload } from "../page-payload.ts";
+import type { RouteTree } from "../route-tree.ts";
 import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
-import type { LivePage } from "./page-view.ts";
+import { KeptLevelMissing, type LivePage } from "./page-view.ts";
 import type { RouteReadiness } from "./recovery.ts";
 
 /** Redirect chains longer than this are a loop; the browser's own full load will say so. */
@@ -20,11 +21,37 @@ export interface Navigator {
 
 export interface CreateNavigateOptions {
   store: { getState(): NavState; commit(next: NavState): void };
+  tree: RouteTree;
   buildId: string;
   /** Loads the route's code and stylesheets, recovering when they fail (`loadRouteOrRecover`). */
   prepare(url: URL, payload: PagePayload, signal: AbortSignal): Promise<RouteReadiness>;
-  /** The page view of a payload whose streamed values are still to come (`livePage`). */
-  open(payload: PagePayload): LivePage;
+  /** The page view of a payload whose streamed values are still to come, its kept levels from `shown` (`livePage`). */
+  open(payload: PagePayload, shown: PageView): LivePage;
+}
+
+/** Whether every streamed value of a level's data has arrived: one still coming cannot be kept. */
+function settled(data: unknown): boolean {
+  if (data === null || typeof data !== "object") return true;
+  return Object.values(data).every((value: { then?: unknown; status?: string } | null) => typeof value?.then !== "function" || value.status === "fulfilled");
+}
+
+/**
+ * How many outer levels of the page showing the target page keeps, their loaders not run again: the same
+ * routes with the same params, under the same search, shown with all their data. Never the innermost.
+ */
+function keptLevels({ path, search, page }: NavState, target: URL, tree: RouteTree): number {
+  const { error, outcome, boundary } = page.payload;
+  if (target.search.slice(1) !== search || ((error || outcome) && !boundary)) return 0;
+  const from = tree.match(path)?.levels ?? [];
+  const to = tree.match(target.pathname)?.levels ?? [];
+  const limit = Math.min(to.length - 1, from.length, boundary?.depth ?? Infinity);
+  let kept = 0;
+  while (kept < limit) {
+    const [a, b] = [from[kept]!, to[kept]!];
+    if (a.node !== b.node || JSON.stringify(a.params) !== JSON.stringify(b.params) || !settled(page.data.get(a.node.id))) break;
+    kept++;
+  }
+  return kept;
 }
 
 function scrollAfterCommit(url: URL) {
@@ -41,7 +68,7 @@ interface Move {
   scroll: boolean;
 }
 
-export function createNavigate({ store, buildId, prepare, open }: CreateNavigateOptions): Navigator {
+export function createNavigate({ store, tree, buildId, prepare, open }: CreateNavigateOptions): Navigator {
   let current: AbortController | undefined;
   const begin = (pending: NonNullable<NavState["pending"]>) => {
     current?.abort();
@@ -67,8 +94,8 @@ export function createNavigate({ store, buildId, prepare, open }: CreateNavigate
     const readiness = await prepare(url, fetched.payload, signal);
     if (readiness === "reloading" || signal.aborted) return;
     const href = url.pathname + url.search + url.hash;
+    const live = open(fetched.payload, store.getState().page);
     if (move.history !== "none") window.history[move.history === "push" ? "pushState" : "replaceState"](null, "", href);
-    const live = open(fetched.payload);
     store.commit({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
     if (move.scroll) scrollAfterCommit(url);
     for await (const s of fetched.settlements) live.settle(s);
@@ -84,14 +111,14 @@ export function createNavigate({ store, buildId, prepare, open }: CreateNavigate
     }
     const controller = begin({ kind: "loading", to: target.href });
     try {
-      const fetched = await fetchPageData(target, buildId, controller.signal);
+      const fetched = await fetchPageData(target, buildId, controller.signal, { keep: keptLevels(store.getState(), target, tree) });
       // A link to the page already showing fetches it again, without a second history entry.
       const history = replace || isCurrent(target) ? "replace" : "push";
       const move: Move = pop ? { history: "none", scroll: false } : { history, scroll: true };
       await show(fetched, target, move, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
-      if (error instanceof FullLoadNeeded) return location.assign(target.href);
+      if (error instanceof FullLoadNeeded || error instanceof KeptLevelMissing) return location.assign(target.href);
       // Offline or reset: stay on the current page, whose URL has not changed, and offer a retry.
       store.commit({ ...store.getState(), pending: undefined, failedNavigation: { to: target.href, retry: () => void go(to, { replace, pop }) } });
     }
@@ -114,7 +141,7 @@ export function createNavigate({ store, buildId, prepare, open }: CreateNavigate
     if (target.origin !== location.origin) return (submission.fallback(), false);
     const controller = begin({ kind: "submitting", to: target.href });
     try {
-      const answer = await fetchPageData(target, buildId, controller.signal, submission.body);
+      const answer = await fetchPageData(target, buildId, controller.signal, { body: submission.body });
       const succeeded = answer.status < 400;
       if (!submission.navigate && answer.payload.outcome?.kind !== "redirect") {
         // The action's own page is not wanted: the current one shows what the action changed (and starting
@@ -132,8 +159,11 @@ export function createNavigate({ store, buildId, prepare, open }: CreateNavigate
       // Refused before the action ran (another build, a body the server would not read): the browser posts
       // the form itself, and the document it gets says why. An answer from elsewhere: the page, loaded whole.
       if (error instanceof FullLoadNeeded) {
-        const refused = error.status !== undefined && error.status >= 400 && error.status < 500;
-        if (refused) submission.fallback();
+        const status = error.status ?? 0;
+        // A route without a page answered with what its action returned (JSON, say): the action did its
+        // work, and the page shows what it changed.
+        if (status >= 200 && status < 300) return (await revalidate(), true);
+        if (status >= 400 && status < 500) submission.fallback();
         else location.assign(target.href);
         return false;
       }

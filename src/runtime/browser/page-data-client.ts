@@ -1,5 +1,5 @@
 // page-data-client.ts: fetches a page's data for client navigation and reads its streamed lines.
-import { BUILD_HEADER, PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "../page-payload.ts";
+import { BUILD_HEADER, KEEP_PARAM, PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "../page-payload.ts";
 
 /** The answer is not one this client understands (a new deploy, a proxy's HTML): load the page whole. */
 export class FullLoadNeeded extends Error {
@@ -45,25 +45,27 @@ function isPayload(value: unknown, buildId: string): value is PagePayload {
     p.buildId === buildId &&
     typeof p.path === "string" &&
     typeof p.search === "string" &&
-    Array.isArray(p.deferred) &&
+    Array.isArray(p.levels) &&
     typeof p.assets === "object"
   );
 }
 
-export function pageDataUrl(target: URL): string {
-  return `${PAGE_DATA_PREFIX}${target.pathname}${target.search}`;
+/** The page data of `target`, without the loaders of the first `keep` levels, which the client shows already. */
+export function pageDataUrl(target: URL, keep = 0): string {
+  const search = keep > 0 ? `${target.search ? `${target.search}&` : "?"}${KEEP_PARAM}=${keep}` : target.search;
+  return `${PAGE_DATA_PREFIX}${target.pathname}${search}`;
 }
 
 /**
  * Network failures reject as they are (TypeError); anything unreadable rejects as FullLoadNeeded. With a
  * `body` it is a form post: the page data answers with the action's result and the page after it.
  */
-export async function fetchPageData(target: URL, buildId: string, signal: AbortSignal, body?: BodyInit): Promise<FetchedPage> {
+export async function fetchPageData(target: URL, buildId: string, signal: AbortSignal, { body, keep }: { body?: BodyInit; keep?: number } = {}): Promise<FetchedPage> {
   const headers: Record<string, string> = { accept: PAGE_DATA_TYPE };
   if (body) headers[BUILD_HEADER] = buildId;
   const init: RequestInit = { headers, signal, credentials: "same-origin" };
   if (body) Object.assign(init, { method: "POST", body });
-  const response = await fetch(pageDataUrl(target), init);
+  const response = await fetch(pageDataUrl(target, keep), init);
   if (!response.headers.get("content-type")?.startsWith(PAGE_DATA_TYPE) || !response.body) {
     throw new FullLoadNeeded(`unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`, response.status);
   }

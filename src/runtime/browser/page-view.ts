@@ -1,5 +1,5 @@
 // page-view.ts: turns a page payload into what components read, with streamed values as promises.
-import { openSettlements } from "../deferred.tsx";
+import { openPage } from "../deferred.tsx";
 import type { PageView } from "../navigation.ts";
 import type { DeferredSettlement, PagePayload } from "../page-payload.ts";
 
@@ -15,14 +15,26 @@ export interface LivePage {
 
 const LOST = "The page data stream ended before this value arrived";
 
-export function livePage(payload: PagePayload): LivePage {
-  const { data, settlements, settle, pending } = openSettlements(payload.data, payload.deferred);
+/** A level the server left out because the client kept it, and this client does not have: load the page whole. */
+export class KeptLevelMissing extends Error {
+  override name = "KeptLevelMissing";
+}
+
+/** The page of `payload`; its kept levels take their data from `shown`, the page they were kept from. */
+export function livePage(payload: PagePayload, shown?: PageView): LivePage {
+  const sent = payload.levels.filter((level) => !level.kept);
+  const { data, settlements, settle, pending } = openPage(sent.map((l) => ({ id: l.id, ready: l.data ?? null, deferred: l.deferred ?? [] })));
+  for (const { id, kept } of payload.levels) {
+    if (!kept) continue;
+    if (!shown?.data.has(id)) throw new KeptLevelMissing(`the server kept level ${id}, which this page does not show`);
+    data.set(id, shown.data.get(id));
+  }
   return {
     view: { payload, data },
     settlements,
     settle,
     end() {
-      for (const key of pending()) settle({ key, error: { digest: "lost", side: "client", message: LOST } });
+      for (const { route, key } of pending()) settle({ route, key, error: { digest: "lost", side: "client", message: LOST } });
     },
   };
 }

@@ -1,7 +1,7 @@
 // recovery.ts: loads a route; when it failed to load twice, one full page load per URL, never a loop.
 import type { PagePayload } from "../page-payload.ts";
 import type { Reporter } from "../report.ts";
-import type { RouteDefinition } from "../route.ts";
+import type { RouteTree } from "../route-tree.ts";
 import { loadRoute, RouteLoadError } from "../route-loading.ts";
 
 const PREFIX = "brisk:reload:";
@@ -72,10 +72,10 @@ export type RouteReadiness = "ready" | "reloading" | "failed";
 export async function loadRouteOrRecover(
   url: URL,
   payload: PagePayload,
-  { routes, report, signal }: { routes: readonly RouteDefinition[]; report: Reporter; signal?: AbortSignal },
+  { tree, report, signal }: { tree: RouteTree; report: Reporter; signal?: AbortSignal },
 ): Promise<RouteReadiness> {
   try {
-    await loadRoute(payload, routes);
+    await loadRoute(payload, tree);
   } catch (error) {
     if (!(error instanceof RouteLoadError) || signal?.aborted) throw error;
     return recoverFromLoadFailure(url, error, report);

@@ -5,6 +5,7 @@ import { cp, mkdir, rm } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import type { AppDefinition } from "../../runtime/app-definition.ts";
 import { isLazyPage } from "../../runtime/lazy-page.ts";
+import { allRoutes } from "../../runtime/route-tree.ts";
 import { importedAssets } from "../http/imported-assets.ts";
 import { TRACING_MODULE, type Manifest } from "../http/manifest.ts";
 import { listPublicDir } from "../http/public-files.ts";
@@ -54,7 +55,7 @@ function lazyPageChunks(
   const graph = staticImports(outputs);
   const withEntry = new Set(staticClosure(graph, entry));
   const lazyPages: Record<string, string[]> = {};
-  for (const { component } of app.routes) {
+  for (const { component } of allRoutes(app.routes)) {
     if (!isLazyPage(component)) continue;
     const module = relative(ROOT, join(appDir, component.module));
     const chunk = chunks[module];
@@ -98,7 +99,7 @@ export async function buildClient({
 }: BuildOptions = {}) {
   const { app, dir: appDir, path: appPath } = loaded ?? (await loadAppModule(appModule));
   const appStyles = app.styles ?? [];
-  const styles = [...new Set([...appStyles, ...app.routes.flatMap((r) => r.styles ?? [])])];
+  const styles = [...new Set([...appStyles, ...allRoutes(app.routes).flatMap((r) => r.styles ?? [])])];
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
   const emitted = new Set<string>();
@@ -160,7 +161,7 @@ export async function buildClient({
   files.sort();
   const lazyPages = scripts
     ? lazyPageChunks(outputs, entry, chunks, { app, appDir })
-    : Object.fromEntries(app.routes.flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
+    : Object.fromEntries(allRoutes(app.routes).flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
   const publicFiles = listPublicDir(publicDir);
   if (publicFiles.size) await cp(publicDir, join(outdir, "public"), { recursive: true, preserveTimestamps: true });
   const publicListing = Object.fromEntries([...publicFiles].map(([path, file]) => [path, Math.floor(file.mtimeMs)]));

@@ -3,6 +3,7 @@
 // build as prerendered.json: the binary serves them from its first request instead of rendering them at start.
 // Run by scripts/build.ts in a process of its own, under NODE_ENV=production (React's production build).
 import { join } from "node:path";
+import { allRoutes } from "../../runtime/route-tree.ts";
 import { loadAppModule } from "./app-module.ts";
 import { PRERENDERED_FILE, loadClientAssets } from "../http/assets.ts";
 import { parseConfig } from "../config.ts";
@@ -19,7 +20,7 @@ export async function prerenderInto(clientDir: string, appModule?: string): Prom
   const config = { ...parseConfig(Bun.env), cookieSecrets: [crypto.randomUUID()] };
   // The app's own start (its database) only for a route's loader: the not-found page alone runs none, and a
   // build need not reach the app's database for it. A not-found page that fails without it is rendered at start.
-  const needsStart = app.routes.some((route) => route.prerender);
+  const needsStart = allRoutes(app.routes).some((route) => route.prerender);
   const started = await startApp(config, needsStart ? app : { ...app, server: undefined }, (record) => console.error(JSON.stringify(record)));
   try {
     const server = createApp(config, app, { assets: loadClientAssets(app.routes, clientDir), cookieSigner: started.cookieSigner, log: () => {} });

@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { basename, join } from "node:path";
 import type { AppDefinition } from "../../runtime/app-definition.ts";
 import { isLazyPage } from "../../runtime/lazy-page.ts";
+import { allRoutes } from "../../runtime/route-tree.ts";
 import { ASSETS_PREFIX, type ClientAssets } from "../http/assets.ts";
 import { IMPORTED_ASSET } from "../http/imported-assets.ts";
 
@@ -48,7 +49,7 @@ const BUILD_PREFIX = "build-";
  * plugins (src/server/build/); and the files that decide how dependencies resolve.
  */
 export async function stylesSourceKey(root: string, app: Pick<AppDefinition, "styles" | "routes">): Promise<string> {
-  const fromApp = [...(app.styles ?? []), ...app.routes.flatMap((r) => [...(r.styles ?? []), ...(isLazyPage(r.component) ? [r.component.module] : [])])];
+  const fromApp = [...(app.styles ?? []), ...allRoutes(app.routes).flatMap((r) => [...(r.styles ?? []), ...(isLazyPage(r.component) ? [r.component.module] : [])])];
   const listed = await readdir(join(root, "src"), { recursive: true, withFileTypes: true });
   const files = listed
     .filter((e) => e.isFile())
@@ -141,7 +142,7 @@ export function createDevClient({ dir, build, load, sourceKey, entryUrl, importe
       get entryUrl() {
         return entryUrl();
       },
-      forRoute: (route) => good().assets.forRoute(route),
+      forMatch: (match) => good().assets.forMatch(match),
       get: (name) => good().assets.get(name) ?? sideFile(name),
       publicFiles: { find: (pathname) => good().assets.publicFiles.find(pathname) },
     },

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Elysia } from "elysia";
 import { isLazyPage } from "../../runtime/lazy-page.ts";
 import type { RouteDefinition } from "../../runtime/route.ts";
+import { routeTree, type RouteMatch, type RouteNode } from "../../runtime/route-tree.ts";
 import type { RouteAssets } from "../../runtime/page-payload.ts";
 import type { Manifest } from "./manifest.ts";
 import { encodedBody, type Precompressed } from "./precompressed.ts";
@@ -23,7 +24,8 @@ export interface ClientAssets {
   manifest: Manifest;
   entryUrl: string;
   /** The stylesheets and scripts a route needs before it renders. */
-  forRoute(route: RouteDefinition | undefined): RouteAssets;
+  /** The matched routes' stylesheets and chunks on top of every page's. */
+  forMatch(match: RouteMatch | null): RouteAssets;
   get(name: string): Asset | undefined;
   /** The app's public files as this build copied them. */
   publicFiles: PublicFiles;
@@ -79,22 +81,20 @@ export function findClientDir(): string {
 
 const url = (file: string) => ASSETS_PREFIX + file;
 
-/** What a route adds to every page's assets: its own stylesheets, and the chunks of a code-split page. */
-function routeAssets(route: RouteDefinition, manifest: Manifest, base: RouteAssets): RouteAssets {
-  const styles = (route.styles ?? []).map((s) => {
+/** What a route adds to its pages' assets: its own stylesheets, and the chunks of a code-split component. */
+function routeAssets({ route, id }: RouteNode, manifest: Manifest): Pick<RouteAssets, "css" | "js"> {
+  const css = (route.styles ?? []).map((s) => {
     const file = manifest.styles[s];
-    if (!file) throw new Error(`route ${route.path}: stylesheet ${s} is not in the client build`);
+    if (!file) throw new Error(`route ${id}: stylesheet ${s} is not in the client build`);
     return url(file);
   });
-  const chunks = lazyPageChunks(route, manifest).map(url);
-  if (!styles.length && !chunks.length) return base;
-  return { ...base, css: [...base.css, ...styles], js: [...base.js, ...chunks] };
+  return { css, js: lazyPageChunks(route, id, manifest).map(url) };
 }
 
-function lazyPageChunks({ path, component }: RouteDefinition, manifest: Manifest): string[] {
+function lazyPageChunks({ component }: RouteDefinition, id: string, manifest: Manifest): string[] {
   if (!isLazyPage(component)) return [];
   const files = manifest.lazyPages[component.module];
-  if (!files) throw new Error(`route ${path}: the chunk of ${component.module} is not in the client build`);
+  if (!files) throw new Error(`route ${id}: the chunk of ${component.module} is not in the client build`);
   return files;
 }
 
@@ -129,14 +129,26 @@ export function loadClientAssets(routes: readonly RouteDefinition[], dir: string
   const inlineStyles = inlinedStyles(manifest, read);
   const base: RouteAssets = { css: manifest.css.map(url).slice(inlineStyles.size), js: manifest.preload.map(url) };
   if (inlineStyles.size) base.inline = [...inlineStyles.keys()];
-  const perRoute = new WeakMap<RouteDefinition, RouteAssets>();
-  const forRoute = (route: RouteDefinition | undefined): RouteAssets => {
-    if (!route) return base;
-    let found = perRoute.get(route);
-    if (!found) perRoute.set(route, (found = routeAssets(route, manifest, base)));
+  const own = new WeakMap<RouteDefinition, Pick<RouteAssets, "css" | "js">>();
+  const ownAssets = (node: RouteNode) => {
+    let found = own.get(node.route);
+    if (!found) own.set(node.route, (found = routeAssets(node, manifest)));
     return found;
   };
-  for (const route of routes) forRoute(route);
+  // Every route's, at start-up: a build without one of them fails here.
+  for (const node of routeTree(routes).nodes) ownAssets(node);
+  const perBranch = new WeakMap<RouteDefinition, RouteAssets>();
+  const forMatch = (match: RouteMatch | null): RouteAssets => {
+    if (!match) return base;
+    let found = perBranch.get(match.route);
+    if (!found) {
+      const levels = match.levels.map(({ node }) => ownAssets(node));
+      const css = [...new Set(levels.flatMap((level) => level.css))];
+      const js = [...new Set(levels.flatMap((level) => level.js))];
+      perBranch.set(match.route, (found = css.length || js.length ? { ...base, css: [...base.css, ...css], js: [...base.js, ...js] } : base));
+    }
+    return found;
+  };
   const publicDir = join(dir, "public");
   const publicListing = new Map(
     Object.entries(manifest.public).map(([path, mtimeMs]) => [path, { path: join(publicDir, path), mtimeMs }] as const),
@@ -144,7 +156,7 @@ export function loadClientAssets(routes: readonly RouteDefinition[], dir: string
   return {
     manifest,
     entryUrl: url(manifest.entry),
-    forRoute,
+    forMatch,
     get: (name) => loaded.get(name) ?? load(name),
     publicFiles: fixedPublicFiles(publicListing),
     inlineStyles,

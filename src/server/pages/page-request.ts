@@ -1,6 +1,6 @@
 // page-request.ts: what every step of a page request reads: the request itself, and the server's parts.
 import type { AppDefinition } from "../../runtime/app-definition.ts";
-import type { RouteMatch } from "../../runtime/match.ts";
+import type { RouteMatch } from "../../runtime/route-tree.ts";
 import type { ClientConfig } from "../../runtime/page-payload.ts";
 import type { ActionBody } from "../../runtime/route.ts";
 import type { Mode } from "../../runtime/app-server.ts";
@@ -22,6 +22,10 @@ export interface PageRequest {
   record: RequestRecord;
   /** A form post's body, read and checked: the route's action runs first. */
   submission?: ActionBody;
+  /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM). */
+  keep?: number;
+  /** The routes matched already by the checks before the render, when they ran. */
+  match?: RouteMatch | null;
 }
 
 /** The server's parts a page request uses, made once per server (createApp's pageDeps). */

@@ -1,22 +1,24 @@
 // pages.ts: the page routes: HTTP checks, the app's public files, then an HTML document or page data.
 import { Elysia } from "elysia";
-import { BUILD_HEADER, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
+import { BUILD_HEADER, KEEP_PARAM, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
 import type { ActionBody } from "../../runtime/route.ts";
+import { allowedMethods, isResourceRoute } from "../../runtime/route-tree.ts";
 import { compressed } from "../http/compress.ts";
 import type { StoredResponses } from "../prerender/serve.ts";
 import { recordOf, type RequestRecord } from "../monitoring/request-record.ts";
-import { pageMethods, readSubmission } from "../writes/submission.ts";
+import { readSubmission } from "../writes/submission.ts";
 import { text } from "../http/text.ts";
 import { monitorPage } from "../monitoring/request-monitor.ts";
 import { renderPageData } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderPage } from "./render.tsx";
+import { answerResource } from "./resource.ts";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
 export const MAX_PATH_BYTES = 8 * 1024;
 
 /** Where a page request goes: the document's URL, or with `isData` the page whose data it asks for. */
-type PageTarget = Pick<PageRequest, "url" | "isData">;
+type PageTarget = Pick<PageRequest, "url" | "isData" | "keep">;
 
 /** Asked first by the request scope (isStoredResponse), then by the pages: the URL is parsed once. */
 const targets = new WeakMap<Request, PageTarget | Response>();
@@ -43,7 +45,10 @@ function parseTarget(request: Request): PageTarget | Response {
   if (!isData) return { url, isData };
   const target = new URL(url);
   target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
-  return { url: target, isData };
+  // The loaders see the page's own URL, without what the client says to the framework.
+  const keep = Number(target.searchParams.get(KEEP_PARAM)) || 0;
+  if (keep) target.searchParams.delete(KEEP_PARAM);
+  return { url: target, isData, keep };
 }
 
 /** Whether a GET or HEAD of a page gets a stored response: nothing of the app's runs for it. */
@@ -59,21 +64,24 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
 }
 
 async function renderTarget(request: Request, record: RequestRecord, target: PageTarget, deps: PageDeps) {
-  const reading = request.method === "GET" || request.method === "HEAD";
+  const match = deps.match(target.url.pathname);
+  const allow = allowedMethods(match);
+  if (!allow.split(", ").includes(request.method)) return text(405, "method not allowed", { allow });
   let submission: ActionBody | undefined;
-  if (!reading) {
-    const route = deps.match(target.url.pathname)?.route;
-    if (request.method !== "POST") return text(405, "method not allowed", { allow: pageMethods(route) });
+  if (request.method === "POST") {
     // A form posted by a page of another build: refused before its action runs, so the client can send it
     // again as a document post, which this build answers.
     const build = target.isData ? request.headers.get(BUILD_HEADER) : null;
     if (build !== null && build !== deps.assets.manifest.buildId) return text(409, "the page is from another build; send the form again");
-    const read = await readSubmission(request, route, deps);
+    const read = await readSubmission(request, deps);
     if (read instanceof Response) return read;
     submission = read;
   }
-  const page: PageRequest = { request, record, ...target, submission };
-  const render = (page: PageRequest) => (page.isData ? renderPageData(page, deps) : renderPage(page, deps));
+  const page: PageRequest = { request, record, ...target, submission, match };
+  const render = (page: PageRequest) => {
+    if (match && isResourceRoute(match.route)) return answerResource(page, match, deps);
+    return page.isData ? renderPageData(page, deps) : renderPage(page, deps);
+  };
   if (request.method === "HEAD") return headOf(page, render);
   const response = await render(page);
   // Development pages go as they are: the dev server appends its reload script to the HTML stream.

@@ -35,9 +35,13 @@ function plainErrorPage(host: string, digest: string, headers: Record<string, st
   return new Response(body, { status: 500, headers: { ...headers, "content-type": HTML, "cache-control": "no-store" } });
 }
 
-/** The shell did not render: what failed, and the HTML headers (with their nonce) the last resort goes out with. */
+/**
+ * The shell did not render: what failed, the deepest route level that had begun to render (where it failed,
+ * as far as the server can tell), and the HTML headers (with their nonce) the last resort goes out with.
+ */
 interface ShellFailure {
   error: unknown;
+  depth: number | undefined;
   headers: Record<string, string>;
 }
 
@@ -57,8 +61,12 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
   );
   // Taken here, outside the render's own span: the browser continues the page's transaction.
   const trace = deps.monitor?.traceHeaders?.();
+  let depth: number | undefined;
+  const onLevel = (level: number) => void (depth = Math.max(depth ?? 0, level));
   try {
-    const root = <App app={deps.app} navigation={navigation} settlements={resolved.settlements} inlineStyles={deps.assets.inlineStyles} />;
+    const root = (
+      <App app={deps.app} navigation={navigation} settlements={resolved.settlements} inlineStyles={deps.assets.inlineStyles} onLevel={onLevel} />
+    );
     const render = () => renderToReadableStream(root, {
       bootstrapModules: [deps.assets.entryUrl],
       bootstrapScriptContent: bootScript(resolved, deps.clientConfig, host, nonce, trace),
@@ -82,20 +90,29 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
     return new Response(stream, { status: resolved.status, headers: withAppHeaders(headers, resolved.headers, failed) });
   } catch (error) {
     if (request.signal.aborted) return new Response(null, { status: 499 });
-    return { error, headers };
+    return { error, depth, headers };
   }
 }
 
 /** The document of a page whose action and loader have run. */
 export async function renderResolved(page: PageRequest, resolved: ResolvedPage, deps: PageDeps): Promise<Response> {
-  const first = await streamDocument(page, resolved, deps);
-  if (first instanceof Response) return first;
-  // The shell failed: render again, once, as the outcome page or the error page.
-  const fallback = failedPage({ ...resolved.payload }, first.error, page.record, deps, "render");
-  const second = await streamDocument(page, fallback, deps);
-  if (second instanceof Response) return second;
-  const digest = digestOf(second.error) ?? reportError(page.record, second.error, "render", deps.capture);
-  return plainErrorPage(page.url.hostname, digest, second.headers);
+  let failure = await streamDocument(page, resolved, deps);
+  if (failure instanceof Response) return failure;
+  // The shell failed: render again as the fallback of the route it failed in, inside the levels above it;
+  // if that fails too (or there is none), as the app's outcome page or error page.
+  if (failure.depth !== undefined) {
+    const inRoute = failedPage(resolved, failure.error, failure.depth, page.record, deps, "render");
+    if (inRoute.payload.boundary) {
+      const second = await streamDocument(page, inRoute, deps);
+      if (second instanceof Response) return second;
+      failure = second;
+    }
+  }
+  const appPage = failedPage(resolved, failure.error, undefined, page.record, deps, "render");
+  const last = await streamDocument(page, appPage, deps);
+  if (last instanceof Response) return last;
+  const digest = digestOf(last.error) ?? reportError(page.record, last.error, "render", deps.capture);
+  return plainErrorPage(page.url.hostname, digest, last.headers);
 }
 
 export async function renderPage(page: PageRequest, deps: PageDeps): Promise<Response> {

@@ -4,44 +4,40 @@ import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/rou
 import { createCookies, type Cookies, type CookieSettings } from "../sessions/cookies.ts";
 
 export interface RequestContext {
-  /** The action's context when the request carries a submission; the loader gets the same object. */
-  ctx: LoaderContext & Partial<Pick<ActionContext, "body">>;
+  /**
+   * The context of one route level, with its own params: the action's when the request carries a
+   * submission (loaders get the body too). Every level shares the request's cookies and answer headers.
+   */
+  ctx(params: Record<string, string>): LoaderContext & Partial<Pick<ActionContext, "body">>;
   /** The headers loaders and actions set, then one Set-Cookie per cookie they changed. */
   responseHeaders(): Array<[string, string]>;
 }
 
-export function requestContext(
-  request: Request,
-  url: URL,
-  params: Record<string, string>,
-  settings: CookieSettings,
-  body?: ActionBody,
-): RequestContext {
+export function requestContext(request: Request, url: URL, settings: CookieSettings, body?: ActionBody): RequestContext {
   let cookies: Cookies | undefined;
   const headers = new Map<string, string>();
-  // One object for the action and the loader after it: copying it would run the lazy getters below.
-  const ctx: RequestContext["ctx"] = {
-    body,
-    params,
-    // Made when first read: most loaders never look at them.
-    get search() {
-      return url.searchParams;
-    },
-    url,
-    headers: request.headers,
-    get cookies() {
-      return (cookies ??= createCookies(request.headers.get("cookie"), settings));
-    },
-    setHeader(name, value) {
-      const key = name.toLowerCase();
-      // Cookies have their own API, which keeps one Set-Cookie per cookie and the defaults.
-      if (key === "set-cookie") throw new TypeError("setHeader: use ctx.cookies.set() for cookies");
-      headers.set(key, value);
-    },
-    signal: request.signal,
+  const setHeader = (name: string, value: string) => {
+    const key = name.toLowerCase();
+    // Cookies have their own API, which keeps one Set-Cookie per cookie and the defaults.
+    if (key === "set-cookie") throw new TypeError("setHeader: use ctx.cookies.set() for cookies");
+    headers.set(key, value);
   };
   return {
-    ctx,
+    ctx: (params) => ({
+      body,
+      params,
+      // Made when first read: most loaders never look at them.
+      get search() {
+        return url.searchParams;
+      },
+      url,
+      headers: request.headers,
+      get cookies() {
+        return (cookies ??= createCookies(request.headers.get("cookie"), settings));
+      },
+      setHeader,
+      signal: request.signal,
+    }),
     responseHeaders() {
       const all: Array<[string, string]> = [...headers];
       for (const cookie of cookies?.setCookieHeaders() ?? []) all.push(["set-cookie", cookie]);

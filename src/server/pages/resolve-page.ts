@@ -1,12 +1,13 @@
-// resolve-page.ts: matches a request to a route and runs its action (for a form post) and its loader, before a
-// single byte is sent.
+// resolve-page.ts: matches a request to its routes and runs the action (for a form post) and the loaders of
+// every matched level side by side, before a single byte is sent.
 import { actionResult } from "../../runtime/action-data.ts";
-import { openSettlements, splitDeferred } from "../../runtime/deferred.tsx";
+import { openPage, settlementRoute, splitDeferred } from "../../runtime/deferred.tsx";
 import { showsErrorDetails } from "../../runtime/error-page.ts";
 import { Outcome, isOutcome, outcomeInfo } from "../../runtime/outcome.ts";
-import { PAGE_DATA_VERSION, type DeferredSettlement, type PageError, type PagePayload } from "../../runtime/page-payload.ts";
+import { PAGE_DATA_VERSION, type Boundary, type DeferredSettlement, type PageError, type PagePayload } from "../../runtime/page-payload.ts";
 import type { Mode } from "../../runtime/app-server.ts";
-import type { ActionContext } from "../../runtime/route.ts";
+import type { ActionContext, RouteFallbacks } from "../../runtime/route.ts";
+import { actionLevel, type RouteMatch } from "../../runtime/route-tree.ts";
 import { monitorStep } from "../monitoring/request-monitor.ts";
 import { reportError, type Phase, type RequestRecord } from "../monitoring/request-record.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
@@ -21,11 +22,13 @@ export type ResolveDeps = Pick<PageDeps, "match" | "assets" | "mode" | "capture"
 export interface ResolvedPage {
   status: number;
   payload: PagePayload;
-  /** Loader data as components read it: streamed values are promises. */
-  data: unknown;
+  /** Each shown level's loader data as components read it, by route id: streamed values are promises. */
+  data: Map<string, unknown>;
   settlements: Array<readonly [string, Promise<DeferredSettlement>]>;
-  /** Headers the loader and action set, Set-Cookie included: on the response whatever it is. */
+  /** Headers the loaders and the action set, Set-Cookie included: on the response whatever it is. */
   headers: Array<[string, string]>;
+  /** The matched routes, whose fallbacks a render that fails can still use. */
+  match: RouteMatch | null;
 }
 
 /** What a page may show of a server error: the digest always, the message and stack only in development. */
@@ -35,17 +38,54 @@ export function publicError(error: unknown, digest: string, mode: Mode): PageErr
   return { digest, side: "server", message: e.message, stack: e.stack };
 }
 
-/** Ends a page early: an outcome page, a redirect, or the error page with a digest. */
+/** The fallback kind an outcome or error needs. */
+function fallbackKind(error: unknown): keyof RouteFallbacks | undefined {
+  if (!isOutcome(error)) return "error";
+  return error.kind === "redirect" ? undefined : error.kind;
+}
+
+/**
+ * Where a failure at level `depth` shows: the fallback of the nearest route at or above it that has one for
+ * it, inside the levels above (inside that route itself when the failure is below it), else nowhere (the app's page).
+ */
+function boundaryFor(match: RouteMatch | null, depth: number, error: unknown): Boundary | undefined {
+  const kind = fallbackKind(error);
+  if (!match || !kind) return undefined;
+  for (let owner = Math.min(depth, match.levels.length - 1); owner >= 0; owner--) {
+    const { node } = match.levels[owner]!;
+    if (node.route.fallbacks?.[kind]) return { id: node.id, depth: owner < depth ? owner + 1 : depth };
+  }
+  return undefined;
+}
+
+/**
+ * Ends a page early: a redirect, an outcome page or the error page with a digest, shown by the nearest route
+ * fallback for level `at` inside the levels above it, or without one by the app's page. `page` is what the
+ * page had so far: the levels above the fallback keep their data.
+ */
 export function failedPage(
-  base: Omit<PagePayload, "data" | "deferred">,
+  page: Omit<ResolvedPage, "status">,
   error: unknown,
+  at: number | undefined,
   record: RequestRecord,
   deps: ResolveDeps,
   phase: Phase,
-  headers: Array<[string, string]> = [],
 ): ResolvedPage {
-  const payload: PagePayload = { ...base, data: null, deferred: [] };
-  const ended = { data: null, settlements: [], headers };
+  const boundary = at === undefined ? undefined : boundaryFor(page.match, at, error);
+  const shown = page.payload.levels.slice(0, boundary?.depth ?? 0);
+  const payload: PagePayload = {
+    ...page.payload,
+    levels: [...shown, ...page.payload.levels.slice(shown.length).map(({ id }) => ({ id }))],
+    actionData: undefined,
+  };
+  if (boundary) payload.boundary = boundary;
+  else delete payload.boundary;
+  const ids = new Set(shown.map((level) => level.id));
+  const ended = {
+    ...page,
+    data: new Map([...page.data].filter(([id]) => ids.has(id))),
+    settlements: page.settlements.filter(([key]) => ids.has(settlementRoute(key))),
+  };
   if (isOutcome(error)) return { ...ended, status: error.status, payload: { ...payload, outcome: outcomeInfo(error) } };
   const digest = reportError(record, error, phase, deps.capture);
   return { ...ended, status: 500, payload: { ...payload, error: publicError(error, digest, deps.mode) } };
@@ -55,7 +95,7 @@ export function failedPage(
  * After a form post a redirect is 303 See Other, so the browser follows with a GET: a 307 or 308 would make
  * it post the form again to the new address.
  */
-function afterPost(error: unknown): unknown {
+export function afterPost(error: unknown): unknown {
   if (isOutcome(error) && error.kind === "redirect" && (error.status === 307 || error.status === 308)) {
     return new Outcome("redirect", error.location, 303);
   }
@@ -67,55 +107,90 @@ export function redirected(page: ResolvedPage): boolean {
   return page.payload.outcome?.kind === "redirect";
 }
 
-export async function resolvePage({ request, url, record, submission }: PageRequest, deps: ResolveDeps): Promise<ResolvedPage> {
-  const match = deps.match(url.pathname);
-  const base = {
-    v: PAGE_DATA_VERSION,
-    buildId: deps.assets.manifest.buildId,
-    path: url.pathname,
-    search: url.search.slice(1),
-    route: match?.route.path ?? null,
-    assets: deps.assets.forRoute(match?.route),
-  } as const;
-  if (!match) return failedPage(base, UNMATCHED, record, deps, "match");
-  record.route = match.route.path;
-  const { route } = match;
-  const { ctx, responseHeaders } = requestContext(request, url, match.params, deps.cookies, submission);
+/** Runs without letting a synchronous throw escape as one: every loader's failure is its promise's. */
+const settle = async <T,>(run: () => T) => run();
+
+/** A page before its loaders have run: its routes, none of their data. */
+export function pageBefore(url: URL, match: RouteMatch | null, deps: Pick<ResolveDeps, "assets">): Omit<ResolvedPage, "status"> {
+  return {
+    payload: {
+      v: PAGE_DATA_VERSION,
+      buildId: deps.assets.manifest.buildId,
+      path: url.pathname,
+      search: url.search.slice(1),
+      route: match?.pattern ?? null,
+      levels: match?.levels.map(({ node }) => ({ id: node.id })) ?? [],
+      assets: deps.assets.forMatch(match),
+    },
+    data: new Map(),
+    settlements: [],
+    headers: [],
+    match,
+  };
+}
+
+export async function resolvePage(request: PageRequest, deps: ResolveDeps): Promise<ResolvedPage> {
+  const { url, record, submission, keep = 0 } = request;
+  const match = request.match !== undefined ? request.match : deps.match(url.pathname);
+  const page = pageBefore(url, match, deps);
+  if (!match) return failedPage(page, UNMATCHED, undefined, record, deps, "match");
+  record.route = match.pattern;
+  const context = requestContext(request.request, url, deps.cookies, submission);
+  const failed = (error: unknown, at: number, phase: Phase) => failedPage({ ...page, headers: context.responseHeaders() }, error, at, record, deps, phase);
   let action: { value: unknown; status: number } | undefined;
-  if (submission && route.action) {
+  const acting = submission ? actionLevel(match) : undefined;
+  if (acting) {
     try {
-      // ctx carries the submission as its body (see requestContext).
-      const { action: run } = route;
-      action = actionResult(await monitorStep(deps.monitor, "action", route.path, () => run(ctx as ActionContext)));
+      const run = acting.node.route.action!;
+      action = actionResult(await monitorStep(deps.monitor, "action", acting.node.id, () => run(context.ctx(acting.params) as ActionContext)));
     } catch (error) {
-      return failedPage(base, afterPost(error), record, deps, "action", responseHeaders());
+      return failed(afterPost(error), match.levels.indexOf(acting), "action");
     }
   }
-  let raw: unknown;
-  try {
-    // After an action the loader runs again: the page shows what the action changed.
-    const { loader } = route;
-    raw = loader ? await monitorStep(deps.monitor, "loader", route.path, () => loader(ctx)) : null;
-  } catch (error) {
-    return failedPage(base, error, record, deps, "loader", responseHeaders());
+  // After an action every level runs again: the page shows what the action changed.
+  const kept = submission ? 0 : Math.min(keep, match.levels.length - 1);
+  // Side by side: a layout's loader and its page's cost the slower of the two, not their sum. A loop, not
+  // map(): a loader's stack then holds no native frame between it and the page's own code.
+  const running: Array<Promise<unknown> | null> = [];
+  for (const [depth, { node, params }] of match.levels.entries()) {
+    const { loader } = node.route;
+    running.push(depth < kept || !loader ? null : monitorStep(deps.monitor, "loader", node.id, () => settle(() => loader(context.ctx(params)))));
   }
-  const { ready, deferred } = splitDeferred(raw);
+  const results = await Promise.allSettled(running);
+  const failure = results.findIndex((result) => result.status === "rejected");
+  if (failure >= 0) {
+    // The outermost failure is the page's; an error further in is still a failure of its own, reported.
+    results.forEach((result, depth) => {
+      if (depth > failure && result.status === "rejected" && !isOutcome(result.reason)) reportError(record, result.reason, "loader", deps.capture);
+    });
+    return failed((results[failure] as PromiseRejectedResult).reason, failure, "loader");
+  }
+  const opened = results.map((result, depth) => {
+    const { ready, deferred } = splitDeferred((result as PromiseFulfilledResult<unknown>).value);
+    return { id: match.levels[depth]!.node.id, ready, deferred, kept: depth < kept };
+  });
   // Components read the same settlements the client will, so both sides throw the same thing.
-  const { data, settlements, settle } = openSettlements(ready, [...deferred.keys()]);
-  for (const [key, promise] of deferred) {
-    Promise.resolve(promise)
-      .then(
-        (value): DeferredSettlement => ({ key, value }),
-        (error: unknown): DeferredSettlement => {
-          if (isOutcome(error)) return { key, outcome: outcomeInfo(error) };
-          // A loader whose visitor left fails with the abort reason: that is no error of ours.
-          if (request.signal.aborted) return { key, error: { digest: "aborted", side: "server" } };
-          return { key, error: publicError(error, reportError(record, error, "deferred", deps.capture), deps.mode) };
-        },
-      )
-      .then(settle);
+  const levels = opened.filter((level) => !level.kept);
+  const { data, settlements, settle: settleValue } = openPage(levels.map(({ id, ready, deferred }) => ({ id, ready, deferred: [...deferred.keys()] })));
+  for (const { id: route, deferred } of levels) {
+    for (const [key, promise] of deferred) {
+      Promise.resolve(promise)
+        .then(
+          (value): DeferredSettlement => ({ route, key, value }),
+          (error: unknown): DeferredSettlement => {
+            if (isOutcome(error)) return { route, key, outcome: outcomeInfo(error) };
+            // A loader whose visitor left fails with the abort reason: that is no error of ours.
+            if (request.request.signal.aborted) return { route, key, error: { digest: "aborted", side: "server" } };
+            return { route, key, error: publicError(error, reportError(record, error, "deferred", deps.capture), deps.mode) };
+          },
+        )
+        .then(settleValue);
+    }
   }
-  const payload: PagePayload = { ...base, data: ready, deferred: [...deferred.keys()] };
+  const payload: PagePayload = {
+    ...page.payload,
+    levels: opened.map(({ id, ready, deferred, kept }) => (kept ? { id, kept: true } : deferred.size ? { id, data: ready, deferred: [...deferred.keys()] } : { id, data: ready })),
+  };
   if (action) payload.actionData = action.value;
-  return { status: action?.status ?? 200, payload, data, settlements, headers: responseHeaders() };
+  return { status: action?.status ?? 200, payload, data, settlements, headers: context.responseHeaders(), match };
 }

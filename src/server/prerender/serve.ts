@@ -1,7 +1,7 @@
 // serve.ts: a request answered from a stored page: its pieces joined with this response's nonce, host, path
 // and request id, a strong ETag and a 304 on a match. Nothing of the app runs and nothing renders here;
 // store.ts renders and keeps the pages.
-import type { RouteMatch } from "../../runtime/match.ts";
+import type { RouteMatch } from "../../runtime/route-tree.ts";
 import { pickEncoding } from "../http/accept-encoding.ts";
 import { etagMatches } from "../http/conditional.ts";
 import { encodedBody } from "../http/precompressed.ts";

@@ -2,6 +2,7 @@
 // time for the binary, just after listening otherwise) and kept; marked routes are rendered again in the
 // background after `revalidate` seconds. Requests are answered from what it keeps by serve.ts.
 import type { RouteDefinition } from "../../runtime/route.ts";
+import { isResourceRoute, routeTree } from "../../runtime/route-tree.ts";
 import { scriptJson } from "../../runtime/script-json.ts";
 import { pageDataOf } from "../pages/page-data.ts";
 import type { PageDeps, PageRequest } from "../pages/page-request.ts";
@@ -61,9 +62,10 @@ function storingDeps(deps: PageDeps, nonce: string = SLOT_MARKERS.nonce): PageDe
   return { ...deps, clientConfig, monitor: undefined, security: { ...deps.security, nonce: () => nonce }, capture: () => {} };
 }
 
-async function renderRoute(route: RouteDefinition, deps: PageDeps): Promise<StoredRoute> {
-  const what = `route ${route.path}`;
-  const { page, read } = guardedPage(`http://${SLOT_MARKERS.host}${route.path}`);
+/** The page at `path`, a marked route's full pattern, rendered with every level above it. */
+async function renderRoute(path: string, deps: PageDeps): Promise<StoredRoute> {
+  const what = `route ${path}`;
+  const { page, read } = guardedPage(`http://${SLOT_MARKERS.host}${path}`);
   const { record } = page;
   const slotDeps = storingDeps(deps);
   // One run of the loader for both: the document and the page data client navigation asks for.
@@ -113,9 +115,11 @@ export interface Prerendered extends StoredResponses {
 }
 
 export function prerenderRoutes(routes: readonly RouteDefinition[], deps: PageDeps, built?: PrerenderedPages): Prerendered {
-  const marked = new Map(routes.filter((r) => r.prerender).map((r) => [r.path, r]));
-  for (const path of marked.keys()) {
+  const marked = new Map(routeTree(routes).nodes.filter(({ route }) => route.prerender).map(({ pattern, route }) => [pattern, route]));
+  for (const [path, route] of marked) {
     if (/[:*]/.test(path)) throw new PrerenderError(`route ${path} is marked prerender, but its path has parameters`);
+    if (route.children) throw new PrerenderError(`route ${path} is marked prerender, but it has children: mark the child to store`);
+    if (isResourceRoute(route)) throw new PrerenderError(`route ${path} is marked prerender, but it has no page`);
   }
   const stored = new Map<string, StoredRoute>();
   const config = scriptJson(deps.clientConfig);
@@ -129,23 +133,23 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: PageDe
   function refresh(path: string, record: RequestRecord) {
     const route = marked.get(path)!;
     const { document } = stored.get(path)!;
-    if (!route.revalidate || Date.now() - document.renderedAt < route.revalidate * 1000 || refreshing.has(route.path)) return;
-    refreshing.add(route.path);
-    renderRoute(route, deps)
+    if (!route.revalidate || Date.now() - document.renderedAt < route.revalidate * 1000 || refreshing.has(path)) return;
+    refreshing.add(path);
+    renderRoute(path, deps)
       .then(
-        (fresh) => void stored.set(route.path, fresh),
+        (fresh) => void stored.set(path, fresh),
         (error: unknown) => {
           // Tried again only after another full age: a failing loader is not re-run on every request.
           document.renderedAt = Date.now();
           reportError(record, error, "prerender", deps.capture);
         },
       )
-      .finally(() => refreshing.delete(route.path));
+      .finally(() => refreshing.delete(path));
   }
 
   async function renderMissing(): Promise<void> {
-    const missing = [...marked.values()].filter((route) => !stored.has(route.path));
-    await Promise.all(missing.map(async (route) => void stored.set(route.path, await renderRoute(route, deps))));
+    const missing = [...marked.keys()].filter((path) => !stored.has(path));
+    await Promise.all(missing.map(async (path) => void stored.set(path, await renderRoute(path, deps))));
     if (notFound === undefined) notFound = await renderNotFound(deps, config);
   }
 

@@ -5,8 +5,8 @@ import { Route, Router } from "wouter";
 import type { AppDefinition } from "../../runtime/app-definition.ts";
 import { AppContext, appRuntime } from "../../runtime/app-context.ts";
 import type { Mode } from "../../runtime/app-server.ts";
-import { LoaderDataContext } from "../../runtime/loader-data.tsx";
-import { createMatcher } from "../../runtime/match.ts";
+import { LevelContext } from "../../runtime/loader-data.tsx";
+import { routeTree } from "../../runtime/route-tree.ts";
 import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
 import { PAGE_DATA_VERSION, type PagePayload } from "../../runtime/page-payload.ts";
 import { Page } from "../../runtime/Page.tsx";
@@ -14,7 +14,12 @@ import { loadApp } from "./app-module.ts";
 
 /** A page's data as the server sends it, with these fields over an empty page at `/`. */
 export function pagePayload(over: Partial<PagePayload> = {}): PagePayload {
-  return { v: PAGE_DATA_VERSION, buildId: "test", path: "/", search: "", route: "/", data: null, deferred: [], assets: { css: [], js: [] }, ...over };
+  return { v: PAGE_DATA_VERSION, buildId: "test", path: "/", search: "", route: "/", levels: [], assets: { css: [], js: [] }, ...over };
+}
+
+/** Each level's data as the payload carries it, by route id. */
+function levelData(page: PagePayload): Map<string, unknown> {
+  return new Map(page.levels.map(({ id, data }) => [id, data ?? null]));
 }
 
 export interface TestNavigation {
@@ -24,7 +29,7 @@ export interface TestNavigation {
 }
 
 /** A navigation that stays on `page` and records the navigations asked of it. */
-export function testNavigation(page: PagePayload, data: unknown = page.data, mode: Mode = "production"): TestNavigation {
+export function testNavigation(page: PagePayload, data: ReadonlyMap<string, unknown> = levelData(page), mode: Mode = "production"): TestNavigation {
   const calls: TestNavigation["calls"] = [];
   const nav: Navigation = {
     ...staticNavigation({ path: page.path, search: page.search, page: { payload: page, data } }, { mode }, "example.test"),
@@ -61,8 +66,10 @@ export async function renderWithNavigation(app: AppDefinition, nav: Navigation, 
 export interface RenderInAppOptions {
   /** The page's URL, pathname and search: its route is the one the app's table matches. "/" unless told. */
   path?: string;
-  /** The route's loader data. */
+  /** The innermost route's loader data. */
   data?: unknown;
+  /** The loader data of the layouts above it, by route id (`useRouteLoaderData`, a layout's `useLoaderData`). */
+  routeData?: Record<string, unknown>;
   /** The app; the project's `#app` when omitted. */
   app?: AppDefinition;
   mode?: Mode;
@@ -81,9 +88,15 @@ export interface RenderedInApp extends Rendered {
 export async function renderInApp(ui?: ReactNode, options: RenderInAppOptions = {}): Promise<RenderedInApp> {
   const app = options.app ?? (await loadApp());
   const url = new URL(options.path ?? "/", "http://localhost");
-  const route = createMatcher(app.routes)(url.pathname)?.route.path ?? null;
-  const page = pagePayload({ path: url.pathname, search: url.search.slice(1), route, data: options.data ?? null });
-  const { nav, calls } = testNavigation(page, page.data, options.mode);
-  const inPage = <LoaderDataContext value={page.data}>{route === null ? ui : <Route path={route}>{ui}</Route>}</LoaderDataContext>;
+  const match = routeTree(app.routes).match(url.pathname);
+  const route = match?.pattern ?? null;
+  const levels = (match?.levels ?? []).map(({ node }, depth, all) => ({
+    id: node.id,
+    data: depth === all.length - 1 ? (options.data ?? null) : (options.routeData?.[node.id] ?? null),
+  }));
+  const page = pagePayload({ path: url.pathname, search: url.search.slice(1), route, levels });
+  const { nav, calls } = testNavigation(page, levelData(page), options.mode);
+  const level = { depth: levels.length - 1, data: options.data ?? null };
+  const inPage = <LevelContext value={level}>{route === null ? ui : <Route path={route}>{ui}</Route>}</LevelContext>;
   return { ...(await renderWithNavigation(app, nav, ui === undefined ? <Page /> : inPage)), navigations: calls };
 }

@@ -1,9 +1,8 @@
-// submission.ts: the checks a form post passes before its route's action runs, in this order: a route that
-// has an action (else 405), a request from this site's own pages (else 403, before any byte of the body is
+// submission.ts: the checks a form post to a route with an action passes before the action runs, in this
+// order: a request from this site's own pages (else 403, before any byte of the body is
 // read), a free slot to read it in (else 429, so bodies being read hold a bounded amount of memory), and a
 // body within ACTION_MAX_BYTES of a type an action reads (else 413, 400 or 415).
 import type { ActionBody } from "../../runtime/route.ts";
-import type { RouteDefinition } from "../../runtime/route.ts";
 import { readActionBody } from "./body.ts";
 import { text } from "../http/text.ts";
 import type { Admission } from "./request-body.ts";
@@ -21,17 +20,7 @@ export const BODY_READS_AT_ONCE = 64;
 
 export const TOO_MANY_UPLOADS = "too many request bodies being read at once; try again";
 
-/** The methods a page answers: GET and HEAD, and POST where its route has an action. */
-export function pageMethods(route: RouteDefinition | undefined): string {
-  return route?.action ? "GET, HEAD, POST" : "GET, HEAD";
-}
-
-export async function readSubmission(
-  request: Request,
-  route: RouteDefinition | undefined,
-  limits: SubmissionLimits,
-): Promise<ActionBody | Response> {
-  if (!route?.action) return text(405, "method not allowed", { allow: pageMethods(route) });
+export async function readSubmission(request: Request, limits: SubmissionLimits): Promise<ActionBody | Response> {
   // SECURITY: a page elsewhere can make a visitor's browser post here with the visitor's cookies; only
   // this site's own pages may run an action. Decided from headers alone, before the body is read.
   const crossSite = crossSiteRefusal(request, { trustProxy: limits.trustProxy });

@@ -1,0 +1,163 @@
+// route-tree.ts: the app's nested route table, compiled once: each route's id and full pattern, and the
+// branches (a route with the layouts above it) a path is matched against, with wouter's own patterns.
+import { parse } from "regexparam";
+import type { RouteDefinition } from "./route.ts";
+
+interface Compiled {
+  pattern: RegExp;
+  keys: string[];
+}
+
+const compiledPatterns = new Map<string, Compiled>();
+
+/**
+ * wouter's parser, compiled once per pattern instead of on every render of a Route. Patterns come from
+ * the code (the route table, a Route's path), never from a request, so the cache stays small.
+ */
+export function parsePattern(route: string, loose?: boolean): Compiled {
+  const key = `${loose ? 1 : 0}${route}`;
+  let compiled = compiledPatterns.get(key);
+  if (!compiled) compiledPatterns.set(key, (compiled = parse(route, loose)));
+  return compiled;
+}
+
+/** One route of the table, where it sits. */
+export interface RouteNode {
+  route: RouteDefinition;
+  id: string;
+  /** Its full pattern: the parents' paths joined with its own (an index route has its parent's). */
+  pattern: string;
+  /** The params its pattern names, the ones its loader gets. */
+  keys: readonly string[];
+}
+
+/** A matched level: a route on the path's branch, with the params of its own pattern. */
+export interface MatchedLevel {
+  node: RouteNode;
+  params: Record<string, string>;
+}
+
+export interface RouteMatch {
+  /** The innermost route: the page, or a route without a page. */
+  route: RouteDefinition;
+  /** The branch's full pattern: the route's name in logs and traces. */
+  pattern: string;
+  /** Every param of the path. */
+  params: Record<string, string>;
+  /** Outermost first; the last is `route`. */
+  levels: MatchedLevel[];
+}
+
+export interface RouteTree {
+  /** Every route, parents before their children. */
+  nodes: readonly RouteNode[];
+  byId: ReadonlyMap<string, RouteNode>;
+  match(pathname: string): RouteMatch | null;
+}
+
+/** Every route of the table, children included: what the builds collect stylesheets and code-split pages from. */
+export function allRoutes(routes: readonly RouteDefinition[]): RouteDefinition[] {
+  return routeTree(routes).nodes.map(({ route }) => route);
+}
+
+/** A route with no page and no children answers with what its loader or action returns. */
+export function isResourceRoute(route: RouteDefinition): boolean {
+  return route.component === undefined && route.children === undefined;
+}
+
+function joinPattern(parent: string | undefined, route: RouteDefinition): string {
+  if (route.index) {
+    if (route.path !== undefined || route.children) throw new Error(`an index route under ${parent ?? "/"} has a path or children`);
+    if (parent === undefined) throw new Error("an index route must be a child of another route");
+    return parent;
+  }
+  const path = route.path;
+  if (path === undefined) throw new Error(`a route under ${parent ?? "the table"} has neither a path nor \`index: true\``);
+  if (parent === undefined) {
+    if (!path.startsWith("/")) throw new Error(`top-level route ${path} must start with /`);
+    return path;
+  }
+  if (path.startsWith("/")) {
+    if (path !== parent && !path.startsWith(parent === "/" ? "/" : `${parent}/`)) throw new Error(`route ${path} is not under its parent ${parent}`);
+    return path;
+  }
+  return `${parent === "/" ? "" : parent}/${path}`;
+}
+
+const trees = new WeakMap<readonly RouteDefinition[], RouteTree>();
+
+/** Compiles the table once per app; matching only runs regular expressions. Throws on a malformed table. */
+export function routeTree(routes: readonly RouteDefinition[]): RouteTree {
+  let tree = trees.get(routes);
+  if (!tree) trees.set(routes, (tree = compile(routes)));
+  return tree;
+}
+
+function compile(routes: readonly RouteDefinition[]): RouteTree {
+  const nodes: RouteNode[] = [];
+  const byId = new Map<string, RouteNode>();
+  // Tried in order: a route's children before the route alone, so its index child answers its own path.
+  const branches: Array<{ levels: RouteNode[] } & Compiled> = [];
+  const walk = (list: readonly RouteDefinition[], above: RouteNode[]) => {
+    for (const route of list) {
+      const pattern = joinPattern(above.at(-1)?.pattern, route);
+      const id = route.id ?? (route.index ? `${pattern}?index` : pattern);
+      if (byId.has(id)) throw new Error(`two routes have the id ${id}; give one an \`id\``);
+      const node: RouteNode = { route, id, pattern, keys: parsePattern(pattern).keys };
+      nodes.push(node);
+      byId.set(id, node);
+      const levels = [...above, node];
+      if (route.children) walk(route.children, levels);
+      if (!route.children?.some((child) => child.index)) branches.push({ levels, ...parsePattern(pattern) });
+    }
+  };
+  walk(routes, []);
+  return {
+    nodes,
+    byId,
+    match(pathname) {
+      for (const { levels, pattern, keys } of branches) {
+        const found = pattern.exec(pathname);
+        if (!found) continue;
+        const params: Record<string, string> = {};
+        // The caller has checked the path with decodeURI, so no param is malformed.
+        keys.forEach((key, i) => {
+          const raw = found[i + 1];
+          if (raw !== undefined) params[key] = decodeURIComponent(raw);
+        });
+        const leaf = levels.at(-1)!;
+        return {
+          route: leaf.route,
+          pattern: leaf.pattern,
+          params,
+          levels: levels.map((node) => ({ node, params: node === leaf ? params : pick(params, node.keys) })),
+        };
+      }
+      return null;
+    },
+  };
+}
+
+function pick(params: Record<string, string>, keys: readonly string[]): Record<string, string> {
+  const own: Record<string, string> = {};
+  for (const key of keys) if (key in params) own[key] = params[key]!;
+  return own;
+}
+
+/**
+ * The level whose action a post to the matched path runs: the innermost route's, or for an index route
+ * without one its parent's (the parent's own path is the index route's).
+ */
+export function actionLevel(match: RouteMatch): MatchedLevel | undefined {
+  const leaf = match.levels.at(-1)!;
+  if (leaf.node.route.action) return leaf;
+  const parent = match.levels.at(-2);
+  return leaf.node.route.index && parent?.node.route.action ? parent : undefined;
+}
+
+/** The methods a matched path answers: GET and HEAD unless it is an action-only route, POST with an action. */
+export function allowedMethods(match: RouteMatch | null): string {
+  const post = match && actionLevel(match) ? ["POST"] : [];
+  const get = match && isResourceRoute(match.route) && !match.route.loader ? [] : ["GET", "HEAD"];
+  return [...get, ...post].join(", ");
+}

@@ -1,0 +1,63 @@
+// resource.ts: answers a route without a page (an RSS feed, a like button's endpoint) with what its loader or
+// action returned: a Response as it is, any other value as JSON. An outcome or an error ends it as it ends a
+// page, as HTML only for a request that takes HTML (a browser's), else as JSON.
+import { ActionData } from "../../runtime/action-data.ts";
+import { isOutcome } from "../../runtime/outcome.ts";
+import type { ActionContext } from "../../runtime/route.ts";
+import type { RouteMatch } from "../../runtime/route-tree.ts";
+import { jsonError } from "../http/api.ts";
+import { withAppHeaders } from "../http/headers.ts";
+import { monitorStep } from "../monitoring/request-monitor.ts";
+import { reportError } from "../monitoring/request-record.ts";
+import { pageDataOf } from "./page-data.ts";
+import type { PageDeps, PageRequest } from "./page-request.ts";
+import { renderResolved } from "./render.tsx";
+import { requestContext } from "./request-context.ts";
+import { afterPost, failedPage, pageBefore } from "./resolve-page.ts";
+
+/** The headers the route set go on what it returned; a Response of its own making is copied only then. */
+function withHeaders(response: Response, headers: Array<[string, string]>): Response {
+  if (headers.length === 0) return response;
+  const out = new Response(response.body, response);
+  for (const [name, value] of headers) {
+    if (name === "set-cookie") out.headers.append(name, value);
+    else out.headers.set(name, value);
+  }
+  return out;
+}
+
+function answered(returned: unknown): Response {
+  if (returned instanceof Response) return returned;
+  if (returned instanceof ActionData) return Response.json(returned.value ?? null, { status: returned.status });
+  return returned === undefined ? new Response(null, { status: 204 }) : Response.json(returned);
+}
+
+function acceptsHtml(request: Request): boolean {
+  return request.headers.get("accept")?.includes("text/html") ?? false;
+}
+
+export async function answerResource(page: PageRequest, match: RouteMatch, deps: PageDeps): Promise<Response> {
+  const { request, url, record, submission } = page;
+  record.route = match.pattern;
+  const level = match.levels.at(-1)!;
+  const { route, id } = level.node;
+  const context = requestContext(request, url, deps.cookies, submission);
+  // pages.ts let through only a method the route answers: a post has an action, a read a loader.
+  const [step, run] = submission ? (["action", route.action!] as const) : (["loader", route.loader!] as const);
+  try {
+    const returned = await monitorStep(deps.monitor, step, id, async () => run(context.ctx(level.params) as ActionContext));
+    return withHeaders(answered(returned), context.responseHeaders());
+  } catch (thrown) {
+    const error = submission ? afterPost(thrown) : thrown;
+    const headers = context.responseHeaders();
+    // A browser, or the client's own page data (a form posted with JavaScript), meets the pages it would
+    // meet on a page: a redirect it follows, the outcome page, the error page with its digest.
+    if (page.isData || acceptsHtml(request)) {
+      const ended = failedPage({ ...pageBefore(url, null, deps), headers }, error, undefined, record, deps, step);
+      return page.isData ? pageDataOf(page, ended, deps) : renderResolved(page, ended, deps);
+    }
+    if (isOutcome(error)) return withHeaders(error.toResponse("json"), headers);
+    const digest = reportError(record, error, step, deps.capture);
+    return withHeaders(jsonError(500, "internal error", { digest, requestId: record.id }), headers);
+  }
+}
