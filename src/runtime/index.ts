@@ -7,7 +7,7 @@ export { defineApp, type AppDefinition, type ErrorPageProps, type Fallbacks } fr
 export type { AppServer, Config, Logger, LogRecord, Mode } from "./app-server.ts";
 
 // The route table and what loaders and actions are given.
-export type { Action, ActionBody, ActionContext, Loader, LoaderContext, RouteDefinition } from "./route.ts";
+export type { Action, ActionBody, ActionContext, Loader, LoaderContext, RouteDefinition, RouteFallbacks } from "./route.ts";
 export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
 
@@ -16,7 +16,8 @@ export { forbidden, isOutcome, notFound, redirect, unauthorized, type OutcomeKin
 export { data, type ActionData } from "./action-data.ts";
 
 // What components read and do.
-export { useActionData, useLoaderData } from "./loader-data.tsx";
+export { useActionData, useLoaderData, useRouteLoaderData } from "./loader-data.tsx";
+export { Outlet } from "./Outlet.tsx";
 export { Form, useFormPending, type FormProps } from "./Form.tsx";
 export { usePending, useRevalidate, type NavigateOptions, type Pending } from "./navigation.ts";
 // Brisk's navigation drives wouter's router, so its links and hooks are the app's.
