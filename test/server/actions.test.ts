@@ -6,6 +6,7 @@ import { BUILD_HEADER } from "../../src/runtime/page-payload.ts";
 import { BODY_READS_AT_ONCE } from "../../src/server/writes/submission.ts";
 import { written } from "../fixtures/app/loaders.server.ts";
 import { logFor, testApp, type TestApp } from "../support/app.ts";
+import { bootState } from "../support/page-state.ts";
 
 let t: TestApp;
 const captured: unknown[] = [];
@@ -19,12 +20,6 @@ const form = (fields: Record<string, string>, headers: Record<string, string> = 
   headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
   body: new URLSearchParams(fields).toString(),
 });
-
-function bootState(html: string) {
-  const m = /window\.__BRISK__=(\{.*?\});B\.settle/s.exec(html);
-  if (!m) throw new Error("no boot state in the page");
-  return JSON.parse(m[1]!);
-}
 
 /** A urlencoded post whose body streams, with no Content-Length. */
 const streamedPost = (body: ReadableStream<Uint8Array>, headers: Record<string, string>): RequestInit =>

@@ -1,17 +1,12 @@
 // The example routes through the real app (app.handle): statuses, headers, content and log lines.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { logFor, testApp, type TestApp } from "../support/app.ts";
+import { bootState, pageData as pageDataIn } from "../support/page-state.ts";
 
 let t: TestApp;
 beforeAll(async () => {
   t = await testApp();
 });
-
-function bootState(html: string) {
-  const m = /window\.__BRISK__=(\{.*?\});B\.settle/s.exec(html);
-  if (!m) throw new Error("no boot state in the page");
-  return JSON.parse(m[1]!);
-}
 
 const digestIn = (html: string) => /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)?.[1];
 
@@ -145,12 +140,7 @@ describe("streaming", () => {
 });
 
 describe("page data", () => {
-  async function pageData(path: string) {
-    const res = await t.request(`/__data${path}`);
-    expect(res.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
-    const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
-    return { status: res.status, head: lines[0], rest: lines.slice(1) };
-  }
+  const pageData = (path: string, init?: RequestInit) => pageDataIn(t, path, init);
 
   test("a page's data: route, loader data, build id", async () => {
     const { status, head } = await pageData("/search?q=x%20y");

@@ -48,7 +48,7 @@ function fallbackKind(error: unknown): keyof RouteFallbacks | undefined {
  * Where a failure at level `depth` shows: the fallback of the nearest route at or above it that has one for
  * it, inside the levels above (inside that route itself when the failure is below it), else nowhere (the app's page).
  */
-function boundaryFor(match: RouteMatch | null, depth: number, error: unknown): Boundary | undefined {
+export function boundaryFor(match: RouteMatch | null, depth: number, error: unknown): Boundary | undefined {
   const kind = fallbackKind(error);
   if (!match || !kind) return undefined;
   for (let owner = Math.min(depth, match.levels.length - 1); owner >= 0; owner--) {
@@ -129,50 +129,50 @@ export function pageBefore(url: URL, match: RouteMatch | null, deps: Pick<Resolv
   };
 }
 
+/** What one level's loader gave, ready to open: its data, and its streamed values. */
+interface Loaded {
+  id: string;
+  ready: unknown;
+  deferred: Map<string, PromiseLike<unknown>>;
+  kept: boolean;
+}
+
 export async function resolvePage(request: PageRequest, deps: ResolveDeps): Promise<ResolvedPage> {
   const { url, record, submission, keep = 0 } = request;
   const match = request.match !== undefined ? request.match : deps.match(url.pathname);
-  const page = pageBefore(url, match, deps);
-  if (!match) return failedPage(page, UNMATCHED, undefined, record, deps, "match");
+  const before = pageBefore(url, match, deps);
+  if (!match) return failedPage(before, UNMATCHED, undefined, record, deps, "match");
   record.route = match.pattern;
   const context = requestContext(request.request, url, deps.cookies, submission);
-  const failed = (error: unknown, at: number, phase: Phase) => failedPage({ ...page, headers: context.responseHeaders() }, error, at, record, deps, phase);
-  let action: { value: unknown; status: number } | undefined;
-  const acting = submission ? actionLevel(match) : undefined;
-  if (acting) {
-    try {
-      const run = acting.node.route.action!;
-      action = actionResult(await monitorStep(deps.monitor, "action", acting.node.id, () => run(context.ctx(acting.params) as ActionContext)));
-    } catch (error) {
-      return failed(afterPost(error), match.levels.indexOf(acting), "action");
+
+  /**
+   * The loaders of the first `count` levels, side by side: a layout's loader and its page's cost the slower
+   * of the two, not their sum. A loop, not map(): a loader's stack then holds no native frame between it
+   * and the page's own code. The first `kept` levels are the client's already.
+   */
+  const load = async (count: number, kept: number) => {
+    const running: Array<Promise<unknown> | null> = [];
+    for (const [depth, { node, params }] of match.levels.slice(0, count).entries()) {
+      const { loader } = node.route;
+      running.push(depth < kept || !loader ? null : monitorStep(deps.monitor, "loader", node.id, () => settle(() => loader(context.ctx(params)))));
     }
-  }
-  // After an action every level runs again: the page shows what the action changed.
-  const kept = submission ? 0 : Math.min(keep, match.levels.length - 1);
-  // Side by side: a layout's loader and its page's cost the slower of the two, not their sum. A loop, not
-  // map(): a loader's stack then holds no native frame between it and the page's own code.
-  const running: Array<Promise<unknown> | null> = [];
-  for (const [depth, { node, params }] of match.levels.entries()) {
-    const { loader } = node.route;
-    running.push(depth < kept || !loader ? null : monitorStep(deps.monitor, "loader", node.id, () => settle(() => loader(context.ctx(params)))));
-  }
-  const results = await Promise.allSettled(running);
-  const failure = results.findIndex((result) => result.status === "rejected");
-  if (failure >= 0) {
-    // The outermost failure is the page's; an error further in is still a failure of its own, reported.
-    results.forEach((result, depth) => {
-      if (depth > failure && result.status === "rejected" && !isOutcome(result.reason)) reportError(record, result.reason, "loader", deps.capture);
+    return Promise.allSettled(running);
+  };
+  /** The page with the levels loaded so far: their data and streamed values, the rest as ids. */
+  const pageWith = (loaded: Loaded[]): Omit<ResolvedPage, "status"> => {
+    const shown = loaded.filter((level) => !level.kept);
+    // Components read the same settlements the client will, so both sides throw the same thing.
+    const { data, settlements, settle: settleValue } = openPage(shown.map(({ id, ready, deferred }) => ({ id, ready, deferred: [...deferred.keys()] })));
+    for (const { id, deferred } of shown) streamInto(id, deferred, settleValue);
+    const levels = before.payload.levels.map(({ id }, depth) => {
+      const level = loaded[depth];
+      if (!level) return { id };
+      if (level.kept) return { id, kept: true as const };
+      return level.deferred.size ? { id, data: level.ready, deferred: [...level.deferred.keys()] } : { id, data: level.ready };
     });
-    return failed((results[failure] as PromiseRejectedResult).reason, failure, "loader");
-  }
-  const opened = results.map((result, depth) => {
-    const { ready, deferred } = splitDeferred((result as PromiseFulfilledResult<unknown>).value);
-    return { id: match.levels[depth]!.node.id, ready, deferred, kept: depth < kept };
-  });
-  // Components read the same settlements the client will, so both sides throw the same thing.
-  const levels = opened.filter((level) => !level.kept);
-  const { data, settlements, settle: settleValue } = openPage(levels.map(({ id, ready, deferred }) => ({ id, ready, deferred: [...deferred.keys()] })));
-  for (const { id: route, deferred } of levels) {
+    return { ...before, payload: { ...before.payload, levels }, data, settlements, headers: context.responseHeaders() };
+  };
+  const streamInto = (route: string, deferred: Loaded["deferred"], settleValue: (s: DeferredSettlement) => void) => {
     for (const [key, promise] of deferred) {
       Promise.resolve(promise)
         .then(
@@ -186,11 +186,49 @@ export async function resolvePage(request: PageRequest, deps: ResolveDeps): Prom
         )
         .then(settleValue);
     }
-  }
-  const payload: PagePayload = {
-    ...page.payload,
-    levels: opened.map(({ id, ready, deferred, kept }) => (kept ? { id, kept: true } : deferred.size ? { id, data: ready, deferred: [...deferred.keys()] } : { id, data: ready })),
   };
-  if (action) payload.actionData = action.value;
-  return { status: action?.status ?? 200, payload, data, settlements, headers: context.responseHeaders(), match };
+  const loadedOf = (results: PromiseSettledResult<unknown>[], kept: number): Loaded[] =>
+    results.map((result, depth) => ({
+      id: match.levels[depth]!.node.id,
+      kept: depth < kept,
+      ...splitDeferred((result as PromiseFulfilledResult<unknown>).value),
+    }));
+  /**
+   * Ends the page at level `at`: the levels above its fallback are shown, so their loaders must have run
+   * (after a failed action they run now); if one of them fails too, the app's page shows the first failure.
+   */
+  const failAt = async (error: unknown, at: number, phase: Phase, results?: PromiseSettledResult<unknown>[], kept = 0) => {
+    const above = boundaryFor(match, at, error)?.depth ?? 0;
+    const loaded = results ? results.slice(0, above) : await load(above, 0);
+    if (loaded.some((result) => result.status === "rejected")) {
+      for (const result of loaded) if (result.status === "rejected") reportError(record, result.reason, "loader", deps.capture);
+      return failedPage({ ...before, headers: context.responseHeaders() }, error, undefined, record, deps, phase);
+    }
+    return failedPage(pageWith(loadedOf(loaded, kept)), error, at, record, deps, phase);
+  };
+
+  let action: { value: unknown; status: number } | undefined;
+  const acting = submission ? actionLevel(match) : undefined;
+  if (acting) {
+    try {
+      const run = acting.node.route.action!;
+      action = actionResult(await monitorStep(deps.monitor, "action", acting.node.id, () => run(context.ctx(acting.params) as ActionContext)));
+    } catch (error) {
+      return failAt(afterPost(error), match.levels.indexOf(acting), "action");
+    }
+  }
+  // After an action every level runs again: the page shows what the action changed.
+  const kept = submission ? 0 : Math.min(keep, match.levels.length - 1);
+  const results = await load(match.levels.length, kept);
+  const failure = results.findIndex((result) => result.status === "rejected");
+  if (failure >= 0) {
+    // The outermost failure is the page's; an error further in is still a failure of its own, reported.
+    results.forEach((result, depth) => {
+      if (depth > failure && result.status === "rejected" && !isOutcome(result.reason)) reportError(record, result.reason, "loader", deps.capture);
+    });
+    return failAt((results[failure] as PromiseRejectedResult).reason, failure, "loader", results, kept);
+  }
+  const page = pageWith(loadedOf(results, kept));
+  if (action) page.payload.actionData = action.value;
+  return { status: action?.status ?? 200, ...page };
 }
