@@ -4,11 +4,14 @@ import { Cached } from "./pages/Cached.tsx";
 import { cachedLoader } from "./pages/Cached.server.ts";
 import { ClientError } from "./pages/ClientError.tsx";
 import { Guestbook, GuestbookEntry } from "./pages/Guestbook.tsx";
-import { entryLoader, guestbookLoader, signGuestbook } from "./pages/Guestbook.server.ts";
+import { entryLoader, guestbookLoader, likeEntry, signGuestbook } from "./pages/Guestbook.server.ts";
+import { guestbookFeedLoader } from "./pages/GuestbookFeed.server.ts";
 import { Home } from "./pages/Home.tsx";
 import { homeLoader } from "./pages/Home.server.ts";
 import { LateError, LateNotFound } from "./pages/LateExamples.tsx";
 import { lateErrorLoader, lateNotFoundLoader } from "./pages/LateExamples.server.ts";
+import { NestedError, NestedIndex, NestedItem, NestedLayout, NestedNotFound, NestedSlow } from "./pages/Nested.tsx";
+import { brokenLoader, itemLoader, nestedLoader, slowLoader } from "./pages/Nested.server.ts";
 import { NeverRendered } from "./pages/NeverRendered.tsx";
 import {
   forbiddenLoader,
@@ -48,7 +51,24 @@ export const routes: readonly RouteDefinition[] = [
   },
   { path: "/examples/guestbook", component: Guestbook, loader: guestbookLoader, action: signGuestbook },
   { path: "/examples/guestbook/:id", component: GuestbookEntry, loader: entryLoader },
+  // Routes without a page: they answer with what the loader or action returns.
+  { path: "/examples/guestbook.rss", loader: guestbookFeedLoader },
+  { path: "/examples/guestbook/:id/like", action: likeEntry },
   { path: "/examples/session", component: Session, loader: sessionLoader, action: sessionAction },
   { path: "/examples/account", component: Account, loader: accountLoader },
   { path: "/examples/cached", component: Cached, loader: cachedLoader },
+  {
+    // A layout: its children render in its <Outlet />, and their not-found and errors show there too.
+    path: "/examples/nested",
+    id: "nested",
+    component: NestedLayout,
+    loader: nestedLoader,
+    fallbacks: { "not-found": NestedNotFound, error: NestedError },
+    children: [
+      { index: true, component: NestedIndex },
+      { path: "items/:id", component: NestedItem, loader: itemLoader },
+      { path: "broken", component: NeverRendered, loader: brokenLoader },
+      { path: "slow", component: NestedSlow, loader: slowLoader },
+    ],
+  },
 ];

@@ -163,13 +163,12 @@ describe("browser events", () => {
     const { page } = await visit(withDsn, "/");
     // Page data of this build whose assets list breaks the <head>, which no error boundary wraps.
     const broken = {
-      v: 2,
+      v: 3,
       buildId: assets.manifest.buildId,
       path: "/search",
       search: "q=brisk",
       route: "/search",
-      data: { q: "brisk" },
-      deferred: [],
+      levels: [{ id: "/search", data: { q: "brisk" } }],
       assets: { css: [], js: null },
     };
     await page.route("**/__data/search*", (route) =>

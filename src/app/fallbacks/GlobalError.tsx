@@ -1,8 +1,9 @@
 // GlobalError.tsx: the exception page, in its server-side and client-side forms.
 
 import type { ErrorPageProps } from "brisk";
+import { ErrorDetails } from "./ErrorDetails.tsx";
 
-export function GlobalError({ side, host, digest, message, stack }: ErrorPageProps) {
+export function GlobalError({ side, host, ...details }: ErrorPageProps) {
   return (
     <main className="fallback global-error" role="alert">
       <title>Application error</title>
@@ -11,17 +12,7 @@ export function GlobalError({ side, host, digest, message, stack }: ErrorPagePro
         A {side}-side exception has occurred while loading {host}
         {side === "client" ? " (see the browser console for more information)" : ""}.
       </p>
-      {digest ? (
-        <p className="digest">
-          Digest: <code>{digest}</code>
-        </p>
-      ) : null}
-      {message ? (
-        <section className="dev-error">
-          <h2>{message}</h2>
-          {stack ? <pre>{stack}</pre> : null}
-        </section>
-      ) : null}
+      <ErrorDetails {...details} />
       <p>
         <a href="">Reload the page</a>
       </p>

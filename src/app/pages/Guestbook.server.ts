@@ -1,4 +1,5 @@
-// Guestbook.server.ts: the guestbook's loader (the newest entries) and its action (sign it).
+// Guestbook.server.ts: the guestbook's loader (the newest entries), its action (sign it), an entry's loader, and
+// the like button's action-only route.
 import { data, notFound, redirect, type ActionContext, type LoaderContext } from "brisk";
 import { store } from "../lifecycle.server.ts";
 import { parseEntryId, validateEntry } from "../store/entry.ts";
@@ -20,4 +21,15 @@ export async function entryLoader({ params }: LoaderContext<{ id: string }>) {
   const id = parseEntryId(params.id);
   const entry = id === undefined ? undefined : await store().guestbook.getEntry(id);
   return entry ?? notFound();
+}
+
+/**
+ * POST /examples/guestbook/:id/like, a route without a page or a loader: one more like, then 303 back to the
+ * list (a reload there does not like again); 404 for an entry that is not there. A GET is 405 (Brisk's).
+ */
+export async function likeEntry({ params }: ActionContext<{ id: string }>) {
+  const id = parseEntryId(params.id);
+  const liked = id === undefined ? undefined : await store().guestbook.like(id);
+  if (!liked) notFound();
+  redirect("/examples/guestbook");
 }

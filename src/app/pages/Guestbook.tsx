@@ -34,6 +34,21 @@ function SignForm() {
   );
 }
 
+/**
+ * An entry's likes and its button: a form to the action-only route /examples/guestbook/:id/like. With
+ * JavaScript off the browser posts it and follows the 303 back here; with it on, the list updates in place.
+ */
+function Likes({ id, likes }: { id: number; likes: number }) {
+  return (
+    <Form action={`/examples/guestbook/${id}/like`} navigate={false} className="like">
+      <span className="likes" aria-label={`${likes} likes`}>
+        {likes}
+      </span>{" "}
+      <button type="submit">Like</button>
+    </Form>
+  );
+}
+
 export function Guestbook() {
   const { entries } = useLoaderData<typeof guestbookLoader>();
   return (
@@ -41,7 +56,9 @@ export function Guestbook() {
       <p>
         A form with an action: it works with JavaScript off (a 303 after a good post, 422 with the errors and your text kept
         after a bad one) and, with it on, without a document load. The entries live in the store (SQLite, or PostgreSQL with
-        <code>DATABASE_URL</code>); <code>/api/guestbook</code> reads and writes the same ones as JSON.
+        <code>DATABASE_URL</code>); <code>/api/guestbook</code> reads and writes the same ones as JSON, and{" "}
+        <a href="/examples/guestbook.rss">/examples/guestbook.rss</a> is their RSS feed. Each Like button posts to a route
+        without a page.
       </p>
       <SignForm />
       <h2>
@@ -52,6 +69,7 @@ export function Guestbook() {
         {entries.map((e) => (
           <li key={e.id}>
             <Link href={`/examples/guestbook/${e.id}`}>{e.name}</Link>: {e.message}
+            <Likes id={e.id} likes={e.likes} />
           </li>
         ))}
       </ol>

@@ -24,7 +24,7 @@ export function Home() {
       <ul className="examples">
         {examples.map((e) => (
           <li key={e.href}>
-            <Link href={e.href}>{e.title}</Link> <span className="status">{e.status}</span>
+            {e.notAPage ? <a href={e.href}>{e.title}</a> : <Link href={e.href}>{e.title}</Link>} <span className="status">{e.status}</span>
             <br />
             <span className="shows">{e.shows}</span>
           </li>

@@ -4,6 +4,8 @@ export interface ExampleLink {
   title: string;
   shows: string;
   status: string;
+  /** Not a page (JSON, a feed): a plain link loads it, where a client navigation would fetch it twice. */
+  notAPage?: true;
 }
 
 export const EXAMPLES: readonly ExampleLink[] = [
@@ -21,9 +23,15 @@ export const EXAMPLES: readonly ExampleLink[] = [
   { href: "/examples/lazy", title: "Code-split route", shows: "a route with its own chunk and stylesheet", status: "200, prerendered" },
   { href: "/examples/guestbook", title: "Guestbook", shows: "a form with an action, validation and a real store; works with JavaScript off", status: "200; post: 303, 422, or 403 cross-site" },
   { href: "/examples/guestbook/1", title: "Guestbook entry", shows: "one entry, by id", status: "200, or 404" },
-  { href: "/api/guestbook", title: "Guestbook API", shows: "the same entries as JSON; POST JSON to add one", status: "200; post: 201, 422, 400, 415" },
+  { href: "/examples/guestbook.rss", title: "Guestbook feed", shows: "a route without a page: RSS 2.0 of the entries (each entry's Like button posts to another: an action-only route)", status: "200 RSS; like: 303", notAPage: true },
+  { href: "/api/guestbook", title: "Guestbook API", shows: "the same entries as JSON; POST JSON to add one", status: "200; post: 201, 422, 400, 415", notAPage: true },
   { href: "/examples/session", title: "Session", shows: "sign in with a name: a signed cookie, then 303 to the account", status: "200; post: 303" },
   { href: "/examples/account", title: "Account", shows: "only with a valid session cookie", status: "200, or 401" },
   { href: "/examples/cached", title: "Cached", shows: "a loader that sets Cache-Control: public, max-age=60", status: "200" },
+  { href: "/examples/nested", title: "Nested routes", shows: "a layout with its own loader and state, kept while you move between its children", status: "200" },
+  { href: "/examples/nested/items/1", title: "Nested child", shows: "a child route in the layout's Outlet", status: "200" },
+  { href: "/examples/nested/items/404", title: "Not found inside a layout", shows: "a child's notFound() shown by the layout's own fallback, the layout around it", status: "404" },
+  { href: "/examples/nested/broken", title: "Error inside a layout", shows: "a child's loader throws: the error and its digest inside the layout", status: "500" },
+  { href: "/examples/nested/slow", title: "Loaders side by side", shows: "the layout's and the child's loaders wait 300 ms each: the page takes one wait, not two", status: "200 in about 300 ms" },
   { href: "/no/such/page", title: "Anything else", shows: "an unmatched path renders the not-found page", status: "404" },
 ];

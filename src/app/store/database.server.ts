@@ -11,6 +11,9 @@
 //   sqlite:… / file:…    that SQLite file, as Bun reads the URL; its folder must exist
 //   postgres://…         PostgreSQL, a pool of connections; set-up holds an advisory lock so replicas
 //                        starting together do not race to create the same table
+// Set-up runs in one transaction (SQLite's BEGIN IMMEDIATE takes the write lock first, as PostgreSQL's
+// advisory lock does), so processes starting together change the schema one after the other: a column an
+// older version's table lacks (an AddColumn step) is added once, never twice.
 // SQLite runs in WAL mode (readers never wait for the writer) with synchronous=NORMAL (WAL's usual
 // pairing: a power cut may lose the last transactions, never the file) and waits up to 5 s for another
 // process's write lock, so several processes on one host can share the file.
@@ -25,12 +28,27 @@ export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
 }
 
+/**
+ * A column added to a table an older version made without it: `ALTER TABLE <table> ADD COLUMN <column>
+ * <definition>` when the table lacks it, nothing when it has it (neither dialect can say that in one statement
+ * SQLite takes).
+ */
+export interface AddColumn {
+  readonly table: string;
+  readonly addColumn: string;
+  /** The column's type and constraints; a NOT NULL column needs a DEFAULT for the rows already there. */
+  readonly definition: string;
+}
+
+/** One step of the schema: a statement that may run again (CREATE … IF NOT EXISTS), or a column to add. */
+export type SchemaStep = string | AddColumn;
+
 export interface DatabaseOptions {
   /** DATABASE_URL as parseConfig checked it; undefined: SQLite under dataDir. */
   readonly databaseUrl?: string;
   readonly dataDir: string;
-  /** Statements that create what the app needs and may run again (CREATE … IF NOT EXISTS). */
-  readonly schema: (dialect: Dialect) => readonly string[];
+  /** What the app needs, in order; every step may run again at every start. */
+  readonly schema: (dialect: Dialect) => readonly SchemaStep[];
 }
 
 export interface Database {
@@ -66,14 +84,18 @@ export function openDatabase(options: DatabaseOptions): Database {
         await sql`PRAGMA synchronous = NORMAL`;
         await sql`PRAGMA busy_timeout = 5000`;
       }
-      const statements = options.schema(dialect);
+      const steps = options.schema(dialect);
       if (dialect === "postgres") {
         await sql.begin(async (tx) => {
           await tx.unsafe(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`);
-          for (const statement of statements) await tx.unsafe(statement);
+          for (const step of steps) await runStep(tx, dialect, step);
         });
       } else {
-        for (const statement of statements) await sql.unsafe(statement);
+        // IMMEDIATE: the write lock before the first read, so a column check and its ALTER see no other
+        // process's change in between (busy_timeout waits for that lock).
+        await sql.begin("IMMEDIATE", async (tx) => {
+          for (const step of steps) await runStep(tx, dialect, step);
+        });
       }
       return sql;
     } catch (error) {
@@ -101,6 +123,21 @@ export function openDatabase(options: DatabaseOptions): Database {
       await sql?.close();
     },
   };
+}
+
+async function runStep(tx: SQL, dialect: Dialect, step: SchemaStep): Promise<void> {
+  if (typeof step === "string") {
+    await tx.unsafe(step);
+    return;
+  }
+  const { table, addColumn, definition } = step;
+  // Checked first rather than PostgreSQL's ADD COLUMN IF NOT EXISTS, which takes the table's exclusive lock
+  // even when the column is there: a replica starting must not stall the others' queries.
+  const found =
+    dialect === "postgres"
+      ? await tx`SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table} AND column_name = ${addColumn}`
+      : await tx`SELECT 1 FROM pragma_table_info(${table}) WHERE name = ${addColumn}`;
+  if (found.length === 0) await tx.unsafe(`ALTER TABLE ${table} ADD COLUMN ${addColumn} ${definition}`);
 }
 
 function withoutPassword(url: string): string {

@@ -5,7 +5,7 @@ import type { NavigateOptions, NavState, PageView, Submission } from "../navigat
 import type { PagePayload } from "../page-payload.ts";
 import type { RouteTree } from "../route-tree.ts";
 import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
-import { KeptLevelMissing, type LivePage } from "./page-view.ts";
+import type { LivePage } from "./page-view.ts";
 import type { RouteReadiness } from "./recovery.ts";
 
 /** Redirect chains longer than this are a loop; the browser's own full load will say so. */
@@ -94,7 +94,10 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
     const readiness = await prepare(url, fetched.payload, signal);
     if (readiness === "reloading" || signal.aborted) return;
     const href = url.pathname + url.search + url.hash;
-    const live = open(fetched.payload, store.getState().page);
+    const shown = store.getState().page;
+    // Kept by the server for a page no longer showing (another navigation came between): load it whole.
+    if (fetched.payload.levels.some(({ id, kept }) => kept && !shown.data.has(id))) return location.assign(url.href);
+    const live = open(fetched.payload, shown);
     if (move.history !== "none") window.history[move.history === "push" ? "pushState" : "replaceState"](null, "", href);
     store.commit({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
     if (move.scroll) scrollAfterCommit(url);
@@ -118,7 +121,7 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
       await show(fetched, target, move, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
-      if (error instanceof FullLoadNeeded || error instanceof KeptLevelMissing) return location.assign(target.href);
+      if (error instanceof FullLoadNeeded) return location.assign(target.href);
       // Offline or reset: stay on the current page, whose URL has not changed, and offer a retry.
       store.commit({ ...store.getState(), pending: undefined, failedNavigation: { to: target.href, retry: () => void go(to, { replace, pop }) } });
     }

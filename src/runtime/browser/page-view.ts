@@ -15,20 +15,14 @@ export interface LivePage {
 
 const LOST = "The page data stream ended before this value arrived";
 
-/** A level the server left out because the client kept it, and this client does not have: load the page whole. */
-export class KeptLevelMissing extends Error {
-  override name = "KeptLevelMissing";
-}
-
-/** The page of `payload`; its kept levels take their data from `shown`, the page they were kept from. */
+/**
+ * The page of `payload`; its kept levels take their data from `shown`, the page they were kept from, which
+ * the caller has checked has them (keptLevelsShown).
+ */
 export function livePage(payload: PagePayload, shown?: PageView): LivePage {
   const sent = payload.levels.filter((level) => !level.kept);
   const { data, settlements, settle, pending } = openPage(sent.map((l) => ({ id: l.id, ready: l.data ?? null, deferred: l.deferred ?? [] })));
-  for (const { id, kept } of payload.levels) {
-    if (!kept) continue;
-    if (!shown?.data.has(id)) throw new KeptLevelMissing(`the server kept level ${id}, which this page does not show`);
-    data.set(id, shown.data.get(id));
-  }
+  for (const { id, kept } of payload.levels) if (kept) data.set(id, shown?.data.get(id));
   return {
     view: { payload, data },
     settlements,
