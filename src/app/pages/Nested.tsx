@@ -1,0 +1,101 @@
+// Nested.tsx: /examples/nested, a layout whose children render in its <Outlet />: the layout's state (the
+// input) and data (its loader's run count) stay while a visitor moves between them, and a child's not-found
+// or error shows inside it.
+import { Link, Outlet, useLoaderData, useLocation, useRouteLoaderData, type ErrorPageProps } from "brisk";
+import { ErrorDetails } from "../fallbacks/ErrorDetails.tsx";
+import { ExampleFrame } from "./ExampleFrame.tsx";
+import type { itemLoader, nestedLoader, slowLoader } from "./Nested.server.ts";
+
+const LINKS = [
+  { href: "/examples/nested", label: "Index" },
+  { href: "/examples/nested/items/1", label: "Item 1" },
+  { href: "/examples/nested/items/2", label: "Item 2" },
+  { href: "/examples/nested/items/404", label: "Item 404 (not found)" },
+  { href: "/examples/nested/broken", label: "Broken (an error)" },
+  { href: "/examples/nested/slow", label: "Slow (two 300 ms loaders)" },
+];
+
+function NestedNav() {
+  const [location] = useLocation();
+  return (
+    <nav id="nested-nav" className="nested-nav">
+      {LINKS.map(({ href, label }) => (
+        <Link key={href} href={href} aria-current={location === href ? "page" : undefined}>
+          {label}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+export function NestedLayout() {
+  const { loads, name } = useLoaderData<typeof nestedLoader>();
+  return (
+    <ExampleFrame title="Nested routes">
+      <p>
+        This frame is a layout: its route has a loader of its own and renders its child where it puts{" "}
+        <code>&lt;Outlet /&gt;</code>. Type something below, then follow the links: the text stays and the count does
+        not move, because moving between the children neither re-mounts the layout nor runs its loader again.
+      </p>
+      <NestedNav />
+      <label className="nested-input">
+        Kept across the children <input id="nested-input" placeholder="Type here" />
+      </label>
+      <p className="nested-facts">
+        Layout loader runs in this process: <span id="layout-loads">{loads}</span>. Signed in as:{" "}
+        <span id="whoami">{name ?? "nobody"}</span> (<Link href="/examples/session">sign in</Link>).
+      </p>
+      <section className="nested-child">
+        <Outlet />
+      </section>
+    </ExampleFrame>
+  );
+}
+
+export function NestedIndex() {
+  // A level below reads the layout's data by the layout's id (routes.tsx names it "nested").
+  const layout = useRouteLoaderData<typeof nestedLoader>("nested");
+  return (
+    <p id="nested-index">
+      {`The index route answers the layout's own path. It reads the layout's data too: hello, ${layout?.name ?? "nobody"}. Pick a child above.`}
+    </p>
+  );
+}
+
+export function NestedItem() {
+  const { id } = useLoaderData<typeof itemLoader>();
+  // One text node: `Item {id}` would render as two, with a comment between them in the HTML.
+  return <p id="item">{`Item ${id}`}</p>;
+}
+
+export function NestedSlow() {
+  const { waited } = useLoaderData<typeof slowLoader>();
+  return (
+    <p id="slow">
+      {`This route's loader waited ${waited} ms, and so did the layout's on this path: they ran side by side, so the page cost one wait, not two.`}
+    </p>
+  );
+}
+
+/** The layout's not-found page, shown in its Outlet: the nav and the input stay around it. */
+export function NestedNotFound() {
+  return (
+    <div className="nested-fallback" role="status">
+      <h2>
+        <span className="code">404</span> Not in this layout
+      </h2>
+      <p>There is no such item. The layout around this message is still here: pick another child above.</p>
+    </div>
+  );
+}
+
+/** The layout's error page, shown in its Outlet, with the digest as on the app-wide error page. */
+export function NestedError({ side, ...details }: ErrorPageProps) {
+  return (
+    <div className="nested-fallback nested-error" role="alert">
+      <h2>This part of the page failed</h2>
+      <p>A {side}-side exception stopped this child route; the layout around it still works.</p>
+      <ErrorDetails {...details} />
+    </div>
+  );
+}
