@@ -80,3 +80,59 @@ describe("PageBoundary", () => {
     expect(reports).toEqual([]);
   });
 });
+
+describe("a route's own boundary (its fallbacks)", () => {
+  const RouteNotFound = () => <p>route not found</p>;
+  const RouteError = ({ digest }: { digest?: string }) => <p role="status">route error {digest}</p>;
+
+  async function renderNested(thrower: () => never, fallbacks: { "not-found"?: typeof RouteNotFound; error?: typeof RouteError }) {
+    const reports: ErrorReport[] = [];
+    const quiet = spyOn(console, "error").mockImplementation(() => {});
+    await renderWith(
+      navigationFor(payload()).nav,
+      <ReporterContext value={(r) => void reports.push(r)}>
+        <PageBoundary>
+          <main>
+            <nav>layout</nav>
+            <PageBoundary fallbacks={fallbacks}>
+              <Throws thrower={thrower} />
+            </PageBoundary>
+          </main>
+        </PageBoundary>
+      </ReporterContext>,
+    );
+    quiet.mockRestore();
+    return reports;
+  }
+
+  test("shows the outcome it has a page for, inside what is around it", async () => {
+    const reports = await renderNested(notFound, { "not-found": RouteNotFound });
+    expect(screen.getByText("route not found")).toBeTruthy();
+    expect(screen.getByText("layout")).toBeTruthy();
+    expect(reports).toHaveLength(0);
+  });
+
+  test("shows an error with the digest its one report carries", async () => {
+    const reports = await renderNested(() => {
+      throw new Error("boom");
+    }, { error: RouteError });
+    expect(reports).toHaveLength(1);
+    expect(screen.getByRole("status").textContent).toBe(`route error ${reports[0]!.digest}`);
+    expect(screen.getByText("layout")).toBeTruthy();
+  });
+
+  test("passes on what it has no page for: the app's page shows it, reported once", async () => {
+    const reports = await renderNested(() => {
+      throw new Error("boom");
+    }, { "not-found": RouteNotFound });
+    expect(screen.queryByText("layout")).toBeNull();
+    expect(screen.getByRole("alert").textContent).toContain("client-side exception");
+    expect(reports).toHaveLength(1);
+  });
+
+  test("passes on an outcome it has no page for", async () => {
+    await renderNested(forbidden, { error: RouteError });
+    expect(screen.queryByText("layout")).toBeNull();
+    expect(screen.getByRole("heading", { level: 1 }).textContent).toContain("Forbidden");
+  });
+});

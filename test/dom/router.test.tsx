@@ -39,3 +39,36 @@ describe("Page", () => {
     expect(calls.map(([to]) => to)).toEqual(["/stream"]);
   });
 });
+
+describe("nested routes", () => {
+  const shopPayload = (over: Partial<ReturnType<typeof payload>> = {}) =>
+    payload({
+      path: "/shop/items/3",
+      route: "/shop/items/:id",
+      levels: [
+        { id: "shop", data: { loads: 4, who: "ada" } },
+        { id: "/shop/items/:id", data: { id: "3", likes: 1 } },
+      ],
+      ...over,
+    });
+
+  test("each level renders with its own loader data, the child where the layout puts its Outlet", async () => {
+    await renderWith(navigationFor(shopPayload()).nav, <Page />);
+    expect(document.querySelector("#shop-loads")?.textContent).toBe("4");
+    expect(document.querySelector("#shop-child #item")?.textContent).toBe("Item 3, 1 likes, seen by ada");
+  });
+
+  test("a boundary in the payload: the layout with its data, the route's fallback in its Outlet", async () => {
+    const p = shopPayload({ levels: [{ id: "shop", data: { loads: 4, who: "ada" } }, { id: "/shop/items/:id" }], boundary: { id: "shop", depth: 1 }, outcome: { kind: "not-found", status: 404 } });
+    await renderWith(navigationFor(p).nav, <Page />);
+    expect(document.querySelector("#shop-child #shop-not-found")).toBeTruthy();
+    expect(document.querySelector("#whoami")?.textContent).toBe("ada");
+  });
+
+  test("an error at the route's own level: its fallback in its place, the app's layout-free page not used", async () => {
+    const p = shopPayload({ levels: [{ id: "shop" }, { id: "/shop/items/:id" }], boundary: { id: "shop", depth: 0 }, error: { digest: "abcdefghij", side: "server" } });
+    await renderWith(navigationFor(p).nav, <Page />);
+    expect(document.querySelector("#shop-nav")).toBeNull();
+    expect(document.querySelector("#shop-error")?.textContent).toContain("abcdefghij");
+  });
+});
