@@ -3,6 +3,7 @@
 import { afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { brotliDecompressSync } from "node:zlib";
 import { useLocation } from "wouter";
+import { Outlet, useLoaderData, useRouteLoaderData } from "brisk";
 import type { AppDefinition } from "../../src/runtime/app-definition.ts";
 import type { LoaderContext } from "../../src/runtime/route.ts";
 import { createApp, storePrerenderedPages } from "../../src/server/create-app.ts";
@@ -271,6 +272,37 @@ describe("revalidation", () => {
   });
 });
 
+describe("a page under a layout", () => {
+  let loads = 0;
+  function Layout() {
+    return (
+      <div id="hub">
+        hub {useLoaderData<() => { title: string }>().title} <Outlet />
+      </div>
+    );
+  }
+  const Page = () => <p id="hub-page">{useRouteLoaderData<() => { title: string }>("hub")?.title} page</p>;
+
+  test("is stored with every level, and served with no loader run again", async () => {
+    const definition = await loadApp();
+    const layout = { path: "/hub", id: "hub", component: Layout, loader: () => ({ title: `layout ${++loads}` }) };
+    const app: AppDefinition = { ...definition, routes: [...definition.routes, { ...layout, children: [{ path: "page", component: Page, prerender: true }] }] };
+    const served = createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} });
+    await storePrerenderedPages(served);
+    const rendered = loads;
+    for (let i = 0; i < 3; i++) {
+      const res = await served.handle(new Request("http://localhost/hub/page"));
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain(`<div id="hub">hub <!-- -->layout ${rendered}`);
+      expect(html).toContain(`<p id="hub-page">layout ${rendered}<!-- --> page</p>`);
+    }
+    const data = await served.handle(new Request("http://localhost/__data/hub/page?_keep=1"));
+    expect((await data.text()).split("\n")[0]).toContain(`"levels":[{"id":"hub","data":{"title":"layout ${rendered}"}},{"id":"/hub/page"`);
+    expect(loads).toBe(rendered);
+  });
+});
+
 describe("what cannot be prerendered", () => {
   async function prerenderWith(loader: (ctx: LoaderContext) => unknown, path = "/marked"): Promise<unknown> {
     const definition = await loadApp();
@@ -298,6 +330,24 @@ describe("what cannot be prerendered", () => {
   test("a loader that sets a cookie fails, naming the route: every visitor would get it", async () => {
     const error = await prerenderWith((ctx) => ctx.cookies.set("seen", "1"));
     expect((error as Error).message).toMatch(/^route \/marked is marked prerender, but (its loader reads cookies|it sets a cookie)$/);
+  });
+
+  test("a page under a layout whose loader reads cookies fails, naming the page's route", async () => {
+    const definition = await loadApp();
+    const layout = { path: "/hub", component: Outlet, loader: (ctx: LoaderContext) => ctx.cookies.get("session") ?? null };
+    const app: AppDefinition = { ...definition, routes: [...definition.routes, { ...layout, children: [{ path: "page", component: () => null, prerender: true }] }] };
+    const error = await storePrerenderedPages(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("route /hub/page is marked prerender, but its loader reads cookies");
+  });
+
+  test("a layout marked prerender fails at once: its child is the page to mark", async () => {
+    const definition = await loadApp();
+    const app: AppDefinition = {
+      ...definition,
+      routes: [...definition.routes, { path: "/hub", component: Outlet, prerender: true, children: [{ index: true, component: () => null }] }],
+    };
+    const assets = await clientAssets();
+    expect(() => createApp(testConfig(), app, { assets, log: () => {} })).toThrow("route /hub is marked prerender, but it has children");
   });
 
   test("a path with parameters fails at once", async () => {

@@ -1,6 +1,6 @@
 // loader-data.ts (type test, checked by `bun run typecheck`, never run): a loader typed for its route's
 // params fits the route table, and useLoaderData<typeof loader> gives its data's type.
-import { useLoaderData, type LoaderContext, type RouteDefinition } from "brisk";
+import { useLoaderData, useRouteLoaderData, type LoaderContext, type RouteDefinition } from "brisk";
 
 function orderLoader({ params }: LoaderContext<{ id: string }>) {
   return { id: params.id, total: Number(params.id) * 2, history: Promise.resolve(["paid"]) };
@@ -22,3 +22,35 @@ function Order() {
 
 // @ts-expect-error: a loader's param is a string, never a number
 export const badParams: RouteDefinition = { path: "/x/:n", component: Order, loader: ({ params }: LoaderContext<{ n: number }>) => params.n };
+
+// Nested: a layout and its child, each reading its own data, the child the layout's by id.
+async function accountLoader() {
+  return { user: { name: "ada" } };
+}
+
+export const nested: RouteDefinition[] = [
+  {
+    path: "/account",
+    id: "account",
+    component: Layout,
+    loader: accountLoader,
+    children: [{ path: "orders/:id", component: Order, loader: orderLoader }],
+  },
+];
+
+function Layout() {
+  const { user } = useLoaderData<typeof accountLoader>();
+  const name: string = user.name;
+  return name;
+}
+
+export function OrderOfAccount() {
+  const account = useRouteLoaderData<typeof accountLoader>("account");
+  // @ts-expect-error: the route may not be on the page, so its data may be undefined
+  const name: string = account.user.name;
+  const known: string | undefined = account?.user.name;
+  return name + known;
+}
+
+// A route without a page: its loader answers as it is.
+export const feed: RouteDefinition = { path: "/feed.xml", loader: () => new Response("<rss/>") };
