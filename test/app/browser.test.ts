@@ -1,31 +1,13 @@
 // The examples in Chromium: the pages hydrate without a console problem, links navigate without a document
 // load, the guestbook's form and the session's sign-in work in place, and a component that throws in the
 // browser shows the app's error page.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
-import { hydrated, launchBrowser, listenApp, watchPage, type ListeningApp, type PageWatch } from "brisk/test";
+import { expect, test } from "bun:test";
+import { useChromium } from "./chromium.ts";
 
-let served: ListeningApp;
-let browser: Browser;
+const chromium = useChromium();
+const { open } = chromium;
 
-beforeAll(async () => {
-  [served, browser] = await Promise.all([listenApp(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-});
-
-async function open(path: string): Promise<{ page: Page; watch: PageWatch }> {
-  const page = await browser.newPage();
-  const watch = watchPage(page);
-  await page.goto(served.origin + path);
-  await hydrated(page);
-  return { page, watch };
-}
-
-test.each(["/", "/examples/stream", "/examples/search?q=brisk", "/examples/lazy", "/examples/guestbook", "/examples/session", "/examples/cached"])(
+test.each(["/", "/examples/stream", "/examples/search?q=brisk", "/examples/lazy", "/examples/guestbook", "/examples/session", "/examples/cached", "/examples/nested", "/examples/nested/items/1"])(
   "%s hydrates without a console problem",
   async (path) => {
     const { page, watch } = await open(path);
@@ -37,9 +19,9 @@ test.each(["/", "/examples/stream", "/examples/search?q=brisk", "/examples/lazy"
 test("a link on the home page navigates in place: one document load, the example's page shown", async () => {
   const { page, watch } = await open("/");
   await page.click('a[href="/examples/search?q=brisk"]');
-  await page.waitForURL(`${served.origin}/examples/search?q=brisk`);
+  await page.waitForURL(`${chromium.served.origin}/examples/search?q=brisk`);
   await page.getByRole("button", { name: "Search" }).waitFor();
-  expect(watch.documents).toEqual([`${served.origin}/`]);
+  expect(watch.documents).toEqual([`${chromium.served.origin}/`]);
   expect(watch.problems).toEqual([]);
   await page.close();
 });
@@ -51,7 +33,7 @@ test("signing the guestbook in place: the entry is listed first, without a docum
   await page.fill('textarea[name="message"]', message);
   await page.click('button[type="submit"]');
   await page.locator("ol.entries li").first().filter({ hasText: message }).waitFor();
-  expect(watch.documents).toEqual([`${served.origin}/examples/guestbook`]);
+  expect(watch.documents).toEqual([`${chromium.served.origin}/examples/guestbook`]);
   expect(watch.problems).toEqual([]);
   await page.close();
 });
@@ -60,7 +42,7 @@ test("signing in on the session page leads to the account, which names the visit
   const { page, watch } = await open("/examples/session");
   await page.fill('input[name="name"]', "Grace");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${served.origin}/examples/account`);
+  await page.waitForURL(`${chromium.served.origin}/examples/account`);
   await page.getByText("Grace").first().waitFor();
   expect(watch.problems).toEqual([]);
   await page.close();

@@ -41,6 +41,13 @@ const STATUS: Record<string, number> = {
   "/examples/session": 200,
   "/examples/account": 401,
   "/examples/cached": 200,
+  "/examples/guestbook.rss": 200,
+  "/examples/nested": 200,
+  "/examples/nested/items/1": 200,
+  "/examples/nested/items/2": 200,
+  "/examples/nested/items/404": 404,
+  "/examples/nested/broken": 500,
+  "/examples/nested/slow": 200,
   "/robots.txt": 200,
   "/favicon.ico": 200,
   "/no/such/page": 404,
@@ -57,7 +64,8 @@ test.each(Object.entries(STATUS))("%s answers %i", async (path, status) => {
 test("the home page links to every example", async () => {
   const html = await (await t.request("/")).text();
   const examples = ["stream", "search?q=brisk", "redirect", "not-found", "forbidden", "unauthorized", "server-error", "render-error"];
-  for (const path of [...examples, "late-error", "late-not-found", "client-error", "lazy", "guestbook", "session", "account", "cached"]) {
+  const more = ["late-error", "late-not-found", "client-error", "lazy", "guestbook", "guestbook.rss", "session", "account", "cached"];
+  for (const path of [...examples, ...more, "nested", "nested/items/1", "nested/items/404", "nested/broken", "nested/slow"]) {
     expect(html).toContain(`href="/examples/${path}"`);
   }
 });

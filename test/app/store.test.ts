@@ -1,15 +1,17 @@
-// The example store on SQLite and on a real PostgreSQL cluster: schema set-up, the guestbook, restarts that keep the data,
-// and an unreachable database as one line at start and a rejected promise on a request.
+// The example store on SQLite and on a real PostgreSQL cluster: schema set-up (a table of the first version gains
+// the likes column), the guestbook and its likes, restarts that keep the data, an unreachable database as one line at
+// start and a rejected promise on a request, and the app's like route and API on each.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { Database as SqliteFile } from "bun:sqlite";
 import fc from "fast-check";
-import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { SQL } from "bun";
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateEntry } from "../../src/app/store/entry.ts";
 import { SQLITE_FILE } from "../../src/app/store/database.server.ts";
 import { openStore, StoreUnavailableError, type Store } from "../../src/app/store/store.server.ts";
-import { freePort, startPostgres, type Postgres } from "brisk/test";
+import { freePort, serveApp, startPostgres, type Postgres } from "brisk/test";
 
 /** Text that is hard to store: quotes, backslashes, NUL and other controls, CR line ends, a BOM, lone UTF-16 halves, any code point. */
 function awkwardText(maxPieces: number): fc.Arbitrary<string> {
@@ -138,6 +140,93 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("the store 
   });
 });
 
+/** The guestbook's table as the first version made it, before likes: what an existing database holds. */
+const FIRST_VERSION_TABLE = {
+  sqlite: `CREATE TABLE guestbook_entries (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, message TEXT NOT NULL, created_at TEXT NOT NULL)`,
+  postgres: `CREATE TABLE guestbook_entries (id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT NOT NULL, message TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)`,
+};
+
+/** A database of the first version, with one entry in it, made with SQL of its own (no store). */
+async function firstVersionDatabase(options: StoreOptions): Promise<void> {
+  let sql: SQL;
+  if (options.databaseUrl) sql = new SQL(options.databaseUrl);
+  else {
+    await mkdir(options.dataDir, { recursive: true });
+    sql = new SQL({ adapter: "sqlite", filename: join(options.dataDir, SQLITE_FILE) });
+  }
+  try {
+    await sql.unsafe(FIRST_VERSION_TABLE[options.databaseUrl ? "postgres" : "sqlite"]);
+    await sql`INSERT INTO guestbook_entries (name, message, created_at) VALUES (${"old"}, ${"from before likes"}, ${new Date(0).toISOString()})`;
+  } finally {
+    await sql.close();
+  }
+}
+
+describe.each(Object.keys(backends) as Array<keyof typeof backends>)("likes on %s", (backend) => {
+  const fresh = backends[backend];
+
+  test("a new entry has none; like() adds one and gives the entry back as it now is", async () => {
+    const store = open(await fresh());
+    const entry = await store.guestbook.addEntry({ name: "n", message: "m" });
+    expect(entry.likes).toBe(0);
+    expect(await store.guestbook.like(entry.id)).toEqual({ ...entry, likes: 1 });
+    expect(await store.guestbook.like(entry.id)).toEqual({ ...entry, likes: 2 });
+    expect(await store.guestbook.getEntry(entry.id)).toEqual({ ...entry, likes: 2 });
+    expect(await store.guestbook.listEntries()).toEqual([{ ...entry, likes: 2 }]);
+  });
+
+  test("like() of an id that is not stored, or is not an id, is undefined and changes nothing", async () => {
+    const store = open(await fresh());
+    const entry = await store.guestbook.addEntry({ name: "n", message: "m" });
+    for (const missing of [entry.id + 1, 0, -1, 1.5, Number.NaN]) expect(await store.guestbook.like(missing)).toBeUndefined();
+    expect(await store.guestbook.getEntry(entry.id)).toEqual(entry);
+  });
+
+  test("likes at the same moment, from two stores on one database, are all counted", async () => {
+    const options = await fresh();
+    const [a, b] = [open(options), open(options)];
+    const { id } = await a.guestbook.addEntry({ name: "n", message: "m" });
+    await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 ? a : b).guestbook.like(id)));
+    expect((await a.guestbook.getEntry(id))?.likes).toBe(30);
+  });
+
+  test("a database of the first version gains the column at start: its entries have 0 likes and can be liked", async () => {
+    const options = await fresh();
+    await firstVersionDatabase(options);
+    const store = open(options);
+    const [old] = await store.guestbook.listEntries();
+    expect(old).toMatchObject({ name: "old", message: "from before likes", createdAt: new Date(0).toISOString(), likes: 0 });
+    expect((await store.guestbook.like(old!.id))?.likes).toBe(1);
+    // The next start finds the column there and keeps the count.
+    await store.close();
+    expect((await open(options).guestbook.getEntry(old!.id))?.likes).toBe(1);
+  });
+
+  test("several stores starting together on a first-version database add the column once, all of them ready", async () => {
+    const options = await fresh();
+    await firstVersionDatabase(options);
+    await Promise.all(Array.from({ length: 4 }, () => open(options).ready()));
+    expect((await open(options).guestbook.listEntries()).map((e) => e.likes)).toEqual([0]);
+  });
+});
+
+describe.each(Object.keys(backends) as Array<keyof typeof backends>)("the app on %s", (backend) => {
+  test("a like post: 303 to the guestbook, one more like in /api/guestbook and on the page", async () => {
+    const { databaseUrl, dataDir } = await backends[backend]();
+    const t = await serveApp({ env: { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
+    const post = (path: string, headers: Record<string, string>, body: string) => t.request(path, { method: "POST", headers: { origin: "http://localhost", ...headers }, body });
+    const created = await post("/api/guestbook", { "content-type": "application/json" }, JSON.stringify({ name: backend, message: "like me" }));
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const liked = await post(`/examples/guestbook/${id}/like`, { "content-type": "application/x-www-form-urlencoded" }, "");
+    expect(liked.status).toBe(303);
+    expect(liked.headers.get("location")).toBe("/examples/guestbook");
+    expect((await (await t.request("/api/guestbook")).json()).entries).toEqual([{ id, name: backend, message: "like me", createdAt: expect.any(String), likes: 1 }]);
+    expect(await (await t.request("/examples/guestbook")).text()).toMatch(/<span class="likes"[^>]*>1<\/span>/);
+    expect((await post(`/examples/guestbook/${id + 1}/like`, { "content-type": "application/x-www-form-urlencoded" }, "")).status).toBe(404);
+  });
+});
+
 describe("SQLite under DATA_DIR", () => {
   test("the folder is made on first use, the file is in WAL mode, and a write lands in the WAL", async () => {
     const dataDir = join(await tempDir(), "a", "b");
@@ -165,6 +254,23 @@ describe("SQLite under DATA_DIR", () => {
       `database unavailable: ${url} (SQLITE_CANTOPEN: unable to open database file)`,
     );
   });
+
+  test("processes starting together on one file, new or of the first version, all set it up: none is refused a lock", async () => {
+    // Separate processes, as with reusePort: within one process Bun's SQLite runs one statement at a time.
+    const storeModule = join(import.meta.dir, "../../src/app/store/store.server.ts");
+    for (const firstVersion of [false, true, false, true]) {
+      const options = { dataDir: await tempDir() };
+      if (firstVersion) await firstVersionDatabase(options);
+      const code = `const { openStore } = await import(${JSON.stringify(storeModule)});
+        const store = openStore(${JSON.stringify(options)});
+        await store.ready();
+        await store.close();`;
+      const starts = Array.from({ length: 5 }, () => Bun.spawn([process.execPath, "-e", code], { stdout: "ignore", stderr: "pipe" }));
+      const ended = await Promise.all(starts.map(async (p) => ({ code: await p.exited, stderr: (await new Response(p.stderr).text()).match(/database unavailable.*/)?.[0] })));
+      expect(ended).toEqual(Array(5).fill({ code: 0, stderr: undefined }));
+      expect((await open(options).guestbook.listEntries()).map((e) => e.likes)).toEqual(firstVersion ? [0] : []);
+    }
+  }, 30_000);
 
   test("two stores on one file (two processes on a host) interleave writes without losing any", async () => {
     const options = { dataDir: await tempDir() };

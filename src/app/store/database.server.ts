@@ -80,9 +80,10 @@ export function openDatabase(options: DatabaseOptions): Database {
       if (!sql) {
         if (!url) await mkdir(dirname(defaultFile), { recursive: true });
         sql = url ? new SQL(url) : new SQL({ adapter: "sqlite", filename: defaultFile });
+        // The wait first: switching a new file to WAL takes a lock that another process starting may hold.
+        await sql`PRAGMA busy_timeout = 5000`;
         await sql`PRAGMA journal_mode = WAL`;
         await sql`PRAGMA synchronous = NORMAL`;
-        await sql`PRAGMA busy_timeout = 5000`;
       }
       const steps = options.schema(dialect);
       if (dialect === "postgres") {
