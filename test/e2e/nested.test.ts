@@ -134,3 +134,35 @@ describe("failures inside the layout", () => {
     await page.close();
   });
 });
+
+describe("routes without a page", () => {
+  const likesOf = async (page: Page) => Number(/(\d+) likes/.exec((await page.textContent("#item")) ?? "")?.[1]);
+
+  test("a form posted to one with JavaScript: its redirect is followed on the client, the count goes up", async () => {
+    const { page, watch } = await open("/shop/items/11");
+    const before = await likesOf(page);
+    await page.click("button[type=submit]");
+    await page.waitForFunction((n) => new RegExp(`${n + 1} likes`).test(document.querySelector("#item")?.textContent ?? ""), before);
+    expect(watch.documents).toHaveLength(1);
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
+
+  test("the same form with JavaScript off: a document post, its 303 followed by the browser", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/shop/items/12`);
+    const before = await likesOf(page);
+    const [response] = await Promise.all([page.waitForNavigation(), page.click("button[type=submit]")]);
+    expect(response?.url()).toBe(`${server.origin}/shop/items/12`);
+    expect(await likesOf(page)).toBe(before + 1);
+    await context.close();
+  });
+
+  test("a link to one loads it as a document: the client cannot show it as a page", async () => {
+    const { page } = await open("/shop/items/1");
+    await Promise.all([page.waitForURL(`${server.origin}/feed.xml`), page.click("text=Feed")]);
+    expect(await page.content()).toContain("Fixture &amp;amp; feed");
+    await page.close();
+  });
+});
