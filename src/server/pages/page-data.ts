@@ -4,7 +4,8 @@ import { PAGE_DATA_TYPE } from "../../runtime/page-payload.ts";
 import { withAppHeaders } from "../http/headers.ts";
 import { withTraceHeaders } from "../monitoring/request-monitor.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
-import { redirected, resolvePage, type ResolvedPage } from "./resolve-page.ts";
+import { redirected } from "./failed-page.ts";
+import { resolvePage, type ResolvedPage } from "./resolve-page.ts";
 
 const HEADERS = {
   "content-type": `${PAGE_DATA_TYPE}; charset=utf-8`,

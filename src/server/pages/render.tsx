@@ -11,7 +11,8 @@ import { withAppHeaders } from "../http/headers.ts";
 import { monitorStep, type TraceHeaders } from "../monitoring/request-monitor.ts";
 import { reportError } from "../monitoring/request-record.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
-import { failedPage, redirected, resolvePage, type ResolvedPage } from "./resolve-page.ts";
+import { failedPage, redirected } from "./failed-page.ts";
+import { resolvePage, type ResolvedPage } from "./resolve-page.ts";
 
 const HTML = "text/html; charset=utf-8";
 

@@ -13,7 +13,8 @@ import { pageDataOf } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderResolved } from "./render.tsx";
 import { requestContext } from "./request-context.ts";
-import { afterPost, failedPage, pageBefore } from "./resolve-page.ts";
+import { afterPost, failedPage } from "./failed-page.ts";
+import { pageBefore } from "./resolve-page.ts";
 
 /** The headers the route set go on what it returned; a Response of its own making is copied only then. */
 function withHeaders(response: Response, headers: Array<[string, string]>): Response {
