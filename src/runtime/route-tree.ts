@@ -11,13 +11,24 @@ interface Compiled {
 const compiledPatterns = new Map<string, Compiled>();
 
 /**
+ * regexparam copies a path's literal segments into its expression as they are: the `.` of `/feed.xml` would
+ * match any character. Params (`:id`, `:file.mp4`) and wildcards keep their own syntax.
+ */
+function escapeLiterals(route: string): string {
+  return route
+    .split("/")
+    .map((segment) => (/^[:*]/.test(segment) ? segment : segment.replace(/[.+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+}
+
+/**
  * wouter's parser, compiled once per pattern instead of on every render of a Route. Patterns come from
  * the code (the route table, a Route's path), never from a request, so the cache stays small.
  */
 export function parsePattern(route: string, loose?: boolean): Compiled {
   const key = `${loose ? 1 : 0}${route}`;
   let compiled = compiledPatterns.get(key);
-  if (!compiled) compiledPatterns.set(key, (compiled = parse(route, loose)));
+  if (!compiled) compiledPatterns.set(key, (compiled = parse(escapeLiterals(route), loose)));
   return compiled;
 }
 

@@ -35,6 +35,14 @@ describe("the route table", () => {
     expect(tree.match("/c/pots/9")?.levels.map((l) => l.params)).toEqual([{ category: "pots" }, { category: "pots", id: "9" }]);
   });
 
+  test("a literal segment matches itself only: the dot of /feed.xml is a dot", () => {
+    const tree = routeTree([{ path: "/feed.xml", loader: () => null }, { path: "/a+b/(c)", component: page }]);
+    expect(tree.match("/feed.xml")?.pattern).toBe("/feed.xml");
+    expect(tree.match("/feedXxml")).toBeNull();
+    expect(tree.match("/a+b/(c)")?.pattern).toBe("/a+b/(c)");
+    expect(tree.match("/aab/c")).toBeNull();
+  });
+
   test("a malformed table fails when it is compiled, naming the route", () => {
     expect(() => routeTree([{ path: "/x", component: page }, { path: "/x", component: page }])).toThrow("two routes have the id /x");
     expect(() => routeTree([{ path: "x", component: page }])).toThrow("top-level route x must start with /");
