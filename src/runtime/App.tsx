@@ -12,9 +12,10 @@ export interface AppProps {
   settlements: AppRuntime["settlements"];
   inlineStyles?: AppRuntime["inlineStyles"];
   onLevel?: AppRuntime["onLevel"];
+  scriptValue?: AppRuntime["scriptValue"];
 }
 
-export function App({ app, navigation, settlements, inlineStyles, onLevel }: AppProps) {
+export function App({ app, navigation, settlements, inlineStyles, onLevel, scriptValue }: AppProps) {
   // Tests and styles can tell a hydrated page from server HTML.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -24,7 +25,7 @@ export function App({ app, navigation, settlements, inlineStyles, onLevel }: App
   const location = fixed ? { ssrPath: fixed.path, ssrSearch: fixed.search } : { hook: useBriskLocation, searchHook: useBriskSearch };
   const { Document } = app;
   return (
-    <AppContext value={appRuntime(app, settlements, { inlineStyles, onLevel })}>
+    <AppContext value={appRuntime(app, settlements, { inlineStyles, onLevel, scriptValue })}>
       <NavigationContext value={navigation}>
         <Router {...location} parser={parsePattern}>
           <Document />

@@ -21,9 +21,18 @@ export interface AppRuntime {
    * is out can be shown by the fallback of the route it failed in (server-side rendering has no boundaries).
    */
   onLevel?(depth: number): void;
+  /**
+   * Server only: a streamed value's settlement as the inline script that delivers it holds it. The codec
+   * stays on the server: the browser hydrates the script the server wrote and never writes one itself.
+   */
+  scriptValue?(settlement: DeferredSettlement): string;
 }
 
-export function appRuntime(app: AppDefinition, settlements: AppRuntime["settlements"], server: Pick<AppRuntime, "inlineStyles" | "onLevel"> = {}): AppRuntime {
+export function appRuntime(
+  app: AppDefinition,
+  settlements: AppRuntime["settlements"],
+  server: Pick<AppRuntime, "inlineStyles" | "onLevel" | "scriptValue"> = {},
+): AppRuntime {
   return { app, tree: routeTree(app.routes), settlements, ...server };
 }
 

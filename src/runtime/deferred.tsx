@@ -2,7 +2,7 @@
 import { Suspense, use } from "react";
 import { outcomeFromInfo } from "./outcome.ts";
 import type { DeferredSettlement, PageError } from "./page-payload.ts";
-import { scriptJson } from "./script-json.ts";
+import { useAppRuntime } from "./app-context.ts";
 
 type Tracked<T> = Promise<T> & { status?: "pending" | "fulfilled" | "rejected"; value?: T; reason?: unknown };
 
@@ -122,11 +122,13 @@ export function applySettlement(s: DeferredSettlement, target: { resolve(v: unkn
 
 function DeferredScript({ settlement, nonce }: { settlement: Promise<DeferredSettlement>; nonce?: string }) {
   const s = use(settlement);
-  // Rendered on the server when the value settles; the client renders the same text to hydrate.
+  const { scriptValue } = useAppRuntime();
+  // Rendered on the server when the value settles. The browser hydrates that script as it is: a script's text
+  // is never run again, and writing it needs the server's codec.
   return (
     <>
       {s.outcome && s.outcome.kind !== "redirect" ? <meta name="robots" content="noindex" /> : null}
-      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `__BRISK__.settle(${scriptJson(s)})` }} />
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: scriptValue ? `__BRISK__.settle(${scriptValue(s)})` : "" }} />
     </>
   );
 }

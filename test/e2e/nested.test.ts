@@ -1,24 +1,12 @@
 // Nested routes in Chromium, against the fixture app's /shop layout on a real socket: the layout stays mounted
 // (its state, its loader's count) while its children change on the client, failures show inside it, and
 // each level hydrates from its own data.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page, Request as BrowserRequest } from "playwright-core";
-import { listenApp, type Listening } from "../support/app.ts";
-import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
+import { describe, expect, test } from "bun:test";
+import type { Page, Request as BrowserRequest } from "playwright-core";
+import { hydrated, watchPage, type PageWatch } from "../support/browser.ts";
+import { chromiumOnFixture } from "../support/chromium-on-fixture.ts";
 
-let server: Listening;
-let browser: Browser;
-
-beforeAll(async () => {
-  // A development client: React then reports every hydration mismatch on the console.
-  server = await listenApp({}, { clientMode: "development" });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const on = chromiumOnFixture();
 
 interface Opened {
   page: Page;
@@ -28,14 +16,14 @@ interface Opened {
 }
 
 async function open(path: string): Promise<Opened> {
-  const page = await browser.newPage();
+  const page = await on.browser.newPage();
   const watch = watchPage(page);
   const data: string[] = [];
   page.on("request", (r: BrowserRequest) => {
     const url = new URL(r.url());
     if (url.pathname.startsWith("/__data/")) data.push(url.pathname + url.search);
   });
-  await page.goto(server.origin + path);
+  await page.goto(on.server.origin + path);
   await hydrated(page);
   return { page, watch, data };
 }
@@ -149,19 +137,19 @@ describe("routes without a page", () => {
   });
 
   test("the same form with JavaScript off: a document post, its 303 followed by the browser", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await on.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.origin}/shop/items/12`);
+    await page.goto(`${on.server.origin}/shop/items/12`);
     const before = await likesOf(page);
     const [response] = await Promise.all([page.waitForNavigation(), page.click("button[type=submit]")]);
-    expect(response?.url()).toBe(`${server.origin}/shop/items/12`);
+    expect(response?.url()).toBe(`${on.server.origin}/shop/items/12`);
     expect(await likesOf(page)).toBe(before + 1);
     await context.close();
   });
 
   test("a link to one loads it as a document: the client cannot show it as a page", async () => {
     const { page } = await open("/shop/items/1");
-    await Promise.all([page.waitForURL(`${server.origin}/feed.xml`), page.click("text=Feed")]);
+    await Promise.all([page.waitForURL(`${on.server.origin}/feed.xml`), page.click("text=Feed")]);
     expect(await page.content()).toContain("Fixture &amp;amp; feed");
     await page.close();
   });

@@ -1,10 +1,12 @@
 // page-data.ts: answers client navigation with a page's data as newline-delimited JSON.
-// Line one is the PagePayload; each later line settles one streamed loader value.
+// Line one is the PagePayload; each later line settles one streamed loader value. Each line is JSON, or the
+// codec's form when JSON would not carry its values exactly (wire.ts).
 import { PAGE_DATA_TYPE } from "../../runtime/page-payload.ts";
 import { withAppHeaders } from "../http/headers.ts";
 import { withTraceHeaders } from "../monitoring/request-monitor.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { redirected } from "./failed-page.ts";
+import { needsCodec, wireLine } from "./wire.ts";
 import { resolvePage, type ResolvedPage } from "./resolve-page.ts";
 
 const HEADERS = {
@@ -22,7 +24,7 @@ export function pageDataOf({ record }: PageRequest, resolved: ResolvedPage, deps
   const status = redirected(resolved) ? 200 : resolved.status;
   const failed = resolved.status >= 300;
   const base = withTraceHeaders(HEADERS, deps.monitor);
-  const head = `${JSON.stringify(resolved.payload)}\n`;
+  const head = wireLine(resolved.payload, resolved.rich);
   if (resolved.settlements.length === 0) {
     // Its length known, the compression step can leave a small one as it is.
     const fixed = { ...base, "content-length": String(Buffer.byteLength(head)) };
@@ -39,7 +41,7 @@ export function pageDataOf({ record }: PageRequest, resolved: ResolvedPage, deps
         } catch {}
       };
       send(head);
-      await Promise.all(resolved.settlements.map(([, settlement]) => settlement.then((s) => send(`${JSON.stringify(s)}\n`))));
+      await Promise.all(resolved.settlements.map(([, settlement]) => settlement.then((s) => send(wireLine(s, needsCodec(s, "a streamed value"))))));
       try {
         controller.close();
       } catch {}

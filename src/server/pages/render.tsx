@@ -3,7 +3,7 @@ import { renderToReadableStream } from "react-dom/server";
 import { App } from "../../runtime/App.tsx";
 import { staticNavigation } from "../../runtime/navigation.ts";
 import { OUTCOME_MARKER, isOutcome, outcomeFromInfo, type OutcomeInfo } from "../../runtime/outcome.ts";
-import type { ClientConfig } from "../../runtime/page-payload.ts";
+import type { ClientConfig, DeferredSettlement } from "../../runtime/page-payload.ts";
 import { scriptJson } from "../../runtime/script-json.ts";
 import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
 import { digestOf } from "../monitoring/digest.ts";
@@ -11,6 +11,7 @@ import { withAppHeaders } from "../http/headers.ts";
 import { monitorStep, type TraceHeaders } from "../monitoring/request-monitor.ts";
 import { reportError } from "../monitoring/request-record.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
+import { needsCodec, scriptValue } from "./wire.ts";
 import { failedPage, redirected } from "./failed-page.ts";
 import { resolvePage, type ResolvedPage } from "./resolve-page.ts";
 
@@ -24,10 +25,15 @@ function redirectResponse(outcome: OutcomeInfo, appHeaders: ResolvedPage["header
 
 /** The page state and a tiny settle() that streamed scripts call before the client entry has loaded. */
 function bootScript(resolved: ResolvedPage, clientConfig: ClientConfig, host: string, nonce: string, trace?: TraceHeaders): string {
-  const state = scriptJson({ page: resolved.payload, config: clientConfig, host, nonce, queue: [], ...(trace ? { trace } : {}) });
+  const rest = scriptJson({ config: clientConfig, host, nonce, queue: [], ...(trace ? { trace } : {}) });
+  // The page as a value the script evaluates, through the codec when JSON would not carry its data exactly.
+  const state = `{"page":${scriptValue(resolved.payload, resolved.rich)},${rest.slice(1)}`;
   // Kept short: this script is inline in every page. B is the page's BootState.
   return `var B=window.__BRISK__=${state};B.settle=function(x){B.queue.push(x);B.listener&&B.listener(x)}`;
 }
+
+/** A streamed value's settlement as its inline script carries it (checked for the codec as it settled). */
+const settlementScript = (s: DeferredSettlement) => scriptValue(s, needsCodec(s, "a streamed value"));
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
 function plainErrorPage(host: string, digest: string, headers: Record<string, string>): Response {
@@ -66,7 +72,14 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
   const onLevel = (level: number) => void (depth = Math.max(depth ?? 0, level));
   try {
     const root = (
-      <App app={deps.app} navigation={navigation} settlements={resolved.settlements} inlineStyles={deps.assets.inlineStyles} onLevel={onLevel} />
+      <App
+        app={deps.app}
+        navigation={navigation}
+        settlements={resolved.settlements}
+        inlineStyles={deps.assets.inlineStyles}
+        onLevel={onLevel}
+        scriptValue={settlementScript}
+      />
     );
     const render = () => renderToReadableStream(root, {
       bootstrapModules: [deps.assets.entryUrl],

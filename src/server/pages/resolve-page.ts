@@ -11,6 +11,7 @@ import { reportError, type Phase } from "../monitoring/request-record.ts";
 import { afterPost, boundaryFor, failedPage, publicError } from "./failed-page.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { requestContext } from "./request-context.ts";
+import { needsCodec } from "./wire.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
 const UNMATCHED = new Outcome("not-found");
@@ -28,6 +29,8 @@ export interface ResolvedPage {
   headers: Array<[string, string]>;
   /** The matched routes, whose fallbacks a render that fails can still use. */
   match: RouteMatch | null;
+  /** Its data needs the codec to reach the browser as it is (wire.ts); JSON carries it exactly otherwise. */
+  rich: boolean;
 }
 
 /** Runs without letting a synchronous throw escape as one: every loader's failure is its promise's. */
@@ -49,16 +52,23 @@ export function pageBefore(url: URL, match: RouteMatch | null, deps: Pick<Resolv
     settlements: [],
     headers: [],
     match,
+    rich: false,
   };
 }
 
-/** What one level's loader gave, ready to open: its data, and its streamed values. */
-interface Loaded {
-  id: string;
+/** What one level's loader gave: its data, its streamed values, and whether its data needs the codec (wire.ts). */
+interface LevelLoad {
   ready: unknown;
   deferred: Map<string, PromiseLike<unknown>>;
+  rich: boolean;
+}
+
+interface Loaded extends LevelLoad {
+  id: string;
   kept: boolean;
 }
+
+const NOTHING: LevelLoad = { ready: null, deferred: new Map(), rich: false };
 
 export async function resolvePage(request: PageRequest, deps: ResolveDeps): Promise<ResolvedPage> {
   const { url, record, submission, keep = 0 } = request;
@@ -74,12 +84,18 @@ export async function resolvePage(request: PageRequest, deps: ResolveDeps): Prom
    * and the page's own code. The first `kept` levels are the client's already.
    */
   const load = async (count: number, kept: number) => {
-    const running: Array<Promise<unknown> | null> = [];
+    const running: Array<Promise<LevelLoad> | LevelLoad> = [];
     for (const [depth, { node, params }] of match.levels.slice(0, count).entries()) {
       const { loader } = node.route;
-      running.push(depth < kept || !loader ? null : monitorStep(deps.monitor, "loader", node.id, () => settle(() => loader(context.ctx(params)))));
+      if (depth < kept || !loader) running.push(NOTHING);
+      else running.push(monitorStep(deps.monitor, "loader", node.id, () => settle(() => loader(context.ctx(params)))).then((value) => loaded(node.id, value)));
     }
     return Promise.allSettled(running);
+  };
+  /** A loader's value, split and checked: what cannot be sent fails here, as the loader's own error. */
+  const loaded = (id: string, value: unknown): LevelLoad => {
+    const { ready, deferred } = splitDeferred(value);
+    return { ready, deferred, rich: needsCodec(ready, `the data of route ${id}`) };
   };
   /** The page with the levels loaded so far: their data and streamed values, the rest as ids. */
   const pageWith = (loaded: Loaded[]): Omit<ResolvedPage, "status"> => {
@@ -87,17 +103,19 @@ export async function resolvePage(request: PageRequest, deps: ResolveDeps): Prom
     // Components read the same settlements the client will, so both sides throw the same thing.
     const { data, settlements, settle: settleValue } = openPage(shown.map(({ id, ready, deferred }) => ({ id, ready, deferred: [...deferred.keys()] })));
     for (const { id, deferred } of shown) streamInto(id, deferred, settleValue);
+    const rich = shown.some((level) => level.rich);
     const levels = before.payload.levels.map(({ id }, depth) => {
       const level = loaded[depth];
       if (!level) return { id };
       if (level.kept) return { id, kept: true as const };
       return level.deferred.size ? { id, data: level.ready, deferred: [...level.deferred.keys()] } : { id, data: level.ready };
     });
-    return { ...before, payload: { ...before.payload, levels }, data, settlements, headers: context.responseHeaders() };
+    return { ...before, payload: { ...before.payload, levels }, data, settlements, headers: context.responseHeaders(), rich };
   };
   const streamInto = (route: string, deferred: Loaded["deferred"], settleValue: (s: DeferredSettlement) => void) => {
     for (const [key, promise] of deferred) {
       Promise.resolve(promise)
+        .then((value) => (needsCodec(value, `the streamed value ${key} of route ${route}`), value))
         .then(
           (value): DeferredSettlement => ({ route, key, value }),
           (error: unknown): DeferredSettlement => {
@@ -110,17 +128,13 @@ export async function resolvePage(request: PageRequest, deps: ResolveDeps): Prom
         .then(settleValue);
     }
   };
-  const loadedOf = (results: PromiseSettledResult<unknown>[], kept: number): Loaded[] =>
-    results.map((result, depth) => ({
-      id: match.levels[depth]!.node.id,
-      kept: depth < kept,
-      ...splitDeferred((result as PromiseFulfilledResult<unknown>).value),
-    }));
+  const loadedOf = (results: PromiseSettledResult<LevelLoad>[], kept: number): Loaded[] =>
+    results.map((result, depth) => ({ id: match.levels[depth]!.node.id, kept: depth < kept, ...(result as PromiseFulfilledResult<LevelLoad>).value }));
   /**
    * Ends the page at level `at`: the levels above its fallback are shown, so their loaders must have run
    * (after a failed action they run now); if one of them fails too, the app's page shows the first failure.
    */
-  const failAt = async (error: unknown, at: number, phase: Phase, results?: PromiseSettledResult<unknown>[], kept = 0) => {
+  const failAt = async (error: unknown, at: number, phase: Phase, results?: PromiseSettledResult<LevelLoad>[], kept = 0) => {
     const above = boundaryFor(match, at, error)?.depth ?? 0;
     const loaded = results ? results.slice(0, above) : await load(above, 0);
     if (loaded.some((result) => result.status === "rejected")) {
@@ -130,12 +144,14 @@ export async function resolvePage(request: PageRequest, deps: ResolveDeps): Prom
     return failedPage(pageWith(loadedOf(loaded, kept)), error, at, record, deps, phase);
   };
 
-  let action: { value: unknown; status: number } | undefined;
+  let action: { value: unknown; status: number; rich?: boolean } | undefined;
   const acting = submission ? actionLevel(match) : undefined;
   if (acting) {
     try {
       const run = acting.node.route.action!;
       action = actionResult(await monitorStep(deps.monitor, "action", acting.node.id, () => run(context.ctx(acting.params) as ActionContext)));
+      // What the action returned goes to the page as it is, or fails as the action's own error.
+      action.rich = needsCodec(action.value, `the action data of route ${acting.node.id}`);
     } catch (error) {
       return failAt(afterPost(error), match.levels.indexOf(acting), "action");
     }
@@ -152,6 +168,9 @@ export async function resolvePage(request: PageRequest, deps: ResolveDeps): Prom
     return failAt((results[failure] as PromiseRejectedResult).reason, failure, "loader", results, kept);
   }
   const page = pageWith(loadedOf(results, kept));
-  if (action) page.payload.actionData = action.value;
+  if (action) {
+    page.payload.actionData = action.value;
+    page.rich ||= action.rich === true;
+  }
   return { status: action?.status ?? 200, ...page };
 }
