@@ -19,6 +19,7 @@ export { data, type ActionData } from "./action-data.ts";
 export { useActionData, useLoaderData, useRouteLoaderData } from "./loader-data.tsx";
 export { Outlet } from "./Outlet.tsx";
 export { Form, useFormPending, type FormProps } from "./Form.tsx";
+export { useFetcher, type Fetcher, type FetcherFormProps, type FetcherState } from "./fetcher.tsx";
 export { usePending, useRevalidate, type NavigateOptions, type Pending } from "./navigation.ts";
 // Brisk's navigation drives wouter's router, so its links and hooks are the app's.
 export { Link, useLocation, useParams, useRoute, useSearch } from "wouter";

@@ -36,13 +36,19 @@ export interface Submission {
   action: string;
   /** The fields, with the button that submitted the form. */
   body: FormData | URLSearchParams;
-  /**
-   * False for a form that should not move the page (a delete button in a list): after the action the
-   * current page's data is fetched again, and the URL stays.
-   */
-  navigate: boolean;
   /** Sends the form as the browser would, when only a document load can show the answer (a new deploy). */
   fallback(): void;
+}
+
+/** A fetcher's post to a route's action (with `body`), or a load of a route's data (without). */
+export interface FetcherRequest {
+  /** The route's URL, resolved against the page. */
+  href: string;
+  body?: FormData | URLSearchParams;
+  /** Sends the form as the browser would, when only a document load can answer it. */
+  fallback?(): void;
+  /** Aborted when the fetcher starts again or its component goes. */
+  signal: AbortSignal;
 }
 
 export interface Navigation {
@@ -56,6 +62,13 @@ export interface Navigation {
   submit(submission: Submission): Promise<boolean>;
   /** Fetches the current page's data again and shows it, the URL and scroll position unchanged. */
   revalidate(): Promise<void>;
+  /**
+   * A fetcher's request, without moving the page: resolves with what the action returned (or the route's
+   * data, for a load), the page's loaders revalidated after an action. An outcome or an error is never
+   * silent: a redirect navigates, the others show their page in place of the current one; then it
+   * resolves with nothing.
+   */
+  fetch(request: FetcherRequest): Promise<{ data: unknown } | undefined>;
   config: ClientConfig;
   /** The host named by the exception pages. */
   host: string;
@@ -106,6 +119,7 @@ export function staticNavigation(state: NavState, config: ClientConfig, host: st
     navigate: () => {},
     submit: async () => false,
     revalidate: async () => {},
+    fetch: async () => undefined,
     config,
     host,
     nonce,

@@ -2,8 +2,9 @@
 // the navigation store once, with the fields and the button that sent it, and empties itself after success.
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { useFetcher } from "../../src/runtime/fetcher.tsx";
 import { Form, useFormPending } from "../../src/runtime/Form.tsx";
-import type { Navigation, Submission } from "../../src/runtime/navigation.ts";
+import type { FetcherRequest, Navigation, Submission } from "../../src/runtime/navigation.ts";
 import { navigationFor, payload, renderWith } from "./render.tsx";
 
 afterEach(cleanup);
@@ -26,12 +27,12 @@ function harness(answer: () => Promise<boolean>) {
 }
 
 describe("Form", () => {
-  test("a post form to the current page (it works without JavaScript); one submission at a time: the fields, the submitter, and navigate=false handed on; pending meanwhile", async () => {
+  test("a post form to the current page (it works without JavaScript); one submission at a time: the fields and the submitter handed on; pending meanwhile", async () => {
     let finish!: (ok: boolean) => void;
     const { navigation, submissions } = harness(() => new Promise<boolean>((r) => (finish = r)));
     await renderWith(
       navigation,
-      <Form navigate={false}>
+      <Form>
         <input name="text" defaultValue="hello" />
         <button type="submit" name="intent" value="delete">
           Delete
@@ -48,7 +49,6 @@ describe("Form", () => {
       fireEvent.click(button);
     });
     expect(submissions).toHaveLength(1);
-    expect(submissions[0]!.navigate).toBe(false);
     expect(new URLSearchParams(submissions[0]!.body as URLSearchParams).toString()).toBe("text=hello&intent=delete");
     expect(screen.getByRole("status").textContent).toBe("pending");
     await act(async () => finish(true));
@@ -73,5 +73,83 @@ describe("Form", () => {
     ok = true;
     await act(async () => void fireEvent.click(screen.getByRole("button")));
     expect(input.value).toBe("");
+  });
+});
+
+describe("useFetcher", () => {
+  interface Call extends FetcherRequest {
+    finish(answer: { data: unknown } | undefined): void;
+  }
+
+  function fetchHarness() {
+    const calls: Call[] = [];
+    const { nav } = navigationFor(payload({ path: "/items" }));
+    const navigation: Navigation = {
+      ...nav,
+      fetch: (request) => new Promise((finish) => calls.push({ ...request, finish })),
+    };
+    return { navigation, calls };
+  }
+
+  function Like({ id }: { id: string }) {
+    const like = useFetcher<() => { likes: number }>();
+    const shown = like.formData ? `${like.formData.get("n")} (sending)` : String(like.data?.likes ?? 0);
+    return (
+      <like.Form action={`/items/${id}/like`}>
+        <input name="n" defaultValue={id === "a" ? "1" : "2"} />
+        <output data-id={id}>{`${like.state}:${shown}`}</output>
+        <button type="submit">Like {id}</button>
+      </like.Form>
+    );
+  }
+
+  const shownFor = (id: string) => document.querySelector(`output[data-id="${id}"]`)!.textContent;
+
+  test("its form is a real post form to the action, which works without JavaScript", async () => {
+    await renderWith(fetchHarness().navigation, <Like id="a" />);
+    const form = document.querySelector("form")!;
+    expect([form.getAttribute("method"), form.getAttribute("action")]).toEqual(["post", "/items/a/like"]);
+  });
+
+  test("submitting: the fields while in flight (for an optimistic page), then the action's data, each fetcher on its own", async () => {
+    const { navigation, calls } = fetchHarness();
+    await renderWith(
+      navigation,
+      <>
+        <Like id="a" />
+        <Like id="b" />
+      </>,
+    );
+    await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Like a" })));
+    await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Like b" })));
+    expect(calls.map((c) => [new URL(c.href).pathname, String(c.body)])).toEqual([
+      ["/items/a/like", "n=1"],
+      ["/items/b/like", "n=2"],
+    ]);
+    expect([shownFor("a"), shownFor("b")]).toEqual(["submitting:1 (sending)", "submitting:2 (sending)"]);
+    await act(async () => calls[1]!.finish({ data: { likes: 7 } }));
+    expect([shownFor("a"), shownFor("b")]).toEqual(["submitting:1 (sending)", "idle:7"]);
+    await act(async () => calls[0]!.finish({ data: { likes: 3 } }));
+    expect(shownFor("a")).toBe("idle:3");
+  });
+
+  test("an outcome that took the page elsewhere leaves the fetcher idle with its last data", async () => {
+    const { navigation, calls } = fetchHarness();
+    await renderWith(navigation, <Like id="a" />);
+    await act(async () => void fireEvent.click(screen.getByRole("button")));
+    await act(async () => calls[0]!.finish(undefined));
+    expect(shownFor("a")).toBe("idle:0");
+  });
+
+  test("a new submission takes over from the one in flight: only its answer shows", async () => {
+    const { navigation, calls } = fetchHarness();
+    await renderWith(navigation, <Like id="a" />);
+    await act(async () => void fireEvent.click(screen.getByRole("button")));
+    await act(async () => void fireEvent.click(screen.getByRole("button")));
+    expect(calls[0]!.signal.aborted).toBe(true);
+    await act(async () => calls[0]!.finish({ data: { likes: 1 } }));
+    expect(shownFor("a")).toBe("submitting:1 (sending)");
+    await act(async () => calls[1]!.finish({ data: { likes: 2 } }));
+    expect(shownFor("a")).toBe("idle:2");
   });
 });

@@ -1,6 +1,6 @@
 // Guestbook.tsx: the entries, newest first, and a form that signs the guestbook, with or without JavaScript.
 import { Link } from "wouter";
-import { Form, useActionData, useFormPending, useLoaderData } from "brisk";
+import { Form, useActionData, useFetcher, useFormPending, useLoaderData } from "brisk";
 import { ENTRY_LIMITS } from "../store/entry.ts";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { entryLoader, guestbookLoader, signGuestbook } from "./Guestbook.server.ts";
@@ -35,17 +35,20 @@ function SignForm() {
 }
 
 /**
- * An entry's likes and its button: a form to the action-only route /examples/guestbook/:id/like. With
- * JavaScript off the browser posts it and follows the 303 back here; with it on, the list updates in place.
+ * An entry's likes and its button: a fetcher's form to the action-only route /examples/guestbook/:id/like.
+ * With JavaScript off the browser posts it and follows the 303 back here; with it on, the count goes up at
+ * once (while the post is on its way) and the list is loaded again after it, without moving the page.
  */
 function Likes({ id, likes }: { id: number; likes: number }) {
+  const like = useFetcher();
+  const shown = like.formData ? likes + 1 : likes;
   return (
-    <Form action={`/examples/guestbook/${id}/like`} navigate={false} className="like">
-      <span className="likes" aria-label={`${likes} likes`}>
-        {likes}
+    <like.Form action={`/examples/guestbook/${id}/like`} className="like">
+      <span className="likes" aria-label={`${shown} likes`}>
+        {shown}
       </span>{" "}
       <button type="submit">Like</button>
-    </Form>
+    </like.Form>
   );
 }
 

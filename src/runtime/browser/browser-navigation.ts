@@ -77,6 +77,7 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
     navigate: (to, options = {}) => go(to, options),
     submit: async (submission: Submission) => (await withNavigator(submission.action, (n) => n.submit(submission))) ?? false,
     revalidate: async () => void (await withNavigator(location.href, (n) => n.revalidate())),
+    fetch: (request) => withNavigator(request.href, (n) => n.fetch(request)).then((answer) => answer ?? undefined),
     // A failure here is retried by the first navigation.
     preload: () => void navigator().catch(() => {}),
     onStart: (listener) => void starts.add(listener),

@@ -1,7 +1,7 @@
 // navigate.ts: client navigation and form submission: fetch the target's page data (posting the form, for a
 // submission), load its code, then commit. A chunk of its own, loaded after hydration; it imports only types
 // of what the entry holds, so it adds no shared chunk to the critical path: the entry hands those functions in.
-import type { NavigateOptions, NavState, PageView, Submission } from "../navigation.ts";
+import type { FetcherRequest, NavigateOptions, NavState, PageView, Submission } from "../navigation.ts";
 import type { PagePayload } from "../page-payload.ts";
 import type { RouteTree } from "../route-tree.ts";
 import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
@@ -17,6 +17,7 @@ export interface Navigator {
   go: Navigate;
   submit(submission: Submission): Promise<boolean>;
   revalidate(): Promise<void>;
+  fetch(request: FetcherRequest): Promise<{ data: unknown } | undefined>;
 }
 
 export interface CreateNavigateOptions {
@@ -146,12 +147,6 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
     try {
       const answer = await fetchPageData(target, buildId, controller.signal, { body: submission.body });
       const succeeded = answer.status < 400;
-      if (!submission.navigate && answer.payload.outcome?.kind !== "redirect") {
-        // The action's own page is not wanted: the current one shows what the action changed (and starting
-        // that fetch aborts the rest of this answer).
-        await revalidate();
-        return succeeded;
-      }
       // The action's page, with its data and the loader's fresh data: a new entry only if it is another page.
       const here = isCurrent(target);
       await show(answer, target, { history: here ? "replace" : "push", scroll: !here }, controller.signal);
@@ -175,5 +170,71 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
     }
   }
 
-  return { go, submit, revalidate };
+  /** The page shows a fetcher's outcome or error as a navigation would, its URL and history unchanged. */
+  async function showInPlace(answer: FetchedPage, signal: AbortSignal): Promise<void> {
+    const { path, search, page } = store.getState();
+    let { payload } = answer;
+    // A route fallback belongs to the routes it was rendered for: another route's page shows the app's.
+    if (payload.route !== page.payload.route) payload = { ...payload, boundary: undefined, levels: [] };
+    const readiness = await prepare(new URL(location.href), payload, signal);
+    if (readiness === "reloading" || signal.aborted) return;
+    const live = open(payload, page);
+    store.commit({ path, search, page: live.view, loadFailed: readiness === "failed" });
+    for await (const s of answer.settlements) live.settle(s);
+    live.end();
+  }
+
+  /** What a fetcher's request came to: the data it shows, or nothing when the page went elsewhere. */
+  async function fetchFor({ href, body, fallback, signal }: FetcherRequest): Promise<{ data: unknown } | undefined> {
+    const target = new URL(href, location.href);
+    if (target.origin !== location.origin) return (fallback ? fallback() : location.assign(target.href), undefined);
+    try {
+      const answer = await fetchPageData(target, buildId, signal, { body });
+      const { payload, status } = answer;
+      if (payload.outcome?.kind === "redirect") {
+        await go(new URL(payload.outcome.location!, target).href, {});
+        return undefined;
+      }
+      if (payload.outcome || payload.error) {
+        await showInPlace(answer, signal);
+        return undefined;
+      }
+      // A form's action: its value, then the page's loaders again, so the page shows what the action changed.
+      if (body) {
+        if (status < 400) void revalidate();
+        return { data: payload.actionData };
+      }
+      const live = open(payload, store.getState().page);
+      void (async () => {
+        for await (const s of answer.settlements) live.settle(s);
+        live.end();
+      })();
+      return { data: live.view.data.get(payload.levels.at(-1)?.id ?? "") };
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      if (error instanceof FullLoadNeeded) {
+        const status = error.status ?? 0;
+        // A route without a page answered with what it returned (JSON, say): that is the fetcher's data.
+        if (status >= 200 && status < 300 && error.response) {
+          if (body) void revalidate();
+          return { data: await answerData(error.response) };
+        }
+        // Refused before the action ran (another build, a body the server would not read): the browser
+        // posts the form itself, and the document it gets says why.
+        if (body && fallback && status >= 400 && status < 500) fallback();
+        else location.assign(target.href);
+        return undefined;
+      }
+      store.commit({ ...store.getState(), failedNavigation: { to: target.href, retry: () => void fetchFor({ href, body, fallback, signal }) } });
+      return undefined;
+    }
+  }
+
+  return { go, submit, revalidate, fetch: fetchFor };
+}
+
+/** What a route without a page answered: its JSON, its text, or nothing. */
+async function answerData(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  return response.headers.get("content-type")?.includes("json") ? response.json() : response.text();
 }

@@ -8,6 +8,8 @@ export class FullLoadNeeded extends Error {
     reason: string,
     /** The answer's status, when there was one. */
     readonly status?: number,
+    /** The answer itself, unread, when it was not page data: a route without a page answers as it likes. */
+    readonly response?: Response,
   ) {
     super(`full page load needed: ${reason}`);
     this.name = "FullLoadNeeded";
@@ -73,7 +75,7 @@ export async function fetchPageData(target: URL, buildId: string, signal: AbortS
   if (body) Object.assign(init, { method: "POST", body });
   const response = await fetch(pageDataUrl(target, keep), init);
   if (!response.headers.get("content-type")?.startsWith(PAGE_DATA_TYPE) || !response.body) {
-    throw new FullLoadNeeded(`unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`, response.status);
+    throw new FullLoadNeeded(`unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`, response.status, response);
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const it = lines(reader, "");
