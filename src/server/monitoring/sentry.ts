@@ -4,6 +4,7 @@ import * as Sentry from "@sentry/bun";
 import { makeOfflineTransport, type OfflineTransportOptions } from "@sentry/core";
 import { recordRequestSession } from "@sentry/core/server";
 import { OUTCOME_MARKER, isOutcome } from "../../runtime/outcome.ts";
+import { transactionName } from "../../runtime/trace-names.ts";
 import { failUndelivered } from "../../runtime/sentry-transport.ts";
 import type { Config } from "../config.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
@@ -111,14 +112,15 @@ export function initServerSentry(config: Config, release: string, { log = stdout
         return sentryTrace ? Sentry.continueTrace({ sentryTrace, baggage: request.headers.get("baggage") }, handle) : handle();
       });
     },
-    page(request, record, handle) {
+    routed(request, record, handle) {
       // An uptime check's HEAD is no visit.
       if (request.method === "HEAD") return handle();
       const close = startRequestSession(client);
-      const answered = traced ? traced.page(request, record, handle) : handle();
+      const answered = traced ? traced.routed(request, record, handle) : handle();
       // Not returned from finally(): that would hold the response back until the stream has ended.
       return answered.finally(() => {
-        if (record.done) record.done.then(close, close);
+        const { done } = record();
+        if (done) done.then(close, close);
         else close();
       });
     },
@@ -127,13 +129,17 @@ export function initServerSentry(config: Config, release: string, { log = stdout
   return {
     capture(error, { digest, route, requestId, phase, method, path }) {
       if (isOutcome(error)) return;
-      Sentry.captureException(error, {
-        // Unhandled: the visitor got a 500 or an error section, not a recovered page.
-        mechanism: { type: `brisk.${phase}`, handled: false },
-        captureContext: {
-          tags: { digest, phase, ...(route ? { route } : {}) },
-          contexts: { request: { requestId, method, path } },
-        },
+      Sentry.withScope((scope) => {
+        // Named as the route's transaction is, with tracing on or off: Sentry groups and searches events by it.
+        scope.setTransactionName(transactionName(method, route));
+        Sentry.captureException(error, {
+          // Unhandled: the visitor got a 500 or an error section, not a recovered page.
+          mechanism: { type: `brisk.${phase}`, handled: false },
+          captureContext: {
+            tags: { digest, phase, ...(route ? { route } : {}) },
+            contexts: { request: { requestId, method, path } },
+          },
+        });
       });
       // The SDK counts an unhandled mechanism as a crash of the release. The server answered with its error
       // page and goes on serving: for release health the request errored, nothing crashed.
