@@ -60,6 +60,13 @@ describe("page transactions", () => {
     expect(transaction.request?.url).toBe("http://localhost/search?q=brisk");
   });
 
+  test("its request's query secrets are masked in the URL and the Referer alike", async () => {
+    await (await t.request("/search?q=x&email=a%40b.example", { headers: { referer: "http://localhost/reset?token=t-secret&sig=s" } })).text();
+    const { transactions } = await sent();
+    expect(transactions[0]?.request?.url).toBe("http://localhost/search?q=x&email=[Filtered]");
+    expect(transactions[0]?.request?.headers?.referer).toBe("http://localhost/reset?token=[Filtered]&sig=[Filtered]");
+  });
+
   test("a streamed page's transaction ends after its last section, not with its shell", async () => {
     const started = Date.now();
     await (await t.request("/stream")).text();

@@ -250,6 +250,17 @@ describe("with SENTRY_DSN", () => {
     }
   });
 
+  test("query secrets are masked in the Referer as in the URL, code, email and sig among them; other values stay", async () => {
+    const referer = "https://other.example/reset?token=reset-secret&code=oauth-code&q=kept#part";
+    await (await t.request("/server-error?code=c-secret&email=who%40example.com&sig=s-secret&q=shown", { headers: { referer } })).text();
+    const [event] = await sentEvents();
+    expect(event?.request?.url).toBe("http://localhost/server-error?code=[Filtered]&email=[Filtered]&sig=[Filtered]&q=shown");
+    expect(event?.request?.query_string).toBe("code=[Filtered]&email=[Filtered]&sig=[Filtered]&q=shown");
+    expect(event?.request?.headers?.referer).toBe("https://other.example/reset?token=[Filtered]&code=[Filtered]&q=kept#part");
+    const sent = JSON.stringify(event, (key, value) => (/^(pre_context|context_line|post_context)$/.test(key) ? undefined : value));
+    expect(sent).not.toMatch(/reset-secret|oauth-code|c-secret|s-secret|who%40example/);
+  });
+
   test("an error event starts with a breadcrumb for its request", async () => {
     await (await t.request("/server-error?q=1")).text();
     const [event] = await sentEvents();

@@ -12,7 +12,7 @@ import { visitorIp } from "./tunnel.ts";
 import type { RequestMonitor } from "./request-monitor.ts";
 import type { CaptureError } from "./request-record.ts";
 import { createOutbox } from "./sentry-outbox.ts";
-import { SCOPED_REQUEST_KEY, projectFrame, scopedRequestIntegration, type ScopedRequest } from "./sentry-request.ts";
+import { QUERY_FILTER, SCOPED_REQUEST_KEY, projectFrame, scopedRequestIntegration, type ScopedRequest } from "./sentry-request.ts";
 import { tracingHooks } from "./sentry-tracing.ts";
 
 export interface ServerMonitoring {
@@ -90,8 +90,8 @@ export function initServerSentry(config: Config, release: string, { log = stdout
     // @sentry/node option that @sentry/bun passes on but leaves out of its type.)
     ...{ enableRuntimeChannelInjection: false },
     // SENTRY_SEND_DEFAULT_PII: without it, no user data and no cookies; headers, the URL and the query
-    // still go, with credentials removed and sensitive names masked.
-    dataCollection: { userInfo: config.sentrySendDefaultPii, cookies: config.sentrySendDefaultPii, httpBodies: [] },
+    // still go, with credentials removed and sensitive names masked (in the Referer too: sentry-request.ts).
+    dataCollection: { userInfo: config.sentrySendDefaultPii, cookies: config.sentrySendDefaultPii, httpBodies: [], urlQueryParams: QUERY_FILTER },
     // What Sentry cannot take now waits on disk under DATA_DIR and is sent once it answers, after a restart too.
     transport: makeOfflineTransport(failUndelivered(Sentry.makeFetchTransport, outbox.delivered)),
     transportOptions: offline,
