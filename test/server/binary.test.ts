@@ -1,7 +1,9 @@
 // binary.test.ts: `bun run build`'s binary (of the fixture app), copied alone into an empty folder, serves every
 // page, asset, /healthz and /monitoring, reports to Sentry, and answers `--healthcheck` for the container.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdir } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { checkHealth, healthUrl } from "../../src/server/healthcheck.ts";
 import { binaryAlone, builtBinary, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../support/binary.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
@@ -178,14 +180,20 @@ describe("the binary with SENTRY_DSN", () => {
 });
 
 describe("an address the binary cannot listen on", () => {
-  test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])("HOST=%p: one line naming HOST, exit 1", async (host) => {
-    const proc = Bun.spawn([alone.binary], { cwd: alone.dir, env: serverEnv({ HOST: host, PORT: "0" }), stdout: "pipe", stderr: "pipe" });
-    const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-    // The app has started (the cookie secret) before the listen fails: only info and warn lines.
-    const levels = stdout.split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { level: string }).level);
-    expect({ code, errors: levels.filter((l) => l === "error") }).toEqual({ code: 1, errors: [] });
-    expect(stderr).toStartWith(`brisk: invalid configuration: HOST: cannot listen on "${host}"`);
-    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])("HOST=%p: one line naming HOST, exit 1, before the app starts", async (host) => {
+    // A DATA_DIR of its own: a start would generate the cookie secret there, and log a warning saying so.
+    const dataDir = await mkdtemp(join(tmpdir(), "brisk-host-"));
+    try {
+      const env = serverEnv({ HOST: host, PORT: "0", DATA_DIR: dataDir });
+      const proc = Bun.spawn([alone.binary], { cwd: alone.dir, env, stdout: "pipe", stderr: "pipe" });
+      const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+      expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+      expect(stderr).toStartWith(`brisk: invalid configuration: HOST: cannot listen on "${host}"`);
+      expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(await readdir(dataDir)).toEqual([]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -87,6 +87,16 @@ describe("page transactions", () => {
     expect(errors[0]?.contexts?.trace?.trace_id).toBe(transactions[0]!.contexts!.trace!.trace_id!);
   });
 
+  test("a failed render and the error page rendered after it are two spans with different names, the first failed", async () => {
+    await (await t.request("/render-error")).text();
+    const { transactions } = await sent();
+    const spans = (transactions[0]?.spans ?? []).map((s) => [s.op, s.description, s.status]);
+    expect(spans).toEqual([
+      ["function.brisk.render", "render /render-error", "internal_error"],
+      ["function.brisk.fallback", "fallback /render-error", "ok"],
+    ]);
+  });
+
   test("two concurrent failing pages are two traces", async () => {
     await Promise.all(["/server-error?n=1", "/server-error?n=2"].map(async (p) => (await t.request(p)).text()));
     const { transactions, errors } = await sent();

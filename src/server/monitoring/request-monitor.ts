@@ -5,7 +5,8 @@ import { isApiPath } from "../http/api.ts";
 import { requestPath } from "../http/host-check.ts";
 import { recordOf, type RequestRecord } from "./request-record.ts";
 
-export type PageStep = "loader" | "action" | "render";
+/** A page's steps; `fallback` renders the error or outcome page after the page's own render failed. */
+export type PageStep = "loader" | "action" | "render" | "fallback";
 
 /** What the browser needs to continue the server's trace. */
 export interface TraceHeaders {
