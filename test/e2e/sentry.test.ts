@@ -239,7 +239,7 @@ describe("what a browser event carries", () => {
     expect(ingest.received.map((r) => r.text).join("\n")).not.toContain("{{auto}}");
   });
 
-  test("breadcrumbs: the click, the page-data fetch, the navigation and the console line that came before the error", async () => {
+  test("breadcrumbs (tracing off): the clicks, the page-data fetch with its status, the navigation and the console line before the error", async () => {
     const { page } = await visit(withDsn, "/");
     await page.waitForFunction(() => (window as { __SENTRY__?: object }).__SENTRY__ !== undefined);
     await page.click('a[href="/client-error"]');
@@ -250,10 +250,15 @@ describe("what a browser event carries", () => {
     const crumbs = event!.breadcrumbs ?? [];
     expect(crumbs).toContainEqual(expect.objectContaining({ category: "navigation", data: { from: "/", to: "/client-error" } }));
     expect(crumbs).toContainEqual(expect.objectContaining({ category: "console", level: "warning", message: "about to press the button" }));
-    // The link's click. (The button's own click reaches Sentry after React has rendered, and failed, in
-    // its click handler: Sentry loads after hydration, so its listener comes after React's.)
     expect(crumbs).toContainEqual(expect.objectContaining({ category: "ui.click", message: "body > main > ul.links > li > a" }));
-    expect(crumbs).toContainEqual(expect.objectContaining({ category: "fetch", data: expect.objectContaining({ url: "/__data/client-error" }) }));
+    expect(crumbs).toContainEqual(expect.objectContaining({ category: "fetch", data: { method: "GET", url: "/__data/client-error", status_code: 200 } }));
+    // The button's own click too, although React's listener (older than Sentry's) renders, and fails, within it.
+    const steps = crumbs.map((c) => `${c.category} ${c.message ?? ""}`.trim());
+    expect(steps.filter((s) => s.startsWith("ui.click") || s.startsWith("navigation"))).toEqual([
+      "ui.click body > main > ul.links > li > a",
+      "navigation",
+      'ui.click body > button[type="button"]',
+    ]);
     await page.close();
   });
 

@@ -82,6 +82,20 @@ function debugMetaIntegration() {
   };
 }
 
+/**
+ * Sentry hears clicks and key presses on the document, after the listeners added before it loaded: React's,
+ * which render (and may fail) within the click, so that click's breadcrumb would come after the error's
+ * event. Sentry's instrumented addEventListener gives a target its own listener in the phase of the first one
+ * added to it: one capture listener on the window, added now, makes Sentry hear every click first of all.
+ * (Tracing adds such a listener of its own; this makes errors-only pages the same.)
+ */
+function hearClicksFirst() {
+  const heard = () => {};
+  // On `window` by name: Sentry's wrapper needs the target as `this`, which a bare call leaves undefined.
+  window.addEventListener("click", heard, { capture: true });
+  window.addEventListener("keypress", heard, { capture: true });
+}
+
 /** Reports a page left behind when its Sentry chunk could not load, with when and where they happened. */
 function sendUnsent(key: string, report: Reporter) {
   let unsent: UnsentReport[];
@@ -133,6 +147,7 @@ export function startBrowserSentry(
   });
   getCurrentScope().setClient(client);
   client.init();
+  hearClicksFirst();
   if (tracing) {
     // By URL, not by module name: the bundler then adds no loader for it to this chunk or the entry.
     void (import(/* @vite-ignore */ tracing.script) as Promise<typeof import("./browser-tracing.ts")>).then(
