@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
+import { isIgnored, originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import type { Event } from "@sentry/core";
 import type { Browser, Page, Request } from "playwright-core";
 import type { ClientAssets } from "../../src/server/http/assets.ts";
@@ -207,12 +207,23 @@ describe("what a browser event carries", () => {
     const [event] = await settledEvents(browserEvents, 1);
     const top = event!.exception!.values!.at(-1)!.stacktrace!.frames!.at(-1)!;
     const script = new URL(top.filename!).pathname.replace("/assets/", "");
-    const json = (await Bun.file(join(await clientSourcemaps(), `${script}.map`)).json()) as { debugId: string };
-    const original = originalPositionFor(new TraceMap(json as never), { line: top.lineno!, column: top.colno! - 1 });
+    const dir = await clientSourcemaps();
+    const json = (await Bun.file(join(dir, `${script}.map`)).json()) as { debugId: string };
+    const map = new TraceMap(json as never);
+    const original = originalPositionFor(map, { line: top.lineno!, column: top.colno! - 1 });
     expect(original.source).toBe("test/fixtures/app/pages.tsx");
     // The line that throws: `throw new Error("Fixture failure in the browser")`.
     const source = (await Bun.file(join(import.meta.dir, "../..", original.source!)).text()).split("\n")[original.line! - 1];
     expect(source).toContain('throw new Error("Fixture failure in the browser");');
+    // Sentry names a frame's function after its scope's name, mapped: the innermost frame is the component's.
+    const minified = (await Bun.file(join(dir, script)).text()).split("\n")[top.lineno! - 1]!.slice(0, top.colno! - 1);
+    const scope = [...minified.matchAll(/function ([A-Za-z_$][\w$]*)\(/g)].at(-1)!;
+    expect(originalPositionFor(map, { line: top.lineno!, column: scope.index! + "function ".length }).name).toBe("ClientError");
+    // Once mapped, React's frames are a dependency's (the map's ignore list), the component's the app's own.
+    const frames = event!.exception!.values!.at(-1)!.stacktrace!.frames!.filter((f) => f.filename === top.filename);
+    const mapped = frames.map((f) => originalPositionFor(map, { line: f.lineno!, column: f.colno! - 1 }).source!);
+    expect(mapped.filter((s) => s.startsWith("node_modules/react-dom/")).length).toBeGreaterThan(0);
+    for (const source of mapped) expect({ source, ignored: isIgnored(map, source) }).toEqual({ source, ignored: source.startsWith("node_modules/") });
     expect(event!.debug_meta?.images).toContainEqual({ type: "sourcemap", code_file: top.filename!, debug_id: sentryDebugId(json.debugId) });
     await page.close();
   });
