@@ -155,7 +155,7 @@ describe("the binary with SENTRY_DSN", () => {
     expect(ingest.received.some((r) => r.text === body && r.path === "/api/42/envelope/")).toBe(true);
   });
 
-  test("a server error's frames name the project's file, line and function, and only the app's and Brisk's own are in-app", async () => {
+  test("a server error's frames name the project's file, line, function and source lines, and only the app's and Brisk's own are in-app", async () => {
     await ingest.reset();
     const html = await (await fetch(`${monitored.origin}/server-error`)).text();
     const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)![1];
@@ -164,6 +164,10 @@ describe("the binary with SENTRY_DSN", () => {
     const frames = event.exception!.values!.at(-1)!.stacktrace!.frames!;
     expect(frames.at(-1)).toMatchObject({ filename: "test/fixtures/app/loaders.server.ts", function: "serverErrorLoader", lineno: 24, in_app: true });
     expect(frames.find((f) => f.function === "resolvePage")).toMatchObject({ filename: "src/server/pages/resolve-page.ts", in_app: true });
+    // Their source lines too, from the binary's own copy (none of the project's files is on disk beside it).
+    expect(frames.at(-1)?.context_line).toContain('throw new Error("Fixture failure in a loader");');
+    expect(frames.at(-1)?.pre_context?.at(-1)).toContain("export const serverErrorLoader");
+    for (const frame of frames.filter((f) => f.in_app)) expect({ file: frame.filename, line: typeof frame.context_line }).toEqual({ file: frame.filename, line: "string" });
     for (const frame of frames) expect(frame.in_app).toBe(/^(src|test\/fixtures\/app)\//.test(frame.filename ?? ""));
     // Elysia's own frames are there, and not the app's.
     expect(frames.some((f) => !f.in_app)).toBe(true);

@@ -12,7 +12,14 @@ import { visitorIp } from "./tunnel.ts";
 import type { RequestMonitor } from "./request-monitor.ts";
 import type { CaptureError } from "./request-record.ts";
 import { createOutbox } from "./sentry-outbox.ts";
-import { QUERY_FILTER, SCOPED_REQUEST_KEY, projectFrame, scopedRequestIntegration, type ScopedRequest } from "./sentry-request.ts";
+import {
+  QUERY_FILTER,
+  SCOPED_REQUEST_KEY,
+  embeddedSourcesIntegration,
+  projectFrame,
+  scopedRequestIntegration,
+  type ScopedRequest,
+} from "./sentry-request.ts";
 import { tracingHooks } from "./sentry-tracing.ts";
 
 export interface ServerMonitoring {
@@ -47,8 +54,10 @@ function integrations() {
     scopedRequestIntegration(),
     // ip: false: an address never comes from headers here (see scopedRequestIntegration).
     Sentry.requestDataIntegration({ include: { ip: false } }),
-    // Context lines read the source files by their absolute paths, so before the frames are made relative.
+    // Context lines read the source files by their absolute paths, so before the frames are made relative;
+    // in the binary, from its embedded copy of the project's sources.
     Sentry.contextLinesIntegration(),
+    embeddedSourcesIntegration(),
     Sentry.rewriteFramesIntegration({ iteratee: projectFrame }),
   ];
 }
