@@ -228,6 +228,19 @@ describe("what a browser event carries", () => {
     await page.close();
   });
 
+  test("its page URL has query secrets masked, code, email and sig among them, and its Referer no query at all", async () => {
+    const page = await browser.newPage();
+    const referer = `${withDsn.origin}/reset?token=reset-secret`;
+    await page.goto(`${withDsn.origin}/client-error?token=t-secret&code=c-secret&email=a%40b.example&sig=s-secret&q=shown`, { referer });
+    await hydrated(page);
+    await page.click("text=Throw an error");
+    const [event] = await settledEvents(browserEvents, 1);
+    expect(event?.request?.url).toBe(`${withDsn.origin}/client-error?token=[Filtered]&code=[Filtered]&email=[Filtered]&sig=[Filtered]&q=shown`);
+    expect(event?.request?.headers?.Referer).toBe(`${withDsn.origin}/reset`);
+    expect(JSON.stringify(event)).not.toMatch(/reset-secret|t-secret|c-secret|s-secret|a%40b/);
+    await page.close();
+  });
+
   test("by default no envelope asks Sentry to infer the visitor's IP; each page load is one session", async () => {
     const home = await visit(withDsn, "/");
     const failing = await visit(withDsn, "/client-error");

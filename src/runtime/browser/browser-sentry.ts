@@ -21,6 +21,7 @@ import {
 } from "@sentry/react";
 import type { BrowserNavigation } from "./browser-navigation.ts";
 import { debugIdOf, sentryDebugId } from "../debug-id.ts";
+import { MASKED_QUERY_NAMES } from "../masked-query.ts";
 import type { BootState, ClientConfig } from "../page-payload.ts";
 import type { ErrorReport, Reporter, UnsentReport } from "../report.ts";
 import { failUndelivered } from "../sentry-transport.ts";
@@ -96,6 +97,22 @@ function hearClicksFirst() {
   window.addEventListener("keypress", heard, { capture: true });
 }
 
+/**
+ * The page the visitor came from, without its query: Sentry filters the page's own URL but passes the Referer
+ * on as it is, and a reset link's token or a sign-in's code would go with it.
+ */
+function refererPathIntegration() {
+  return {
+    name: "BriskRefererPath",
+    processEvent(event: Event) {
+      const headers = event.request?.headers;
+      const referer = headers?.Referer;
+      if (headers && referer) headers.Referer = referer.split(/[?#]/, 1)[0]!;
+      return event;
+    },
+  };
+}
+
 /** Reports a page left behind when its Sentry chunk could not load, with when and where they happened. */
 function sendUnsent(key: string, report: Reporter) {
   let unsent: UnsentReport[];
@@ -134,14 +151,16 @@ export function startBrowserSentry(
       linkedErrorsIntegration(),
       globalHandlersIntegration(),
       httpContextIntegration(),
+      refererPathIntegration(),
       breadcrumbsIntegration(),
       consoleIntegration(),
       browserSessionIntegration(),
       debugMetaIntegration(),
     ],
     ignoreErrors,
-    // SENTRY_SEND_DEFAULT_PII: without it, envelopes tell Sentry never to infer the visitor's IP address.
-    dataCollection: { userInfo: sendDefaultPii === true },
+    // SENTRY_SEND_DEFAULT_PII: without it, envelopes tell Sentry never to infer the visitor's IP address. The
+    // page's URL has its sensitive query values masked, Brisk's names among them.
+    dataCollection: { userInfo: sendDefaultPii === true, urlQueryParams: { deny: MASKED_QUERY_NAMES } },
     // Transactions ("static"), like the server's, so every Sentry ingests them.
     ...(tracing ? { tracesSampleRate: tracing.sampleRate, traceLifecycle: "static" as const } : {}),
   });

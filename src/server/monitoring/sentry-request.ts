@@ -1,6 +1,7 @@
 // sentry-request.ts: what a server event says about its request (data, visitor address, breadcrumb) and where its
 // frames are (their source lines in the binary too).
 import { join, relative, resolve } from "node:path";
+import { MASKED_QUERY_NAMES } from "../../runtime/masked-query.ts";
 import { _INTERNAL_filterQueryParams, addContextToFrame, defineIntegration, winterCGRequestToRequestData, type Event, type StackFrame } from "@sentry/core";
 
 /** Kept on each request's isolation scope; turned into event data only when an event is sent. */
@@ -20,12 +21,8 @@ export const SCOPED_REQUEST_KEY = "briskRequest";
 /** Credentials never leave the server, whatever SENTRY_SEND_DEFAULT_PII says; Sentry masks other sensitive names. */
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization"];
 
-/**
- * Query values masked beyond Sentry's own sensitive names (token, password, session…): an OAuth `code`, an
- * `email` address, a signed URL's `sig`. Sentry matches them as it matches its own, within a name
- * (`signature`, `zipcode`): a value too many masked is a lesser harm than a secret sent.
- */
-export const QUERY_FILTER = { deny: ["code", "email", "sig"] };
+/** Sentry's filter of query values (`dataCollection.urlQueryParams`), with the names Brisk masks too. */
+export const QUERY_FILTER = { deny: MASKED_QUERY_NAMES };
 
 type QueryFilter = Parameters<typeof _INTERNAL_filterQueryParams>[1];
 
