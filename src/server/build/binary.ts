@@ -1,7 +1,7 @@
 // binary.ts: what `bun run build` makes: the production client, then one self-contained server binary that embeds it.
 import { mkdir, rm, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { EMBEDDED_SOURCES_DIR } from "../monitoring/sentry-request.ts";
+import { EMBEDDED_SOURCES_DIR } from "../monitoring/sentry-frames.ts";
 import { importedAssets } from "../http/imported-assets.ts";
 import { appModuleAlias, projectAppModule } from "./app-module.ts";
 import { buildClient } from "./client-build.ts";
@@ -71,7 +71,7 @@ export async function buildBinary({
     compile: {
       outfile: binary,
       // Embedded as `client/…` beside the code, where findClientDir looks, and the sources as `sources/…`,
-      // where Sentry's context lines read them (sentry-request.ts).
+      // where error events read their lines (sentry-frames.ts).
       assets: serverSourcemaps ? [clientDir, sourcesDir] : [clientDir],
       // Configuration comes from the environment only; a stray bunfig.toml in the working folder must not change the binary.
       autoloadBunfig: false,

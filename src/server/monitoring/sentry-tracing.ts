@@ -10,8 +10,8 @@ import type { RequestMonitor } from "./request-monitor.ts";
  * What a transaction answered, as its `brisk.request.kind` attribute: a route has one transaction name, and
  * this tells a client navigation's page data (or a JavaScript form post) from the document.
  */
-export type RequestKind = "document" | "page-data" | "api";
-export const REQUEST_KIND = "brisk.request.kind";
+type RequestKind = "document" | "page-data" | "api";
+const REQUEST_KIND = "brisk.request.kind";
 
 function requestKind(pathname: string): RequestKind {
   if (pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`)) return "page-data";

@@ -12,14 +12,8 @@ import { visitorIp } from "./tunnel.ts";
 import type { RequestMonitor } from "./request-monitor.ts";
 import type { CaptureError } from "./request-record.ts";
 import { createOutbox } from "./sentry-outbox.ts";
-import {
-  QUERY_FILTER,
-  SCOPED_REQUEST_KEY,
-  embeddedSourcesIntegration,
-  projectFrame,
-  scopedRequestIntegration,
-  type ScopedRequest,
-} from "./sentry-request.ts";
+import { embeddedSourcesIntegration, projectFrame } from "./sentry-frames.ts";
+import { QUERY_FILTER, SCOPED_REQUEST_KEY, scopedRequestIntegration, type ScopedRequest } from "./sentry-request.ts";
 import { tracingHooks } from "./sentry-tracing.ts";
 
 export interface ServerMonitoring {
