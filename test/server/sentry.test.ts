@@ -200,6 +200,8 @@ describe("with SENTRY_DSN", () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.tags).toMatchObject({ digest, phase: "handler" });
     expect(events[0]?.exception?.values?.at(-1)?.value).toBe("asset store unavailable");
+    // Named after the Elysia route that failed, as no page or API route named it.
+    expect(events[0]?.transaction).toBe("GET /assets/*");
   });
 
   test("an API route's error under a stored not-found page still carries its request (stored answers alone run bare)", async () => {
