@@ -11,17 +11,14 @@ COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY public ./public
-RUN bun run build
-# With a Sentry auth token (a build secret, so it stays out of the image and its history), the client's source
-# maps go to Sentry, tied to the release the server will report:
+# With a Sentry auth token (a build secret, so it stays out of the image and its history), the build sends the
+# client's source maps to Sentry, tied to the release the server will report:
 #   docker build --secret id=sentry_auth_token,env=SENTRY_AUTH_TOKEN \
 #     --build-arg SENTRY_ORG=acme --build-arg SENTRY_PROJECT=brisk [--build-arg SENTRY_URL=https://sentry.example.com] .
-# Without the secret the step does nothing. SENTRY_RELEASE, if given, is also the image's runtime release.
+# Without the secret it uploads nothing and says how. SENTRY_RELEASE, if given, is also the image's runtime release.
 ARG SENTRY_ORG SENTRY_PROJECT SENTRY_URL SENTRY_RELEASE
 RUN --mount=type=secret,id=sentry_auth_token,required=false \
-    if [ -s /run/secrets/sentry_auth_token ]; then \
-      SENTRY_AUTH_TOKEN="$(cat /run/secrets/sentry_auth_token)" bun run sourcemaps:upload; \
-    fi
+    SENTRY_AUTH_TOKEN="$(cat /run/secrets/sentry_auth_token 2>/dev/null)" bun run build
 # The data folder the non-root user owns (distroless has no shell to make it later).
 RUN mkdir -p /empty-data
 

@@ -1,7 +1,10 @@
-// build.ts: `bun run build`: the production client, then one self-contained server binary that embeds it.
-import { buildBinary } from "../src/server/build/binary.ts";
+// build.ts: `bun run build`: the production client, one self-contained server binary that embeds it, and with
+// SENTRY_AUTH_TOKEN the client's source maps uploaded to Sentry.
+import { runBuild } from "../src/server/build/build-command.ts";
+import { UploadError } from "../src/server/build/sourcemap-upload.ts";
 
-const started = performance.now();
-const { binary, bytes, buildId, prerendered } = await buildBinary();
-const mib = (bytes / 1_048_576).toFixed(1);
-console.log(`built ${binary} (${mib} MiB, client build ${buildId}; ${prerendered}) in ${Math.round(performance.now() - started)} ms`);
+await runBuild({ env: Bun.env, log: (line) => console.log(line) }).catch((error: unknown) => {
+  if (!(error instanceof UploadError)) throw error;
+  console.error(`build: ${error.message}`);
+  process.exit(1);
+});

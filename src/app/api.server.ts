@@ -1,5 +1,5 @@
-// api.server.ts: the example app's JSON API: who is signed in, and the guestbook with the same entries and rules
-// as its page's form.
+// api.server.ts: the example app's JSON API: who is signed in, the guestbook with the same entries and rules
+// as its page's form, and a route that fails.
 import { Elysia, t } from "elysia";
 import { requestCookies } from "brisk/server";
 import { SESSION } from "./pages/Session.server.ts";
@@ -25,4 +25,8 @@ export const api = new Elysia({ prefix: "/api" })
     },
     // The shape here (Elysia's schema: a 422 naming the field); the rules (lengths, characters) in validateEntry.
     { body: t.Object({ name: t.String(), message: t.String() }) },
-  );
+  )
+  // What an API route's failure looks like: a 500 JSON with the digest and the request id, reported once.
+  .get("/boom", (): never => {
+    throw new Error("Example failure in an API route (/api/boom)");
+  });

@@ -129,8 +129,8 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, config))
     .use(hostCheckPlugin())
-    .onError({ as: "global" }, function respondToError({ request, error, code }) {
-      return errorResponse({ request, error, code }, capture);
+    .onError({ as: "global" }, function respondToError({ request, error, code, route }) {
+      return errorResponse({ request, error, code, route }, capture);
     })
     .use(healthPlugin())
     .use(assetsPlugin(assets))

@@ -4,7 +4,7 @@ import { stdoutLogger, type LogRecord } from "./monitoring/logger.ts";
 import { drain, onStopSignal } from "./shutdown.ts";
 import { lateMonitor } from "./monitoring/request-monitor.ts";
 import type { CaptureError } from "./monitoring/request-record.ts";
-import { configOrExit, listenOrExit } from "./startup-config.ts";
+import { configOrExit, hostOrExit, listenOrExit } from "./startup-config.ts";
 
 const config = configOrExit(Bun.env);
 
@@ -13,6 +13,7 @@ if (process.argv.includes("--healthcheck")) {
   if (healthy !== true) console.error(`brisk: unhealthy: ${healthy}`);
   process.exit(healthy === true ? 0 : 1);
 }
+hostOrExit(config);
 
 // What components import for its URL (an image, a font) resolves to the client build's hashed name; from
 // source that takes a runtime plugin before the app loads (the binary's build applies the same one).

@@ -34,3 +34,12 @@ export function listenOrExit(listen: () => void, config: Pick<Config, "host" | "
     exitWith(listenError(error, config));
   }
 }
+
+/**
+ * Exits with one line when HOST is no address of this machine, before anything else starts: the app's own
+ * start (its database, a generated secret) would otherwise run, and log, for a server that never listens.
+ * Port 0: whether PORT is free is for the real listen to find out.
+ */
+export function hostOrExit(config: Pick<Config, "host" | "port">): void {
+  listenOrExit(() => Bun.listen({ hostname: config.host, port: 0, socket: { data() {} } }).stop(true), config);
+}

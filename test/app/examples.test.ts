@@ -38,6 +38,7 @@ const STATUS: Record<string, number> = {
   "/examples/guestbook/1": 200,
   "/examples/guestbook/999999": 404,
   "/api/guestbook": 200,
+  "/api/boom": 500,
   "/examples/session": 200,
   "/examples/account": 401,
   "/examples/cached": 200,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
+import { isIgnored, originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import type { Event } from "@sentry/core";
 import type { Browser, Page, Request } from "playwright-core";
 import type { ClientAssets } from "../../src/server/http/assets.ts";
@@ -207,13 +207,37 @@ describe("what a browser event carries", () => {
     const [event] = await settledEvents(browserEvents, 1);
     const top = event!.exception!.values!.at(-1)!.stacktrace!.frames!.at(-1)!;
     const script = new URL(top.filename!).pathname.replace("/assets/", "");
-    const json = (await Bun.file(join(await clientSourcemaps(), `${script}.map`)).json()) as { debugId: string };
-    const original = originalPositionFor(new TraceMap(json as never), { line: top.lineno!, column: top.colno! - 1 });
+    const dir = await clientSourcemaps();
+    const json = (await Bun.file(join(dir, `${script}.map`)).json()) as { debugId: string };
+    const map = new TraceMap(json as never);
+    const original = originalPositionFor(map, { line: top.lineno!, column: top.colno! - 1 });
     expect(original.source).toBe("test/fixtures/app/pages.tsx");
     // The line that throws: `throw new Error("Fixture failure in the browser")`.
     const source = (await Bun.file(join(import.meta.dir, "../..", original.source!)).text()).split("\n")[original.line! - 1];
     expect(source).toContain('throw new Error("Fixture failure in the browser");');
+    // Sentry names a frame's function after its scope's name, mapped: the innermost frame is the component's.
+    const minified = (await Bun.file(join(dir, script)).text()).split("\n")[top.lineno! - 1]!.slice(0, top.colno! - 1);
+    const scope = [...minified.matchAll(/function ([A-Za-z_$][\w$]*)\(/g)].at(-1)!;
+    expect(originalPositionFor(map, { line: top.lineno!, column: scope.index! + "function ".length }).name).toBe("ClientError");
+    // Once mapped, React's frames are a dependency's (the map's ignore list), the component's the app's own.
+    const frames = event!.exception!.values!.at(-1)!.stacktrace!.frames!.filter((f) => f.filename === top.filename);
+    const mapped = frames.map((f) => originalPositionFor(map, { line: f.lineno!, column: f.colno! - 1 }).source!);
+    expect(mapped.filter((s) => s.startsWith("node_modules/react-dom/")).length).toBeGreaterThan(0);
+    for (const source of mapped) expect({ source, ignored: isIgnored(map, source) }).toEqual({ source, ignored: source.startsWith("node_modules/") });
     expect(event!.debug_meta?.images).toContainEqual({ type: "sourcemap", code_file: top.filename!, debug_id: sentryDebugId(json.debugId) });
+    await page.close();
+  });
+
+  test("its page URL has query secrets masked, code, email and sig among them, and its Referer no query at all", async () => {
+    const page = await browser.newPage();
+    const referer = `${withDsn.origin}/reset?token=reset-secret`;
+    await page.goto(`${withDsn.origin}/client-error?token=t-secret&code=c-secret&email=a%40b.example&sig=s-secret&q=shown`, { referer });
+    await hydrated(page);
+    await page.click("text=Throw an error");
+    const [event] = await settledEvents(browserEvents, 1);
+    expect(event?.request?.url).toBe(`${withDsn.origin}/client-error?token=[Filtered]&code=[Filtered]&email=[Filtered]&sig=[Filtered]&q=shown`);
+    expect(event?.request?.headers?.Referer).toBe(`${withDsn.origin}/reset`);
+    expect(JSON.stringify(event)).not.toMatch(/reset-secret|t-secret|c-secret|s-secret|a%40b/);
     await page.close();
   });
 
@@ -239,7 +263,7 @@ describe("what a browser event carries", () => {
     expect(ingest.received.map((r) => r.text).join("\n")).not.toContain("{{auto}}");
   });
 
-  test("breadcrumbs: the click, the page-data fetch, the navigation and the console line that came before the error", async () => {
+  test("breadcrumbs (tracing off): the clicks, the page-data fetch with its status, the navigation and the console line before the error", async () => {
     const { page } = await visit(withDsn, "/");
     await page.waitForFunction(() => (window as { __SENTRY__?: object }).__SENTRY__ !== undefined);
     await page.click('a[href="/client-error"]');
@@ -250,10 +274,15 @@ describe("what a browser event carries", () => {
     const crumbs = event!.breadcrumbs ?? [];
     expect(crumbs).toContainEqual(expect.objectContaining({ category: "navigation", data: { from: "/", to: "/client-error" } }));
     expect(crumbs).toContainEqual(expect.objectContaining({ category: "console", level: "warning", message: "about to press the button" }));
-    // The link's click. (The button's own click reaches Sentry after React has rendered, and failed, in
-    // its click handler: Sentry loads after hydration, so its listener comes after React's.)
     expect(crumbs).toContainEqual(expect.objectContaining({ category: "ui.click", message: "body > main > ul.links > li > a" }));
-    expect(crumbs).toContainEqual(expect.objectContaining({ category: "fetch", data: expect.objectContaining({ url: "/__data/client-error" }) }));
+    expect(crumbs).toContainEqual(expect.objectContaining({ category: "fetch", data: { method: "GET", url: "/__data/client-error", status_code: 200 } }));
+    // The button's own click too, although React's listener (older than Sentry's) renders, and fails, within it.
+    const steps = crumbs.map((c) => `${c.category} ${c.message ?? ""}`.trim());
+    expect(steps.filter((s) => s.startsWith("ui.click") || s.startsWith("navigation"))).toEqual([
+      "ui.click body > main > ul.links > li > a",
+      "navigation",
+      'ui.click body > button[type="button"]',
+    ]);
     await page.close();
   });
 

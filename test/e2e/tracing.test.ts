@@ -87,7 +87,9 @@ test("a navigation is named after its route, and its page-data request is a serv
   await page.close();
   await monitoring.flush(2_000);
   expect(navigation).toMatchObject({ transaction: "/search", transaction_info: { source: "route" } });
-  const data = fromServer().find((t) => t.transaction === "GET /__data/search");
+  // The route's one name; the attribute says it answered page data.
+  const data = fromServer().find((t) => t.transaction === "GET /search" && t.contexts?.trace?.data?.["brisk.request.kind"] === "page-data");
   expect(data?.transaction_info?.source).toBe("route");
+  expect(fromServer().filter((t) => t.transaction?.includes("/__data"))).toEqual([]);
   expect(data?.contexts?.trace?.trace_id).toBe(navigation!.contexts!.trace!.trace_id!);
 });

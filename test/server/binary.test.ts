@@ -1,7 +1,9 @@
 // binary.test.ts: `bun run build`'s binary (of the fixture app), copied alone into an empty folder, serves every
 // page, asset, /healthz and /monitoring, reports to Sentry, and answers `--healthcheck` for the container.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdir } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { checkHealth, healthUrl } from "../../src/server/healthcheck.ts";
 import { binaryAlone, builtBinary, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../support/binary.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
@@ -153,7 +155,7 @@ describe("the binary with SENTRY_DSN", () => {
     expect(ingest.received.some((r) => r.text === body && r.path === "/api/42/envelope/")).toBe(true);
   });
 
-  test("a server error's frames name the project's file, line and function, and only the app's and Brisk's own are in-app", async () => {
+  test("a server error's frames name the project's file, line, function and source lines, and only the app's and Brisk's own are in-app", async () => {
     await ingest.reset();
     const html = await (await fetch(`${monitored.origin}/server-error`)).text();
     const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)![1];
@@ -162,6 +164,10 @@ describe("the binary with SENTRY_DSN", () => {
     const frames = event.exception!.values!.at(-1)!.stacktrace!.frames!;
     expect(frames.at(-1)).toMatchObject({ filename: "test/fixtures/app/loaders.server.ts", function: "serverErrorLoader", lineno: 24, in_app: true });
     expect(frames.find((f) => f.function === "resolvePage")).toMatchObject({ filename: "src/server/pages/resolve-page.ts", in_app: true });
+    // Their source lines too, from the binary's own copy (none of the project's files is on disk beside it).
+    expect(frames.at(-1)?.context_line).toContain('throw new Error("Fixture failure in a loader");');
+    expect(frames.at(-1)?.pre_context?.at(-1)).toContain("export const serverErrorLoader");
+    for (const frame of frames.filter((f) => f.in_app)) expect({ file: frame.filename, line: typeof frame.context_line }).toEqual({ file: frame.filename, line: "string" });
     for (const frame of frames) expect(frame.in_app).toBe(/^(src|test\/fixtures\/app)\//.test(frame.filename ?? ""));
     // Elysia's own frames are there, and not the app's.
     expect(frames.some((f) => !f.in_app)).toBe(true);
@@ -178,14 +184,20 @@ describe("the binary with SENTRY_DSN", () => {
 });
 
 describe("an address the binary cannot listen on", () => {
-  test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])("HOST=%p: one line naming HOST, exit 1", async (host) => {
-    const proc = Bun.spawn([alone.binary], { cwd: alone.dir, env: serverEnv({ HOST: host, PORT: "0" }), stdout: "pipe", stderr: "pipe" });
-    const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-    // The app has started (the cookie secret) before the listen fails: only info and warn lines.
-    const levels = stdout.split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { level: string }).level);
-    expect({ code, errors: levels.filter((l) => l === "error") }).toEqual({ code: 1, errors: [] });
-    expect(stderr).toStartWith(`brisk: invalid configuration: HOST: cannot listen on "${host}"`);
-    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])("HOST=%p: one line naming HOST, exit 1, before the app starts", async (host) => {
+    // A DATA_DIR of its own: a start would generate the cookie secret there, and log a warning saying so.
+    const dataDir = await mkdtemp(join(tmpdir(), "brisk-host-"));
+    try {
+      const env = serverEnv({ HOST: host, PORT: "0", DATA_DIR: dataDir });
+      const proc = Bun.spawn([alone.binary], { cwd: alone.dir, env, stdout: "pipe", stderr: "pipe" });
+      const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+      expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+      expect(stderr).toStartWith(`brisk: invalid configuration: HOST: cannot listen on "${host}"`);
+      expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(await readdir(dataDir)).toEqual([]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // request-log.test.ts: each request's one log line: its id, its real path and the status the visitor really got.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { listenApp, logFor, testApp, type Listening } from "../support/app.ts";
+import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 import { rawExchange } from "../support/raw-http.ts";
 
 describe("X-Request-Id", () => {
@@ -21,6 +22,30 @@ describe("X-Request-Id", () => {
       const res = await t.request(path, { headers: incoming });
       expect({ path, id: res.headers.get("x-request-id") }).toEqual({ path, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     }
+  });
+});
+
+describe("the tunnel while Sentry is down", () => {
+  let ingest: FakeIngest;
+  beforeAll(async () => {
+    ingest = await startFakeIngest();
+  });
+  afterAll(() => ingest.stop());
+  const envelope = () => `${JSON.stringify({ dsn: ingest.dsn() })}\n{"type":"event"}\n{}\n`;
+
+  test("its 502 (unreachable) and a 503 passed on from Sentry are warnings; the site's own 500 is still an error", async () => {
+    const t = await testApp({ SENTRY_DSN: ingest.dsn() });
+    await ingest.setMode("down");
+    const unreachable = await t.request("/monitoring", { method: "POST", body: envelope() });
+    await ingest.setMode("status", { status: 503 });
+    const unavailable = await t.request("/monitoring", { method: "POST", body: envelope() });
+    const own = await t.request("/api/fails");
+    const lines = await Promise.all([unreachable, unavailable, own].map((res) => logFor(t.logs, res)));
+    expect(lines.map((l) => [l.path, l.status, l.level])).toEqual([
+      ["/monitoring", 502, "warn"],
+      ["/monitoring", 503, "warn"],
+      ["/api/fails", 500, "error"],
+    ]);
   });
 });
 

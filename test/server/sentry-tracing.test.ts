@@ -60,6 +60,13 @@ describe("page transactions", () => {
     expect(transaction.request?.url).toBe("http://localhost/search?q=brisk");
   });
 
+  test("its request's query secrets are masked in the URL and the Referer alike", async () => {
+    await (await t.request("/search?q=x&email=a%40b.example", { headers: { referer: "http://localhost/reset?token=t-secret&sig=s" } })).text();
+    const { transactions } = await sent();
+    expect(transactions[0]?.request?.url).toBe("http://localhost/search?q=x&email=[Filtered]");
+    expect(transactions[0]?.request?.headers?.referer).toBe("http://localhost/reset?token=[Filtered]&sig=[Filtered]");
+  });
+
   test("a streamed page's transaction ends after its last section, not with its shell", async () => {
     const started = Date.now();
     await (await t.request("/stream")).text();
@@ -78,6 +85,16 @@ describe("page transactions", () => {
     expect(transactions[0]?.contexts?.trace?.status).toBe("internal_error");
     expect(errors).toHaveLength(1);
     expect(errors[0]?.contexts?.trace?.trace_id).toBe(transactions[0]!.contexts!.trace!.trace_id!);
+  });
+
+  test("a failed render and the error page rendered after it are two spans with different names, the first failed", async () => {
+    await (await t.request("/render-error")).text();
+    const { transactions } = await sent();
+    const spans = (transactions[0]?.spans ?? []).map((s) => [s.op, s.description, s.status]);
+    expect(spans).toEqual([
+      ["function.brisk.render", "render /render-error", "internal_error"],
+      ["function.brisk.fallback", "fallback /render-error", "ok"],
+    ]);
   });
 
   test("two concurrent failing pages are two traces", async () => {
@@ -105,6 +122,71 @@ describe("page transactions", () => {
   });
 });
 
+const SAME_ORIGIN = { origin: "http://localhost", "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" };
+/** What the browser's navigation sends with its page-data request. */
+const navigationTrace = (traceId: string) => ({ "sentry-trace": `${traceId}-0123456789abcdef-1`, baggage: `sentry-trace_id=${traceId},sentry-sample_rate=1,sentry-sampled=true` });
+const kindOf = (transaction: Event | undefined) => transaction?.contexts?.trace?.data?.["brisk.request.kind"];
+
+describe("API transactions", () => {
+  test("are named after the Elysia route pattern, with its status, the request and kind api", async () => {
+    const res = await t.request("/api/notes/7?x=1");
+    expect(res.status).toBe(404);
+    await res.text();
+    const { transactions } = await sent();
+    expect(transactions).toHaveLength(1);
+    const [transaction] = transactions as [Event];
+    expect(transaction).toMatchObject({ transaction: "GET /api/notes/:id", transaction_info: { source: "route" } });
+    expect(transaction.contexts?.trace).toMatchObject({ op: "http.server", status: "not_found" });
+    expect(transaction.contexts?.trace?.data).toMatchObject({ "brisk.request.kind": "api", "http.route": "/api/notes/:id" });
+    expect(transaction.request?.url).toBe("http://localhost/api/notes/7?x=1");
+  });
+
+  test("a failing API route: its transaction ends internal_error and holds the error event, which names it", async () => {
+    await (await t.request("/api/fails")).text();
+    const { transactions, errors } = await sent();
+    expect(transactions.map((e) => e.transaction)).toEqual(["GET /api/fails"]);
+    expect(transactions[0]?.contexts?.trace?.status).toBe("internal_error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.transaction).toBe("GET /api/fails");
+    expect(errors[0]?.contexts?.trace?.trace_id).toBe(transactions[0]!.contexts!.trace!.trace_id!);
+  });
+});
+
+describe("one name per route", () => {
+  test("a document and a navigation's page data are one name, told apart by brisk.request.kind", async () => {
+    await (await t.request("/items/1")).text();
+    await (await t.request("/__data/items/2", { headers: navigationTrace("11111111111111111111111111111111") })).text();
+    const { transactions } = await sent();
+    expect(transactions.map((e) => [e.transaction, kindOf(e)])).toEqual([
+      ["GET /items/:id", "document"],
+      ["GET /items/:id", "page-data"],
+    ]);
+  });
+
+  test("a document form post and a JavaScript one (page data) are one name; their failures' events carry it too", async () => {
+    const post = { method: "POST", body: "text=boom" };
+    await (await t.request("/form", { ...post, headers: SAME_ORIGIN })).text();
+    await (await t.request("/__data/form", { ...post, headers: { ...SAME_ORIGIN, ...navigationTrace("22222222222222222222222222222222") } })).text();
+    const { transactions, errors } = await sent();
+    expect(transactions.map((e) => [e.transaction, kindOf(e)])).toEqual([
+      ["POST /form", "document"],
+      ["POST /form", "page-data"],
+    ]);
+    expect(errors.map((e) => e.transaction)).toEqual(["POST /form", "POST /form"]);
+  });
+
+  test("no transaction or event name holds the page-data prefix, and every error event names its route", async () => {
+    const trace = { headers: navigationTrace("33333333333333333333333333333333") };
+    for (const path of ["/server-error", "/render-error", "/late-error", "/__data/server-error", "/__data/search", "/__data/no/such/page"]) {
+      await (await t.request(path, trace)).text();
+    }
+    const { transactions, errors } = await sent();
+    expect(transactions).toHaveLength(6);
+    for (const name of [...transactions, ...errors].map((e) => e.transaction)) expect(name).not.toContain("/__data");
+    expect(errors.map((e) => e.transaction).sort()).toEqual(["GET /late-error", "GET /render-error", "GET /server-error", "GET /server-error"]);
+  });
+});
+
 describe("the trace handed to the browser", () => {
   test("the page's boot state, in its nonce'd script, carries sentry-trace and baggage of the page's transaction", async () => {
     const html = await (await t.request("/")).text();
@@ -129,7 +211,8 @@ describe("the trace handed to the browser", () => {
     expect(res.headers.get("baggage")).toContain(`sentry-trace_id=${traceId}`);
     const { transactions } = await sent();
     expect(transactions).toHaveLength(1);
-    expect(transactions[0]).toMatchObject({ transaction: "GET /__data/search", transaction_info: { source: "route" } });
+    expect(transactions[0]).toMatchObject({ transaction: "GET /search", transaction_info: { source: "route" } });
+    expect(transactions[0]?.contexts?.trace?.data).toMatchObject({ "brisk.request.kind": "page-data" });
     expect(transactions[0]?.contexts?.trace).toMatchObject({ trace_id: traceId, parent_span_id: "0123456789abcdef" });
   });
 
@@ -168,6 +251,6 @@ describe("a page not sampled (SENTRY_TRACES_SAMPLE_RATE=0)", () => {
     const traceId = "fedcba9876543210fedcba9876543210";
     await (await t.request("/__data/search?q=x", { headers: { "sentry-trace": `${traceId}-0123456789abcdef-1` } })).text();
     const { transactions } = await sent();
-    expect(transactions.map((e) => [e.transaction, e.contexts?.trace?.trace_id])).toEqual([["GET /__data/search", traceId]]);
+    expect(transactions.map((e) => [e.transaction, e.contexts?.trace?.trace_id])).toEqual([["GET /search", traceId]]);
   });
 });

@@ -122,6 +122,35 @@ describe("with SENTRY_DSN", () => {
     expect((await logFor(t.logs, res)).digest).toBe(digest);
   });
 
+  const SAME_ORIGIN = { origin: "http://localhost", "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" };
+  const boom = { method: "POST", headers: SAME_ORIGIN, body: "text=boom" };
+  test.each([
+    ["a loader", "/server-error", {}, "GET /server-error"],
+    ["a render", "/render-error", {}, "GET /render-error"],
+    ["a streamed section", "/late-error", {}, "GET /late-error"],
+    ["page data", "/__data/server-error", {}, "GET /server-error"],
+    ["a document form post's action", "/form", boom, "POST /form"],
+    ["a JavaScript form post's action", "/__data/form", boom, "POST /form"],
+    ["an API route", "/api/fails", {}, "GET /api/fails"],
+  ] as const)("%s: the event names its route as its transaction (%s, tracing off)", async (_what, path, init, name) => {
+    const res = await t.request(path, init as RequestInit);
+    await res.text();
+    expect(res.status).toBeOneOf([200, 500]);
+    const events = await sentEvents();
+    expect(events.map((e) => e.transaction)).toEqual([name]);
+  });
+
+  test("an API route's error: a 500 with its digest and request id, reported once with its route and phase", async () => {
+    const res = await t.request("/api/fails");
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { digest: string; requestId: string };
+    expect(body.requestId).toBe(res.headers.get("x-request-id")!);
+    const events = await sentEvents();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ transaction: "GET /api/fails", tags: { digest: body.digest, route: "/api/fails", phase: "handler" } });
+    expect(await logFor(t.logs, res)).toMatchObject({ route: "/api/fails", digest: body.digest });
+  });
+
   test("repeated visits to the same failing page are one event each, each with its own digest", async () => {
     // One call site, so the events' stacks are identical: Sentry's Dedupe would keep only some of them.
     const digests: Array<string | undefined> = [];
@@ -171,6 +200,8 @@ describe("with SENTRY_DSN", () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.tags).toMatchObject({ digest, phase: "handler" });
     expect(events[0]?.exception?.values?.at(-1)?.value).toBe("asset store unavailable");
+    // Named after the Elysia route that failed, as no page or API route named it.
+    expect(events[0]?.transaction).toBe("GET /assets/*");
   });
 
   test("an API route's error under a stored not-found page still carries its request (stored answers alone run bare)", async () => {
@@ -219,6 +250,17 @@ describe("with SENTRY_DSN", () => {
       // Personal data stays off by default: no address, no user.
       expect(event.user).toBeUndefined();
     }
+  });
+
+  test("query secrets are masked in the Referer as in the URL, code, email and sig among them; other values stay", async () => {
+    const referer = "https://other.example/reset?token=reset-secret&code=oauth-code&q=kept#part";
+    await (await t.request("/server-error?code=c-secret&email=who%40example.com&sig=s-secret&q=shown", { headers: { referer } })).text();
+    const [event] = await sentEvents();
+    expect(event?.request?.url).toBe("http://localhost/server-error?code=[Filtered]&email=[Filtered]&sig=[Filtered]&q=shown");
+    expect(event?.request?.query_string).toBe("code=[Filtered]&email=[Filtered]&sig=[Filtered]&q=shown");
+    expect(event?.request?.headers?.referer).toBe("https://other.example/reset?token=[Filtered]&code=[Filtered]&q=kept#part");
+    const sent = JSON.stringify(event, (key, value) => (/^(pre_context|context_line|post_context)$/.test(key) ? undefined : value));
+    expect(sent).not.toMatch(/reset-secret|oauth-code|c-secret|s-secret|who%40example/);
   });
 
   test("an error event starts with a breadcrumb for its request", async () => {

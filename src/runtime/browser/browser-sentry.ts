@@ -21,6 +21,7 @@ import {
 } from "@sentry/react";
 import type { BrowserNavigation } from "./browser-navigation.ts";
 import { debugIdOf, sentryDebugId } from "../debug-id.ts";
+import { MASKED_QUERY_NAMES } from "../masked-query.ts";
 import type { BootState, ClientConfig } from "../page-payload.ts";
 import type { ErrorReport, Reporter, UnsentReport } from "../report.ts";
 import { failUndelivered } from "../sentry-transport.ts";
@@ -82,6 +83,36 @@ function debugMetaIntegration() {
   };
 }
 
+/**
+ * Sentry hears clicks and key presses on the document, after the listeners added before it loaded: React's,
+ * which render (and may fail) within the click, so that click's breadcrumb would come after the error's
+ * event. Sentry's instrumented addEventListener gives a target its own listener in the phase of the first one
+ * added to it: one capture listener on the window, added now, makes Sentry hear every click first of all.
+ * (Tracing adds such a listener of its own; this makes errors-only pages the same.)
+ */
+function hearClicksFirst() {
+  const heard = () => {};
+  // On `window` by name: Sentry's wrapper needs the target as `this`, which a bare call leaves undefined.
+  window.addEventListener("click", heard, { capture: true });
+  window.addEventListener("keypress", heard, { capture: true });
+}
+
+/**
+ * The page the visitor came from, without its query: Sentry filters the page's own URL but passes the Referer
+ * on as it is, and a reset link's token or a sign-in's code would go with it.
+ */
+function refererPathIntegration() {
+  return {
+    name: "BriskRefererPath",
+    processEvent(event: Event) {
+      const headers = event.request?.headers;
+      const referer = headers?.Referer;
+      if (headers && referer) headers.Referer = referer.split(/[?#]/, 1)[0]!;
+      return event;
+    },
+  };
+}
+
 /** Reports a page left behind when its Sentry chunk could not load, with when and where they happened. */
 function sendUnsent(key: string, report: Reporter) {
   let unsent: UnsentReport[];
@@ -120,19 +151,22 @@ export function startBrowserSentry(
       linkedErrorsIntegration(),
       globalHandlersIntegration(),
       httpContextIntegration(),
+      refererPathIntegration(),
       breadcrumbsIntegration(),
       consoleIntegration(),
       browserSessionIntegration(),
       debugMetaIntegration(),
     ],
     ignoreErrors,
-    // SENTRY_SEND_DEFAULT_PII: without it, envelopes tell Sentry never to infer the visitor's IP address.
-    dataCollection: { userInfo: sendDefaultPii === true },
+    // SENTRY_SEND_DEFAULT_PII: without it, envelopes tell Sentry never to infer the visitor's IP address. The
+    // page's URL has its sensitive query values masked, Brisk's names among them.
+    dataCollection: { userInfo: sendDefaultPii === true, urlQueryParams: { deny: MASKED_QUERY_NAMES } },
     // Transactions ("static"), like the server's, so every Sentry ingests them.
     ...(tracing ? { tracesSampleRate: tracing.sampleRate, traceLifecycle: "static" as const } : {}),
   });
   getCurrentScope().setClient(client);
   client.init();
+  hearClicksFirst();
   if (tracing) {
     // By URL, not by module name: the bundler then adds no loader for it to this chunk or the entry.
     void (import(/* @vite-ignore */ tracing.script) as Promise<typeof import("./browser-tracing.ts")>).then(

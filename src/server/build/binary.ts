@@ -1,6 +1,7 @@
 // binary.ts: what `bun run build` makes: the production client, then one self-contained server binary that embeds it.
 import { mkdir, rm, stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
+import { EMBEDDED_SOURCES_DIR } from "../monitoring/sentry-frames.ts";
 import { importedAssets } from "../http/imported-assets.ts";
 import { appModuleAlias, projectAppModule } from "./app-module.ts";
 import { buildClient } from "./client-build.ts";
@@ -49,6 +50,8 @@ export async function buildBinary({
   await rm(binary, { force: true });
   const manifest = await buildClient({ outdir: clientDir, mode: "production", appModule });
   const prerendered = withPages ? await prerender(clientDir, appModule) : "nothing prerendered";
+  const sourcesDir = join(outdir, EMBEDDED_SOURCES_DIR);
+  if (serverSourcemaps) await copyProjectSources(sourcesDir, appModule);
   const result = await Bun.build({
     entrypoints: [join(ROOT, "src/server/main.ts")],
     target: "bun",
@@ -67,17 +70,40 @@ export async function buildBinary({
     plugins: [appModuleAlias(appModule), importedAssets(), reactServerForBun(ROOT)],
     compile: {
       outfile: binary,
-      // Embedded as `client/…` beside the code, where findClientDir looks.
-      assets: [clientDir],
+      // Embedded as `client/…` beside the code, where findClientDir looks, and the sources as `sources/…`,
+      // where error events read their lines (sentry-frames.ts).
+      assets: serverSourcemaps ? [clientDir, sourcesDir] : [clientDir],
       // Configuration comes from the environment only; a stray bunfig.toml in the working folder must not change the binary.
       autoloadBunfig: false,
     },
     throw: false,
   });
   if (!result.success) throw new AggregateError(result.logs, `bun build --compile failed:\n${result.logs.map(String).join("\n")}`);
-  // The maps are inside the binary; the copies Bun also writes beside it are not needed to run or upload.
+  // The maps and sources are inside the binary; the copies beside it are not needed to run or upload.
   await Promise.all(result.outputs.filter((o) => o.path.endsWith(".map")).map((o) => rm(o.path, { force: true })));
+  await rm(sourcesDir, { recursive: true, force: true });
   return { binary, bytes: (await stat(binary)).size, buildId: manifest.buildId, prerendered };
+}
+
+/** The code the server runs of its own: Brisk's (both sides share src/runtime) and the app's folder. */
+const SOURCE_FILES = new Bun.Glob("**/*.{ts,tsx,js,jsx,mjs}");
+
+/**
+ * Copies the project's own server code under its paths in the project, for the binary to embed: its stack
+ * frames name these files (from its source maps), and an error event shows their lines. The dependencies'
+ * are left out, as their frames are not the app's.
+ */
+async function copyProjectSources(sourcesDir: string, appModule: string): Promise<void> {
+  await rm(sourcesDir, { recursive: true, force: true });
+  const roots = [join(ROOT, "src/server"), join(ROOT, "src/runtime"), dirname(resolve(appModule))];
+  for (const root of new Set(roots)) {
+    for await (const file of SOURCE_FILES.scan({ cwd: root })) {
+      if (file.includes("node_modules/")) continue;
+      const path = join(root, file);
+      // Bun.write makes the folders on the way.
+      await Bun.write(join(sourcesDir, relative(ROOT, path)), Bun.file(path));
+    }
+  }
 }
 
 /**

@@ -78,6 +78,11 @@ export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyRead
     .onTransform(function offerApiCookies({ request }) {
       offerCookies(request, cookies);
     })
+    // The route's pattern, as Elysia matched it (`/api/notes/:id`): the log line's route, and the name
+    // of its Sentry transaction and error events.
+    .onTransform(function nameApiRoute({ request, route }) {
+      recordOf(request).route = route;
+    })
     .onAfterHandle(function setApiCookies({ request, set }) {
       const setCookies = cookiesSetBy(request);
       if (setCookies.length) set.headers["set-cookie"] = setCookies;

@@ -7,7 +7,7 @@ import { BodyRefused, isApiPath, jsonError } from "./api.ts";
 import { text } from "./text.ts";
 import { recordOf, reportError, type CaptureError } from "../monitoring/request-record.ts";
 
-type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code">;
+type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code" | "route">;
 
 interface SchemaError {
   /** Which part failed: `body`, `query`, `params`, `headers`, or `property` for a coerced value (`t.Numeric`). */
@@ -39,7 +39,7 @@ function fieldErrors(error: unknown, url: URL): Record<string, string> {
 }
 
 export function errorResponse(ctx: ErrorContext, capture: CaptureError): Response {
-  const { request, error, code } = ctx;
+  const { request, error, code, route } = ctx;
   const record = recordOf(request);
   const json = isApiPath(record.path);
   if (isOutcome(error)) return error.toResponse(json ? "json" : "text");
@@ -56,7 +56,9 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   }
   // A visitor who went away mid-request is not a failure of ours.
   if (request.signal.aborted) return new Response(null, { status: 499 });
-  // Elysia catches what a handler throws, so this is the one place left to see it.
+  // Elysia catches what a handler throws, so this is the one place left to see it. A failure before the
+  // app named the route (a plugin's handler, a body parser) is named after Elysia's route pattern.
+  if (route) record.route ??= route;
   const digest = reportError(record, error, "handler", capture);
   const headers = { "x-request-id": record.id };
   if (json) return jsonError(500, "internal server error", { digest, requestId: record.id }, headers);

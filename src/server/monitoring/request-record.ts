@@ -25,6 +25,11 @@ export interface RequestRecord {
   errors: RecordedError[];
   /** Settles when a streamed response has rendered everything; the log line waits for it. */
   done?: Promise<unknown>;
+  /**
+   * The answer passes on another service's status (the tunnel, Sentry's): a 5xx then says that service is
+   * down, while this server is fine, and its line is a warning.
+   */
+  relayed?: boolean;
 }
 
 export interface ErrorContext {

@@ -1,26 +1,37 @@
-// sentry-tracing.ts: page transactions named after their route, spans for a page's steps, and the trace handed to the browser.
+// sentry-tracing.ts: page and API transactions named after their route, spans for a page's steps, and the trace handed to the browser.
 import * as Sentry from "@sentry/bun";
 import { spanIsSampled } from "@sentry/core";
 import { PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
-import { NAME_SOURCE, UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
+import { NAME_SOURCE, transactionName } from "../../runtime/trace-names.ts";
+import { isApiPath } from "../http/api.ts";
 import type { RequestMonitor } from "./request-monitor.ts";
 
+/**
+ * What a transaction answered, as its `brisk.request.kind` attribute: a route has one transaction name, and
+ * this tells a client navigation's page data (or a JavaScript form post) from the document.
+ */
+type RequestKind = "document" | "page-data" | "api";
+const REQUEST_KIND = "brisk.request.kind";
 
-const isPageData = (pathname: string) => pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
+function requestKind(pathname: string): RequestKind {
+  if (pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`)) return "page-data";
+  return isApiPath(pathname) ? "api" : "document";
+}
 
 /**
- * Only pages are traced: documents always (sampled at SENTRY_TRACES_SAMPLE_RATE), page data only when the
- * browser's navigation sent its trace along, as a part of that navigation. Assets, the tunnel and the health
- * check never reach these hooks. A transaction starts as `GET /the/path`, is renamed to the route pattern
- * (`GET /examples/search`, source `route`) once the route is known, and ends with the last streamed byte.
+ * Pages and API routes are traced: documents and API requests always (sampled at SENTRY_TRACES_SAMPLE_RATE),
+ * page data only when the browser's navigation sent its trace along, as a part of that navigation. Assets,
+ * the tunnel and the health check never reach these hooks. A transaction starts as `GET /the/path`, is
+ * renamed to the route pattern (`GET /examples/search`, source `route`) once the route is known, and ends
+ * with the last streamed byte.
  */
-export function tracingHooks(sampleRate: number): Required<Pick<RequestMonitor, "page" | "step" | "traceHeaders">> {
+export function tracingHooks(sampleRate: number): Required<Pick<RequestMonitor, "routed" | "step" | "traceHeaders">> {
   return {
-    page(request, record, handle) {
+    routed(request, record, handle) {
       const { pathname } = new URL(request.url);
-      const data = isPageData(pathname);
+      const kind = requestKind(pathname);
       const continued = request.headers.has("sentry-trace");
-      if (data && !continued) return handle();
+      if (kind === "page-data" && !continued) return handle();
       // A new trace is sampled as the SDK would (its random number against the rate), but before any span
       // exists: an unsampled page, nine in ten at 0.1, then costs no span, only the negative decision its
       // trace headers carry to the browser. A continued trace keeps the SDK's own sampling of its parent.
@@ -31,7 +42,7 @@ export function tracingHooks(sampleRate: number): Required<Pick<RequestMonitor, 
           name: `${method} ${pathname}`,
           op: "http.server",
           forceTransaction: true,
-          attributes: { [NAME_SOURCE]: "url", "sentry.origin": "auto.http.brisk", "http.request.method": method },
+          attributes: { [NAME_SOURCE]: "url", "sentry.origin": "auto.http.brisk", "http.request.method": method, [REQUEST_KIND]: kind },
         },
         async (span) => {
           let response: Response;
@@ -42,11 +53,13 @@ export function tracingHooks(sampleRate: number): Required<Pick<RequestMonitor, 
             span.end();
             throw error;
           }
-          span.updateName(`${method} ${data ? PAGE_DATA_PREFIX : ""}${record.route ?? UNMATCHED_ROUTE}`);
+          const { route, done } = record();
+          span.updateName(transactionName(method, route));
           span.setAttribute(NAME_SOURCE, "route");
+          if (route) span.setAttribute("http.route", route);
           Sentry.setHttpStatus(span, response.status);
           const end = () => span.end();
-          if (record.done) record.done.then(end, end);
+          if (done) done.then(end, end);
           else end();
           return response;
         },

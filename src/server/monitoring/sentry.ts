@@ -4,6 +4,7 @@ import * as Sentry from "@sentry/bun";
 import { makeOfflineTransport, type OfflineTransportOptions } from "@sentry/core";
 import { recordRequestSession } from "@sentry/core/server";
 import { OUTCOME_MARKER, isOutcome } from "../../runtime/outcome.ts";
+import { transactionName } from "../../runtime/trace-names.ts";
 import { failUndelivered } from "../../runtime/sentry-transport.ts";
 import type { Config } from "../config.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
@@ -11,7 +12,8 @@ import { visitorIp } from "./tunnel.ts";
 import type { RequestMonitor } from "./request-monitor.ts";
 import type { CaptureError } from "./request-record.ts";
 import { createOutbox } from "./sentry-outbox.ts";
-import { SCOPED_REQUEST_KEY, projectFrame, scopedRequestIntegration, type ScopedRequest } from "./sentry-request.ts";
+import { embeddedSourcesIntegration, projectFrame } from "./sentry-frames.ts";
+import { QUERY_FILTER, SCOPED_REQUEST_KEY, scopedRequestIntegration, type ScopedRequest } from "./sentry-request.ts";
 import { tracingHooks } from "./sentry-tracing.ts";
 
 export interface ServerMonitoring {
@@ -46,8 +48,10 @@ function integrations() {
     scopedRequestIntegration(),
     // ip: false: an address never comes from headers here (see scopedRequestIntegration).
     Sentry.requestDataIntegration({ include: { ip: false } }),
-    // Context lines read the source files by their absolute paths, so before the frames are made relative.
+    // Context lines read the source files by their absolute paths, so before the frames are made relative;
+    // in the binary, from its embedded copy of the project's sources.
     Sentry.contextLinesIntegration(),
+    embeddedSourcesIntegration(),
     Sentry.rewriteFramesIntegration({ iteratee: projectFrame }),
   ];
 }
@@ -89,8 +93,8 @@ export function initServerSentry(config: Config, release: string, { log = stdout
     // @sentry/node option that @sentry/bun passes on but leaves out of its type.)
     ...{ enableRuntimeChannelInjection: false },
     // SENTRY_SEND_DEFAULT_PII: without it, no user data and no cookies; headers, the URL and the query
-    // still go, with credentials removed and sensitive names masked.
-    dataCollection: { userInfo: config.sentrySendDefaultPii, cookies: config.sentrySendDefaultPii, httpBodies: [] },
+    // still go, with credentials removed and sensitive names masked (in the Referer too: sentry-request.ts).
+    dataCollection: { userInfo: config.sentrySendDefaultPii, cookies: config.sentrySendDefaultPii, httpBodies: [], urlQueryParams: QUERY_FILTER },
     // What Sentry cannot take now waits on disk under DATA_DIR and is sent once it answers, after a restart too.
     transport: makeOfflineTransport(failUndelivered(Sentry.makeFetchTransport, outbox.delivered)),
     transportOptions: offline,
@@ -111,14 +115,15 @@ export function initServerSentry(config: Config, release: string, { log = stdout
         return sentryTrace ? Sentry.continueTrace({ sentryTrace, baggage: request.headers.get("baggage") }, handle) : handle();
       });
     },
-    page(request, record, handle) {
+    routed(request, record, handle) {
       // An uptime check's HEAD is no visit.
       if (request.method === "HEAD") return handle();
       const close = startRequestSession(client);
-      const answered = traced ? traced.page(request, record, handle) : handle();
+      const answered = traced ? traced.routed(request, record, handle) : handle();
       // Not returned from finally(): that would hold the response back until the stream has ended.
       return answered.finally(() => {
-        if (record.done) record.done.then(close, close);
+        const { done } = record();
+        if (done) done.then(close, close);
         else close();
       });
     },
@@ -127,13 +132,17 @@ export function initServerSentry(config: Config, release: string, { log = stdout
   return {
     capture(error, { digest, route, requestId, phase, method, path }) {
       if (isOutcome(error)) return;
-      Sentry.captureException(error, {
-        // Unhandled: the visitor got a 500 or an error section, not a recovered page.
-        mechanism: { type: `brisk.${phase}`, handled: false },
-        captureContext: {
-          tags: { digest, phase, ...(route ? { route } : {}) },
-          contexts: { request: { requestId, method, path } },
-        },
+      Sentry.withScope((scope) => {
+        // Named as the route's transaction is, with tracing on or off: Sentry groups and searches events by it.
+        scope.setTransactionName(transactionName(method, route));
+        Sentry.captureException(error, {
+          // Unhandled: the visitor got a 500 or an error section, not a recovered page.
+          mechanism: { type: `brisk.${phase}`, handled: false },
+          captureContext: {
+            tags: { digest, phase, ...(route ? { route } : {}) },
+            contexts: { request: { requestId, method, path } },
+          },
+        });
       });
       // The SDK counts an unhandled mechanism as a crash of the release. The server answered with its error
       // page and goes on serving: for release health the request errored, nothing crashed.

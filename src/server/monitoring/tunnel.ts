@@ -3,6 +3,7 @@ import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@se
 import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { Config } from "../config.ts";
+import { recordOf } from "./request-record.ts";
 import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
 import { createAdmission, readBody, type Admission, type Bytes } from "../writes/request-body.ts";
 import { crossSiteRefusal } from "../writes/same-origin.ts";
@@ -187,6 +188,10 @@ export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch
   const { trustProxy } = config;
   const cspEndpoint = securityEndpoint(config.sentryDsn);
   return new Elysia({ name: "brisk:monitoring" })
+    // Their 5xx are Sentry's, passed on or met on the way (502, 504): the site itself is fine.
+    .onTransform(function markRelayed({ request }) {
+      recordOf(request).relayed = true;
+    })
     .post(
       CSP_REPORT_PATH,
       ({ request, server }) => handleCspReport(request, visitorIp(request, server, trustProxy), cspEndpoint, tunnel),

@@ -8,7 +8,7 @@ import { scriptJson } from "../../runtime/script-json.ts";
 import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
 import { digestOf } from "../monitoring/digest.ts";
 import { withAppHeaders } from "../http/headers.ts";
-import { monitorStep, type TraceHeaders } from "../monitoring/request-monitor.ts";
+import { monitorStep, type PageStep, type TraceHeaders } from "../monitoring/request-monitor.ts";
 import { reportError } from "../monitoring/request-record.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { needsCodec, scriptValue } from "./wire.ts";
@@ -53,7 +53,7 @@ interface ShellFailure {
 }
 
 /** The document's stream, once its shell has rendered; a redirect instead, or what failed. */
-async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: PageDeps): Promise<Response | ShellFailure> {
+async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: PageDeps, step: PageStep = "render"): Promise<Response | ShellFailure> {
   const { request, url, record } = page;
   if (redirected(resolved)) return redirectResponse(resolved.payload.outcome!, resolved.headers);
   const host = url.hostname;
@@ -94,7 +94,7 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
         return reportError(record, error, "render", deps.capture);
       },
     });
-    const stream = await monitorStep(deps.monitor, "render", payload.route ?? UNMATCHED_ROUTE, render);
+    const stream = await monitorStep(deps.monitor, step, payload.route ?? UNMATCHED_ROUTE, render);
     record.done = stream.allReady;
     const failed = resolved.status >= 500 || payload.outcome !== undefined;
     // Filled in place: this object is the response's only copy of its headers.
@@ -117,13 +117,13 @@ export async function renderResolved(page: PageRequest, resolved: ResolvedPage, 
   if (failure.depth !== undefined) {
     const inRoute = failedPage(resolved, failure.error, failure.depth, page.record, deps, "render");
     if (inRoute.payload.boundary) {
-      const second = await streamDocument(page, inRoute, deps);
+      const second = await streamDocument(page, inRoute, deps, "fallback");
       if (second instanceof Response) return second;
       failure = second;
     }
   }
   const appPage = failedPage(resolved, failure.error, undefined, page.record, deps, "render");
-  const last = await streamDocument(page, appPage, deps);
+  const last = await streamDocument(page, appPage, deps, "fallback");
   if (last instanceof Response) return last;
   const digest = digestOf(last.error) ?? reportError(page.record, last.error, "render", deps.capture);
   return plainErrorPage(page.url.hostname, digest, last.headers);

@@ -1,10 +1,11 @@
 // index.ts: `brisk/test`, what an app's own tests use: the app served in-process or on a port (its client
-// built once per test process, its own server.start() run), a throwaway PostgreSQL, Chromium, and a component
-// rendered inside the app for a DOM test.
+// built once per test process, its own server.start() run, its Sentry on request), a fake Sentry ingest that
+// records what reaches it, a throwaway PostgreSQL, Chromium, and a component rendered inside the app for a DOM test.
 
 export { serveApp, listenApp, type ServeOptions, type ServedApp, type ListeningApp } from "./serve.ts";
 export { logFor } from "./logs.ts";
 export { startPostgres, type Postgres } from "./postgres.ts";
 export { freePort } from "./free-port.ts";
+export { startFakeIngest, type FakeIngest, type ReceivedRequest, type StatusReply } from "./fake-ingest.ts";
 export { launchBrowser, watchPage, hydrated, type PageWatch } from "./browser.ts";
 export { renderInApp, type RenderInAppOptions, type RenderedInApp } from "./dom.tsx";

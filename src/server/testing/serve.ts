@@ -6,6 +6,7 @@ import { createApp, storePrerenderedPages, type AppDeps, type BriskApp } from ".
 import { importedAssets } from "../http/imported-assets.ts";
 import type { LogRecord } from "../monitoring/logger.ts";
 import { projectAppModule } from "../build/app-module.ts";
+import type { ServerMonitoring } from "../monitoring/sentry.ts";
 import { loadApp } from "./app-module.ts";
 import { clientBuild, type ClientMode } from "./client.ts";
 import { testConfig } from "./config.ts";
@@ -22,8 +23,13 @@ export interface ServeOptions {
   clientMode?: ClientMode;
   /** The app's public files; public/ at the project root when omitted. */
   publicDir?: string;
-  /** What createApp is given over the test's own (the assets, the log, the cookie signer). */
+  /** What createApp is given over the test's own (the assets, the log, the cookie signer, Sentry's hooks). */
   deps?: AppDeps;
+  /**
+   * Starts the server's Sentry as main.ts does, when `env` has a SENTRY_DSN (a fake ingest's, see
+   * startFakeIngest). The SDK is one per process: end it with the served app's `sentry.close()`.
+   */
+  sentry?: boolean;
 }
 
 export interface ServedApp {
@@ -35,6 +41,8 @@ export interface ServedApp {
   request(path: string, init?: RequestInit): Promise<Response>;
   /** Resolves once the routes marked prerender are rendered and stored, as a production server serves them. */
   prerendered(): Promise<void>;
+  /** The server's Sentry, when started (`sentry: true` and a DSN): send what it holds, or send and end it. */
+  sentry?: Pick<ServerMonitoring, "flush" | "close">;
 }
 
 export interface ListeningApp extends ServedApp {
@@ -53,13 +61,18 @@ export async function serveApp(options: ServeOptions = {}): Promise<ServedApp> {
   // As main.ts starts an app: the cookie secret, then the app's own start (its database).
   const { cookieSigner } = await startApp(config, definition, log);
   const { assets } = await clientBuild({ app: appModule, mode: options.clientMode, publicDir: options.publicDir });
-  const app = createApp(config, definition, { assets, log, cookieSigner, ...options.deps });
+  // Loaded only when asked for: @sentry/bun takes tens of milliseconds to load.
+  const sentry = options.sentry ? await import("../monitoring/sentry.ts") : undefined;
+  const monitoring = sentry?.initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId, { log });
+  const hooks = monitoring ? { capture: monitoring.capture, monitor: monitoring.monitor } : {};
+  const app = createApp(config, definition, { assets, log, cookieSigner, ...hooks, ...options.deps });
   return {
     app,
     config,
     logs,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
     prerendered: () => storePrerenderedPages(app),
+    sentry: monitoring,
   };
 }
 
