@@ -2,7 +2,8 @@
 // never a 5xx outside the error routes, never its input unescaped in HTML, and page data that parses.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { routeTree } from "../../src/runtime/route-tree.ts";
+import { parse } from "devalue";
+import { isResourceRoute, routeTree } from "../../src/runtime/route-tree.ts";
 import { PAGE_DATA_PREFIX } from "../../src/runtime/page-payload.ts";
 import { listenApp, loadApp, type Listening } from "../support/app.ts";
 import { MARKER, fuzzParams, hostileString, tally } from "../support/fuzz.ts";
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /** The only routes allowed to answer 5xx: they fail on purpose. */
-const ERROR_ROUTES = new Set(["/server-error", "/render-error"]);
+const ERROR_ROUTES = new Set(["/server-error", "/render-error", "/unsendable", "/shop/broken", "/shop/render-broken", "/shop/layout-fails", "/shop/items/:id"]);
 /** 405 is /monitoring's answer to GET; 414 and 400 are the path checks; the rest are the fixture's pages'. */
 const EXPECTED = new Set([200, 307, 400, 401, 403, 404, 405, 414]);
 /** Sections that stream after 100–300 ms: only where requests overlap, so they do not add up to minutes. */
@@ -84,7 +85,7 @@ function pagePath({ withSlow = true } = {}): fc.Arbitrary<string> {
 // What must hold for one response.
 
 /** The route that will answer a URL, decided as the server decides it (page data strips its prefix). */
-function targetOf(url: string): { isData: boolean; route: string | undefined } {
+function targetOf(url: string): { isData: boolean; route: string | undefined; resource?: boolean } {
   let pathname = new URL(url).pathname;
   const isData = pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`);
   if (isData) pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
@@ -93,7 +94,8 @@ function targetOf(url: string): { isData: boolean; route: string | undefined } {
   } catch {
     return { isData, route: undefined };
   }
-  return { isData, route: match(pathname)?.pattern };
+  const found = match(pathname);
+  return { isData, route: found?.pattern, resource: found ? isResourceRoute(found.route) : false };
 }
 
 /** Over a socket, Bun answers a request line or headers past its 16 KiB limit itself. */
@@ -107,15 +109,16 @@ function checkEscaped(what: unknown, contentType: string | undefined, body: stri
 }
 
 function checkPage(url: string, status: number, contentType: string, body: string, extra: number[] = []): void {
-  const { isData, route } = targetOf(url);
+  const { isData, route, resource } = targetOf(url);
   const allowed = [...EXPECTED, ...extra, ...(ERROR_ROUTES.has(route ?? "") ? [500] : [])];
   expect({ url, status }).toEqual({ url, status: allowed.includes(status) ? status : -1 });
   checkEscaped(url, contentType, body);
-  // 400 and 414 are the plain-text path checks; the client falls back to a full page load on them.
-  if (isData && ![400, 414, ...extra].includes(status)) expect(contentType).toStartWith("application/x-ndjson");
+  // 400 and 414 are the plain-text path checks, and a route without a page answers as it does: the client
+  // falls back to a full page load on them.
+  if (isData && !resource && ![400, 414, ...extra].includes(status)) expect(contentType).toStartWith("application/x-ndjson");
   if (contentType.startsWith("application/x-ndjson")) {
     expect(body.endsWith("\n")).toBe(true);
-    const lines = body.slice(0, -1).split("\n").map((l) => JSON.parse(l));
+    const lines = body.slice(0, -1).split("\n").map((l) => (l.startsWith("[") ? parse(l) : JSON.parse(l)));
     expect(lines[0]).toMatchObject({ v: 3 });
   }
 }

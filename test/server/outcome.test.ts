@@ -65,13 +65,12 @@ describe("redirect", () => {
 
 describe("loader context", () => {
   test("holds decoded params, search, headers, cookies and the request's signal", async () => {
-    const matcher = routeTree([{ path: "/users/:id", component: () => null, loader: (ctx: Parameters<Loader>[0]) => ctx }]).match;
+    let given: Parameters<Loader>[0] | undefined;
+    const loader: Loader = (ctx) => void (given = ctx);
+    const matcher = routeTree([{ path: "/users/:id", component: () => null, loader }]).match;
     const request = new Request("http://localhost/users/a%20b?x=1", { headers: { cookie: "sid=abc%3D; theme=dark", "x-test": "1" } });
-    const seen = await resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestRecord(request) }, {
-      ...deps(() => null),
-      match: matcher,
-    });
-    const ctx = seen.data.get("/users/:id") as Parameters<Loader>[0];
+    await resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestRecord(request) }, { ...deps(() => null), match: matcher });
+    const ctx = given!;
     expect(ctx.params).toEqual({ id: "a b" });
     expect(ctx.search.get("x")).toBe("1");
     expect(ctx.headers.get("x-test")).toBe("1");
