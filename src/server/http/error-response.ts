@@ -4,6 +4,7 @@
 import type { ErrorHandler } from "elysia";
 import { isOutcome } from "../../runtime/outcome.ts";
 import { BodyRefused, isApiPath, jsonError } from "./api.ts";
+import { CrossSiteRefused } from "./api-cross-site.ts";
 import { text } from "./text.ts";
 import { recordOf, reportError, type CaptureError } from "../monitoring/request-record.ts";
 
@@ -48,6 +49,12 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   if (refused instanceof BodyRefused) {
     const headers: Record<string, string> = refused.status === 429 ? { "retry-after": "1" } : {};
     return json ? jsonError(refused.status, refused.message, {}, headers) : text(refused.status, refused.message, headers);
+  }
+  // Thrown by the API's first parse hook, wrapped by Elysia like the body reader's refusal.
+  const crossSite = (error as { cause?: unknown }).cause;
+  if (crossSite instanceof CrossSiteRefused) {
+    const message = "cross-site request refused";
+    return json ? jsonError(403, message, { reason: crossSite.message }) : text(403, `${message}: ${crossSite.message}`);
   }
   if (code === "NOT_FOUND") return json ? jsonError(404, "not found") : text(404, "not found");
   if (code === "PARSE") return json ? jsonError(400, "malformed request body") : text(400, "malformed request body");
