@@ -41,7 +41,10 @@ interface Stored {
 /** A request's sessions, by cookie name, on its one cookie jar: a layout's loader and a page's share them. */
 const sessions = new WeakMap<Cookies, Map<string, Promise<Session>>>();
 
-/** This request's session in the cookie `name` (`session`), read and verified once per request. */
+/**
+ * This request's session in the cookie `name` (`session`), read and verified once per request: later calls
+ * for the same cookie get the same session, written with the cookie options of the first.
+ */
 export function getSession<Values extends SessionValues = SessionValues>(cookies: Cookies, options: SessionOptions = {}): Promise<Session<Values>> {
   const name = options.name ?? "session";
   let byName = sessions.get(cookies);

@@ -10,7 +10,7 @@ import { clientAssets, loadApp, testConfig } from "../support/app.ts";
 const notes: string[] = [];
 const hooks: string[] = [];
 
-const api = new Elysia({ prefix: "/api" })
+const jsonApi = new Elysia({ prefix: "/api" })
   .use(allowCrossSite)
   .get("/notes", () => ({ notes }))
   .post("/notes", ({ body, set }) => ((set.status = 201), notes.push(body.text), { ok: true }), { body: t.Object({ text: t.String() }) })
@@ -20,6 +20,9 @@ const api = new Elysia({ prefix: "/api" })
   .post("/hooks/:source", ({ params, body }) => (hooks.push(`${params.source}:${JSON.stringify(body)}`), { received: true }), {
     allowCrossSite: true,
   });
+
+// An app's API may serve a path outside /api/ too: its writes are guarded the same way.
+const api = new Elysia().use(jsonApi).post("/outside", () => (notes.push("outside"), "ok"));
 
 type Handle = (path: string, init?: RequestInit) => Promise<Response>;
 let request: Handle;
@@ -84,6 +87,20 @@ describe("a write from another site is refused before its body is read", () => {
     const res = await request(path, { method, headers: { ...JSON_BODY, "sec-fetch-site": "cross-site" }, body });
     expect(res.status).toBe(403);
     expect(notes).toEqual(["kept"]);
+  });
+
+  test("a method sent in lower case is the same write", async () => {
+    notes.push("kept");
+    const res = await request("/api/notes/0", { method: "patch", headers: { ...JSON_BODY, ...EVIL }, body: '{"text":"changed"}' });
+    expect(res.status).toBe(403);
+    expect(notes).toEqual(["kept"]);
+  });
+
+  test("a route of the app's API outside /api/ is guarded too, answered in plain text", async () => {
+    const res = await request("/outside", { method: "POST", headers: EVIL });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toBe("cross-site request refused: Origin https://evil.example is not http://localhost\n");
+    expect(notes).toEqual([]);
   });
 
   test("a foreign Referer without Origin, and Origin: null, are refused", async () => {

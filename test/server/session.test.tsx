@@ -218,6 +218,11 @@ const api = new Elysia({ prefix: "/api" })
     },
     { body: t.Object({ name: t.String() }) },
   )
+  // A sign-in form posted without JavaScript: the session, then a 303 to the members' area.
+  .post("/sign-in-form", async ({ request, body }) => {
+    await (await getSession<Values>(requestCookies(request))).set("user", { name: String((body as { name?: unknown }).name) });
+    redirect("/members", { status: 303 });
+  })
   .post("/sign-out", async ({ request }) => {
     await (await getSession(requestCookies(request))).destroy();
     return { ok: true };
@@ -282,6 +287,13 @@ describe("the guard and the session in pages and API routes", () => {
     const signOut = await request("/api/sign-out", { method: "POST", headers: { ...SAME_ORIGIN, cookie } });
     expect(signOut.headers.getSetCookie()[0]).toMatch(/^session=; Path=\/; Expires=/);
     expect((await request("/members", { headers: { cookie: cookieOf(signOut) } })).status).toBe(401);
+  });
+
+  test("an API route that sets the session and then redirects sends the session with its 303", async () => {
+    const res = await request("/api/sign-in-form", form("name=lin"));
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/members");
+    expect(await (await request("/members", { headers: { cookie: cookieOf(res) } })).text()).toContain('<p id="member">lin</p>');
   });
 
   test("a save's flash shows once on the page after the redirect, then is gone", async () => {

@@ -34,7 +34,9 @@ function optedOut(api: AnyElysia | undefined): ReadonlySet<string> {
 export function refuseCrossSiteWrites(api: AnyElysia | undefined, options: { trustProxy: boolean }) {
   const open = optedOut(api);
   return function refuseCrossSiteWrite({ request, route }: { request: Request; route: string }): undefined {
-    if (!WRITES.has(request.method) || open.has(`${request.method} ${route}`) || open.has(`ALL ${route}`)) return;
+    // Fetch leaves a method other than the six standard ones as it was sent: `patch` is a write too.
+    const method = request.method.toUpperCase();
+    if (!WRITES.has(method) || open.has(`${method} ${route}`) || open.has(`ALL ${route}`)) return;
     // SECURITY: a page elsewhere can make a visitor's browser post a form here with the visitor's cookies
     // (a form needs no CORS preflight): the rule that guards page actions keeps it out.
     const refusal = crossSiteRefusal(request, options);
