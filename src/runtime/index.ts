@@ -10,6 +10,9 @@ export type { AppServer, Config, Logger, LogRecord, Mode } from "./app-server.ts
 export type { Action, ActionBody, ActionContext, Loader, LoaderContext, RouteDefinition, RouteFallbacks } from "./route.ts";
 export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
+export { route, type ChildRoute, type RouteOptions } from "./typed-route.ts";
+export type { PathParams } from "./path-params.ts";
+export { getSession, requireUser, type Session, type SessionOptions, type SessionValues } from "./session.ts";
 
 // How a loader or an action ends other than with data.
 export { forbidden, isOutcome, notFound, redirect, unauthorized, type OutcomeKind, type RedirectStatus } from "./outcome.ts";

@@ -135,7 +135,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .use(healthPlugin())
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
-    .use(apiPlugin(app.api, { actionMaxBytes: config.actionMaxBytes, bodyReads, cookies: pageDeps.cookies }))
+    .use(apiPlugin(app.api, { actionMaxBytes: config.actionMaxBytes, bodyReads, cookies: pageDeps.cookies, trustProxy: config.trustProxy }))
     .use(pagesPlugin(pageDeps));
   if (prerendered) prerenders.set(server, prerendered);
   return server;

@@ -5,3 +5,5 @@
 export type { AppServer, Config, Logger, LogRecord, Mode } from "../runtime/app-server.ts";
 export type { CookieOptions, Cookies } from "../runtime/cookies.ts";
 export { requestCookies } from "./sessions/request-cookies.ts";
+export { allowCrossSite } from "./http/api-cross-site.ts";
+export { getSession, requireUser, type Session, type SessionOptions, type SessionValues } from "../runtime/session.ts";

@@ -96,6 +96,30 @@ describe("an API route's cookies are the pages' cookies", () => {
     expect(await asPages.getSigned("session")).toBe("grace");
   });
 
+  test("rotation: with [newer, old] secrets the API reads a cookie the old one signed and signs with the newer; a retired secret's reads as absent", async () => {
+    const newer = "a newer secret, first in rotation order";
+    const rotated = createApp(testConfig(), defineApp({ ...(await loadApp()), api }), {
+      assets: await clientAssets(),
+      cookieSigner: await createCookieSigner([newer, SECRET]),
+      log: () => {},
+    });
+    const ask = (path: string, init?: RequestInit) => rotated.handle(new Request(`http://localhost${path}`, init));
+    const old = (await request("/api/session", json("POST", { name: "ada" }))).headers.getSetCookie()[0]!.split(";")[0]!;
+    expect(await (await ask("/api/session", { headers: { cookie: old } })).json()).toEqual({ name: "ada" });
+
+    const fresh = (await ask("/api/session", json("POST", { name: "grace" }))).headers.getSetCookie()[0]!.split(";")[0]!;
+    const newerOnly = createCookies(fresh, { secure: true, signer: await createCookieSigner([newer]) });
+    expect(await newerOnly.getSigned("session")).toBe("grace");
+
+    const retired = createApp(testConfig(), defineApp({ ...(await loadApp()), api }), {
+      assets: await clientAssets(),
+      cookieSigner: await createCookieSigner([newer]),
+      log: () => {},
+    });
+    const stale = await retired.handle(new Request("http://localhost/api/session", { headers: { cookie: old } }));
+    expect(await stale.json()).toEqual({ name: null });
+  });
+
   test("a deleted cookie expires in the answer", async () => {
     const res = await request("/api/session", { method: "DELETE", headers: { origin: "http://localhost" } });
     expect(res.headers.getSetCookie()[0]).toMatch(/^session=; Path=\/; Expires=/);

@@ -8,6 +8,7 @@ import { TOO_MANY_UPLOADS } from "../writes/submission.ts";
 import { recordOf } from "../monitoring/request-record.ts";
 import type { CookieSettings } from "../sessions/cookies.ts";
 import { cookiesSetBy, offerCookies } from "../sessions/request-cookies.ts";
+import { refuseCrossSiteWrites } from "./api-cross-site.ts";
 
 export const API_PREFIX = "/api";
 
@@ -64,9 +65,11 @@ export interface ApiOptions {
   bodyReads: Admission;
   /** The pages' cookie settings: an API route reads and sets the same (signed) cookies. */
   cookies: CookieSettings;
+  /** Judge a write's site by X-Forwarded-Proto and X-Forwarded-Host (TRUST_PROXY), as for page actions. */
+  trustProxy: boolean;
 }
 
-export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyReads, cookies }: ApiOptions) {
+export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyReads, cookies, trustProxy }: ApiOptions) {
   const allowed = apiMethods(api);
   const unmatched = ({ request }: { request: Request }) => {
     const methods = allowed(recordOf(request).path);
@@ -74,6 +77,7 @@ export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyRead
     return jsonError(405, "method not allowed", {}, { allow: methods.join(", ") });
   };
   const plugin = new Elysia({ name: "brisk:api" })
+    .onParse(refuseCrossSiteWrites(api, { trustProxy }))
     .onParse(parseWithinLimit(actionMaxBytes, bodyReads))
     .onTransform(function offerApiCookies({ request }) {
       offerCookies(request, cookies);

@@ -4,8 +4,10 @@
 import type { ErrorHandler } from "elysia";
 import { isOutcome } from "../../runtime/outcome.ts";
 import { BodyRefused, isApiPath, jsonError } from "./api.ts";
+import { CrossSiteRefused } from "./api-cross-site.ts";
 import { text } from "./text.ts";
 import { recordOf, reportError, type CaptureError } from "../monitoring/request-record.ts";
+import { cookiesSetBy } from "../sessions/request-cookies.ts";
 
 type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code" | "route">;
 
@@ -38,16 +40,31 @@ function fieldErrors(error: unknown, url: URL): Record<string, string> {
   return fields;
 }
 
+/**
+ * An outcome ends an API route on purpose, so what it set before goes out with it: the session a sign-in
+ * form's post stored before its 303, as a route without a page sends them.
+ */
+function withCookiesSet(response: Response, request: Request): Response {
+  for (const cookie of cookiesSetBy(request)) response.headers.append("set-cookie", cookie);
+  return response;
+}
+
 export function errorResponse(ctx: ErrorContext, capture: CaptureError): Response {
   const { request, error, code, route } = ctx;
   const record = recordOf(request);
   const json = isApiPath(record.path);
-  if (isOutcome(error)) return error.toResponse(json ? "json" : "text");
+  if (isOutcome(error)) return withCookiesSet(error.toResponse(json ? "json" : "text"), request);
   // Elysia wraps what a parse hook throws in its own ParseError; the API's body reader's refusal is the cause.
   const refused = error instanceof BodyRefused ? error : (error as { cause?: unknown }).cause;
   if (refused instanceof BodyRefused) {
     const headers: Record<string, string> = refused.status === 429 ? { "retry-after": "1" } : {};
     return json ? jsonError(refused.status, refused.message, {}, headers) : text(refused.status, refused.message, headers);
+  }
+  // Thrown by the API's first parse hook, wrapped by Elysia like the body reader's refusal.
+  const crossSite = (error as { cause?: unknown }).cause;
+  if (crossSite instanceof CrossSiteRefused) {
+    const message = "cross-site request refused";
+    return json ? jsonError(403, message, { reason: crossSite.message }) : text(403, `${message}: ${crossSite.message}`);
   }
   if (code === "NOT_FOUND") return json ? jsonError(404, "not found") : text(404, "not found");
   if (code === "PARSE") return json ? jsonError(400, "malformed request body") : text(400, "malformed request body");
