@@ -27,6 +27,8 @@ import { accountLoader, sessionAction, sessionLoader } from "./pages/Session.ser
 import { searchLoader } from "./pages/SearchExample.server.ts";
 import { StreamExample } from "./pages/StreamExample.tsx";
 import { streamLoader } from "./pages/StreamExample.server.ts";
+import { Types } from "./pages/Types.tsx";
+import { typesLoader } from "./pages/Types.server.ts";
 import { lazyPage, type RouteDefinition } from "brisk";
 
 export const routes: readonly RouteDefinition[] = [
@@ -57,6 +59,7 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/examples/session", component: Session, loader: sessionLoader, action: sessionAction },
   { path: "/examples/account", component: Account, loader: accountLoader },
   { path: "/examples/cached", component: Cached, loader: cachedLoader },
+  { path: "/examples/types", component: Types, loader: typesLoader },
   {
     // A layout: its children render in its <Outlet />, and their not-found and errors show there too.
     path: "/examples/nested",

@@ -1,8 +1,9 @@
 // Nested routes and routes without a page in Chromium: moving between /examples/nested's children keeps the layout
 // (what was typed, its loader's count) without a document load, a child's not-found and error show inside it, the
-// guestbook's Like button works with JavaScript on and off, and the RSS feed is XML a strict parser reads.
+// guestbook's Like button (a fetcher) counts up at once and works with JavaScript off, and the RSS feed is XML a strict
+// parser reads.
 import { expect, test } from "bun:test";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { useChromium } from "./chromium.ts";
 
 const chromium = useChromium();
@@ -13,6 +14,12 @@ async function addEntry(name: string, message: string): Promise<number> {
   const res = await fetch(`${chromium.served.origin}/api/guestbook`, { method: "POST", headers: { origin: chromium.served.origin, "content-type": "application/json" }, body: JSON.stringify({ name, message }) });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: number }).id;
+}
+
+/** An entry's likes, as the API says. */
+async function likesOf(id: number): Promise<number | undefined> {
+  const { entries } = (await (await fetch(`${chromium.served.origin}/api/guestbook`)).json()) as { entries: Array<{ id: number; likes: number }> };
+  return entries.find((e) => e.id === id)?.likes;
 }
 
 const nav = (page: Page, href: string) => page.click(`#nested-nav a[href="${href}"]`);
@@ -95,18 +102,81 @@ test("Like with JavaScript off: the browser posts the form, follows the 303 and 
   await context.close();
 });
 
-test("Like with JavaScript on: the count goes up in place, without a document load", async () => {
+/** Records, in order, every count the entry's `.likes` shows from now on (window.shownLikes). */
+async function recordLikes(entry: Locator): Promise<() => Promise<string[]>> {
+  await entry.evaluate((li) => {
+    const likes = li.querySelector(".likes")!;
+    const shown: string[] = ((window as unknown as { shownLikes: string[] }).shownLikes = []);
+    new MutationObserver(() => void (shown.at(-1) !== likes.textContent && shown.push(likes.textContent ?? ""))).observe(likes, { subtree: true, childList: true, characterData: true });
+  });
+  return () => entry.page().evaluate(() => (window as unknown as { shownLikes: string[] }).shownLikes);
+}
+
+/** Holds the page's posts to `pattern` until the returned function is called; `posted` lists them. */
+async function holdPosts(page: Page, pattern: string): Promise<{ posted: string[]; release(): void }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const posted: string[] = [];
+  await page.route(pattern, async (route) => {
+    posted.push(`${route.request().method()} ${new URL(route.request().url()).pathname}`);
+    await held;
+    await route.continue();
+  });
+  return { posted, release };
+}
+
+/** Resolves once the guestbook's page data has been loaded again, and the page has had time to show it. */
+async function guestbookReloaded(page: Page): Promise<void> {
+  await page.waitForResponse((r) => new URL(r.url()).pathname === "/__data/examples/guestbook" && r.request().method() === "GET");
+  await page.waitForTimeout(300);
+}
+
+test("Like with JavaScript on: a fetcher; the count goes up at once, before the server answers, and stays; no document load", async () => {
   const id = await addEntry("Script", `like with JavaScript ${crypto.randomUUID()}`);
   const { page, watch } = await open("/examples/guestbook");
   const entry = page.locator("ol.entries li", { has: page.locator(`a[href="/examples/guestbook/${id}"]`) });
+  // The like's post is held: what shows meanwhile is the fetcher's formData, the server has not counted it.
+  const hold = await holdPosts(page, `**/examples/guestbook/${id}/like`);
   await entry.getByRole("button", { name: "Like" }).click();
   await entry.locator(".likes", { hasText: /^1$/ }).waitFor();
+  expect(hold.posted).toEqual([`POST /__data/examples/guestbook/${id}/like`]);
+  expect(await likesOf(id)).toBe(0);
+  // The answer (303 back to the list, whose data is loaded again): the stored count takes over, the same.
+  const reloaded = guestbookReloaded(page);
+  hold.release();
+  await reloaded;
+  expect(await entry.locator(".likes").textContent()).toBe("1");
+  expect(await likesOf(id)).toBe(1);
+  // Again, not held: one more, and still no document load.
+  await page.unrouteAll();
+  const again = guestbookReloaded(page);
   await entry.getByRole("button", { name: "Like" }).click();
-  await entry.locator(".likes", { hasText: /^2$/ }).waitFor();
+  await again;
+  expect(await entry.locator(".likes").textContent()).toBe("2");
+  expect(await likesOf(id)).toBe(2);
   expect(page.url()).toBe(`${chromium.served.origin}/examples/guestbook`);
   expect(watch.documents).toEqual([`${chromium.served.origin}/examples/guestbook`]);
   expect(watch.problems).toEqual([]);
   await page.close();
+});
+
+// KNOWN FRAMEWORK BUG (reported): when the answer lands, the page's new loader data (likes 1) renders while the
+// fetcher still holds its formData, so the entry shows 1 + 1 = 2 for a few milliseconds before 1. useFetcher
+// clears formData only after nav.fetch resolves, which is after the navigation has committed the new data.
+// `test.failing` until that is fixed: then this fails, and `.failing` should go.
+test.failing("Like with JavaScript on: the optimistic count never shows a like twice while the answer lands (1, never 2)", async () => {
+  const id = await addEntry("Steady", `like without a flicker ${crypto.randomUUID()}`);
+  const { page } = await open("/examples/guestbook");
+  const entry = page.locator("ol.entries li", { has: page.locator(`a[href="/examples/guestbook/${id}"]`) });
+  const shownLikes = await recordLikes(entry);
+  const reloaded = guestbookReloaded(page);
+  await entry.getByRole("button", { name: "Like" }).click();
+  await reloaded;
+  const shown = await shownLikes();
+  await page.close();
+  expect(await likesOf(id)).toBe(1);
+  // What it shows today: ["1", "2", "1"].
+  expect(shown).toEqual(["1"]);
 });
 
 test("the RSS feed is well-formed XML to Chromium's strict parser, each entry's text exactly as written", async () => {

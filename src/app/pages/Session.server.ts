@@ -1,4 +1,5 @@
-// Session.server.ts: signing in with a name (a signed `session` cookie), signing out, and a page that needs it.
+// Session.server.ts: signing in with a name (a signed `session` cookie), signing out, a secret for the signed-in
+// visitor, and a page that needs the session.
 import { data, redirect, unauthorized, type ActionContext, type LoaderContext } from "brisk";
 
 /** The signed cookie that names the visitor; the API reads the same one (api.server.ts). */
@@ -12,9 +13,17 @@ export async function sessionLoader({ cookies }: LoaderContext) {
 
 export async function sessionAction({ body, cookies }: ActionContext) {
   const form = body.kind === "form" ? body.form : undefined;
-  if (form?.get("intent") === "sign-out") {
+  const intent = form?.get("intent");
+  if (intent === "sign-out") {
     cookies.delete(SESSION);
     redirect("/examples/session");
+  }
+  // The "Reveal the secret" fetcher: for a signed-in visitor only. Signed out, the 401 page shows, in place of
+  // this one with JavaScript (the URL unchanged), or as the document the browser's own post gets without it.
+  if (intent === "reveal") {
+    const name = await cookies.getSigned(SESSION);
+    if (!name) unauthorized();
+    return { secret: `Only you can read this, ${name}: the session cookie is signed, so nobody else can be you.` };
   }
   const raw = form?.get("name");
   const name = typeof raw === "string" ? raw.trim() : "";

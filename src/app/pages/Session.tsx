@@ -1,6 +1,6 @@
-// Session.tsx: the sign-in form, and the account page only a signed-in visitor sees.
+// Session.tsx: the sign-in form, a secret only a signed-in visitor may reveal, and the account page only they see.
 import { Link } from "wouter";
-import { Form, useActionData, useLoaderData } from "brisk";
+import { Form, useActionData, useFetcher, useLoaderData } from "brisk";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { accountLoader, sessionAction, sessionLoader } from "./Session.server.ts";
 
@@ -13,9 +13,28 @@ function SignOut() {
   );
 }
 
+/**
+ * A fetcher's form to this page's action ("reveal"): with JavaScript the secret shows in place, or the sign-in
+ * (401) page when signed out; without it the browser posts it and gets this page with the secret, or that 401.
+ */
+function RevealSecret({ revealed }: { revealed: string | undefined }) {
+  const reveal = useFetcher<typeof sessionAction>();
+  const secret = reveal.data && "secret" in reveal.data ? reveal.data.secret : revealed;
+  return (
+    <reveal.Form action="/examples/session" className="reveal">
+      <input type="hidden" name="intent" value="reveal" />
+      <button type="submit" disabled={reveal.state !== "idle"}>
+        Reveal the secret
+      </button>
+      {secret ? <p id="secret">{secret}</p> : null}
+    </reveal.Form>
+  );
+}
+
 export function Session() {
   const { name } = useLoaderData<typeof sessionLoader>();
   const answer = useActionData<typeof sessionAction>();
+  const signIn = answer && "error" in answer ? answer : undefined;
   return (
     <ExampleFrame title="Session">
       <p>
@@ -33,12 +52,18 @@ export function Session() {
         <Form className="sign-in">
           <label>
             Your name
-            <input name="name" required maxLength={80} defaultValue={answer?.name} />
+            <input name="name" required maxLength={80} defaultValue={signIn?.name} />
           </label>
-          {answer?.error ? <p className="field-error">{answer.error}</p> : null}
+          {signIn ? <p className="field-error">{signIn.error}</p> : null}
           <button type="submit">Sign in</button>
         </Form>
       )}
+      <h2>A secret</h2>
+      <p>
+        A fetcher posts to this page&apos;s action without leaving it. Signed out, the action answers 401 and the sign-in page
+        shows, as it would for a link.
+      </p>
+      <RevealSecret revealed={answer && "secret" in answer ? answer.secret : undefined} />
     </ExampleFrame>
   );
 }

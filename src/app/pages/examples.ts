@@ -29,6 +29,7 @@ export const EXAMPLES: readonly ExampleLink[] = [
   { href: "/examples/session", title: "Session", shows: "sign in with a name: a signed cookie, then 303 to the account", status: "200; post: 303" },
   { href: "/examples/account", title: "Account", shows: "only with a valid session cookie", status: "200, or 401" },
   { href: "/examples/cached", title: "Cached", shows: "a loader that sets Cache-Control: public, max-age=60", status: "200" },
+  { href: "/examples/types", title: "Data on the wire", shows: "loader data with a Date, a Set, a Map, a BigInt, a URL and undefined, used as such in the page", status: "200" },
   { href: "/examples/nested", title: "Nested routes", shows: "a layout with its own loader and state, kept while you move between its children", status: "200" },
   { href: "/examples/nested/items/1", title: "Nested child", shows: "a child route in the layout's Outlet", status: "200" },
   { href: "/examples/nested/items/404", title: "Not found inside a layout", shows: "a child's notFound() shown by the layout's own fallback, the layout around it", status: "404" },
