@@ -161,6 +161,7 @@ describe("the guestbook, its API and the session, through the server", () => {
     const who = async (headers: HeadersInit) => (await (await t.request("/api/session", { headers })).json()) as unknown;
     expect(await who({ cookie })).toEqual({ name: "Ada" });
     expect(await who({ cookie: tampered })).toEqual({ name: null });
+    expect(await who({ cookie: "session=Ada" })).toEqual({ name: null });
     expect(await who({})).toEqual({ name: null });
   });
 

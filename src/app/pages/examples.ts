@@ -26,7 +26,7 @@ export const EXAMPLES: readonly ExampleLink[] = [
   { href: "/examples/guestbook.rss", title: "Guestbook feed", shows: "a route without a page: RSS 2.0 of the entries (each entry's Like button posts to another: an action-only route)", status: "200 RSS; like: 303", notAPage: true },
   { href: "/api/guestbook", title: "Guestbook API", shows: "the same entries as JSON; POST JSON to add one", status: "200; post: 201, 422, 400, 415", notAPage: true },
   { href: "/api/boom", title: "API error", shows: "an API route throws: JSON with the digest and the request id", status: "500 JSON", notAPage: true },
-  { href: "/examples/session", title: "Session", shows: "sign in with a name: a signed cookie, then 303 to the account", status: "200; post: 303" },
+  { href: "/examples/session", title: "Session", shows: "sign in with a name: a signed cookie, then 303 to the account; a fetcher reveals a secret to a signed-in visitor only", status: "200; post: 303; reveal: 200, or 401" },
   { href: "/examples/account", title: "Account", shows: "only with a valid session cookie", status: "200, or 401" },
   { href: "/examples/cached", title: "Cached", shows: "a loader that sets Cache-Control: public, max-age=60", status: "200" },
   { href: "/examples/types", title: "Data on the wire", shows: "loader data with a Date, a Set, a Map, a BigInt, a URL and undefined, used as such in the page", status: "200" },
