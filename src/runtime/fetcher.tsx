@@ -61,9 +61,19 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>():
       current.current?.abort();
       const controller = (current.current = new AbortController());
       setSnapshot((s) => ({ ...s, state, formData }));
-      const answer = await nav.fetch({ href, body, fallback, signal: controller.signal });
-      if (controller.signal.aborted) return;
-      setSnapshot((s) => ({ state: "idle", data: answer ? (answer.data as ActionValue<A>) : s.data, formData: undefined }));
+      await nav.fetch({
+        href,
+        body,
+        fallback,
+        signal: controller.signal,
+        // Called in the same render as the page it leads to, so the page never shows both the new data
+        // and the fields still in flight (an optimistic count twice).
+        done: (answer) => {
+          // A request another one took over from no longer speaks for the fetcher.
+          if (controller.signal.aborted) return;
+          setSnapshot((s) => ({ state: "idle", data: answer ? (answer.data as ActionValue<A>) : s.data, formData: undefined }));
+        },
+      });
     },
     [nav],
   );

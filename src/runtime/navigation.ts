@@ -49,6 +49,11 @@ export interface FetcherRequest {
   fallback?(): void;
   /** Aborted when the fetcher starts again or its component goes. */
   signal: AbortSignal;
+  /**
+   * Called once the request is over: with the action's value (or the loaded data), or with nothing when
+   * an outcome took the page elsewhere. When the page shows new data with it, in the same render.
+   */
+  done(answer: { data: unknown } | undefined): void;
 }
 
 export interface Navigation {
@@ -63,12 +68,11 @@ export interface Navigation {
   /** Fetches the current page's data again and shows it, the URL and scroll position unchanged. */
   revalidate(): Promise<void>;
   /**
-   * A fetcher's request, without moving the page: resolves with what the action returned (or the route's
-   * data, for a load), the page's loaders revalidated after an action. An outcome or an error is never
-   * silent: a redirect navigates, the others show their page in place of the current one; then it
-   * resolves with nothing.
+   * A fetcher's request, without moving the page: `done` gets what the action returned (or the route's
+   * data, for a load), along with the page's loaders run again after an action. An outcome or an error is
+   * never silent: a redirect navigates, the others show their page in place of the current one.
    */
-  fetch(request: FetcherRequest): Promise<{ data: unknown } | undefined>;
+  fetch(request: FetcherRequest): Promise<void>;
   config: ClientConfig;
   /** The host named by the exception pages. */
   host: string;
@@ -119,7 +123,7 @@ export function staticNavigation(state: NavState, config: ClientConfig, host: st
     navigate: () => {},
     submit: async () => false,
     revalidate: async () => {},
-    fetch: async () => undefined,
+    fetch: async () => {},
     config,
     host,
     nonce,

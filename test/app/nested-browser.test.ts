@@ -160,11 +160,8 @@ test("Like with JavaScript on: a fetcher; the count goes up at once, before the 
   await page.close();
 });
 
-// KNOWN FRAMEWORK BUG (reported): when the answer lands, the page's new loader data (likes 1) renders while the
-// fetcher still holds its formData, so the entry shows 1 + 1 = 2 for a few milliseconds before 1. useFetcher
-// clears formData only after nav.fetch resolves, which is after the navigation has committed the new data.
-// `test.failing` until that is fixed: then this fails, and `.failing` should go.
-test.failing("Like with JavaScript on: the optimistic count never shows a like twice while the answer lands (1, never 2)", async () => {
+// The page's new loader data and the fetcher's end render together: never 1 + 1 = 2 for a moment.
+test("Like with JavaScript on: the optimistic count never shows a like twice while the answer lands (1, never 2)", async () => {
   const id = await addEntry("Steady", `like without a flicker ${crypto.randomUUID()}`);
   const { page } = await open("/examples/guestbook");
   const entry = page.locator("ol.entries li", { has: page.locator(`a[href="/examples/guestbook/${id}"]`) });

@@ -86,7 +86,10 @@ describe("useFetcher", () => {
     const { nav } = navigationFor(payload({ path: "/items" }));
     const navigation: Navigation = {
       ...nav,
-      fetch: (request) => new Promise((finish) => calls.push({ ...request, finish })),
+      fetch: (request) =>
+        new Promise<void>((resolve) => {
+          calls.push({ ...request, finish: (answer) => (request.done(answer), resolve()) });
+        }),
     };
     return { navigation, calls };
   }

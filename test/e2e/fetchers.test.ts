@@ -25,11 +25,19 @@ describe("with JavaScript", () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     await page.route("**/__data/fetchers", async (route) => (await held, route.continue()));
+    // Every count the page shows, however briefly: the answer must not show it twice or take it back.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      const likes = document.querySelector("#likes")!;
+      new MutationObserver(() => seen.push(likes.textContent ?? "")).observe(likes, { childList: true, characterData: true, subtree: true });
+    });
     await page.click("text=Like");
     await page.waitForFunction((n) => Number(document.querySelector("#likes")?.textContent) === n + 1, likes);
     release();
     await page.waitForFunction((n) => Number(document.querySelector("#fetchers-loads")?.textContent) > n, loads);
     expect(await number(page, "#likes")).toBe(likes + 1);
+    expect(new Set(await page.evaluate(() => (window as unknown as { seen: string[] }).seen))).toEqual(new Set([String(likes + 1)]));
     expect(page.url()).toBe(`${on.server.origin}/fetchers`);
     expect(watch.documents).toHaveLength(1);
     expect(watch.problems).toEqual([]);

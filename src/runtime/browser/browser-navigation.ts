@@ -1,6 +1,7 @@
 // browser-navigation.ts: the navigation store the browser renders from. The code that moves between pages
 // (navigate.ts) is a chunk of its own, fetched once the page is hydrating: a first visit never waits for it,
 // and a click that comes before it waits for it.
+import { flushSync } from "react-dom";
 import type { Navigator } from "./navigate.ts";
 import type { NavigateOptions, Navigation, NavState, Submission } from "../navigation.ts";
 import type { BootState } from "../page-payload.ts";
@@ -28,9 +29,18 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
   const listeners = new Set<() => void>();
   const store = {
     getState: () => state,
-    commit(next: NavState) {
-      state = next;
-      for (const l of listeners) l();
+    /**
+     * With `alongside` (fetchers that end with this page), their state and the page render together, in one
+     * synchronous render: an optimistic count never shows the new data and the fields in flight at once.
+     */
+    commit(next: NavState, alongside?: () => void) {
+      const apply = () => {
+        alongside?.();
+        state = next;
+        for (const l of listeners) l();
+      };
+      if (alongside) flushSync(apply);
+      else apply();
     },
   };
 
@@ -77,7 +87,10 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
     navigate: (to, options = {}) => go(to, options),
     submit: async (submission: Submission) => (await withNavigator(submission.action, (n) => n.submit(submission))) ?? false,
     revalidate: async () => void (await withNavigator(location.href, (n) => n.revalidate())),
-    fetch: (request) => withNavigator(request.href, (n) => n.fetch(request)).then((answer) => answer ?? undefined),
+    // Without the navigation code (offline) the page offers a retry, and the fetcher is not left waiting.
+    fetch: async (request) => {
+      if (!(await withNavigator(request.href, async (n) => (await n.fetch(request), true)))) request.done(undefined);
+    },
     // A failure here is retried by the first navigation.
     preload: () => void navigator().catch(() => {}),
     onStart: (listener) => void starts.add(listener),

@@ -17,11 +17,11 @@ export interface Navigator {
   go: Navigate;
   submit(submission: Submission): Promise<boolean>;
   revalidate(): Promise<void>;
-  fetch(request: FetcherRequest): Promise<{ data: unknown } | undefined>;
+  fetch(request: FetcherRequest): Promise<void>;
 }
 
 export interface CreateNavigateOptions {
-  store: { getState(): NavState; commit(next: NavState): void };
+  store: { getState(): NavState; commit(next: NavState, alongside?: () => void): void };
   tree: RouteTree;
   buildId: string;
   /** Loads the route's code and stylesheets, recovering when they fail (`loadRouteOrRecover`). */
@@ -71,6 +71,12 @@ interface Move {
 
 export function createNavigate({ store, tree, buildId, prepare, open }: CreateNavigateOptions): Navigator {
   let current: AbortController | undefined;
+  /** Fetchers whose request ends with the next page the store shows: they go idle in the same render. */
+  const ending: Array<() => void> = [];
+  const commitPage = (next: NavState) => {
+    const done = ending.splice(0);
+    store.commit(next, done.length ? () => done.forEach((end) => end()) : undefined);
+  };
   const begin = (pending: NonNullable<NavState["pending"]>) => {
     current?.abort();
     store.commit({ ...store.getState(), pending, failedNavigation: undefined });
@@ -100,7 +106,7 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
     if (fetched.payload.levels.some(({ id, kept }) => kept && !shown.data.has(id))) return location.assign(url.href);
     const live = open(fetched.payload, shown);
     if (move.history !== "none") window.history[move.history === "push" ? "pushState" : "replaceState"](null, "", href);
-    store.commit({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
+    commitPage({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
     if (move.scroll) scrollAfterCommit(url);
     for await (const s of fetched.settlements) live.settle(s);
     live.end();
@@ -124,7 +130,7 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
       if (controller.signal.aborted) return;
       if (error instanceof FullLoadNeeded) return location.assign(target.href);
       // Offline or reset: stay on the current page, whose URL has not changed, and offer a retry.
-      store.commit({ ...store.getState(), pending: undefined, failedNavigation: { to: target.href, retry: () => void go(to, { replace, pop }) } });
+      commitPage({ ...store.getState(), pending: undefined, failedNavigation: { to: target.href, retry: () => void go(to, { replace, pop }) } });
     }
   };
 
@@ -136,7 +142,7 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
     } catch (error) {
       if (controller.signal.aborted) return;
       if (error instanceof FullLoadNeeded) return location.reload();
-      store.commit({ ...store.getState(), pending: undefined, failedNavigation: { to: here.href, retry: () => void revalidate() } });
+      commitPage({ ...store.getState(), pending: undefined, failedNavigation: { to: here.href, retry: () => void revalidate() } });
     }
   }
 
@@ -179,54 +185,71 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
     const readiness = await prepare(new URL(location.href), payload, signal);
     if (readiness === "reloading" || signal.aborted) return;
     const live = open(payload, page);
-    store.commit({ path, search, page: live.view, loadFailed: readiness === "failed" });
+    commitPage({ path, search, page: live.view, loadFailed: readiness === "failed" });
     for await (const s of answer.settlements) live.settle(s);
     live.end();
   }
 
-  /** What a fetcher's request came to: the data it shows, or nothing when the page went elsewhere. */
-  async function fetchFor({ href, body, fallback, signal }: FetcherRequest): Promise<{ data: unknown } | undefined> {
+  /**
+   * A fetcher's request. Its `done` goes with the page it leads to (a redirect's, the outcome's, the page's
+   * loaders run again after an action) when there is one, else at once.
+   */
+  async function fetchFor(request: FetcherRequest): Promise<void> {
+    const { href, body, fallback, signal } = request;
+    let ended = false;
+    const done = (answer: { data: unknown } | undefined) => {
+      if (ended) return;
+      ended = true;
+      if (!signal.aborted) request.done(answer);
+    };
+    let waiting: (() => void) | undefined;
+    const withPage = (answer: { data: unknown } | undefined) => void ending.push((waiting = () => done(answer)));
     const target = new URL(href, location.href);
-    if (target.origin !== location.origin) return (fallback ? fallback() : location.assign(target.href), undefined);
+    if (target.origin !== location.origin) return (done(undefined), fallback ? fallback() : location.assign(target.href));
     try {
       const answer = await fetchPageData(target, buildId, signal, { body });
       const { payload, status } = answer;
       if (payload.outcome?.kind === "redirect") {
-        await go(new URL(payload.outcome.location!, target).href, {});
-        return undefined;
+        withPage(undefined);
+        return await go(new URL(payload.outcome.location!, target).href, {});
       }
       if (payload.outcome || payload.error) {
-        await showInPlace(answer, signal);
-        return undefined;
+        withPage(undefined);
+        return await showInPlace(answer, signal);
       }
-      // A form's action: its value, then the page's loaders again, so the page shows what the action changed.
+      // A form's action: its value, shown with the page's loaders run again (the page shows what it changed).
       if (body) {
-        if (status < 400) void revalidate();
-        return { data: payload.actionData };
+        if (status >= 400) return done({ data: payload.actionData });
+        withPage({ data: payload.actionData });
+        return await revalidate();
       }
       const live = open(payload, store.getState().page);
-      void (async () => {
-        for await (const s of answer.settlements) live.settle(s);
-        live.end();
-      })();
-      return { data: live.view.data.get(payload.levels.at(-1)?.id ?? "") };
+      done({ data: live.view.data.get(payload.levels.at(-1)?.id ?? "") });
+      for await (const s of answer.settlements) live.settle(s);
+      live.end();
     } catch (error) {
-      if (signal.aborted) return undefined;
+      if (signal.aborted) return;
       if (error instanceof FullLoadNeeded) {
         const status = error.status ?? 0;
         // A route without a page answered with what it returned (JSON, say): that is the fetcher's data.
         if (status >= 200 && status < 300 && error.response) {
-          if (body) void revalidate();
-          return { data: await answerData(error.response) };
+          const data = await answerData(error.response);
+          if (!body) return done({ data });
+          withPage({ data });
+          return await revalidate();
         }
+        done(undefined);
         // Refused before the action ran (another build, a body the server would not read): the browser
         // posts the form itself, and the document it gets says why.
         if (body && fallback && status >= 400 && status < 500) fallback();
         else location.assign(target.href);
-        return undefined;
+        return;
       }
-      store.commit({ ...store.getState(), failedNavigation: { to: target.href, retry: () => void fetchFor({ href, body, fallback, signal }) } });
-      return undefined;
+      withPage(undefined);
+      commitPage({ ...store.getState(), failedNavigation: { to: target.href, retry: () => void fetchFor(request) } });
+    } finally {
+      // Ended without waiting for a page (or it was shown): the fetcher is not left waiting.
+      if (!waiting || !ending.includes(waiting)) done(undefined);
     }
   }
 
