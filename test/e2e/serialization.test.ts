@@ -31,7 +31,7 @@ beforeAll(async () => {
 async function documentWith(q: string): Promise<string> {
   const html = createElement("html", null, createElement("body", null, createElement("p", null, "fixture")));
   const stream = await renderToReadableStream(html, {
-    bootstrapScriptContent: `window.__BRISK__=${scriptJson({ page: { data: { q } } })}`,
+    bootstrapScriptContent: `window.__BRISK__=${scriptJson({ page: { levels: [{ data: { q } }] } })}`,
   });
   const bare = `<script>window.__BARE__=${scriptJson(q)}</script><p>after</p>`;
   return (await new Response(stream).text()).replace("</body>", `${bare}</body>`);
@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 interface ReadBack {
-  /** window.__BRISK__.page.data.q as code units. */
+  /** The page's loader data's q (window.__BRISK__.page.levels[0].data.q) as code units. */
   q: number[];
   /** window.__BARE__ as code units, when the page has it. */
   bare?: number[];
@@ -53,9 +53,9 @@ interface ReadBack {
 
 function readBack(): Promise<ReadBack> {
   return page.evaluate(() => {
-    const w = window as unknown as { __BRISK__: { page: { data: { q: string } } }; __BARE__?: string };
+    const w = window as unknown as { __BRISK__: { page: { levels: Array<{ data: { q: string } }> } }; __BARE__?: string };
     const units = (s: string) => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
-    const out: ReadBack = { q: units(w.__BRISK__.page.data.q), injected: document.querySelector("x-fuzz") !== null };
+    const out: ReadBack = { q: units(w.__BRISK__.page.levels[0]!.data.q), injected: document.querySelector("x-fuzz") !== null };
     if (w.__BARE__ !== undefined) out.bare = units(w.__BARE__);
     return out;
   });
