@@ -8,6 +8,8 @@ export type Mode = "production" | "development" | "test";
 export interface WritesConfig {
   /** ACTION_MAX_BYTES: the most request body bytes an action or API route reads (then 413). */
   readonly actionMaxBytes: number;
+  /** BODY_TIMEOUT_MS: how long the whole body of an action, API route or tunnel post may take to arrive (then 408). */
+  readonly bodyTimeoutMs: number;
   /** COOKIE_SECRET, comma-separated for rotation: the first signs, all verify. Empty: one kept under dataDir. */
   readonly cookieSecrets: readonly string[];
   /** DATABASE_URL, sqlite:… or postgres://…; undefined: SQLite under dataDir. */

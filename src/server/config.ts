@@ -122,6 +122,8 @@ function writesConfig(env: Env): WritesConfig {
   return {
     // Bodies are held in memory whole, so the ceiling stays far below a server's RAM.
     actionMaxBytes: integer(env, "ACTION_MAX_BYTES", 1_048_576, 1024, 256 * 1_048_576),
+    // A slot is held while its body arrives; a megabyte takes 30 s at ~35 KB/s, a slow mobile upload.
+    bodyTimeoutMs: integer(env, "BODY_TIMEOUT_MS", 30_000, 100, 300_000),
     cookieSecrets: Object.freeze(cookieSecrets(env.COOKIE_SECRET)),
     databaseUrl: databaseUrl(env.DATABASE_URL?.trim()),
   };
