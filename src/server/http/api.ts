@@ -54,8 +54,19 @@ function parseWithinLimit(bodyReads: BodyReads) {
     const body = await bodyReads.read(request);
     if (!body) throw new BodyRefused(429, TOO_MANY_UPLOADS);
     if (!body.ok) throw new BodyRefused(body.status, body.message);
-    return body.kind === "json" ? body.json : Object.fromEntries(body.form);
+    return body.kind === "json" ? body.json : firstValues(body.form);
   };
+}
+
+/**
+ * A form's fields, each sent more than once read as its first value: what `form.get()` gives an action, so a
+ * field means one thing to every part of the app (one part reading the first and another the last is how
+ * a repeated parameter slips a value past a check). A list is sent as JSON.
+ */
+function firstValues(form: FormData): Record<string, FormDataEntryValue> {
+  const fields = new Map<string, FormDataEntryValue>();
+  for (const [name, value] of form) if (!fields.has(name)) fields.set(name, value);
+  return Object.fromEntries(fields);
 }
 
 export interface ApiOptions {
