@@ -44,6 +44,8 @@ export interface Config extends WritesConfig {
   readonly dataDir: string;
   /** SENTRY_OUTBOX_MAX: envelopes kept on disk while Sentry cannot be reached; 0 keeps none. */
   readonly sentryOutboxMax: number;
+  /** SENTRY_OUTBOX_MAX_BYTES: the bytes those envelopes may take on disk. */
+  readonly sentryOutboxMaxBytes: number;
 }
 
 export type LogRecord = Record<string, unknown> & { level: "info" | "warn" | "error"; msg: string };

@@ -68,6 +68,7 @@ function monitoringData(env: Env) {
     sentrySendDefaultPii: boolean(env, "SENTRY_SEND_DEFAULT_PII"),
     dataDir: directory(env, "DATA_DIR", "./data"),
     sentryOutboxMax: integer(env, "SENTRY_OUTBOX_MAX", 1000, 0, 100_000),
+    sentryOutboxMaxBytes: integer(env, "SENTRY_OUTBOX_MAX_BYTES", 32 * 1_048_576, 0, 1024 * 1_048_576),
   };
 }
 
