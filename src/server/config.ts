@@ -97,7 +97,8 @@ export function parseConfig(env: Env): Config {
   return Object.freeze({
     ...writesConfig(env),
     port: integer(env, "PORT", 3000, 0, 65535),
-    host: env.HOST?.trim() || "0.0.0.0",
+    // Development pages show stacks and file paths: only this machine reaches them unless HOST says otherwise.
+    host: env.HOST?.trim() || (m === "development" ? "127.0.0.1" : "0.0.0.0"),
     mode: m,
     sentryDsn,
     sentryEnvironment: env.SENTRY_ENVIRONMENT?.trim() || m,

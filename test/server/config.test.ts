@@ -25,6 +25,11 @@ describe("parseConfig", () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  test("development listens on 127.0.0.1 unless HOST says otherwise", () => {
+    expect(parseConfig({ NODE_ENV: "development" }).host).toBe("127.0.0.1");
+    expect(parseConfig({ NODE_ENV: "development", HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
+
   test("reads every variable", () => {
     const config = parseConfig({
       PORT: "8080",
