@@ -34,9 +34,11 @@ const DROP_LOG_DELAY_MS = 1_000;
  * (`delivered`), goes back to waiting if sending failed (unshift), and one left by a process that died
  * mid-send waits again at the next start. Renames are atomic, so processes sharing DATA_DIR never hand out
  * the same envelope twice. Past `maxEnvelopes` waiting envelopes or `maxBytes` of them, new ones are dropped
- * and counted in a log line. A process checks and writes one envelope at a time, so its pushes cannot all
- * see room for themselves at once; processes sharing the folder can each overshoot by the one they are
- * writing. Events carry request data: only the server's user can read the folder and its files.
+ * and counted in a log line. The waiting envelopes are counted from the folder once, when first needed, then
+ * kept count of as this process writes and takes them, so a push decides at once, with no file call between
+ * its check and its claim: a burst of pushes cannot all see the same room. (Processes sharing the folder
+ * count each other's envelopes from that first look on only: together they can hold more.) Events carry
+ * request data: only the server's user can read the folder and its files.
  */
 export function createOutbox(dir: string, { maxEnvelopes, maxBytes }: OutboxLimits, log: Logger): Outbox {
   // The folder is made on the first envelope to keep: a server that never loses Sentry writes nothing.
@@ -78,6 +80,19 @@ export function createOutbox(dir: string, { maxEnvelopes, maxBytes }: OutboxLimi
     return sized ? Number(sized[1]) : stat(join(dir, file)).then((s) => s.size, () => 0);
   };
   const waitingBytes = async (files: string[]) => (await Promise.all(files.map(sizeOf))).reduce((a, b) => a + b, 0);
+  let counting: Promise<{ count: number; bytes: number }> | undefined;
+  const waitingTally = () =>
+    (counting ??= (async () => {
+      const files = existsSync(dir) ? await waitingFiles() : [];
+      return { count: files.length, bytes: await waitingBytes(files) };
+    })());
+  /** One waiting file more (+1) or less (-1). */
+  const recount = async (file: string, change: 1 | -1) => {
+    const tally = await waitingTally();
+    const size = await sizeOf(file);
+    tally.count = Math.max(0, tally.count + change);
+    tally.bytes = Math.max(0, tally.bytes + change * size);
+  };
   const write = async (name: string, bytes: string | Uint8Array) => {
     const tmp = join(dir, `${name}.tmp`);
     await writeFile(tmp, bytes, { mode: 0o600 });
@@ -85,43 +100,48 @@ export function createOutbox(dir: string, { maxEnvelopes, maxBytes }: OutboxLimi
   };
   // Date first, zero-padded, so names sort by age; pid and a counter keep concurrent writers apart.
   const newName = (size: number, prefix = "") => `${prefix}${String(Date.now()).padStart(15, "0")}-${process.pid}-${sequence++}-${size}b${WAITING}`;
-  let turn: Promise<unknown> = Promise.resolve();
-  /** One write (and the check before it) at a time. */
-  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
-    const done = turn.then(work);
-    turn = done.catch(() => {});
-    return done;
-  };
 
   const store: OfflineStore = {
-    push: (envelope) =>
-      inTurn(async () => {
-        if (usable) make();
-        if (!usable) return drop();
-        const bytes = serializeEnvelope(envelope);
-        const size = byteLength(bytes);
-        const files = await waitingFiles();
-        if (files.length >= maxEnvelopes || (await waitingBytes(files)) + size > maxBytes) return drop();
-        if (!warnedOutage) {
-          warnedOutage = true;
-          log({ level: "warn", msg: "sentry unreachable: envelopes wait on disk and are sent when it answers", dir });
-        }
+    async push(envelope) {
+      if (usable) make();
+      if (!usable) return drop();
+      const bytes = serializeEnvelope(envelope);
+      const size = byteLength(bytes);
+      const tally = await waitingTally();
+      // Checked and claimed with nothing awaited in between.
+      if (tally.count >= maxEnvelopes || tally.bytes + size > maxBytes) return drop();
+      tally.count++;
+      tally.bytes += size;
+      if (!warnedOutage) {
+        warnedOutage = true;
+        log({ level: "warn", msg: "sentry unreachable: envelopes wait on disk and are sent when it answers", dir });
+      }
+      try {
         await write(newName(size), bytes);
-      }),
+      } catch (error) {
+        tally.count--;
+        tally.bytes -= size;
+        throw error;
+      }
+    },
     async unshift(envelope) {
       const handedOut = sending.get(envelope);
       sending.delete(envelope);
-      if (handedOut) return rename(join(dir, handedOut.file), join(dir, handedOut.waiting));
-      return inTurn(async () => {
-        if (usable) make();
-        if (!usable) return drop();
-        const bytes = serializeEnvelope(envelope);
-        // "0" sorts before every dated name: it goes out first, as unshift means.
-        await write(newName(byteLength(bytes), "0"), bytes);
-      });
+      if (handedOut) {
+        await rename(join(dir, handedOut.file), join(dir, handedOut.waiting));
+        return recount(handedOut.waiting, 1);
+      }
+      if (usable) make();
+      if (!usable) return drop();
+      const bytes = serializeEnvelope(envelope);
+      // "0" sorts before every dated name: it goes out first, as unshift means.
+      const name = newName(byteLength(bytes), "0");
+      await write(name, bytes);
+      await recount(name, 1);
     },
     async shift() {
       if (!usable || !(made || existsSync(dir))) return undefined;
+      await waitingTally();
       for (const waiting of await waitingFiles()) {
         const file = `${waiting}.${process.pid}${SENDING}`;
         try {
@@ -129,6 +149,7 @@ export function createOutbox(dir: string, { maxEnvelopes, maxBytes }: OutboxLimi
         } catch {
           continue; // another process took it first
         }
+        await recount(waiting, -1);
         try {
           const envelope = parseEnvelope(await Bun.file(join(dir, file)).bytes());
           sending.set(envelope, { file, waiting });
