@@ -27,7 +27,7 @@ export interface Admission {
   run<T>(client: string | undefined, work: () => Promise<T>): Promise<T | undefined>;
 }
 
-/** No client holds more than this fraction of the slots: at least this many clients are needed to take them all. */
+/** A client holds at most 1/CLIENT_SHARE of the slots: it takes this many clients to hold them all. */
 export const CLIENT_SHARE = 8;
 
 export function createAdmission(capacity: number, perClient = Math.ceil(capacity / CLIENT_SHARE)): Admission {
