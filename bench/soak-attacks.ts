@@ -1,8 +1,11 @@
 // soak-attacks.ts: what the soak does to the server after its mixed load, one attack at a time: an upload
-// flood against a slow upstream, a HEAD flood, and a log shipper that dies and comes back. Each reports what
+// flood against a slow upstream, stalled uploads while visitors post, a HEAD flood, and a log shipper that
+// dies and comes back. Each reports what
 // it sent and how the server answered; the report holds the run to its targets (peak RSS, no error line from
 // an attack, no envelope lost).
 import type { FakeIngest } from "../test/support/fake-ingest.ts";
+import { stallUploads } from "../test/support/stalled-uploads.ts";
+import { browserEnvelope } from "./lib/envelope.ts";
 import { emptyCounts, runLoad, soakTargets, type LoadCounts, type Target } from "./soak-load.ts";
 import type { LogShipper } from "./soak-shipper.ts";
 import { uploadFlood } from "./soak-uploads.ts";
@@ -66,6 +69,55 @@ const uploads: Attack = {
   },
 };
 
+const STALLERS = ["127.0.0.2", "127.0.0.3", "127.0.0.4"];
+/** Each staller alone holds more posts than either pool has slots (64). */
+const STALLED_PER_CLIENT = 96;
+
+/**
+ * Issue 23, R2: clients that send a post's headers and Content-Length and then nothing, reconnecting whenever
+ * they are closed, to the guestbook's action and to the tunnel, while a visitor (from 127.0.0.1) keeps
+ * signing the guestbook and sending error reports: every one of those must succeed.
+ */
+const stalledUploads: Attack = {
+  name: `stalled uploads from ${STALLERS.length} clients, ${STALLED_PER_CLIENT} each to the guestbook's action and the tunnel`,
+  async run(ctx) {
+    const form = { "content-type": "application/x-www-form-urlencoded", origin: ctx.origin };
+    const envelope = { "content-type": "text/plain;charset=UTF-8", origin: ctx.origin };
+    const stall = { port: ctx.port, from: STALLERS, connections: STALLED_PER_CLIENT };
+    const attacks = [stallUploads({ ...stall, path: "/guestbook", headers: form }), stallUploads({ ...stall, path: "/monitoring", headers: envelope })];
+    await Promise.all(attacks.map((a) => a.ready));
+    const sign: Target = { name: "POST /guestbook (visitor, during the stall)", path: "/guestbook", expected: [303], streamed: false, tunnel: false, weight: 1 };
+    const report: Target = { name: "POST /monitoring (visitor, during the stall)", path: "/monitoring", expected: [200], streamed: false, tunnel: true, weight: 1 };
+    const counts = emptyCounts();
+    const count = (target: Target, status: string) => {
+      const statuses = counts.statuses.get(target.name) ?? new Map<string, number>();
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      counts.statuses.set(target.name, statuses);
+      counts.requests++;
+    };
+    const post = async (target: Target, init: RequestInit) => {
+      const status = await fetch(ctx.origin + target.path, { method: "POST", redirect: "manual", ...init }).then(
+        async (r) => (await r.arrayBuffer(), String(r.status)),
+        (error: Error) => `error: ${error.name}`,
+      );
+      count(target, status);
+    };
+    const until = performance.now() + ctx.seconds * 1000;
+    let n = 0;
+    while (performance.now() < until) {
+      n++;
+      await Promise.all([
+        post(sign, { headers: form, body: new URLSearchParams({ name: "Soak visitor", message: `Signed during the stall, ${n}` }).toString() }),
+        post(report, { headers: envelope, body: browserEnvelope(ctx.dsn) }),
+      ]);
+      await Bun.sleep(100);
+    }
+    const ended = await Promise.all(attacks.map((a) => a.stop()));
+    const stalled = ended.map(({ opened, answers }, i) => `${i ? "tunnel" : "guestbook"}: ${opened} opened, ${[...answers].map(([s, k]) => `${s} ×${k}`).join(", ")}`);
+    return { targets: [sign, report], counts, note: `stalled posts: ${stalled.join("; ")}` };
+  },
+};
+
 const heads: Attack = {
   name: "HEAD flood, streamed pages three times as often",
   async run(ctx) {
@@ -99,7 +151,7 @@ const logPipe: Attack = {
  * Run in this order. Finding 10 of issue 14 (nothing lost when Sentry is down) adds its attack here: a 30 s
  * outage of the fake ingest with a server restart in the middle, counting events and envelopes lost.
  */
-export const ATTACKS: readonly Attack[] = [uploads, heads, logPipe];
+export const ATTACKS: readonly Attack[] = [uploads, stalledUploads, heads, logPipe];
 
 /**
  * Runs each attack, then a second for its last log lines (streamed pages log when they end); `onPhase` names

@@ -14,7 +14,10 @@
 // past the tunnel's 1 s timeout), up 3 s, down 3 s.
 //
 // Then the attacks, SOAK_ATTACK_SECONDS (10) each (soak-attacks.ts): 300 raw sockets each posting a 1 MiB
-// envelope in two parts (1 KB, a pause, the rest), over and over, while the upstream answers after 0.5 s; a
+// envelope in two parts (1 KB, a pause, the rest), over and over, while the upstream answers after 0.5 s;
+// stalled uploads (three other loopback addresses, 96 connections each to the guestbook's action and to the
+// tunnel, sending headers and Content-Length and then nothing, reconnecting when closed) while a visitor
+// signs the guestbook and reports errors, every one of which must succeed (303, 200); a
 // HEAD flood over every page, streamed ones most; and light load while the log shipper is killed and, a few
 // seconds later, started again. At the end the server gets SIGTERM. Its stdout and stderr are read throughout.
 //

@@ -21,6 +21,8 @@ import { describeError } from "../src/server/dev/dev-page.ts";
 import { createDevReload, devReloadPlugin, type DevFailure } from "../src/server/dev/dev-reload.ts";
 import { createEditQueue } from "../src/server/dev/edit-queue.ts";
 import { startLogs } from "../src/server/dev/start-log.ts";
+import { isDevServerHost, isLoopbackHost } from "../src/server/http/host-check.ts";
+import { text } from "../src/server/http/text.ts";
 import { configOrExit } from "../src/server/startup-config.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -58,6 +60,10 @@ const edits = createEditQueue((files) => handleEdits(files));
 const bundles = clientBundles(() => root.server!.url);
 
 const root = new Elysia({ name: "brisk:dev", serve: { routes: { [CLIENT_SHELL_PATH]: clientShell } } })
+  .onRequest(function refuseOtherHosts({ request }) {
+    const host = request.headers.get("host");
+    if (!isDevServerHost(host, config.host)) return text(403, `this development server answers to localhost, not to ${JSON.stringify(host)}`);
+  })
   .onRequest(async function awaitEdits({ request }) {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith("/__dev/")) return;
@@ -77,6 +83,9 @@ const root = new Elysia({ name: "brisk:dev", serve: { routes: { [CLIENT_SHELL_PA
 // No reusePort here: a second dev server on the same port should fail loudly, not split the requests.
 // Listening first: requests wait above for the app, and Bun's development server can start bundling.
 root.listen({ hostname: config.host, port: config.port, reusePort: false });
+if (!isLoopbackHost(config.host)) {
+  console.warn(`brisk dev server: HOST=${config.host} lets other machines reach it, and development pages show error stacks and file paths`);
+}
 // Bun's development server bundles the client the first time its page is asked for: on its own threads,
 // while this process loads the rest.
 const firstBundle = bundles.current().catch(() => undefined);

@@ -8,6 +8,8 @@ export type Mode = "production" | "development" | "test";
 export interface WritesConfig {
   /** ACTION_MAX_BYTES: the most request body bytes an action or API route reads (then 413). */
   readonly actionMaxBytes: number;
+  /** BODY_TIMEOUT_MS: how long the whole body of an action, API route or tunnel post may take to arrive (then 408). */
+  readonly bodyTimeoutMs: number;
   /** COOKIE_SECRET, comma-separated for rotation: the first signs, all verify. Empty: one kept under dataDir. */
   readonly cookieSecrets: readonly string[];
   /** DATABASE_URL, sqlite:… or postgres://…; undefined: SQLite under dataDir. */
@@ -42,6 +44,8 @@ export interface Config extends WritesConfig {
   readonly dataDir: string;
   /** SENTRY_OUTBOX_MAX: envelopes kept on disk while Sentry cannot be reached; 0 keeps none. */
   readonly sentryOutboxMax: number;
+  /** SENTRY_OUTBOX_MAX_BYTES: the bytes those envelopes may take on disk. */
+  readonly sentryOutboxMaxBytes: number;
 }
 
 export type LogRecord = Record<string, unknown> & { level: "info" | "warn" | "error"; msg: string };

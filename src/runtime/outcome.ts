@@ -76,8 +76,11 @@ export function redirect(url: string, options: { permanent?: boolean; status?: R
 }
 
 export function isSafeRedirect(url: string): boolean {
-  // Browsers strip tabs and newlines and treat backslashes as slashes before parsing a URL.
-  const target = url.replace(/[\t\n\r]/g, "").trim();
+  // Decided on the URL as a browser reads it (the URL standard's basic parser): C0 controls and spaces
+  // around it dropped, tabs and newlines inside removed, backslashes taken for slashes. Otherwise
+  // "\u0001//evil.example" reads here as a path and in the browser as another host. Other whitespace
+  // around it is dropped too: a target that is only safe with it is refused.
+  const target = url.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020\s]+|[\u0000-\u0020\s]+$/g, "");
   if (target === "" || /^[/\\]{2}/.test(target)) return false;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target)?.[1]?.toLowerCase();
   return scheme === undefined || scheme === "http" || scheme === "https";

@@ -68,6 +68,7 @@ function monitoringData(env: Env) {
     sentrySendDefaultPii: boolean(env, "SENTRY_SEND_DEFAULT_PII"),
     dataDir: directory(env, "DATA_DIR", "./data"),
     sentryOutboxMax: integer(env, "SENTRY_OUTBOX_MAX", 1000, 0, 100_000),
+    sentryOutboxMaxBytes: integer(env, "SENTRY_OUTBOX_MAX_BYTES", 32 * 1_048_576, 0, 1024 * 1_048_576),
   };
 }
 
@@ -96,7 +97,8 @@ export function parseConfig(env: Env): Config {
   return Object.freeze({
     ...writesConfig(env),
     port: integer(env, "PORT", 3000, 0, 65535),
-    host: env.HOST?.trim() || "0.0.0.0",
+    // Development pages show stacks and file paths: only this machine reaches them unless HOST says otherwise.
+    host: env.HOST?.trim() || (m === "development" ? "127.0.0.1" : "0.0.0.0"),
     mode: m,
     sentryDsn,
     sentryEnvironment: env.SENTRY_ENVIRONMENT?.trim() || m,
@@ -122,6 +124,8 @@ function writesConfig(env: Env): WritesConfig {
   return {
     // Bodies are held in memory whole, so the ceiling stays far below a server's RAM.
     actionMaxBytes: integer(env, "ACTION_MAX_BYTES", 1_048_576, 1024, 256 * 1_048_576),
+    // A slot is held while its body arrives; a megabyte takes 30 s at ~35 KB/s, a slow mobile upload.
+    bodyTimeoutMs: integer(env, "BODY_TIMEOUT_MS", 30_000, 100, 300_000),
     cookieSecrets: Object.freeze(cookieSecrets(env.COOKIE_SECRET)),
     databaseUrl: databaseUrl(env.DATABASE_URL?.trim()),
   };

@@ -1,4 +1,5 @@
 // create-app.ts: createApp(config, app) assembles the server from one plugin per concern, around the app it is given.
+import type { Server } from "bun";
 import { Elysia, type AnyElysia } from "elysia";
 import type { AppDefinition } from "../runtime/app-definition.ts";
 import { routeTree } from "../runtime/route-tree.ts";
@@ -12,14 +13,13 @@ import { hostCheckPlugin } from "./http/host-check.ts";
 import { text } from "./http/text.ts";
 import { stdoutLogger, type Logger } from "./monitoring/logger.ts";
 import { TRACING_MODULE } from "./http/manifest.ts";
-import { monitoringPlugin } from "./monitoring/tunnel.ts";
+import { monitoringPlugin, visitorIp } from "./monitoring/tunnel.ts";
 import type { PageDeps } from "./pages/page-request.ts";
 import { pagesPlugin } from "./pages/pages.ts";
 import { prerenderRoutes, type Prerendered } from "./prerender/store.ts";
 import type { PrerenderedPages } from "./prerender/stored-page.ts";
-import { BODY_READS_AT_ONCE } from "./writes/submission.ts";
+import { createBodyReads, type BodyReads } from "./writes/body-reads.ts";
 import { createPublicFileHandler, type PublicFiles } from "./http/public-files.ts";
-import { createAdmission, type Admission } from "./writes/request-body.ts";
 import { requestScopePlugin, type RequestMonitor } from "./monitoring/request-monitor.ts";
 import { requestLogPlugin } from "./monitoring/request-log.ts";
 import type { CaptureError } from "./monitoring/request-record.ts";
@@ -70,7 +70,7 @@ export function pageHandlerDeps(
     security: SecurityHeaders;
     publicFiles?: PublicFiles;
     cookieSigner?: CookieSigner;
-    bodyReads?: Admission;
+    bodyReads?: BodyReads;
     monitor?: RequestMonitor;
   },
 ): PageDeps {
@@ -84,12 +84,20 @@ export function pageHandlerDeps(
     match: routeTree(app.routes).match,
     mode: config.mode,
     cookies: { signer: deps.cookieSigner, secure: config.mode === "production" },
-    actionMaxBytes: config.actionMaxBytes,
-    bodyReads: deps.bodyReads ?? createAdmission(BODY_READS_AT_ONCE),
+    bodyReads: deps.bodyReads ?? bodyReadsOf(config, () => null),
     trustProxy: config.trustProxy,
     clientConfig: clientConfigFor(config, assets),
     publicFile: createPublicFileHandler(deps.publicFiles ?? assets.publicFiles),
   };
+}
+
+/** One pool for the bodies of actions and API routes together, each visitor's share by the address it comes from. */
+function bodyReadsOf(config: Config, server: () => Server<unknown> | null): BodyReads {
+  return createBodyReads({
+    maxBytes: config.actionMaxBytes,
+    timeoutMs: config.bodyTimeoutMs,
+    clientOf: (request) => visitorIp(request, server(), config.trustProxy),
+  });
 }
 
 function healthPlugin() {
@@ -117,8 +125,8 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const capture: CaptureError = deps.capture ?? (() => {});
   const log = deps.log ?? stdoutLogger;
   const security = createSecurityHeaders(config, { frameAncestors: deps.frameAncestors });
-  // One bound for the bodies of actions and API routes together.
-  const bodyReads = createAdmission(BODY_READS_AT_ONCE);
+  // The socket's address is known once the server listens (app.handle has none).
+  const bodyReads = bodyReadsOf(config, () => server.server);
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
   // Development renders every page: the code behind it changes.
   const prerendered = config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, assets.prerendered) : undefined;
@@ -135,7 +143,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .use(healthPlugin())
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
-    .use(apiPlugin(app.api, { actionMaxBytes: config.actionMaxBytes, bodyReads, cookies: pageDeps.cookies, trustProxy: config.trustProxy }))
+    .use(apiPlugin(app.api, { bodyReads, cookies: pageDeps.cookies, trustProxy: config.trustProxy }))
     .use(pagesPlugin(pageDeps));
   if (prerendered) prerenders.set(server, prerendered);
   return server;

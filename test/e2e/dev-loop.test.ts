@@ -1,14 +1,16 @@
 // dev-loop.test.ts: `bun run dev` in a copy of the project whose app (src/app) is the fixture app
 // (test/fixtures/app): a component edit refreshes the open page in place and keeps its state, a stylesheet is
 // swapped, every other edit still reaches the page (a reload, a restart), and a syntax error is shown in the
-// browser and the terminal until it is fixed. Prints the times.
+// browser and the terminal until it is fixed. Prints the times. It listens on 127.0.0.1 unless HOST widens it,
+// and answers only to its own names (DNS rebinding).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
 import { freePort, serverEnv, start, waitForStatus, type Running } from "../support/process.ts";
+import { rawExchange } from "../support/raw-http.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 /** The fixture's search page and its loader, in the copy. */
@@ -83,20 +85,36 @@ async function timed(file: string, change: (text: string) => string, done: () =>
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const reloadProblems = () => watch.problems.filter((p) => /hydrat|did not match|CSP/i.test(p));
 
-beforeAll(async () => {
-  copy = await mkdtemp(join(tmpdir(), "brisk-dev-"));
+/** A copy of the project to run `bun run dev` in, its app the fixture app. */
+async function projectCopy(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "brisk-dev-"));
   // The whole project but what is made or installed: a new top-level folder (public/, say) comes along.
   const made = new Set(["node_modules", "dist", "data", ".git"]);
   for (const entry of await readdir(ROOT)) {
-    if (!made.has(entry)) await cp(join(ROOT, entry), join(copy, entry), { recursive: true });
+    if (!made.has(entry)) await cp(join(ROOT, entry), join(dir, entry), { recursive: true });
   }
   // The app `#app` names (src/app/app.ts) becomes the fixture app: the test does not depend on the examples.
-  await rm(join(copy, "src/app"), { recursive: true });
-  await cp(join(ROOT, "test/fixtures/app"), join(copy, "src/app"), { recursive: true });
-  await symlink(join(ROOT, "node_modules"), join(copy, "node_modules"));
+  await rm(join(dir, "src/app"), { recursive: true });
+  await cp(join(ROOT, "test/fixtures/app"), join(dir, "src/app"), { recursive: true });
+  await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return dir;
+}
+
+/** An address of this machine other than loopback, if it has one: where the LAN would reach it. */
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+
+/** GET `path` with this Host, over a raw socket (fetch sets Host itself). */
+const withHost = (port: number, host: string, path = "/healthz") =>
+  rawExchange(port, `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+
+beforeAll(async () => {
+  copy = await projectCopy();
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  dev = start(["bun", "run", "dev"], { cwd: copy, env: serverEnv({ PORT: String(port), HOST: "127.0.0.1" }) });
+  // No HOST, whatever this shell has: the default is what is tested.
+  dev = start(["bun", "run", "dev"], { cwd: copy, env: { ...serverEnv({ PORT: String(port) }), HOST: undefined } });
   await waitForStatus(`${origin}/healthz`, { timeoutMs: 30_000 });
   browser = await launchBrowser();
   page = await browser.newPage();
@@ -112,6 +130,22 @@ afterAll(async () => {
 });
 
 describe("bun run dev", () => {
+  test("listens on 127.0.0.1 when HOST is unset, not on this machine's other addresses", async () => {
+    expect(dev.output()).toContain(`brisk dev server: ${origin}`);
+    expect(dev.output()).not.toContain("lets other machines reach it");
+    if (lanAddress) await expect(fetch(`http://${lanAddress}:${new URL(origin).port}/healthz`)).rejects.toThrow();
+  });
+
+  test("refuses a Host that is not its own, as a DNS-rebinding page's requests carry: 403, no page", async () => {
+    const port = Number(new URL(origin).port);
+    for (const host of [`rebind.example:${port}`, `localhost.rebind.example:${port}`]) {
+      const refused = await withHost(port, host, "/search?q=hello");
+      expect({ host, status: refused.status }).toEqual({ host, status: 403 });
+      expect(new TextDecoder().decode(refused.body)).not.toContain("<html");
+    }
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) expect((await withHost(port, host)).status).toBe(200);
+  });
+
   test("serves pages with the dev script and Bun's hot-update client, and no hydration problems", async () => {
     const html = await (await fetch(`${origin}/`)).text();
     expect(html).toContain("/__dev/events");
@@ -298,4 +332,23 @@ describe("bun run dev", () => {
     await page.locator("h1", { hasText: `Search, edit ${EDITS}` }).waitFor({ timeout: 20_000 });
     await live();
   });
+});
+
+describe("bun run dev with HOST=0.0.0.0", () => {
+  let wide: Running | undefined;
+  let wideCopy: string | undefined;
+  afterAll(async () => {
+    await wide?.kill();
+    if (wideCopy) await rm(wideCopy, { recursive: true, force: true });
+  });
+
+  test("listens on every address, says so in one warning line, and still answers only to its own names", async () => {
+    wideCopy = await projectCopy();
+    const port = await freePort();
+    wide = start(["bun", "run", "dev"], { cwd: wideCopy, env: serverEnv({ PORT: String(port), HOST: "0.0.0.0" }) });
+    await waitForStatus(`http://127.0.0.1:${port}/healthz`, { timeoutMs: 30_000 });
+    expect(wide.output().match(/lets other machines reach it/g)).toHaveLength(1);
+    if (lanAddress) expect((await fetch(`http://${lanAddress}:${port}/healthz`)).status).toBe(200);
+    expect((await withHost(port, `rebind.example:${port}`)).status).toBe(403);
+  }, 60_000);
 });

@@ -227,3 +227,18 @@ describe("after the shell", () => {
     await page.close();
   });
 });
+
+describe("a redirect to an unsafe target (issue 23, R3)", () => {
+  // A browser drops C0 controls before reading a URL: these are another host and a script to it.
+  const targets = ["\u0001//evil.example/", "\u0001javascript:document.title='taken'"];
+
+  test.each(targets)("%p on a document request: the browser stays on the site, on the error page (500)", async (to) => {
+    const page = await browser.newPage();
+    const response = await page.goto(`${server.origin}/redirect-to?to=${encodeURIComponent(to)}`).catch(() => null);
+    expect(new URL(page.url()).origin).toBe(server.origin);
+    expect(response?.status()).toBe(500);
+    expect(await page.title()).not.toBe("taken");
+    await page.close();
+  });
+});
+

@@ -7,7 +7,8 @@ import { defineApp } from "../../src/runtime/app-definition.ts";
 import { createApp } from "../../src/server/create-app.ts";
 import { createCookieSigner } from "../../src/server/sessions/cookie-signer.ts";
 import { createCookies } from "../../src/server/sessions/cookies.ts";
-import { clientAssets, loadApp, testConfig } from "../support/app.ts";
+import { written } from "../fixtures/app/loaders.server.ts";
+import { clientAssets, loadApp, testApp, testConfig, type TestApp } from "../support/app.ts";
 
 const SECRET = "an api test secret that is long enough to sign with";
 
@@ -127,5 +128,34 @@ describe("an API route's cookies are the pages' cookies", () => {
 
   test("outside a request Brisk serves to an API route, asking for cookies is the app's bug, said plainly", () => {
     expect(() => requestCookies(new Request("http://localhost/"))).toThrow(/not one Brisk serves to an API route/);
+  });
+});
+
+describe("a repeated form field (issue 23, R10)", () => {
+  let fixture: TestApp;
+  beforeAll(async () => {
+    fixture = await testApp();
+  });
+  const origin = { origin: "http://localhost" };
+  const bodies: Array<[string, () => BodyInit]> = [
+    ["urlencoded", () => new URLSearchParams([["text", "first"], ["text", "second"]])],
+    [
+      "multipart",
+      () => {
+        const form = new FormData();
+        form.append("text", "first");
+        form.append("text", "second");
+        return form;
+      },
+    ],
+  ];
+
+  test.each(bodies)("reads as its first value, %s, in an action and in an API route alike", async (_, body) => {
+    const action = await fixture.request("/form", { method: "POST", headers: origin, body: body() });
+    expect(action.status).toBe(303);
+    expect(written.at(-1)).toBe("first");
+    const route = await fixture.request("/api/notes", { method: "POST", headers: origin, body: body() });
+    expect(route.status).toBe(201);
+    expect(((await route.json()) as { text: string }).text).toBe("first");
   });
 });

@@ -1,4 +1,4 @@
-// parseConfig's block for writes: ACTION_MAX_BYTES, COOKIE_SECRET, DATA_DIR, DATABASE_URL, their defaults and one-line refusals.
+// parseConfig's block for writes: ACTION_MAX_BYTES, BODY_TIMEOUT_MS, COOKIE_SECRET, DATA_DIR, DATABASE_URL, their defaults and one-line refusals.
 import { resolve } from "node:path";
 import { describe, expect, test } from "bun:test";
 import { parseConfig } from "../../src/server/config.ts";
@@ -10,6 +10,7 @@ describe("parseConfig: writes", () => {
   test("an empty environment gives the documented defaults", () => {
     const config = parseConfig({});
     expect(config.actionMaxBytes).toBe(1_048_576);
+    expect(config.bodyTimeoutMs).toBe(30_000);
     expect(config.cookieSecrets).toEqual([]);
     expect(config.dataDir).toBe(resolve("data"));
     expect(config.databaseUrl).toBeUndefined();
@@ -19,12 +20,14 @@ describe("parseConfig: writes", () => {
   test("reads every variable", () => {
     const config = parseConfig({
       ACTION_MAX_BYTES: "65536",
+      BODY_TIMEOUT_MS: "5000",
       COOKIE_SECRET: ` ${SECRET_A} , ${SECRET_B} `,
       DATA_DIR: "/var/lib/brisk",
       DATABASE_URL: "postgres://brisk:pw@db:5432/brisk",
     });
     expect(config).toMatchObject({
       actionMaxBytes: 65_536,
+      bodyTimeoutMs: 5_000,
       cookieSecrets: [SECRET_A, SECRET_B],
       dataDir: "/var/lib/brisk",
       databaseUrl: "postgres://brisk:pw@db:5432/brisk",

@@ -25,6 +25,11 @@ describe("parseConfig", () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  test("development listens on 127.0.0.1 unless HOST says otherwise", () => {
+    expect(parseConfig({ NODE_ENV: "development" }).host).toBe("127.0.0.1");
+    expect(parseConfig({ NODE_ENV: "development", HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+  });
+
   test("reads every variable", () => {
     const config = parseConfig({
       PORT: "8080",
@@ -127,16 +132,17 @@ describe("starting with a bad variable", () => {
   });
 });
 
-describe("monitoring data: SENTRY_SEND_DEFAULT_PII, DATA_DIR, SENTRY_OUTBOX_MAX", () => {
-  test("default to no personal data, ./data from the working folder and 1000 envelopes", () => {
-    expect(parseConfig({})).toMatchObject({ sentrySendDefaultPii: false, dataDir: resolve("data"), sentryOutboxMax: 1000 });
+describe("monitoring data: SENTRY_SEND_DEFAULT_PII, DATA_DIR, SENTRY_OUTBOX_MAX, SENTRY_OUTBOX_MAX_BYTES", () => {
+  test("default to no personal data, ./data from the working folder and 1000 envelopes in 32 MiB", () => {
+    expect(parseConfig({})).toMatchObject({ sentrySendDefaultPii: false, dataDir: resolve("data"), sentryOutboxMax: 1000, sentryOutboxMaxBytes: 33_554_432 });
   });
 
   test("are read, DATA_DIR made absolute", () => {
-    expect(parseConfig({ SENTRY_SEND_DEFAULT_PII: "true", DATA_DIR: "var/brisk", SENTRY_OUTBOX_MAX: "0" })).toMatchObject({
+    expect(parseConfig({ SENTRY_SEND_DEFAULT_PII: "true", DATA_DIR: "var/brisk", SENTRY_OUTBOX_MAX: "0", SENTRY_OUTBOX_MAX_BYTES: "65536" })).toMatchObject({
       sentrySendDefaultPii: true,
       dataDir: resolve("var/brisk"),
       sentryOutboxMax: 0,
+      sentryOutboxMaxBytes: 65_536,
     });
   });
 

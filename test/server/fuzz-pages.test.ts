@@ -15,8 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-/** The only routes allowed to answer 5xx: they fail on purpose. */
-const ERROR_ROUTES = new Set(["/server-error", "/render-error", "/unsendable", "/shop/broken", "/shop/render-broken", "/shop/layout-fails", "/shop/items/:id"]);
+/** The only routes allowed to answer 5xx: they fail on purpose (/redirect-to for a `to` redirect() refuses). */
+const ERROR_ROUTES = new Set(["/server-error", "/render-error", "/unsendable", "/shop/broken", "/shop/render-broken", "/shop/layout-fails", "/shop/items/:id", "/redirect-to"]);
 /** 405 is /monitoring's answer to GET; 414 and 400 are the path checks; the rest are the fixture's pages'. */
 const EXPECTED = new Set([200, 307, 400, 401, 403, 404, 405, 414]);
 /** Sections that stream after 100–300 ms: only where requests overlap, so they do not add up to minutes. */

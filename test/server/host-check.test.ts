@@ -1,6 +1,8 @@
 // host-check.test.ts: requests whose Host gives no URL to route by are refused with 400, over a real socket,
-// and logged with the path they asked for: routing and logs never depend on the Host's length.
+// and logged with the path they asked for: routing and logs never depend on the Host's length. And which
+// Host names the development server (a DNS-rebinding page's own name does not).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { isDevServerHost, isLoopbackHost } from "../../src/server/http/host-check.ts";
 import type { LogRecord } from "../../src/server/monitoring/logger.ts";
 import { listenApp, logFor, type Listening } from "../support/app.ts";
 import { rawExchange, type RawResponse } from "../support/raw-http.ts";
@@ -64,4 +66,35 @@ describe("a Host Bun could not make a URL of", () => {
     await refused("GET /healthz?x=1 HTTP/1.1\r\nHost: a b", "missing or invalid Host header", "/healthz");
     await refused("GET /search HTTP/1.1\r\nHost: a/b", "missing or invalid Host header", "/search");
   });
+});
+
+describe("isDevServerHost", () => {
+  test.each([
+    ["localhost:3000", "127.0.0.1"],
+    ["LOCALHOST:3000", "127.0.0.1"],
+    ["app.localhost:3000", "127.0.0.1"],
+    ["127.0.0.1:3000", "127.0.0.1"],
+    ["[::1]:3000", "127.0.0.1"],
+    ["192.168.1.20:3000", "0.0.0.0"],
+    ["devbox.lan:3000", "devbox.lan"],
+  ])("%p names the server listening on %p", (host, listening) => {
+    expect(isDevServerHost(host, listening)).toBe(true);
+  });
+
+  test.each([
+    ["evil.example:3000", "127.0.0.1"],
+    ["localhost.evil.example:3000", "127.0.0.1"],
+    ["localhost@evil.example", "127.0.0.1"],
+    ["127.0.0.1.nip.io:3000", "127.0.0.1"],
+    ["evil.example", "0.0.0.0"],
+    ["", "127.0.0.1"],
+    [null, "127.0.0.1"],
+  ])("%p does not (DNS rebinding): refused", (host, listening) => {
+    expect(isDevServerHost(host, listening)).toBe(false);
+  });
+});
+
+test("isLoopbackHost: what keeps the development server on this machine", () => {
+  expect(["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"].map(isLoopbackHost)).toEqual([true, true, true, true, true]);
+  expect(["0.0.0.0", "::", "192.168.1.20", "devbox.lan"].map(isLoopbackHost)).toEqual([false, false, false, false]);
 });

@@ -1,7 +1,7 @@
 // client-build.ts: bundles the browser code into content-hashed assets plus the manifest the server reads.
 import type { BunPlugin } from "bun";
 import { brotliCompressSync, constants } from "node:zlib";
-import { cp, mkdir, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { basename, join, relative, resolve } from "node:path";
 import type { AppDefinition } from "../../runtime/app-definition.ts";
 import { isLazyPage } from "../../runtime/lazy-page.ts";
@@ -163,7 +163,9 @@ export async function buildClient({
     ? lazyPageChunks(outputs, entry, chunks, { app, appDir })
     : Object.fromEntries(allRoutes(app.routes).flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
   const publicFiles = listPublicDir(publicDir);
-  if (publicFiles.size) await cp(publicDir, join(outdir, "public"), { recursive: true, preserveTimestamps: true });
+  // Only the files it lists, their contents rather than any symlink: the binary embeds this copy, so a
+  // `.env` beside them, or what a symlink points to outside the folder, never ends up inside it.
+  await Promise.all([...publicFiles].map(([name, file]) => Bun.write(join(outdir, "public", name), Bun.file(file.path))));
   const publicListing = Object.fromEntries([...publicFiles].map(([path, file]) => [path, Math.floor(file.mtimeMs)]));
   const buildId = Bun.hash([...files, ...Object.entries(publicListing).flat()].join("\n")).toString(36);
   const compressed: Record<string, Array<"br" | "gzip">> = {};

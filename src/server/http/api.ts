@@ -2,9 +2,7 @@
 // is a JSON 404 and a known path with another method a 405 with `Allow`, never the HTML not-found page.
 import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
-import { readActionBody } from "../writes/body.ts";
-import type { Admission } from "../writes/request-body.ts";
-import { TOO_MANY_UPLOADS } from "../writes/submission.ts";
+import { TOO_MANY_UPLOADS, type BodyReads } from "../writes/body-reads.ts";
 import { recordOf } from "../monitoring/request-record.ts";
 import type { CookieSettings } from "../sessions/cookies.ts";
 import { cookiesSetBy, offerCookies } from "../sessions/request-cookies.ts";
@@ -36,7 +34,7 @@ function apiMethods(api: AnyElysia | undefined): (path: string) => string[] {
 /** A body the API's parser refused (too big, malformed, not JSON or a form): its status and why. */
 export class BodyRefused extends Error {
   constructor(
-    readonly status: 400 | 413 | 415 | 429,
+    readonly status: 400 | 408 | 413 | 415 | 429,
     message: string,
   ) {
     super(message);
@@ -45,31 +43,41 @@ export class BodyRefused extends Error {
 }
 
 /**
- * Elysia would read any body whole; this reads it within ACTION_MAX_BYTES, counted while reading, and
- * refuses other types with 415. A JSON body is its value; a form is a plain object of its fields, so an
- * Elysia schema (`t.Object`) checks either.
+ * Elysia would read any body whole; this reads it within ACTION_MAX_BYTES and BODY_TIMEOUT_MS, counted while
+ * reading, in the pool the actions share, and refuses other types with 415. A JSON body is its value; a form
+ * is a plain object of its fields, so an Elysia schema (`t.Object`) checks either.
  */
-function parseWithinLimit(maxBytes: number, bodyReads: Admission) {
+function parseWithinLimit(bodyReads: BodyReads) {
   return async function parseApiBody({ request }: { request: Request }) {
     // Nothing to read: the route runs without a body (and a schema that wants one says so with a 422).
     if (request.body === null) return undefined;
-    const body = await bodyReads.run(() => readActionBody(request, { maxBytes }));
+    const body = await bodyReads.read(request);
     if (!body) throw new BodyRefused(429, TOO_MANY_UPLOADS);
     if (!body.ok) throw new BodyRefused(body.status, body.message);
-    return body.kind === "json" ? body.json : Object.fromEntries(body.form);
+    return body.kind === "json" ? body.json : firstValues(body.form);
   };
 }
 
+/**
+ * A form's fields, each sent more than once read as its first value: what `form.get()` gives an action, so a
+ * field means one thing to every part of the app (one part reading the first and another the last is how
+ * a repeated parameter slips a value past a check). A list is sent as JSON.
+ */
+function firstValues(form: FormData): Record<string, FormDataEntryValue> {
+  const fields = new Map<string, FormDataEntryValue>();
+  for (const [name, value] of form) if (!fields.has(name)) fields.set(name, value);
+  return Object.fromEntries(fields);
+}
+
 export interface ApiOptions {
-  actionMaxBytes: number;
-  bodyReads: Admission;
+  bodyReads: BodyReads;
   /** The pages' cookie settings: an API route reads and sets the same (signed) cookies. */
   cookies: CookieSettings;
   /** Judge a write's site by X-Forwarded-Proto and X-Forwarded-Host (TRUST_PROXY), as for page actions. */
   trustProxy: boolean;
 }
 
-export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyReads, cookies, trustProxy }: ApiOptions) {
+export function apiPlugin(api: AnyElysia | undefined, { bodyReads, cookies, trustProxy }: ApiOptions) {
   const allowed = apiMethods(api);
   const unmatched = ({ request }: { request: Request }) => {
     const methods = allowed(recordOf(request).path);
@@ -78,7 +86,7 @@ export function apiPlugin(api: AnyElysia | undefined, { actionMaxBytes, bodyRead
   };
   const plugin = new Elysia({ name: "brisk:api" })
     .onParse(refuseCrossSiteWrites(api, { trustProxy }))
-    .onParse(parseWithinLimit(actionMaxBytes, bodyReads))
+    .onParse(parseWithinLimit(bodyReads))
     .onTransform(function offerApiCookies({ request }) {
       offerCookies(request, cookies);
     })

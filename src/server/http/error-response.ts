@@ -6,6 +6,7 @@ import { isOutcome } from "../../runtime/outcome.ts";
 import { BodyRefused, isApiPath, jsonError } from "./api.ts";
 import { CrossSiteRefused } from "./api-cross-site.ts";
 import { text } from "./text.ts";
+import { BODY_TIMEOUT_HEADERS } from "../writes/request-body.ts";
 import { recordOf, reportError, type CaptureError } from "../monitoring/request-record.ts";
 import { cookiesSetBy } from "../sessions/request-cookies.ts";
 
@@ -57,7 +58,7 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   // Elysia wraps what a parse hook throws in its own ParseError; the API's body reader's refusal is the cause.
   const refused = error instanceof BodyRefused ? error : (error as { cause?: unknown }).cause;
   if (refused instanceof BodyRefused) {
-    const headers: Record<string, string> = refused.status === 429 ? { "retry-after": "1" } : {};
+    const headers: Record<string, string> = refused.status === 429 ? { "retry-after": "1" } : refused.status === 408 ? { ...BODY_TIMEOUT_HEADERS } : {};
     return json ? jsonError(refused.status, refused.message, {}, headers) : text(refused.status, refused.message, headers);
   }
   // Thrown by the API's first parse hook, wrapped by Elysia like the body reader's refusal.

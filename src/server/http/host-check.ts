@@ -1,4 +1,5 @@
-// host-check.ts: refuses (400) a request whose Host header gives no URL to route by: missing, repeated, or too short for Elysia.
+// host-check.ts: refuses (400) a request whose Host header gives no URL to route by: missing, repeated, or too
+// short for Elysia; and tells whether a Host names the development server (DNS rebinding).
 import { Elysia } from "elysia";
 import { text } from "./text.ts";
 
@@ -34,4 +35,24 @@ export function hostCheckPlugin() {
     const problem = hostProblem(request);
     if (problem) return text(400, problem);
   });
+}
+
+/** The loopback names and addresses: a HOST among them keeps the development server on this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+/**
+ * Whether a request's Host names the development server: localhost (and `*.localhost`), an IP address, or
+ * the name HOST gives. A page on another site can make its own name resolve to 127.0.0.1 (DNS rebinding)
+ * and then read what it fetches there as its own, development pages' stacks and paths included; its
+ * requests still carry its name in Host. An address names no site, so it cannot be a rebinding page's.
+ */
+export function isDevServerHost(host: string | null, listenHost: string): boolean {
+  const name = host === null ? undefined : URL.parse(`http://${host}`)?.hostname;
+  if (!name) return false;
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  if (name.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(name)) return true;
+  return name === listenHost.toLowerCase();
 }

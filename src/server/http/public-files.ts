@@ -1,48 +1,80 @@
 // public-files.ts: the app's `public/` folder served at the site root (/robots.txt, /favicon.ico), with
 // validators instead of hashed names: ETag and Last-Modified, 304 on a match, revalidated on every use.
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { etagMatches } from "./conditional.ts";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
+import { etagMatches, parseHttpDate } from "./conditional.ts";
 
 export interface PublicFile {
-  /** Where the bytes are: under the build's `public/` (embedded in the binary) or the source folder. */
+  /** Where the bytes are: under the build's `public/` (embedded in the binary) or the source folder, symlinks resolved. */
   path: string;
   /** Last modification, in ms since the epoch, as the build or the file system saw it. */
   mtimeMs: number;
 }
 
-/** The files that exist, by URL path (`/robots.txt`). Only these are ever served, so no path can climb out. */
+/**
+ * The files that exist, by URL path as a file name (`/robots.txt`, `/my file.txt`). Only these are ever
+ * served, so no path can climb out.
+ */
 export type PublicListing = ReadonlyMap<string, PublicFile>;
 
 export interface PublicFiles {
-  find(pathname: string): PublicFile | undefined;
+  /** The file at a URL path once decoded (`/my file.txt`). */
+  find(name: string): PublicFile | undefined;
 }
 
-/** The listing of a folder, as the build records it and as development reads it. */
+/**
+ * Whether a name is one the folder may hold but never serves: a segment starting with a dot (`.env`,
+ * `.git/config`, `docs/.secret`), which is a tool's or an editor's file, not the site's. `.well-known/` at
+ * the root is the exception: it is where the web looks for a site's own files (RFC 8615).
+ */
+export function isHiddenName(name: string): boolean {
+  return name
+    .split("/")
+    .some((segment, i) => segment.startsWith(".") && !(i === 1 && segment === ".well-known"));
+}
+
+/**
+ * The listing of a folder, as the build records it and as development reads it: its files but the hidden
+ * ones, and those whose real path (symlinks followed) is inside the folder, by that real path.
+ */
 export function listPublicDir(dir: string): Map<string, PublicFile> {
   const listing = new Map<string, PublicFile>();
+  let root: string;
   let entries: string[];
   try {
-    entries = readdirSync(dir, { recursive: true, encoding: "utf8" });
+    root = realpathSync(dir);
+    entries = readdirSync(root, { recursive: true, encoding: "utf8" });
   } catch {
     return listing; // No public/ folder: nothing to serve.
   }
   for (const name of entries) {
-    const path = join(dir, name);
-    const stat = statSync(path);
-    if (stat.isFile()) listing.set(`/${name.split("\\").join("/")}`, { path, mtimeMs: stat.mtimeMs });
+    const url = `/${name.split(sep).join("/")}`;
+    if (isHiddenName(url)) continue;
+    const path = realPathWithin(root, join(root, name));
+    const stat = path === undefined ? undefined : statSync(path);
+    if (path !== undefined && stat?.isFile()) listing.set(url, { path, mtimeMs: stat.mtimeMs });
   }
   return listing;
 }
 
+/** The file's real path when it is inside `root`; undefined for a symlink out of it or to nothing. */
+function realPathWithin(root: string, path: string): string | undefined {
+  try {
+    const real = realpathSync(path);
+    return real.startsWith(root + sep) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A fixed listing: production, where the build decided what exists. */
 export function fixedPublicFiles(listing: PublicListing): PublicFiles {
-  return { find: (pathname) => listing.get(pathname) };
+  return { find: (name) => listing.get(name) };
 }
 
 /** Development: the folder is read on each lookup, so a file added or edited shows without a restart. */
 export function livePublicFiles(dir: string): PublicFiles {
-  return { find: (pathname) => listPublicDir(dir).get(pathname) };
+  return { find: (name) => listPublicDir(dir).get(name) };
 }
 
 const CACHE_CONTROL = "public, max-age=0, must-revalidate";
@@ -76,19 +108,38 @@ export function createPublicFileHandler(files: PublicFiles): (request: Request, 
     const { bytes, etag, mtimeMs, type, lastModified } = await load(file);
     const headers: Record<string, string> = { "content-type": type, "cache-control": CACHE_CONTROL, etag, "last-modified": lastModified };
     if (notModified(request, etag, mtimeMs)) return new Response(null, { status: 304, headers });
-    return new Response(request.method === "HEAD" ? null : bytes, { headers });
+    if (request.method !== "HEAD") return new Response(bytes, { headers });
+    // A body-less answer is otherwise told `Content-Length: 0`; a HEAD says what the GET would send.
+    return new Response(null, { headers: { ...headers, "content-length": String(bytes.byteLength) } });
   };
   return (request, pathname) => {
-    const file = files.find(pathname);
+    const name = fileName(pathname);
+    const file = name === undefined ? undefined : files.find(name);
     return file ? serve(request, file) : undefined;
   };
+}
+
+/**
+ * The file name a URL path asks for: `/my%20file.txt` is `/my file.txt`, `/100%25.txt` is `/100%.txt`.
+ * Undefined for a path no file can have: malformed percent-encoding, or an encoded `/`, `\` or NUL, which
+ * would make one segment of the URL two of the folder.
+ */
+function fileName(pathname: string): string | undefined {
+  if (!pathname.includes("%")) return pathname;
+  try {
+    const name = decodeURIComponent(pathname);
+    return /%2f|%5c|%00/i.test(pathname) ? undefined : name;
+  } catch {
+    return undefined;
+  }
 }
 
 /** RFC 9110: If-None-Match wins over If-Modified-Since when both are sent. */
 function notModified(request: Request, etag: string, mtimeMs: number): boolean {
   const match = request.headers.get("if-none-match");
   if (match !== null) return etagMatches(match, etag);
-  const since = Date.parse(request.headers.get("if-modified-since") ?? "");
-  return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
+  // Not an HTTP-date (`2030`): ignored, as if it were not sent (RFC 9110 13.1.3).
+  const since = parseHttpDate(request.headers.get("if-modified-since"));
+  return since !== undefined && Math.floor(mtimeMs / 1000) * 1000 <= since;
 }
 

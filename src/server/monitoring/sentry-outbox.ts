@@ -1,6 +1,6 @@
 // sentry-outbox.ts: a bounded folder where server envelopes wait while Sentry cannot be reached, so a restart loses none.
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { readdir, rename, rm } from "node:fs/promises";
+import { readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseEnvelope, serializeEnvelope, type Envelope, type OfflineStore } from "@sentry/core";
 import type { Logger } from "./logger.ts";
@@ -16,6 +16,15 @@ export interface Outbox {
 
 const WAITING = ".envelope";
 const SENDING = ".sending";
+/** A waiting file's name ends with its size: the folder's bytes are known from one readdir, every process's files counted. */
+const SIZED = /-(\d+)b\.envelope$/;
+
+export interface OutboxLimits {
+  /** SENTRY_OUTBOX_MAX: envelopes waiting at most; 0 keeps none. */
+  maxEnvelopes: number;
+  /** SENTRY_OUTBOX_MAX_BYTES: their bytes at most. */
+  maxBytes: number;
+}
 /** Drops are summed over this long into one log line, not one line per envelope. */
 const DROP_LOG_DELAY_MS = 1_000;
 
@@ -24,11 +33,16 @@ const DROP_LOG_DELAY_MS = 1_000;
  * `<name>.<pid>.sending` rather than deleting it: the file goes only once the envelope got an answer
  * (`delivered`), goes back to waiting if sending failed (unshift), and one left by a process that died
  * mid-send waits again at the next start. Renames are atomic, so processes sharing DATA_DIR never hand out
- * the same envelope twice. Past `max` waiting envelopes, new ones are dropped and counted in a log line.
+ * the same envelope twice. Past `maxEnvelopes` waiting envelopes or `maxBytes` of them, new ones are dropped
+ * and counted in a log line. The waiting envelopes are counted from the folder once, when first needed, then
+ * kept count of as this process writes and takes them, so a push decides at once, with no file call between
+ * its check and its claim: a burst of pushes cannot all see the same room. (Processes sharing the folder
+ * count each other's envelopes from that first look on only: together they can hold more.) Events carry
+ * request data: only the server's user can read the folder and its files.
  */
-export function createOutbox(dir: string, max: number, log: Logger): Outbox {
+export function createOutbox(dir: string, { maxEnvelopes, maxBytes }: OutboxLimits, log: Logger): Outbox {
   // The folder is made on the first envelope to keep: a server that never loses Sentry writes nothing.
-  let usable = max > 0;
+  let usable = maxEnvelopes > 0 && maxBytes > 0;
   let made = false;
   if (usable && existsSync(dir)) recoverAbandoned(dir);
   const make = () => {
@@ -51,7 +65,7 @@ export function createOutbox(dir: string, max: number, log: Logger): Outbox {
     clearTimeout(dropTimer);
     dropTimer = undefined;
     if (dropped === 0) return;
-    log({ level: "warn", msg: "sentry outbox full: envelopes dropped", dropped, max, dir });
+    log({ level: "warn", msg: "sentry outbox full: envelopes dropped", dropped, max: maxEnvelopes, maxBytes, dir });
     dropped = 0;
   };
   const drop = () => {
@@ -60,35 +74,74 @@ export function createOutbox(dir: string, max: number, log: Logger): Outbox {
     dropTimer.unref?.();
   };
   const waitingFiles = async () => (await readdir(dir)).filter((f) => f.endsWith(WAITING)).sort();
-  const write = async (name: string, envelope: Envelope) => {
+  const sizeOf = (file: string) => {
+    const sized = SIZED.exec(file);
+    // A name without its size is from an older Brisk: its size is asked of the file.
+    return sized ? Number(sized[1]) : stat(join(dir, file)).then((s) => s.size, () => 0);
+  };
+  const waitingBytes = async (files: string[]) => (await Promise.all(files.map(sizeOf))).reduce((a, b) => a + b, 0);
+  let counting: Promise<{ count: number; bytes: number }> | undefined;
+  const waitingTally = () =>
+    (counting ??= (async () => {
+      const files = existsSync(dir) ? await waitingFiles() : [];
+      return { count: files.length, bytes: await waitingBytes(files) };
+    })());
+  /** One waiting file more (+1) or less (-1). */
+  const recount = async (file: string, change: 1 | -1) => {
+    const tally = await waitingTally();
+    const size = await sizeOf(file);
+    tally.count = Math.max(0, tally.count + change);
+    tally.bytes = Math.max(0, tally.bytes + change * size);
+  };
+  const write = async (name: string, bytes: string | Uint8Array) => {
     const tmp = join(dir, `${name}.tmp`);
-    await Bun.write(tmp, serializeEnvelope(envelope));
+    await writeFile(tmp, bytes, { mode: 0o600 });
     await rename(tmp, join(dir, name));
   };
   // Date first, zero-padded, so names sort by age; pid and a counter keep concurrent writers apart.
-  const newName = (prefix = "") => `${prefix}${String(Date.now()).padStart(15, "0")}-${process.pid}-${sequence++}${WAITING}`;
+  const newName = (size: number, prefix = "") => `${prefix}${String(Date.now()).padStart(15, "0")}-${process.pid}-${sequence++}-${size}b${WAITING}`;
 
   const store: OfflineStore = {
     async push(envelope) {
       if (usable) make();
-      if (!usable || (await waitingFiles()).length >= max) return drop();
+      if (!usable) return drop();
+      const bytes = serializeEnvelope(envelope);
+      const size = byteLength(bytes);
+      const tally = await waitingTally();
+      // Checked and claimed with nothing awaited in between.
+      if (tally.count >= maxEnvelopes || tally.bytes + size > maxBytes) return drop();
+      tally.count++;
+      tally.bytes += size;
       if (!warnedOutage) {
         warnedOutage = true;
         log({ level: "warn", msg: "sentry unreachable: envelopes wait on disk and are sent when it answers", dir });
       }
-      await write(newName(), envelope);
+      try {
+        await write(newName(size), bytes);
+      } catch (error) {
+        tally.count--;
+        tally.bytes -= size;
+        throw error;
+      }
     },
     async unshift(envelope) {
       const handedOut = sending.get(envelope);
       sending.delete(envelope);
-      if (handedOut) return rename(join(dir, handedOut.file), join(dir, handedOut.waiting));
+      if (handedOut) {
+        await rename(join(dir, handedOut.file), join(dir, handedOut.waiting));
+        return recount(handedOut.waiting, 1);
+      }
       if (usable) make();
       if (!usable) return drop();
+      const bytes = serializeEnvelope(envelope);
       // "0" sorts before every dated name: it goes out first, as unshift means.
-      await write(newName("0"), envelope);
+      const name = newName(byteLength(bytes), "0");
+      await write(name, bytes);
+      await recount(name, 1);
     },
     async shift() {
       if (!usable || !(made || existsSync(dir))) return undefined;
+      await waitingTally();
       for (const waiting of await waitingFiles()) {
         const file = `${waiting}.${process.pid}${SENDING}`;
         try {
@@ -96,6 +149,7 @@ export function createOutbox(dir: string, max: number, log: Logger): Outbox {
         } catch {
           continue; // another process took it first
         }
+        await recount(waiting, -1);
         try {
           const envelope = parseEnvelope(await Bun.file(join(dir, file)).bytes());
           sending.set(envelope, { file, waiting });
@@ -121,6 +175,10 @@ export function createOutbox(dir: string, max: number, log: Logger): Outbox {
   };
 }
 
+function byteLength(bytes: string | Uint8Array): number {
+  return typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.byteLength;
+}
+
 /**
  * Envelopes a dead process (or this pid's previous life, as PID 1 in a container) was sending wait again;
  * half-written files it left are removed.
@@ -128,7 +186,7 @@ export function createOutbox(dir: string, max: number, log: Logger): Outbox {
 function recoverAbandoned(dir: string): void {
   for (const file of readdirSync(dir)) {
     const sendingBy = /^(.+\.envelope)\.(\d+)\.sending$/.exec(file);
-    const writtenBy = /^0?\d+-(\d+)-\d+\.envelope\.tmp$/.exec(file);
+    const writtenBy = /^0?\d+-(\d+)-\d+(?:-\d+b)?\.envelope\.tmp$/.exec(file);
     const pid = Number(sendingBy?.[2] ?? writtenBy?.[1] ?? Number.NaN);
     if (Number.isNaN(pid) || (pid !== process.pid && isAlive(pid))) continue;
     try {

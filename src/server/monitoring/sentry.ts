@@ -79,7 +79,7 @@ function startRequestSession(client: Sentry.NodeClient): () => void {
 export function initServerSentry(config: Config, release: string, { log = stdoutLogger }: { log?: Logger } = {}): ServerMonitoring | undefined {
   if (!config.sentryDsn) return undefined;
   const tracing = config.sentryTracesSampleRate !== undefined;
-  const outbox = createOutbox(join(config.dataDir, "sentry-outbox"), config.sentryOutboxMax, log);
+  const outbox = createOutbox(join(config.dataDir, "sentry-outbox"), { maxEnvelopes: config.sentryOutboxMax, maxBytes: config.sentryOutboxMaxBytes }, log);
   const offline: Partial<OfflineTransportOptions> = { createStore: () => outbox.store, flushAtStartup: true };
   Sentry.init({
     dsn: config.sentryDsn,

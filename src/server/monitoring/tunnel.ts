@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { Config } from "../config.ts";
 import { recordOf } from "./request-record.ts";
 import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
-import { createAdmission, readBody, type Admission, type Bytes } from "../writes/request-body.ts";
+import { BODY_TIMEOUT_HEADERS, BodyTimeout, createAdmission, readBody, type Admission, type Bytes } from "../writes/request-body.ts";
 import { crossSiteRefusal } from "../writes/same-origin.ts";
 import { CSP_REPORT_PATH } from "../http/security-headers.ts";
 
@@ -15,6 +15,8 @@ export interface TunnelOptions {
   readonly maxBytes: number;
   readonly timeoutMs: number;
   readonly maxInFlight: number;
+  /** How long a body may take to arrive (BODY_TIMEOUT_MS); no deadline when omitted. */
+  readonly bodyTimeoutMs?: number;
   readonly fetch?: typeof fetch;
   /** This site's origin may come from X-Forwarded-Proto/-Host (the cross-site check, as for form posts). */
   readonly trustProxy?: boolean;
@@ -26,9 +28,11 @@ export interface Tunnel extends Upstream {
   readonly maxBytes: number;
   /**
    * One slot per tunnel request from before its body is read until Sentry has answered, so the bodies the
-   * tunnel holds take at most maxInFlight × maxBytes, however many uploads arrive at once.
+   * tunnel holds take at most maxInFlight × maxBytes, however many uploads arrive at once; one visitor
+   * takes at most its share of the slots.
    */
   readonly admission: Admission;
+  readonly bodyTimeoutMs?: number;
   readonly trustProxy: boolean;
 }
 
@@ -49,6 +53,7 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     maxBytes: options.maxBytes,
     timeoutMs: options.timeoutMs,
     admission: createAdmission(options.maxInFlight),
+    bodyTimeoutMs: options.bodyTimeoutMs,
     fetch: options.fetch ?? fetch,
     trustProxy: options.trustProxy ?? false,
   };
@@ -83,17 +88,17 @@ export function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> 
   }
 }
 
-/** The body within `limit`, or the answer that refuses it. */
-async function bodyOrRefusal(request: Request, limit: number, what: string): Promise<Bytes | Response> {
+/** The body within `limit` and the deadline, or the answer that refuses it. */
+async function bodyOrRefusal(request: Request, limit: number, what: string, timeoutMs: number | undefined): Promise<Bytes | Response> {
   try {
-    return (await readBody(request, limit)) ?? reply(413, `${what} too large`);
-  } catch {
-    return reply(400, `unreadable ${what} body`);
+    return (await readBody(request, limit, timeoutMs)) ?? reply(413, `${what} too large`);
+  } catch (error) {
+    return error instanceof BodyTimeout ? reply(408, `${what} body too slow`, { ...BODY_TIMEOUT_HEADERS }) : reply(400, `unreadable ${what} body`);
   }
 }
 
 async function checkAndForward(request: Request, clientIp: string | undefined, tunnel: Tunnel): Promise<Response> {
-  const body = await bodyOrRefusal(request, tunnel.maxBytes, "envelope");
+  const body = await bodyOrRefusal(request, tunnel.maxBytes, "envelope", tunnel.bodyTimeoutMs);
   if (body instanceof Response) return body;
   if (body.byteLength === 0) return reply(400, "missing envelope body");
   const header = parseEnvelopeHeader(body);
@@ -115,7 +120,7 @@ export async function handleMonitoring(
   // Another site's page must not spend our Sentry quota through its visitors' browsers.
   if (crossSiteRefusal(request, tunnel)) return reply(403, "cross-site envelopes are refused");
   // Admitted before a byte of the body is read: a flood costs no buffering past the slots.
-  return (await tunnel.admission.run(() => checkAndForward(request, clientIp, tunnel))) ?? tooBusy();
+  return (await tunnel.admission.run(clientIp, () => checkAndForward(request, clientIp, tunnel))) ?? tooBusy();
 }
 
 /** Browsers' CSP violation reports: small JSON documents in one of two formats. */
@@ -132,7 +137,7 @@ export function securityEndpoint(dsn: string | undefined): string | undefined {
 }
 
 async function checkAndForwardReport(request: Request, type: string, clientIp: string | undefined, endpoint: string, tunnel: Tunnel) {
-  const body = await bodyOrRefusal(request, CSP_REPORT_MAX_BYTES, "report");
+  const body = await bodyOrRefusal(request, CSP_REPORT_MAX_BYTES, "report", tunnel.bodyTimeoutMs);
   if (body instanceof Response) return body;
   // The destination is fixed by configuration; the body only has to be what Sentry parses.
   try {
@@ -153,7 +158,7 @@ export async function handleCspReport(
   if (!endpoint) return notConfigured("CSP reporting");
   const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase() ?? "";
   if (!CSP_REPORT_TYPES.includes(type)) return reply(415, "expected application/csp-report or application/reports+json");
-  return (await tunnel.admission.run(() => checkAndForwardReport(request, type, clientIp, endpoint, tunnel))) ?? tooBusy();
+  return (await tunnel.admission.run(clientIp, () => checkAndForwardReport(request, type, clientIp, endpoint, tunnel))) ?? tooBusy();
 }
 
 /**
@@ -182,6 +187,7 @@ export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch
     maxBytes: config.monitoringMaxBytes,
     timeoutMs: config.monitoringTimeoutMs,
     maxInFlight: config.monitoringMaxInFlight,
+    bodyTimeoutMs: config.bodyTimeoutMs,
     fetch: options.fetch,
     trustProxy: config.trustProxy,
   });

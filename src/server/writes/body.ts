@@ -1,27 +1,30 @@
 // body.ts: reads an action's or API route's request body within limits and parses it by its content type.
 //
-// readActionBody(request, { maxBytes, maxFields }) resolves, for anything a client can send, with
+// readActionBody(request, { maxBytes, maxFields, timeoutMs }) resolves, for anything a client can send, with
 //   { ok: true, kind: "form", form }   application/x-www-form-urlencoded or multipart/form-data (files too)
 //   { ok: true, kind: "json", json }   application/json, any JSON value
 //   { ok: false, status, message }     400 malformed body, invalid UTF-8, a charset other than UTF-8, a
 //                                      body that could not be read; 413 past maxBytes or maxFields;
-//                                      415 another or no content type, or a Content-Encoding
+//                                      415 another or no content type, or a Content-Encoding; 408 a
+//                                      body not all there within timeoutMs
 // and never throws for a client's input. The body is read at most once, so an Elysia route using it
 // needs `parse: "none"`. Nothing past maxBytes is held (see request-body.ts); maxFields caps the entries
 // (fields and files) a form may have, counted on the raw bytes before a FormData is built. `message`
 // is plain text that names no secret, safe for the answer's body and the log.
-import { readBody, type Bytes } from "./request-body.ts";
+import { BodyTimeout, readBody, type Bytes } from "./request-body.ts";
 
 export type BodyRead =
   | { readonly ok: true; readonly kind: "form"; readonly form: FormData }
   | { readonly ok: true; readonly kind: "json"; readonly json: unknown }
-  | { readonly ok: false; readonly status: 400 | 413 | 415; readonly message: string };
+  | { readonly ok: false; readonly status: 400 | 408 | 413 | 415; readonly message: string };
 
 export interface ActionBodyOptions {
   /** ACTION_MAX_BYTES: the most body bytes read. */
   readonly maxBytes: number;
   /** The most entries (fields and files together) a form may have. */
   readonly maxFields?: number;
+  /** BODY_TIMEOUT_MS: how long the whole body may take to arrive; no deadline when omitted. */
+  readonly timeoutMs?: number;
 }
 
 export const DEFAULT_MAX_FIELDS = 1000;
@@ -30,7 +33,7 @@ const FORM = "application/x-www-form-urlencoded";
 const MULTIPART = "multipart/form-data";
 const JSON_TYPE = "application/json";
 
-const refuse = (status: 400 | 413 | 415, message: string): BodyRead => ({ ok: false, status, message });
+const refuse = (status: 400 | 408 | 413 | 415, message: string): BodyRead => ({ ok: false, status, message });
 const unsupportedType = () => refuse(415, `expected ${FORM}, ${MULTIPART} or ${JSON_TYPE}`);
 const tooManyFields = (max: number) => refuse(413, `more than ${max} form fields`);
 
@@ -52,8 +55,9 @@ export async function readActionBody(request: Request, options: ActionBodyOption
   }
   let bytes: Bytes | undefined;
   try {
-    bytes = await readBody(request, options.maxBytes);
-  } catch {
+    bytes = await readBody(request, options.maxBytes, options.timeoutMs);
+  } catch (error) {
+    if (error instanceof BodyTimeout) return refuse(408, error.message);
     return refuse(400, "the body could not be read");
   }
   if (!bytes) return refuse(413, `body larger than ${options.maxBytes} bytes`);

@@ -1,0 +1,82 @@
+// stalled-uploads.ts (test support): the red team's stalled-upload attack (issue 23, R2): connections that send a
+// POST's headers with `Content-Length` and then nothing, each opened again as soon as the server closes it. They come from other loopback addresses than the visitors' 127.0.0.1 (node:net's localAddress),
+// so the server sees other clients, as it would see an attacker on the internet.
+import { connect } from "node:net";
+
+export interface StallOptions {
+  port: number;
+  /** The attackers' addresses, e.g. ["127.0.0.2", "127.0.0.3"]; each holds `connections` at once. */
+  from: readonly string[];
+  connections: number;
+  /** Request target and headers of every stalled post (Host and Content-Length are added). */
+  path: string;
+  headers: Record<string, string>;
+  /** The Content-Length declared and never sent. */
+  declared?: number;
+}
+
+export interface StallAttack {
+  /** Resolves once every connection has been opened once, so the server has seen the whole attack. */
+  ready: Promise<void>;
+  /** Closes every connection; resolves with how many were opened and the status (or "closed") each ended with. */
+  stop(): Promise<{ opened: number; answers: Map<string, number> }>;
+}
+
+export function stallUploads({ port, from, connections, path, headers, declared = 100_000 }: StallOptions): StallAttack {
+  const head =
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: ${declared}\r\n` +
+    Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("") +
+    "\r\n";
+  let stopped = false;
+  let opened = 0;
+  const answers = new Map<string, number>();
+  const open = new Set<ReturnType<typeof connect>>();
+  /** One stalled post; resolves when the server (or stop) closes it. */
+  const stall = (localAddress: string) =>
+    new Promise<void>((resolve) => {
+      let received = "";
+      const socket = connect({ host: "127.0.0.1", port, localAddress }, () => {
+        opened++;
+        socket.write(head);
+      });
+      open.add(socket);
+      let answered = false;
+      const count = (answer: string) => {
+        if (!stopped) answers.set(answer, (answers.get(answer) ?? 0) + 1);
+      };
+      // The socket stays open after an answer (a refusal) until the server closes it, as the attacker left it.
+      socket.on("data", (chunk) => {
+        received += chunk.toString("latin1");
+        const status = /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1];
+        if (status && !answered) count(status);
+        answered ||= status !== undefined;
+      });
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        open.delete(socket);
+        if (!answered) count("closed");
+        resolve();
+      });
+    });
+  const loops = from.flatMap((address) =>
+    Array.from({ length: connections }, async () => {
+      while (!stopped) await stall(address);
+    }),
+  );
+  const ready = (async () => {
+    while (opened < from.length * connections) await Bun.sleep(10);
+    // Let the server take each request in before the probes start.
+    await Bun.sleep(100);
+  })();
+  return {
+    ready,
+    async stop() {
+      stopped = true;
+      for (const socket of open) socket.destroy();
+      await Promise.all(loops);
+      return { opened, answers };
+    },
+  };
+}
