@@ -129,7 +129,7 @@ const kindOf = (transaction: Event | undefined) => transaction?.contexts?.trace?
 
 describe("API transactions", () => {
   test("are named after the Elysia route pattern, with its status, the request and kind api", async () => {
-    const res = await t.request("/api/notes/7?x=1");
+    const res = await t.request("/api/notes/999999?x=1");
     expect(res.status).toBe(404);
     await res.text();
     const { transactions } = await sent();
@@ -138,7 +138,7 @@ describe("API transactions", () => {
     expect(transaction).toMatchObject({ transaction: "GET /api/notes/:id", transaction_info: { source: "route" } });
     expect(transaction.contexts?.trace).toMatchObject({ op: "http.server", status: "not_found" });
     expect(transaction.contexts?.trace?.data).toMatchObject({ "brisk.request.kind": "api", "http.route": "/api/notes/:id" });
-    expect(transaction.request?.url).toBe("http://localhost/api/notes/7?x=1");
+    expect(transaction.request?.url).toBe("http://localhost/api/notes/999999?x=1");
   });
 
   test("a failing API route: its transaction ends internal_error and holds the error event, which names it", async () => {
