@@ -1,7 +1,7 @@
 // request-body.ts: the admission's slots and each client's share of them, who a share belongs to, and the
 // deadline of a body read.
 import { describe, expect, test } from "bun:test";
-import { BodyTimeout, clientKey, createAdmission, readBody } from "../../src/server/writes/request-body.ts";
+import { BodyTimeout, CLIENT_WAIT_MS, clientKey, createAdmission, readBody } from "../../src/server/writes/request-body.ts";
 
 describe("createAdmission", () => {
   test("a client holds at most its share; another client still gets a slot, and a freed one is taken again", async () => {
@@ -9,11 +9,33 @@ describe("createAdmission", () => {
     const release = Promise.withResolvers<void>();
     const hold = (client: string) => admission.run(client, () => release.promise.then(() => client));
     const held = [hold("198.51.100.7"), hold("198.51.100.7")];
+    const started = performance.now();
     expect(await admission.run("198.51.100.7", async () => "third")).toBeUndefined();
+    // Refused once it has waited its turn in vain.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(CLIENT_WAIT_MS - 5);
     expect(await admission.run("2001:db8::1", async () => "other")).toBe("other");
     release.resolve();
     expect(await Promise.all(held)).toEqual(["198.51.100.7", "198.51.100.7"]);
     expect(await admission.run("198.51.100.7", async () => "again")).toBe("again");
+  });
+
+  test("a burst from one client past its share waits for its own slots instead of being refused", async () => {
+    const admission = createAdmission(16, 2);
+    const read = (i: number) => admission.run("198.51.100.9", () => Bun.sleep(10).then(() => i));
+    expect(await Promise.all([0, 1, 2, 3].map(read))).toEqual([0, 1, 2, 3]);
+  });
+
+  test("no more than a share's worth waits: the rest is refused at once", async () => {
+    const admission = createAdmission(16, 2);
+    const release = Promise.withResolvers<void>();
+    const held = [0, 1].map(() => admission.run("a", () => release.promise));
+    const queued = [0, 1].map(() => admission.run("a", async () => "queued"));
+    const started = performance.now();
+    expect(await admission.run("a", async () => "fifth")).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(CLIENT_WAIT_MS / 2);
+    release.resolve();
+    await Promise.all(held);
+    expect(await Promise.all(queued)).toEqual(["queued", "queued"]);
   });
 
   test("past capacity no one gets a slot, whatever their share", async () => {

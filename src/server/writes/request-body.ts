@@ -21,8 +21,8 @@ export type Bytes = Uint8Array<ArrayBuffer>;
 export interface Admission {
   /**
    * Runs `work` holding one slot, and one of `client`'s share, until it settles; undefined, without running
-   * it, when every slot or the client's share is taken. `client` is the visitor's address (all requests
-   * without one, such as in-process ones, count as one client).
+   * it, when every slot is taken, or the client's share is and stays taken for CLIENT_WAIT_MS. `client` is
+   * the visitor's address (all requests without one, such as in-process ones, count as one client).
    */
   run<T>(client: string | undefined, work: () => Promise<T>): Promise<T | undefined>;
 }
@@ -30,23 +30,61 @@ export interface Admission {
 /** A client holds at most 1/CLIENT_SHARE of the slots: it takes this many clients to hold them all. */
 export const CLIENT_SHARE = 8;
 
+/**
+ * How long a post waits for one of its client's own slots: a burst (a dozen likes at once) is read a few at a
+ * time instead of refused, while a client whose share is held by stalled uploads is refused soon after.
+ */
+export const CLIENT_WAIT_MS = 250;
+
 export function createAdmission(capacity: number, perClient = Math.ceil(capacity / CLIENT_SHARE)): Admission {
   let inUse = 0;
   const byClient = new Map<string, number>();
+  /** Posts waiting for a slot of their client's share, each told whether it got one. */
+  const waiting = new Map<string, Array<(granted: boolean) => void>>();
+
+  /** A slot of `key`'s share as one is given back, or false after CLIENT_WAIT_MS (or with a share's worth already waiting). */
+  function turn(key: string): Promise<boolean> {
+    const queue = waiting.get(key) ?? [];
+    if (queue.length >= perClient) return Promise.resolve(false);
+    waiting.set(key, queue);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        queue.splice(queue.indexOf(grant), 1);
+        if (queue.length === 0) waiting.delete(key);
+        resolve(false);
+      }, CLIENT_WAIT_MS);
+      const grant = (granted: boolean) => (clearTimeout(timer), resolve(granted));
+      queue.push(grant);
+    });
+  }
+
+  function release(key: string) {
+    const queue = waiting.get(key);
+    const next = queue?.shift();
+    if (queue?.length === 0) waiting.delete(key);
+    // The slot passes to the client's next waiting post as it is: the counts stay.
+    if (next) return next(true);
+    inUse--;
+    const left = byClient.get(key)! - 1;
+    if (left === 0) byClient.delete(key);
+    else byClient.set(key, left);
+  }
+
   return {
     async run(client, work) {
       const key = clientKey(client);
+      if (inUse >= capacity) return undefined;
       const held = byClient.get(key) ?? 0;
-      if (inUse >= capacity || held >= perClient) return undefined;
-      inUse++;
-      byClient.set(key, held + 1);
+      if (held < perClient) {
+        inUse++;
+        byClient.set(key, held + 1);
+      } else if (!(await turn(key))) {
+        return undefined;
+      }
       try {
         return await work();
       } finally {
-        inUse--;
-        const left = byClient.get(key)! - 1;
-        if (left === 0) byClient.delete(key);
-        else byClient.set(key, left);
+        release(key);
       }
     },
   };
