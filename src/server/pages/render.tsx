@@ -24,10 +24,15 @@ function redirectResponse(outcome: OutcomeInfo, appHeaders: ResolvedPage["header
 }
 
 /** The page state and a tiny settle() that streamed scripts call before the client entry has loaded. */
+/** The client configuration's JSON, made once per server: it is the same on every page. */
+const configJson = new WeakMap<ClientConfig, string>();
+
 function bootScript(resolved: ResolvedPage, clientConfig: ClientConfig, host: string, nonce: string, trace?: TraceHeaders): string {
-  const rest = scriptJson({ config: clientConfig, host, nonce, queue: [], ...(trace ? { trace } : {}) });
+  let config = configJson.get(clientConfig);
+  if (config === undefined) configJson.set(clientConfig, (config = scriptJson(clientConfig)));
+  const rest = scriptJson({ host, nonce, queue: [], ...(trace ? { trace } : {}) });
   // The page as a value the script evaluates, through the codec when JSON would not carry its data exactly.
-  const state = `{"page":${scriptValue(resolved.payload, resolved.rich)},${rest.slice(1)}`;
+  const state = `{"page":${scriptValue(resolved.payload, resolved.rich)},"config":${config},${rest.slice(1)}`;
   // Kept short: this script is inline in every page. B is the page's BootState.
   return `var B=window.__BRISK__=${state};B.settle=function(x){B.queue.push(x);B.listener&&B.listener(x)}`;
 }
