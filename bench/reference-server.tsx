@@ -1,7 +1,9 @@
 // reference-server.tsx: the ceiling: raw Bun.serve + renderToReadableStream of the bench app's pages (bench/app),
 // no framework. Same components and loader data as Brisk, in a shell like the app's Document, with the same boot
 // data script and client entry, so the HTML is the same size; only routing, outcomes, logging, Sentry are missing.
-// `/` is rendered for every request here (Brisk prerenders it), `/items` on both sides.
+// `/` is rendered for every request here (Brisk prerenders it), `/items` on both sides. `/session/items` is the items
+// page behind a signed session cookie, checked by hand: the cookie header parsed, its HMAC-SHA256 verified with
+// Web Crypto against the bench's COOKIE_SECRET (401 without a valid one).
 // /assets/ are the build's files (for the Chromium loads; its pages run Brisk's entry, which finds no
 // Brisk boot state there and does not hydrate).
 // POST /monitoring is the naive tunnel: one fetch forward, no checks at all.
@@ -21,8 +23,9 @@ import { validateEntry } from "./app/guestbook/entry.ts";
 import { openGuestbook } from "./app/guestbook/store.server.ts";
 import { Home } from "./app/pages/Home.tsx";
 import { homeLoader } from "./app/pages/home.server.ts";
-import { Items } from "./app/pages/Items.tsx";
+import { Items, SessionItems } from "./app/pages/Items.tsx";
 import { itemsLoader } from "./app/pages/items.server.ts";
+import { SESSION_COOKIE } from "./app/pages/session.server.ts";
 import { Stream } from "./app/pages/Stream.tsx";
 import { streamLoader } from "./app/pages/stream.server.ts";
 import { serveAsset } from "./lib/static-assets.ts";
@@ -37,6 +40,18 @@ const manifest = JSON.parse(readFileSync(join(clientDir, "manifest.json"), "utf8
 const asset = (file: string) => `/assets/${file}`;
 // DATA_DIR is set by the bench: a folder of this server's own, so its table starts empty.
 const guestbook = await openGuestbook(Bun.env.DATA_DIR ?? "./data");
+const sessionKey = await crypto.subtle.importKey("raw", new TextEncoder().encode(Bun.env.COOKIE_SECRET!), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+
+/** The session cookie's value when its signature (`value.<base64url HMAC of "name=value">`) verifies. */
+async function sessionUser(request: Request): Promise<string | undefined> {
+  const signed = new Bun.CookieMap(request.headers.get("cookie") ?? "").get(SESSION_COOKIE);
+  const dot = signed?.lastIndexOf(".") ?? -1;
+  if (!signed || dot < 0) return undefined;
+  const value = signed.slice(0, dot);
+  const signature = Buffer.from(signed.slice(dot + 1), "base64url");
+  const ok = await crypto.subtle.verify("HMAC", sessionKey, signature, new TextEncoder().encode(`${SESSION_COOKIE}=${value}`));
+  return ok ? value : undefined;
+}
 
 function Shell({ path, data, children }: { path: string; data: unknown; children: ReactNode }) {
   return (
@@ -73,6 +88,11 @@ async function page(request: Request, path: string): Promise<Response> {
   } else if (path === "/items") {
     data = boot = itemsLoader();
     body = <Items />;
+  } else if (path === "/session/items") {
+    const user = await sessionUser(request);
+    if (user === undefined) return new Response(null, { status: 401 });
+    data = boot = { user, ...itemsLoader() };
+    body = <SessionItems />;
   } else if (path === "/stream") {
     const loaded = streamLoader({ signal: request.signal });
     data = loaded;

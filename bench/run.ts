@@ -13,7 +13,8 @@ import { FORM_TYPE, GUESTBOOK_FORM, GUESTBOOK_PATH, checkSubmission, countRows, 
 import { meterForeignLoad } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { LOAD_CORE, memoryOf, pinSelf, pinning, startServer, type Child } from "./lib/proc.ts";
-import { PATHS, TRACED_ALL, TRACED_TENTH, buildReport, type Results } from "./lib/results.ts";
+import { PATHS, PER_REQUEST, TRACED_ALL, TRACED_TENTH, buildReport, type Results } from "./lib/results.ts";
+import { BENCH_COOKIE_SECRET, sessionCookie } from "./lib/session.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
 import { measureVisitors } from "./lib/visitor.ts";
@@ -53,7 +54,7 @@ try {
   const dataDirOf = (name: string) => join(work, `data-${name.replace(/\W+/g, "-")}`);
   const start = async (name: string, script: string, env: Record<string, string | undefined>) => {
     const child = await startServer(name, ["bun", "--preload", join(import.meta.dir, "lib/server-plugins.ts"), join(import.meta.dir, script)], {
-      env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, SENTRY_DSN: undefined, DATA_DIR: dataDirOf(name), ...env },
+      env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, SENTRY_DSN: undefined, DATA_DIR: dataDirOf(name), COOKIE_SECRET: BENCH_COOKIE_SECRET, ...env },
       stderrPath: join(work, `${name.replace(/\W+/g, "-")}.stderr`),
     });
     children.push(child);
@@ -63,8 +64,8 @@ try {
   const ref = await start("reference", "reference-server.tsx", { BENCH_INGEST_URL: `${ingest.url}${REFERENCE_INGEST}` });
   const on = await start("brisk, Sentry on", "brisk-server.ts", { SENTRY_DSN: ingest.dsn() });
   const off = await start("brisk, Sentry off", "brisk-server.ts", {});
-  // Tracing's cost, on the items page only (a rendered page: prerendered answers are never traced): every
-  // request traced, and one in ten.
+  // Tracing's cost, on the pages rendered per request (prerendered answers are never traced): every request
+  // traced, and one in ten.
   const traced = [
     await start(TRACED_ALL, "brisk-server.ts", { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "1" }),
     await start(TRACED_TENTH, "brisk-server.ts", { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "0.1" }),
@@ -79,11 +80,15 @@ try {
   const allJs = manifest.files.filter((f) => f.endsWith(".js")).map((f) => `/assets/${f}`);
   const weight = await measureClientWeight(on.origin, homeHtml, allJs);
   weight.tracing = await weighFiles(on.origin, [`/assets/${manifest.chunks[TRACING_MODULE]}`]);
+  const cookie = await sessionCookie();
+  const sessionPaths = new Set(PER_REQUEST.filter((p) => p.session).map((p) => p.path));
+  const headersFor = (path: string): Record<string, string> => (sessionPaths.has(path) ? { cookie } : {});
   const htmlBytes: Results["htmlBytes"] = {};
   for (const path of Object.values(PATHS)) {
-    const [b, r] = await Promise.all([fetch(on.origin + path), fetch(ref.origin + path)]);
+    const headers = headersFor(path);
+    const [b, r] = await Promise.all([fetch(on.origin + path, { headers }), fetch(ref.origin + path, { headers })]);
     const [bHtml, rHtml] = [await b.text(), await r.text()];
-    const sent = await fetch(on.origin + path, { headers: { "accept-encoding": "br, gzip" }, decompress: false });
+    const sent = await fetch(on.origin + path, { headers: { ...headers, "accept-encoding": "br, gzip" }, decompress: false });
     htmlBytes[path] = {
       brisk: Buffer.byteLength(bHtml),
       briskSent: (await sent.arrayBuffer()).byteLength,
@@ -95,12 +100,15 @@ try {
   }
 
   const throughput: Measurement[] = [];
-  for (const path of Object.values(PATHS)) {
+  const measurePath = async (path: string, extra: Child[]) => {
     say(`throughput ${path}`);
-    const extra = path === PATHS.home ? [ceiling] : path === PATHS.items ? traced : [];
-    const servers = [on, ref, off, ...extra];
-    throughput.push(...(await measureInTurns(servers, path, { ...TURNS, workDir: work })));
-  }
+    const headers = headersFor(path);
+    throughput.push(...(await measureInTurns([on, ref, off, ...extra], path, { ...TURNS, workDir: work, headers: () => headers })));
+  };
+  // The pages rendered per request first, so that the peak RSS read after them is theirs alone.
+  for (const { path } of PER_REQUEST) await measurePath(path, traced);
+  const perRequestPeakMiB = memoryOf(on.pid).peakMiB;
+  for (const path of [PATHS.home, PATHS.notFound, PATHS.stream]) await measurePath(path, path === PATHS.home ? [ceiling] : []);
 
   say("streaming: time to first byte");
   // The servers settle first: right after the load above they are still collecting garbage.
@@ -199,6 +207,7 @@ try {
     envelopeBytes: new TextEncoder().encode(envelope).byteLength,
     weight,
     binary: { ...binary, ...starts, load: binaryLoad },
+    perRequestPeakMiB,
     wallSeconds: (performance.now() - started) / 1000,
     foreignCpu: runMeter.read(),
   });

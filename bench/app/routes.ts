@@ -1,20 +1,23 @@
-// routes.ts: the bench app's route table. `/` is prerendered; `/items` is rendered for every request, as the
-// reference (bench/reference-server.tsx) renders it.
+// routes.ts: the bench app's route table. `/` is prerendered; `/items` and `/session/items` are rendered for every
+// request, as the reference (bench/reference-server.tsx) renders them. A two-level nested page joins here once nested
+// routes exist (see PER_REQUEST in bench/lib/results.ts).
 import type { RouteDefinition } from "brisk";
 import { Guestbook } from "./pages/Guestbook.tsx";
 import { guestbookLoader, signGuestbook } from "./pages/guestbook.server.ts";
 import { Home } from "./pages/Home.tsx";
 import { homeLoader } from "./pages/home.server.ts";
-import { Items } from "./pages/Items.tsx";
+import { Items, SessionItems } from "./pages/Items.tsx";
 import { itemsLoader } from "./pages/items.server.ts";
 import { LateSection, Never, RenderError } from "./pages/Outcomes.tsx";
 import * as outcomes from "./pages/outcomes.server.ts";
+import { sessionItemsLoader } from "./pages/session.server.ts";
 import { Stream } from "./pages/Stream.tsx";
 import { streamLoader } from "./pages/stream.server.ts";
 
 export const routes: readonly RouteDefinition[] = [
   { path: "/", component: Home, loader: homeLoader, prerender: true },
   { path: "/items", component: Items, loader: itemsLoader },
+  { path: "/session/items", component: SessionItems, loader: sessionItemsLoader },
   { path: "/stream", component: Stream, loader: streamLoader },
   { path: "/guestbook", component: Guestbook, loader: guestbookLoader, action: signGuestbook },
   { path: "/redirect", component: Never, loader: outcomes.redirectLoader },

@@ -18,6 +18,10 @@ export interface Measurement extends Omit<WrkResult, "cpuSeconds" | "quantilesMs
   serverCpu: number;
   /** Share of one core processes outside the bench used meanwhile. */
   foreignCpu: number;
+  /** Share of its core wrk used: near 1 means wrk, not the server, may have been the limit. */
+  wrkCpu: number;
+  /** Share of a core the bench process (with the fake ingest) used meanwhile, on wrk's core. */
+  benchCpu: number;
 }
 
 export interface MeasureOptions {
@@ -51,6 +55,7 @@ interface Tally {
   slices: WrkResult[];
   serverCpuSeconds: number;
   foreignCpuSeconds: number;
+  benchCpuSeconds: number;
 }
 
 export async function measureInTurns(servers: Endpoint[], path: string, options: MeasureOptions): Promise<Measurement[]> {
@@ -64,7 +69,7 @@ export async function measureInTurns(servers: Endpoint[], path: string, options:
   // Warm-up: the JIT compiles the hot paths, and every side starts from open keep-alive connections.
   for (const s of servers) await runWrk({ ...load(s), seconds: options.warmupSeconds });
   await options.beforeRun?.();
-  const tallies = servers.map((): Tally => ({ slices: [], serverCpuSeconds: 0, foreignCpuSeconds: 0 }));
+  const tallies = servers.map((): Tally => ({ slices: [], serverCpuSeconds: 0, foreignCpuSeconds: 0, benchCpuSeconds: 0 }));
   // wrk takes whole seconds only.
   const sliceSeconds = Math.max(1, Math.round(options.seconds / options.slices));
   for (let i = 0; i < options.slices; i++) {
@@ -75,14 +80,17 @@ export async function measureInTurns(servers: Endpoint[], path: string, options:
       const tally = tallies[index]!;
       const meter = meterForeignLoad();
       const cpuBefore = cpuSecondsOf(server.pid);
+      const benchBefore = process.cpuUsage();
       const result = await runWrk({ ...load(server), seconds: sliceSeconds });
       tally.serverCpuSeconds += cpuSecondsOf(server.pid) - cpuBefore;
+      const bench = process.cpuUsage(benchBefore);
+      tally.benchCpuSeconds += (bench.user + bench.system) / 1e6;
       tally.foreignCpuSeconds += meter.read(result.cpuSeconds) * result.seconds;
       tally.slices.push(result);
     }
   }
   return servers.map((server, i) => {
-    const { slices, serverCpuSeconds, foreignCpuSeconds } = tallies[i]!;
+    const { slices, serverCpuSeconds, foreignCpuSeconds, benchCpuSeconds } = tallies[i]!;
     const sum = (f: (r: WrkResult) => number) => slices.reduce((total, r) => total + f(r), 0);
     const seconds = sum((r) => r.seconds);
     return {
@@ -97,6 +105,8 @@ export async function measureInTurns(servers: Endpoint[], path: string, options:
       socketErrors: sum((r) => r.socketErrors),
       serverCpu: serverCpuSeconds / seconds,
       foreignCpu: foreignCpuSeconds / seconds,
+      wrkCpu: sum((r) => r.cpuSeconds) / seconds,
+      benchCpu: benchCpuSeconds / seconds,
     };
   });
 }

@@ -2,33 +2,53 @@
 // the reference alike.
 import { useLoaderData } from "brisk";
 import { Frame } from "./Frame.tsx";
-import type { itemsLoader } from "./items.server.ts";
+import type { Item, itemsLoader } from "./items.server.ts";
+import type { sessionItemsLoader } from "./session.server.ts";
 
 export function Items() {
   const { items } = useLoaderData<typeof itemsLoader>();
   return (
     <Frame title="Items">
       <p>{items.length} items, rendered for this request.</p>
-      <table className="items">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>Item</th>
-            <th>In stock</th>
-            <th className="price">Price</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={item.id} id={`item-${item.id}`}>
-              <td>{item.id}</td>
-              <td>{item.name}</td>
-              <td>{item.stock > 0 ? `${item.stock} left` : "sold out"}</td>
-              <td className="price">{item.price}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ItemsTable items={items} />
     </Frame>
+  );
+}
+
+/** The same page for a signed-in visitor: their name from the session cookie, then the same table. */
+export function SessionItems() {
+  const { user, items } = useLoaderData<typeof sessionItemsLoader>();
+  return (
+    <Frame title="Your items">
+      <p>
+        Signed in as {user}: {items.length} items, rendered for this request.
+      </p>
+      <ItemsTable items={items} />
+    </Frame>
+  );
+}
+
+function ItemsTable({ items }: { items: readonly Item[] }) {
+  return (
+    <table className="items">
+      <thead>
+        <tr>
+          <th>#</th>
+          <th>Item</th>
+          <th>In stock</th>
+          <th className="price">Price</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((item) => (
+          <tr key={item.id} id={`item-${item.id}`}>
+            <td>{item.id}</td>
+            <td>{item.name}</td>
+            <td>{item.stock > 0 ? `${item.stock} left` : "sold out"}</td>
+            <td className="price">{item.price}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
