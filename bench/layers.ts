@@ -1,0 +1,115 @@
+// layers.ts: `bun bench/layers.ts`: what each of Brisk's layers costs one request of a page rendered per request,
+// in µs, timed in this process one layer at a time (the layer's own functions called as a request calls them, the
+// cases in interleaved rounds, the median round reported). Small layers drown in the noise of a wrk A/B on a
+// shared machine; here a few tenths of a µs show. What a layer costs inside Bun's HTTP server and its garbage
+// collection under load is not in these figures: `bench/ablation.ts` measures the big layers that way.
+// Needs the bench app's client build: BENCH_CLIENT_DIR, or one is built into a temporary folder.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildClient } from "../src/server/build/client-build.ts";
+import { startApp } from "../src/server/app-start.ts";
+import { parseConfig } from "../src/server/config.ts";
+import { createApp, pageHandlerDeps } from "../src/server/create-app.ts";
+import { loadClientAssets } from "../src/server/http/assets.ts";
+import { compressed } from "../src/server/http/compress.ts";
+import { createSecurityHeaders } from "../src/server/http/security-headers.ts";
+import { batchedLogger } from "../src/server/monitoring/logger.ts";
+import { logLine } from "../src/server/monitoring/request-log.ts";
+import { createRequestRecord } from "../src/server/monitoring/request-record.ts";
+import { initServerSentry } from "../src/server/monitoring/sentry.ts";
+import { handlePage } from "../src/server/pages/pages.ts";
+import { requestContext } from "../src/server/pages/request-context.ts";
+import { createCookies } from "../src/server/sessions/cookies.ts";
+import { scriptJson } from "../src/runtime/script-json.ts";
+import app from "./app/app.ts";
+import { SESSION_COOKIE } from "./app/pages/session.server.ts";
+import { BENCH_APP } from "./lib/bench-app.ts";
+import { BENCH_COOKIE_SECRET, sessionCookie } from "./lib/session.ts";
+
+const ROUNDS = Number(Bun.env.LAYER_ROUNDS ?? 15);
+const PER_ROUND = Number(Bun.env.LAYER_ITERATIONS ?? 2_000);
+const ORIGIN = "http://localhost:3000";
+
+const work = await mkdtemp(join(tmpdir(), "brisk-layers-"));
+try {
+  let clientDir = Bun.env.BENCH_CLIENT_DIR;
+  if (!clientDir) await buildClient({ outdir: (clientDir = join(work, "client")), appModule: BENCH_APP });
+  const env = { ...Bun.env, NODE_ENV: "production", DATA_DIR: join(work, "data"), COOKIE_SECRET: BENCH_COOKIE_SECRET, SENTRY_DSN: undefined };
+  const config = parseConfig(env);
+  // A DSN nothing listens on: no event is sent for the pages measured here, only the request's scope is made.
+  const sentryConfig = parseConfig({ ...env, SENTRY_DSN: "http://publickey@127.0.0.1:9/42" });
+  const assets = loadClientAssets(app.routes, clientDir);
+  const { cookieSigner } = await startApp(config, app, () => {});
+  const security = createSecurityHeaders(config);
+  const deps = pageHandlerDeps(config, app, { assets, capture: () => {}, security, cookieSigner });
+  const bare = createApp(config, app, { assets, cookieSigner, log: () => {} });
+  const monitoring = initServerSentry(sentryConfig, "layers", { log: () => {} })!;
+  const cookie = await sessionCookie();
+  const log = batchedLogger(() => {});
+  const items = `${ORIGIN}/items`;
+  const get = (url = items, headers: Record<string, string> = {}) => new Request(url, { headers: { host: "localhost:3000", ...headers } });
+  const drain = async (response: Response) => void (await response.arrayBuffer());
+  const itemsData = app.routes.find((r) => r.path === "/items")!.loader!({} as never);
+  const html = await (await handlePage(get(), createRequestRecord(get()), deps)).text();
+
+  /** One request's worth of a layer; the figure is its time less that of `baseline` (the request made, nothing else). */
+  const cases: Record<string, () => unknown> = {
+    baseline: () => get(),
+    "request record (id, path, start)": () => createRequestRecord(get()),
+    "log line (JSON, batched write)": () => log(logLine(createRequestRecord(get()), 200)),
+    "CSP nonce and HTML headers": () => {
+      const nonce = security.nonce();
+      return new Response("x", { headers: security.html(nonce) });
+    },
+    "route matching": () => (get(), deps.match("/items")),
+    "loader context": () => {
+      const request = get();
+      return requestContext(request, new URL(request.url), {}, deps.cookies).responseHeaders();
+    },
+    "cookie parse": () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).get(SESSION_COOKIE),
+    "boot data (payload, config, JSON)": () =>
+      (get(), scriptJson({ page: { v: 2, path: "/items", search: "", route: "/items", assets: { css: [], js: [] }, data: itemsData, deferred: [] }, config: deps.clientConfig, host: "localhost", nonce: "x".repeat(24), queue: [] })),
+    "compression step, no Accept-Encoding": () => compressed(get(), new Response(html, { headers: { "content-type": "text/html" } })),
+  };
+  const asyncCases: Record<string, () => Promise<unknown>> = {
+    "async baseline": async () => get(),
+    "signature check (HMAC)": async () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).getSigned(SESSION_COOKIE),
+    "Sentry scope and session": () => {
+      const request = get();
+      const record = createRequestRecord(request);
+      return monitoring.monitor.request!(request, null, () => monitoring.monitor.page!(request, record, async () => new Response(null)));
+    },
+    "compression, brotli, streamed 10 KB page": () =>
+      drain(compressed(get(items, { "accept-encoding": "br, gzip" }), new Response(new Blob([html]).stream(), { headers: { "content-type": "text/html" } }))),
+    "page handler (render, no Elysia)": async () => drain(await handlePage(get(), createRequestRecord(get()), deps)),
+    "whole app, Elysia in process": async () => drain(await bare.handle(get())),
+  };
+
+  const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const times = new Map<string, number[]>();
+  const time = async (name: string, run: () => unknown) => {
+    const start = Bun.nanoseconds();
+    for (let i = 0; i < PER_ROUND; i++) {
+      const out = run();
+      if (out instanceof Promise) await out;
+    }
+    times.set(name, [...(times.get(name) ?? []), (Bun.nanoseconds() - start) / PER_ROUND / 1000]);
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, run] of Object.entries(cases)) await time(name, run);
+    for (const [name, run] of Object.entries(asyncCases)) await time(name, run);
+    Bun.gc(true);
+  }
+  const base = median(times.get("baseline")!);
+  const asyncBase = median(times.get("async baseline")!);
+  console.log("| layer | µs per request |\n| --- | ---: |");
+  for (const [name, xs] of times) {
+    if (name.endsWith("baseline")) continue;
+    console.log(`| ${name} | ${(median(xs) - (name in cases ? base : asyncBase)).toFixed(2)} |`);
+  }
+  console.log(`| (a request made: the baseline) | ${base.toFixed(2)} |`);
+  await monitoring.close(0);
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
