@@ -1,6 +1,9 @@
-// ablation-server.ts: Brisk's page handler (src/server/pages/pages.ts) on raw Bun.serve, for bench/ablation.ts.
-// No Elysia, no request log; ABLATION=no-headers also drops the security headers and the CSP nonce.
-// Everything else is Brisk's own code path: routing, loaders, outcomes, its React tree and boot data.
+// ablation-server.ts: Brisk's page handler (src/server/pages/pages.ts) without the rest of Brisk, for bench/ablation.ts.
+// ABLATION unset: on raw Bun.serve, no Elysia, no request log. "no-headers": that, without the security headers and
+// the CSP nonce. "elysia": on a bare Elysia app (one catch-all route, none of Brisk's plugins: no host check, request
+// log, header hooks or Sentry scope). Everything else is Brisk's own code path: routing, loaders, outcomes, its
+// React tree and boot data.
+import { Elysia } from "elysia";
 import { pageHandlerDeps } from "../src/server/create-app.ts";
 import { startApp } from "../src/server/app-start.ts";
 import { loadClientAssets } from "../src/server/http/assets.ts";
@@ -17,12 +20,20 @@ const security = Bun.env.ABLATION === "no-headers" ? noHeaders : createSecurityH
 // The bench app's store (under DATA_DIR) and the cookie signer, as main.ts starts them.
 const { cookieSigner } = await startApp(config, app, () => {});
 const deps = pageHandlerDeps(config, app, { assets, capture: () => {}, security, cookieSigner });
+const page = (request: Request) => handlePage(request, createRequestRecord(request), deps);
 
-Bun.serve({
-  hostname: config.host,
-  port: config.port,
-  fetch(request) {
-    if (new URL(request.url).pathname === "/healthz") return new Response("ok\n");
-    return handlePage(request, createRequestRecord(request), deps);
-  },
-});
+if (Bun.env.ABLATION === "elysia") {
+  new Elysia()
+    .get("/healthz", () => new Response("ok\n"))
+    .all("*", ({ request }) => page(request), { parse: "none" })
+    .listen({ hostname: config.host, port: config.port });
+} else {
+  Bun.serve({
+    hostname: config.host,
+    port: config.port,
+    fetch(request) {
+      if (new URL(request.url).pathname === "/healthz") return new Response("ok\n");
+      return page(request);
+    },
+  });
+}

@@ -79,7 +79,7 @@ function Shell({ path, data, children }: { path: string; data: unknown; children
   );
 }
 
-async function page(request: Request, path: string): Promise<Response> {
+export async function page(request: Request, path: string): Promise<Response> {
   let status = 200;
   let data: unknown = null;
   let boot: unknown = null;
