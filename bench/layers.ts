@@ -65,7 +65,8 @@ try {
     "route matching": () => (get(), deps.match("/items")),
     "loader context": () => {
       const request = get();
-      return requestContext(request, new URL(request.url), {}, deps.cookies).responseHeaders();
+      const context = requestContext(request, new URL(request.url), deps.cookies);
+      return [context.ctx({}), context.responseHeaders()];
     },
     "cookie parse": () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).get(SESSION_COOKIE),
     "boot data (payload, config, JSON)": () =>

@@ -13,7 +13,7 @@ import { FORM_TYPE, GUESTBOOK_FORM, GUESTBOOK_PATH, checkSubmission, countRows, 
 import { meterForeignLoad } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { LOAD_CORE, memoryOf, pinSelf, pinning, startServer, type Child } from "./lib/proc.ts";
-import { PATHS, PER_REQUEST, TRACED_ALL, TRACED_TENTH, buildReport, type Results } from "./lib/results.ts";
+import { PATHS, PER_REQUEST, TRACED_ALL, TRACED_TENTH, buildReport, referencePathOf, type Results } from "./lib/results.ts";
 import { BENCH_COOKIE_SECRET, sessionCookie } from "./lib/session.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
@@ -86,7 +86,7 @@ try {
   const htmlBytes: Results["htmlBytes"] = {};
   for (const path of Object.values(PATHS)) {
     const headers = headersFor(path);
-    const [b, r] = await Promise.all([fetch(on.origin + path, { headers }), fetch(ref.origin + path, { headers })]);
+    const [b, r] = await Promise.all([fetch(on.origin + path, { headers }), fetch(ref.origin + referencePathOf(path), { headers })]);
     const [bHtml, rHtml] = [await b.text(), await r.text()];
     const sent = await fetch(on.origin + path, { headers: { ...headers, "accept-encoding": "br, gzip" }, decompress: false });
     htmlBytes[path] = {
@@ -103,7 +103,9 @@ try {
   const measurePath = async (path: string, extra: Child[]) => {
     say(`throughput ${path}`);
     const headers = headersFor(path);
-    throughput.push(...(await measureInTurns([on, ref, off, ...extra], path, { ...TURNS, workDir: work, headers: () => headers })));
+    // A page held against another page of the reference (the nested page) takes turns with that page.
+    const pathFor = (s: { name: string }) => (s === ref ? referencePathOf(path) : path);
+    throughput.push(...(await measureInTurns([on, ref, off, ...extra], path, { ...TURNS, workDir: work, headers: () => headers, pathFor })));
   };
   // The pages rendered per request first, so that the peak RSS read after them is theirs alone.
   for (const { path } of PER_REQUEST) await measurePath(path, traced);

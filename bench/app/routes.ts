@@ -1,6 +1,6 @@
 // routes.ts: the bench app's route table. `/` is prerendered; `/items` and `/session/items` are rendered for every
-// request, as the reference (bench/reference-server.tsx) renders them. A two-level nested page joins here once nested
-// routes exist (see PER_REQUEST in bench/lib/results.ts).
+// request, as the reference (bench/reference-server.tsx) renders them, and `/section/items`, the items page two levels
+// down (PER_REQUEST in bench/lib/results.ts).
 import type { RouteDefinition } from "brisk";
 import { Guestbook } from "./pages/Guestbook.tsx";
 import { guestbookLoader, signGuestbook } from "./pages/guestbook.server.ts";
@@ -10,6 +10,8 @@ import { Items, SessionItems } from "./pages/Items.tsx";
 import { itemsLoader } from "./pages/items.server.ts";
 import { LateSection, Never, RenderError } from "./pages/Outcomes.tsx";
 import * as outcomes from "./pages/outcomes.server.ts";
+import { Section } from "./pages/Section.tsx";
+import { sectionLoader } from "./pages/section.server.ts";
 import { sessionItemsLoader } from "./pages/session.server.ts";
 import { Stream } from "./pages/Stream.tsx";
 import { streamLoader } from "./pages/stream.server.ts";
@@ -18,6 +20,8 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/", component: Home, loader: homeLoader, prerender: true },
   { path: "/items", component: Items, loader: itemsLoader },
   { path: "/session/items", component: SessionItems, loader: sessionItemsLoader },
+  // Two levels: a layout with its loader, the items page in its <Outlet /> (held against the reference's /items).
+  { path: "/section", component: Section, loader: sectionLoader, children: [{ path: "items", component: Items, loader: itemsLoader }] },
   { path: "/stream", component: Stream, loader: streamLoader },
   { path: "/guestbook", component: Guestbook, loader: guestbookLoader, action: signGuestbook },
   { path: "/redirect", component: Never, loader: outcomes.redirectLoader },

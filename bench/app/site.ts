@@ -13,6 +13,7 @@ export interface SitePage {
 export const SITE: readonly SitePage[] = [
   { href: "/items", title: "Items", status: 200, shows: "50 items, about 10 KB of HTML, rendered for every request" },
   { href: "/session/items", title: "Your items", status: 401, shows: "the items behind a signed session cookie (401 without one)" },
+  { href: "/section/items", title: "Items in a section", status: 200, shows: "the items page two levels down: a layout with its loader around it" },
   { href: "/stream", title: "Streaming", status: 200, shows: "the shell at once, a section 300 ms later", streamed: true },
   { href: "/guestbook", title: "Guestbook", status: 200, shows: "the newest entries; a form post stores one in SQLite and answers 303" },
   { href: "/api/items", title: "Items API", status: 200, shows: "the same 50 items as JSON" },

@@ -13,7 +13,14 @@ import { CPU_SLOWDOWN, FAST_3G, medians, type VisitorResult } from "./visitor.ts
  * The bench app's pages (bench/app): the prerendered home, the 10 KB items page rendered for every request, the
  * not-found page and the streamed page. The reference renders each for every request.
  */
-export const PATHS = { home: "/", items: "/items", session: "/session/items", notFound: "/no/such/page", stream: "/stream" } as const;
+export const PATHS = {
+  home: "/",
+  items: "/items",
+  session: "/session/items",
+  nested: "/section/items",
+  notFound: "/no/such/page",
+  stream: "/stream",
+} as const;
 
 /** A page rendered for every request on both sides, and its targets (× the reference's req/s). */
 export interface PerRequestPage {
@@ -29,14 +36,20 @@ export interface PerRequestPage {
 }
 
 /**
- * The pages rendered for every request, each measured on Sentry off, on, and tracing at 0.1 and 1.0. A two-level
- * nested page joins this list once nested routes exist: its route in bench/app/routes.ts, and an entry here with
- * `referencePath: PATHS.items` (its target is ≥ 0.8 × the single-level reference).
+ * The pages rendered for every request, each measured on Sentry off, on, and tracing at 0.1 and 1.0. A page joins
+ * with its route in bench/app/routes.ts and an entry here; the reference renders it too, or `referencePath` names
+ * the page of the reference it is held against.
  */
 export const PER_REQUEST: readonly PerRequestPage[] = [
   { path: PATHS.items, figure: "10 KB items page", on: 0.85, off: 0.9 },
   { path: PATHS.session, figure: "the same behind a signed-cookie loader", on: 0.8, session: true },
+  { path: PATHS.nested, figure: "the same two levels down (a layout with its loader)", on: 0.8, referencePath: PATHS.items },
 ];
+
+/** The reference's page a path is held against: its own, or the one PER_REQUEST names. */
+export function referencePathOf(path: string): string {
+  return PER_REQUEST.find((p) => p.path === path)?.referencePath ?? path;
+}
 
 export interface Results {
   machine: Machine;
@@ -145,7 +158,7 @@ function throughputTable(r: Results): Table {
   const rows = r.throughput.map((m) => {
     const ref = find(r.throughput, REF, m.path);
     return [
-      m.path, m.server, int(m.rps), ms(m.p50Ms), ms(m.p99Ms), pct(m.serverCpu), cpuPerRequest(m), pct(m.wrkCpu), pct(m.foreignCpu),
+      m.path, m.server === REF && referencePathOf(m.path) !== m.path ? `${REF} (${referencePathOf(m.path)})` : m.server, int(m.rps), ms(m.p50Ms), ms(m.p99Ms), pct(m.serverCpu), cpuPerRequest(m), pct(m.wrkCpu), pct(m.foreignCpu),
       String(unexpected(m)), m.server === REF ? "1.00" : round(m.rps / ref.rps, 2).toFixed(2),
     ];
   });
@@ -310,7 +323,7 @@ function targets(r: Results): Target[] {
   });
   const homeSent = r.htmlBytes[PATHS.home]!;
   const perRequest = PER_REQUEST.flatMap((page): Target[] => {
-    const ref = find(t, REF, page.referencePath ?? page.path);
+    const ref = find(t, REF, page.path);
     const figure = (sentry: string) => `${page.figure} (\`${page.path}\`, rendered per request), ${sentry}`;
     return [
       ratioTarget(figure("Sentry on"), find(t, ON, page.path), ref, page.on),

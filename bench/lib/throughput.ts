@@ -32,6 +32,8 @@ export interface MeasureOptions {
   workDir: string;
   bodyFile?: string;
   contentType?: string;
+  /** The path a server is asked for instead of the measured one (the reference's page a page is held against). */
+  pathFor?: (server: Endpoint) => string;
   /** Headers for each server's requests (an Origin naming that server, say). */
   headers?: (server: Endpoint) => Record<string, string>;
   /** After the warm-ups, before the first measured slice. */
@@ -60,7 +62,7 @@ interface Tally {
 
 export async function measureInTurns(servers: Endpoint[], path: string, options: MeasureOptions): Promise<Measurement[]> {
   const load = (s: Endpoint) => ({
-    url: s.origin + path,
+    url: s.origin + (options.pathFor?.(s) ?? path),
     workDir: options.workDir,
     bodyFile: options.bodyFile,
     contentType: options.contentType,
