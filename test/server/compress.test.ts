@@ -1,7 +1,7 @@
 // Compressed pages and page data: the coding by Accept-Encoding, and streamed sections flushed as they come.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import zlib from "node:zlib";
-import { compressed } from "../../src/server/http/compress.ts";
+import { ONE_SHOT_MAX_BYTES, compressed } from "../../src/server/http/compress.ts";
 import { listenApp, testApp, type Listening, type TestApp } from "../support/app.ts";
 
 let t: TestApp;
@@ -90,6 +90,27 @@ describe("documents", () => {
     expect(tiny.headers.get("content-encoding")).toBeNull();
     const text = compressed(request, new Response("x".repeat(5000), { headers: { "content-type": "text/plain" } }));
     expect(text.headers.get("content-encoding")).toBeNull();
+  });
+});
+
+describe("a body that has all arrived", () => {
+  /** A streamed HTML body whose chunks are all there before the first read. */
+  const arrived = (chunks: string[]) =>
+    new Response(new ReadableStream({ start: (c) => (chunks.forEach((x) => c.enqueue(new TextEncoder().encode(x))), c.close()) }), {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+  const accept = (coding: string) => new Request("http://localhost/", { headers: { "accept-encoding": coding } });
+
+  test.each(["br", "gzip"] as const)("%s: several chunks come out whole, as one", async (coding) => {
+    const res = compressed(accept(coding), arrived(["<p>one</p>", "<p>two</p>", "<p>three</p>"]));
+    expect(res.headers.get("content-encoding")).toBe(coding);
+    expect(await bodyText(res)).toBe("<p>one</p><p>two</p><p>three</p>");
+  });
+
+  test.each(["br", "gzip"] as const)("%s: past ONE_SHOT_MAX_BYTES it goes through the encoder's stream, whole", async (coding) => {
+    const chunk = "<p>a line of a long page</p>".repeat(1000);
+    const chunks = Array.from({ length: Math.ceil(ONE_SHOT_MAX_BYTES / chunk.length) + 2 }, () => chunk);
+    expect(await bodyText(compressed(accept(coding), arrived(chunks)))).toBe(chunks.join(""));
   });
 });
 
