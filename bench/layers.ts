@@ -1,9 +1,10 @@
 // layers.ts: `bun bench/layers.ts`: what each of Brisk's layers costs one request of a page rendered per request,
-// in µs, timed in this process one layer at a time (the layer's own functions called as a request calls them, the
-// cases in interleaved rounds, the median round reported). Small layers drown in the noise of a wrk A/B on a
+// in µs of CPU (this process's, zlib's threads included), timed one layer at a time (the layer's own functions
+// called as a request calls them, the cases in interleaved rounds, the median round reported). Small layers drown in the noise of a wrk A/B on a
 // shared machine; here a few tenths of a µs show. What a layer costs inside Bun's HTTP server and its garbage
 // collection under load is not in these figures: `bench/ablation.ts` measures the big layers that way.
 // Needs the bench app's client build: BENCH_CLIENT_DIR, or one is built into a temporary folder.
+import { Elysia, type AnyElysia } from "elysia";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,9 +14,11 @@ import { parseConfig } from "../src/server/config.ts";
 import { createApp, pageHandlerDeps } from "../src/server/create-app.ts";
 import { loadClientAssets } from "../src/server/http/assets.ts";
 import { compressed } from "../src/server/http/compress.ts";
-import { createSecurityHeaders } from "../src/server/http/security-headers.ts";
+import { hostCheckPlugin } from "../src/server/http/host-check.ts";
+import { createSecurityHeaders, securityHeadersPlugin } from "../src/server/http/security-headers.ts";
 import { batchedLogger } from "../src/server/monitoring/logger.ts";
-import { logLine } from "../src/server/monitoring/request-log.ts";
+import { logLine, requestLogPlugin } from "../src/server/monitoring/request-log.ts";
+import { requestScopePlugin } from "../src/server/monitoring/request-monitor.ts";
 import { createRequestRecord } from "../src/server/monitoring/request-record.ts";
 import { initServerSentry } from "../src/server/monitoring/sentry.ts";
 import { handlePage } from "../src/server/pages/pages.ts";
@@ -52,6 +55,13 @@ try {
   const drain = async (response: Response) => void (await response.arrayBuffer());
   const itemsData = app.routes.find((r) => r.path === "/items")!.loader!({} as never);
   const html = await (await handlePage(get(), createRequestRecord(get()), deps)).text();
+  // Elysia apps around a handler that answers a fixed page at once: Elysia alone, then with Brisk's plugins.
+  const answer = () => new Response("<p>x</p>", { headers: { "content-type": "text/html" } });
+  const route = (elysia: AnyElysia) => elysia.all("*", answer, { parse: "none" });
+  const bareElysia = route(new Elysia());
+  const plugins = (elysia: AnyElysia) => elysia.use(securityHeadersPlugin(security)).use(requestLogPlugin(log, config)).use(hostCheckPlugin());
+  const withPlugins = route(plugins(new Elysia()));
+  const withScope = route(plugins(new Elysia().use(requestScopePlugin(monitoring.monitor))));
 
   /** One request's worth of a layer; the figure is its time less that of `baseline` (the request made, nothing else). */
   const cases: Record<string, () => unknown> = {
@@ -76,6 +86,10 @@ try {
   const asyncCases: Record<string, () => Promise<unknown>> = {
     "async baseline": async () => get(),
     "signature check (HMAC)": async () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).getSigned(SESSION_COOKIE),
+    "fixed answer, no framework": async () => answer(),
+    "fixed answer on bare Elysia": () => bareElysia.handle(get()),
+    "fixed answer, Brisk's plugins (host check, record, log, header hooks)": () => withPlugins.handle(get()),
+    "fixed answer, those plugins and Sentry's request scope": () => withScope.handle(get()),
     "Sentry scope and session": () => {
       const request = get();
       const record = createRequestRecord(request);
@@ -90,12 +104,13 @@ try {
   const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const times = new Map<string, number[]>();
   const time = async (name: string, run: () => unknown) => {
-    const start = Bun.nanoseconds();
+    const start = process.cpuUsage();
     for (let i = 0; i < PER_ROUND; i++) {
       const out = run();
       if (out instanceof Promise) await out;
     }
-    times.set(name, [...(times.get(name) ?? []), (Bun.nanoseconds() - start) / PER_ROUND / 1000]);
+    const used = process.cpuUsage(start);
+    times.set(name, [...(times.get(name) ?? []), (used.user + used.system) / PER_ROUND]);
   };
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, run] of Object.entries(cases)) await time(name, run);
