@@ -106,14 +106,7 @@ async function readReady(reader: ReadableStreamDefaultReader<Uint8Array>): Promi
 }
 
 function joined({ chunks, bytes }: Ready): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const all = new Uint8Array(bytes);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return all;
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes);
 }
 
 function encodeStream(body: ReadableStream<Uint8Array>, coding: Coding): ReadableStream<Uint8Array> {
