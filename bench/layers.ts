@@ -93,7 +93,7 @@ try {
     "Sentry scope and session": () => {
       const request = get();
       const record = createRequestRecord(request);
-      return monitoring.monitor.request!(request, null, () => monitoring.monitor.page!(request, record, async () => new Response(null)));
+      return monitoring.monitor.request!(request, null, () => monitoring.monitor.routed!(request, () => record, async () => new Response(null)));
     },
     "compression, brotli, streamed 10 KB page": () =>
       drain(compressed(get(items, { "accept-encoding": "br, gzip" }), new Response(new Blob([html]).stream(), { headers: { "content-type": "text/html" } }))),
