@@ -75,7 +75,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   // attempt's handle is dropped for a new one on the next.
   let sql: SQL | undefined = dialect === "postgres" ? new SQL(url!, { connectionTimeout: CONNECT_TIMEOUT_S, idleTimeout: 60 }) : undefined;
 
-  const setUp = async (): Promise<SQL> => {
+  const setUp = async (attempt = 1): Promise<SQL> => {
     try {
       if (!sql) {
         if (!url) await mkdir(dirname(defaultFile), { recursive: true });
@@ -103,6 +103,12 @@ export function openDatabase(options: DatabaseOptions): Database {
       if (dialect === "sqlite") {
         await sql?.close().catch(() => {});
         sql = undefined;
+        // Processes starting together on a new file: switching it to WAL can answer SQLITE_BUSY at once,
+        // without waiting out busy_timeout. A moment later the other process has finished; try again.
+        if ((error as { code?: unknown }).code === "SQLITE_BUSY" && attempt < SQLITE_BUSY_ATTEMPTS) {
+          await Bun.sleep(20 + Math.random() * 80);
+          return setUp(attempt + 1);
+        }
       }
       throw new StoreUnavailableError(`database unavailable: ${location} (${describe(error)})`, { cause: error });
     }
@@ -149,6 +155,9 @@ function withoutPassword(url: string): string {
 }
 
 /** The error's code and first line: enough to tell "refused" from "no such database" in one log line. */
+/** Set-up attempts on a SQLite file another process is setting up at the same moment. */
+const SQLITE_BUSY_ATTEMPTS = 10;
+
 function describe(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
