@@ -41,10 +41,19 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
   await writeFile(path, after);
 }
 
-/** Hydrated, and Bun's hot updates reach the page: its socket is connected (src/server/dev/hot-status.ts). */
+/**
+ * Hydrated, and Bun's hot updates reach the page: its socket is connected (src/server/dev/hot-status.ts).
+ * A page that never gets there fails saying what it shows and what the dev server last printed: a rare
+ * recovery that stays on Bun's build-error page has been seen here, and this is what it takes to find why.
+ */
 async function live(): Promise<void> {
-  await hydrated(page);
-  await page.waitForFunction(() => (globalThis as unknown as Record<symbol, boolean>)[Symbol.for("brisk:hot")] === true);
+  try {
+    await hydrated(page);
+    await page.waitForFunction(() => (globalThis as unknown as Record<symbol, boolean>)[Symbol.for("brisk:hot")] === true);
+  } catch (error) {
+    const shown = await page.evaluate(() => `${document.title} | ${document.body?.innerText.slice(0, 300)}`).catch(String);
+    throw new Error(`the page never came live: it shows "${shown}"; the dev server last printed:\n${dev.output().slice(-1500)}`, { cause: error });
+  }
 }
 
 /** A mark on the page's window: gone after any reload. */
