@@ -97,5 +97,5 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>():
     [submit],
   );
 
-  return { ...snapshot, Form, submit: (fields, options) => submit(fields, options), load };
+  return { ...snapshot, Form, submit, load };
 }

@@ -166,9 +166,19 @@ export function actionLevel(match: RouteMatch): MatchedLevel | undefined {
   return leaf.node.route.index && parent?.node.route.action ? parent : undefined;
 }
 
-/** The methods a matched path answers: GET and HEAD unless it is an action-only route, POST with an action. */
-export function allowedMethods(match: RouteMatch | null): string {
-  const post = match && actionLevel(match) ? ["POST"] : [];
-  const get = match && isResourceRoute(match.route) && !match.route.loader ? [] : ["GET", "HEAD"];
-  return [...get, ...post].join(", ");
+const PAGE_METHODS = ["GET", "HEAD"] as const;
+const methodsOf = new WeakMap<RouteDefinition, readonly string[]>();
+
+/**
+ * The methods a matched path answers: GET and HEAD unless it is an action-only route, POST with an action.
+ * Worked out once per innermost route: a branch's levels are the same on every match.
+ */
+export function allowedMethods(match: RouteMatch | null): readonly string[] {
+  if (!match) return PAGE_METHODS;
+  let methods = methodsOf.get(match.route);
+  if (!methods) {
+    const get = isResourceRoute(match.route) && !match.route.loader ? [] : PAGE_METHODS;
+    methodsOf.set(match.route, (methods = actionLevel(match) ? [...get, "POST"] : get));
+  }
+  return methods;
 }

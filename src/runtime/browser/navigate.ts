@@ -108,8 +108,7 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
     if (move.history !== "none") window.history[move.history === "push" ? "pushState" : "replaceState"](null, "", href);
     commitPage({ path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
     if (move.scroll) scrollAfterCommit(url);
-    for await (const s of fetched.settlements) live.settle(s);
-    live.end();
+    await settleAll(live, fetched);
   }
 
   const go: Navigate = async (to, { replace = false, pop = false }) => {
@@ -186,8 +185,7 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
     if (readiness === "reloading" || signal.aborted) return;
     const live = open(payload, page);
     commitPage({ path, search, page: live.view, loadFailed: readiness === "failed" });
-    for await (const s of answer.settlements) live.settle(s);
-    live.end();
+    await settleAll(live, answer);
   }
 
   /**
@@ -225,8 +223,7 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
       }
       const live = open(payload, store.getState().page);
       done({ data: live.view.data.get(payload.levels.at(-1)?.id ?? "") });
-      for await (const s of answer.settlements) live.settle(s);
-      live.end();
+      await settleAll(live, answer);
     } catch (error) {
       if (signal.aborted) return;
       if (error instanceof FullLoadNeeded) {
@@ -254,6 +251,12 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
   }
 
   return { go, submit, revalidate, fetch: fetchFor };
+}
+
+/** Settles the page's streamed values as their lines arrive; what never came fails once the stream ends. */
+async function settleAll(live: LivePage, { settlements }: FetchedPage): Promise<void> {
+  for await (const s of settlements) live.settle(s);
+  live.end();
 }
 
 /** What a route without a page answered: its JSON, its text, or nothing. */

@@ -2,11 +2,9 @@
 // bunfig.toml points here ([serve.static] plugins): the hot-reloaded bundle resolves and loads the app's
 // modules as the production build does (`*.server.ts` stand-ins, the same `/assets/` URL for an imported image).
 import type { BunPlugin } from "bun";
-import { resolve } from "node:path";
 import { projectAppModule } from "./app-module.ts";
 import { browserPlugins } from "./client-build.ts";
 
-const ROOT = resolve(import.meta.dir, "../../..");
 // Resolved rather than spelled out: if the module moves, this fails at once instead of quietly bundling Sentry.
 const BROWSER_SENTRY = Bun.resolveSync("../../runtime/browser/browser-sentry.ts", import.meta.dir);
 

@@ -14,12 +14,17 @@ export function withAppHeaders(
   failed: boolean,
 ): Record<string, string> | Headers {
   if (app.length === 0) return base;
-  const headers = new Headers(base);
+  const headers = addAppHeaders(new Headers(base), app);
+  if (failed) headers.set("cache-control", "no-store");
+  return headers;
+}
+
+/** The headers a loader or an action set, onto `headers`: one Set-Cookie per cookie, the others replacing. */
+export function addAppHeaders(headers: Headers, app: ReadonlyArray<readonly [string, string]>): Headers {
   for (const [name, value] of app) {
     if (name === "set-cookie") headers.append(name, value);
     else headers.set(name, value);
   }
-  if (failed) headers.set("cache-control", "no-store");
   return headers;
 }
 

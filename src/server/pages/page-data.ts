@@ -6,7 +6,7 @@ import { withAppHeaders } from "../http/headers.ts";
 import { withTraceHeaders } from "../monitoring/request-monitor.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { redirected } from "./failed-page.ts";
-import { needsCodec, wireLine } from "./wire.ts";
+import { wireLine } from "./wire.ts";
 import { resolvePage, type ResolvedPage } from "./resolve-page.ts";
 
 const HEADERS = {
@@ -41,7 +41,7 @@ export function pageDataOf({ record }: PageRequest, resolved: ResolvedPage, deps
         } catch {}
       };
       send(head);
-      await Promise.all(resolved.settlements.map(([, settlement]) => settlement.then((s) => send(wireLine(s, needsCodec(s, "a streamed value"))))));
+      await Promise.all(resolved.settlements.map(([, settlement]) => settlement.then((s) => send(wireLine(s)))));
       try {
         controller.close();
       } catch {}

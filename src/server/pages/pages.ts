@@ -65,8 +65,8 @@ export async function handlePage(request: Request, record: RequestRecord, deps: 
 
 async function renderTarget(request: Request, record: RequestRecord, target: PageTarget, deps: PageDeps) {
   const match = deps.match(target.url.pathname);
-  const allow = allowedMethods(match);
-  if (!allow.split(", ").includes(request.method)) return text(405, "method not allowed", { allow });
+  const allowed = allowedMethods(match);
+  if (!allowed.includes(request.method)) return text(405, "method not allowed", { allow: allowed.join(", ") });
   let submission: ActionBody | undefined;
   if (request.method === "POST") {
     // A form posted by a page of another build: refused before its action runs, so the client can send it
@@ -78,14 +78,17 @@ async function renderTarget(request: Request, record: RequestRecord, target: Pag
     submission = read;
   }
   const page: PageRequest = { request, record, ...target, submission, match };
-  const render = (page: PageRequest) => {
-    if (match && isResourceRoute(match.route)) return answerResource(page, match, deps);
-    return page.isData ? renderPageData(page, deps) : renderPage(page, deps);
-  };
-  if (request.method === "HEAD") return headOf(page, render);
-  const response = await render(page);
+  if (request.method === "HEAD") return headOf(page, deps);
+  const response = await answer(page, deps);
   // Development pages go as they are: the dev server appends its reload script to the HTML stream.
   return deps.mode === "production" ? compressed(request, response) : response;
+}
+
+/** What the matched route answers: the document, its page data, or what a route without a page returns. */
+function answer(page: PageRequest, deps: PageDeps): Promise<Response> {
+  const { match } = page;
+  if (match && isResourceRoute(match.route)) return answerResource(page, match, deps);
+  return page.isData ? renderPageData(page, deps) : renderPage(page, deps);
 }
 
 /**
@@ -93,10 +96,10 @@ async function renderTarget(request: Request, record: RequestRecord, target: Pag
  * the body alone would abort React "without a reason" while the visitor's signal is still live, and every
  * HEAD on a streamed page would be logged and reported as a failed render.
  */
-async function headOf(page: PageRequest, render: (page: PageRequest) => Promise<Response>): Promise<Response> {
+async function headOf(page: PageRequest, deps: PageDeps): Promise<Response> {
   const stop = new AbortController();
   const head = new Request(page.request, { signal: AbortSignal.any([page.request.signal, stop.signal]) });
-  const response = await render({ ...page, request: head });
+  const response = await answer({ ...page, request: head }, deps);
   stop.abort();
   const streamed = response.body !== null && !response.headers.has("content-length");
   await response.body?.cancel();

@@ -3,7 +3,7 @@ import { renderToReadableStream } from "react-dom/server";
 import { App } from "../../runtime/App.tsx";
 import { staticNavigation } from "../../runtime/navigation.ts";
 import { OUTCOME_MARKER, isOutcome, outcomeFromInfo, type OutcomeInfo } from "../../runtime/outcome.ts";
-import type { ClientConfig, DeferredSettlement } from "../../runtime/page-payload.ts";
+import type { ClientConfig } from "../../runtime/page-payload.ts";
 import { scriptJson } from "../../runtime/script-json.ts";
 import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
 import { digestOf } from "../monitoring/digest.ts";
@@ -11,7 +11,7 @@ import { withAppHeaders } from "../http/headers.ts";
 import { monitorStep, type PageStep, type TraceHeaders } from "../monitoring/request-monitor.ts";
 import { reportError } from "../monitoring/request-record.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
-import { needsCodec, scriptValue } from "./wire.ts";
+import { scriptValue } from "./wire.ts";
 import { failedPage, redirected } from "./failed-page.ts";
 import { resolvePage, type ResolvedPage } from "./resolve-page.ts";
 
@@ -36,9 +36,6 @@ function bootScript(resolved: ResolvedPage, clientConfig: ClientConfig, host: st
   // Kept short: this script is inline in every page. B is the page's BootState.
   return `var B=window.__BRISK__=${state};B.settle=function(x){B.queue.push(x);B.listener&&B.listener(x)}`;
 }
-
-/** A streamed value's settlement as its inline script carries it (checked for the codec as it settled). */
-const settlementScript = (s: DeferredSettlement) => scriptValue(s, needsCodec(s, "a streamed value"));
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
 function plainErrorPage(host: string, digest: string, headers: Record<string, string>): Response {
@@ -83,7 +80,7 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
         settlements={resolved.settlements}
         inlineStyles={deps.assets.inlineStyles}
         onLevel={onLevel}
-        scriptValue={settlementScript}
+        scriptValue={scriptValue}
       />
     );
     const render = () => renderToReadableStream(root, {

@@ -6,7 +6,7 @@ import { isOutcome } from "../../runtime/outcome.ts";
 import type { ActionContext } from "../../runtime/route.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
 import { jsonError } from "../http/api.ts";
-import { withAppHeaders } from "../http/headers.ts";
+import { addAppHeaders } from "../http/headers.ts";
 import { monitorStep } from "../monitoring/request-monitor.ts";
 import { reportError } from "../monitoring/request-record.ts";
 import { pageDataOf } from "./page-data.ts";
@@ -20,10 +20,7 @@ import { pageBefore } from "./resolve-page.ts";
 function withHeaders(response: Response, headers: Array<[string, string]>): Response {
   if (headers.length === 0) return response;
   const out = new Response(response.body, response);
-  for (const [name, value] of headers) {
-    if (name === "set-cookie") out.headers.append(name, value);
-    else out.headers.set(name, value);
-  }
+  addAppHeaders(out.headers, headers);
   return out;
 }
 

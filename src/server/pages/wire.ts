@@ -85,12 +85,15 @@ export function needsCodec(value: unknown, what: string): boolean {
 const UNSAFE = /[<>&\u2028\u2029]/g;
 const ESCAPES: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
 
-/** The value as a JavaScript expression an inline <script> may hold: it evaluates to the value itself. */
-export function scriptValue(value: unknown, rich: boolean): string {
+/**
+ * The value as a JavaScript expression an inline <script> may hold: it evaluates to the value itself. `rich`
+ * is what needsCodec said of it, when that was asked already; else it is asked here.
+ */
+export function scriptValue(value: unknown, rich = needsCodec(value, "a value sent to the browser")): string {
   return rich ? uneval(value).replace(UNSAFE, (c) => ESCAPES[c]!) : scriptJson(value);
 }
 
-/** The value as one line of page data: JSON (an object, `{`) or the codec's form (an array, `[`). */
-export function wireLine(value: unknown, rich: boolean): string {
+/** The value as one line of page data: JSON (an object, `{`) or the codec's form (an array, `[`); `rich` as for scriptValue. */
+export function wireLine(value: unknown, rich = needsCodec(value, "a value sent to the browser")): string {
   return `${rich ? stringify(value) : JSON.stringify(value)}\n`;
 }
