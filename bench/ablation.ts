@@ -83,13 +83,14 @@ try {
     const [ref, on, off, elysia, handler, bare] = us as [number, number, number, number, number, number];
     const f = (n: number) => `${n.toFixed(0)} µs`;
     for (const [i, x] of m.entries()) {
-      rows.push(`| ${label} | ${x.server} | ${Math.round(x.rps).toLocaleString("en")} | ${f(us[i]!)} | ${pctOf(us[i]!, ref)} | ${Math.round(x.foreignCpu * 100)} % |`);
+      const warm = `${x.warmup.seconds} s${x.warmup.settled ? "" : " (unsettled)"}`;
+      rows.push(`| ${label} | ${x.server} | ${Math.round(x.rps).toLocaleString("en")} | ${f(us[i]!)} | ${pctOf(us[i]!, ref)} | ${Math.round(x.jitCpu * 100)} % | ${warm} | ${Math.round(x.foreignCpu * 100)} % |`);
     }
     rows.push(
-      `| ${label} | **split of Brisk's extra ${f(on - ref)}** | | Sentry's request scope and session ${f(on - off)}; Brisk's plugins (host check, request record, log line, header hooks) ${f(off - elysia)}; Elysia ${f(elysia - handler)}; security headers and nonce ${f(handler - bare)}; ${handlerWork} ${f(bare - ref)} | | |`,
+      `| ${label} | **split of Brisk's extra ${f(on - ref)}** | | Sentry's request scope and session ${f(on - off)}; Brisk's plugins (host check, request record, log line, header hooks) ${f(off - elysia)}; Elysia ${f(elysia - handler)}; security headers and nonce ${f(handler - bare)}; ${handlerWork} ${f(bare - ref)} | | | | |`,
     );
   }
-  console.log(["| request | server | req/s | CPU/req | vs reference | others |", "| --- | --- | ---: | ---: | ---: | ---: |", ...rows].join("\n"));
+  console.log(["| request | server | req/s | CPU/req | vs reference | JIT | warm-up | others |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |", ...rows].join("\n"));
 } finally {
   for (const child of children) await child.stop();
   await rm(work, { recursive: true, force: true });

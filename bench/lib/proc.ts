@@ -1,5 +1,5 @@
 // proc.ts: the processes the bench starts: pinned to a core, ready when they answer 200, stopped by pid.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import type { Subprocess } from "bun";
 
@@ -115,10 +115,31 @@ export function memoryOf(pid: number): { rssMiB: number; peakMiB: number } {
 
 export const TICKS_PER_SECOND = Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
 
-/** CPU seconds (user + system) a process has used so far; the delta over a run tells if its core was saturated. */
-export function cpuSecondsOf(pid: number): number {
+/** CPU seconds (user + system) a process or one of its threads has used so far, from its `stat` file. */
+function cpuSecondsIn(statPath: string): number {
   // Fields after the parenthesised command name; utime and stime are the 14th and 15th of the whole line.
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const stat = readFileSync(statPath, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** CPU seconds a process has used so far; the delta over a run tells if its core was saturated. */
+export function cpuSecondsOf(pid: number): number {
+  return cpuSecondsIn(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds the JavaScript engine's compiler threads (JavaScriptCore's `JITWorker`) of a Bun process have used:
+ * while they are busy the hot paths are still being compiled, and what a request costs is not yet what it will.
+ */
+export function jitCpuSecondsOf(pid: number): number {
+  let seconds = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      if (readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").startsWith("JIT")) seconds += cpuSecondsIn(`/proc/${pid}/task/${task}/stat`);
+    } catch {
+      // The thread ended between the listing and the read: its time is gone with it, from this sum and the next.
+    }
+  }
+  return seconds;
 }

@@ -119,6 +119,10 @@ function ceilingTarget(figure: string, brisk: Measurement, ceiling: Measurement)
   return { ...ratio, measured: `${ratio.measured}; ${shares}${bound ? "" : ": not CPU-bound"}`, pass: bound ? ratio.pass : undefined };
 }
 
+function warmupOf({ warmup }: Measurement): string {
+  return `${warmup.seconds} s${warmup.settled ? "" : " unsettled"}, JIT ${round(warmup.jitCpuSeconds, 1)} s`;
+}
+
 function cpuPerRequest(m: Measurement): string {
   return `${Math.round((m.serverCpu * m.seconds * 1e6) / m.requests)} µs`;
 }
@@ -158,19 +162,22 @@ function throughputTable(r: Results): Table {
   const rows = r.throughput.map((m) => {
     const ref = find(r.throughput, REF, m.path);
     return [
-      m.path, m.server === REF && referencePathOf(m.path) !== m.path ? `${REF} (${referencePathOf(m.path)})` : m.server, int(m.rps), ms(m.p50Ms), ms(m.p99Ms), pct(m.serverCpu), cpuPerRequest(m), pct(m.wrkCpu), pct(m.foreignCpu),
-      String(unexpected(m)), m.server === REF ? "1.00" : round(m.rps / ref.rps, 2).toFixed(2),
+      m.path, m.server === REF && referencePathOf(m.path) !== m.path ? `${REF} (${referencePathOf(m.path)})` : m.server, int(m.rps), ms(m.p50Ms), ms(m.p99Ms), pct(m.serverCpu), cpuPerRequest(m), pct(m.jitCpu),
+      warmupOf(m), pct(m.wrkCpu), pct(m.foreignCpu), String(unexpected(m)), m.server === REF ? "1.00" : round(m.rps / ref.rps, 2).toFixed(2),
     ];
   });
   return {
-    title: `Throughput (wrk -t1 -c50; per server ${r.seconds} s in turns of ${Math.max(1, Math.round(r.seconds / 5))} s, after a 3 s warm-up each)`,
+    title: `Throughput (wrk -t1 -c50; per server ${r.seconds} s in turns of ${Math.max(1, Math.round(r.seconds / 5))} s, after a warm-up each)`,
     note:
       "server CPU: the share of its one pinned core the server used; near 100 % means the server, not wrk, was the limit. " +
       "CPU/req: server CPU time per response, the figure least moved by other load. " +
+      "JIT: the share of a core the server's compiler threads used during the measured turns (part of server CPU). " +
+      "warm-up: load before the measured turns, at least 3 s and then until the compiler used under 3 % of the server's CPU over a second " +
+      "(\"unsettled\" when it had not after 40 s), with the compiler's CPU seconds meanwhile. " +
       "wrk CPU: the share of its own core wrk used (the bench process beside it stays idle during a load). " +
       "others: CPU that processes outside this bench used meanwhile (100 % = one core); taking turns spreads it over both sides. " +
       "p50/p99 pool the turns. errors: wrong statuses plus socket errors.",
-    header: ["path", "server", "req/s", "p50", "p99", "server CPU", "CPU/req", "wrk CPU", "others", "errors", "× reference"],
+    header: ["path", "server", "req/s", "p50", "p99", "server CPU", "CPU/req", "JIT", "warm-up", "wrk CPU", "others", "errors", "× reference"],
     rows,
   };
 }

@@ -1,7 +1,7 @@
 // throughput.ts: Brisk and the reference measured in turns of short slices on the same path, so that
 // load from other processes on a shared machine falls on both alike; each side's slices are pooled.
 import { meterForeignLoad } from "./load.ts";
-import { cpuSecondsOf } from "./proc.ts";
+import { cpuSecondsOf, jitCpuSecondsOf } from "./proc.ts";
 import { runWrk, type WrkResult } from "./wrk.ts";
 
 export interface Endpoint {
@@ -22,10 +22,24 @@ export interface Measurement extends Omit<WrkResult, "cpuSeconds" | "quantilesMs
   wrkCpu: number;
   /** Share of a core the bench process (with the fake ingest) used meanwhile, on wrk's core. */
   benchCpu: number;
+  /** Share of a core the server's compiler threads used meanwhile (part of serverCpu): near 0 once warm. */
+  jitCpu: number;
+  /** How long this server was warmed up on this path, and the compiler's CPU seconds in that time. */
+  warmup: WarmUp;
+}
+
+export interface WarmUp {
+  seconds: number;
+  jitCpuSeconds: number;
+  /** Whether the compiler had gone quiet (false: the warm-up ran out of time first). */
+  settled: boolean;
 }
 
 export interface MeasureOptions {
+  /** The least warm-up; it goes on, a second at a time, until the server's compiler has gone quiet. */
   warmupSeconds: number;
+  /** The most warm-up, settled or not. */
+  maxWarmupSeconds?: number;
   /** Measured seconds per server, split into `slices` turns. */
   seconds: number;
   slices: number;
@@ -58,6 +72,30 @@ interface Tally {
   serverCpuSeconds: number;
   foreignCpuSeconds: number;
   benchCpuSeconds: number;
+  jitCpuSeconds: number;
+}
+
+/**
+ * The compiler counts as quiet when its threads used less than this share of the server's CPU over the last second
+ * of load. Brisk's code (Elysia, Sentry, its render pipeline) is several times the raw reference's, and JavaScriptCore
+ * goes on compiling it for ~15k requests, where the reference settles after ~5k: measured during that time, a Brisk
+ * request would carry a compiler cost that a server running for hours no longer pays (bench/README.md).
+ */
+const JIT_QUIET = 0.03;
+const MAX_WARMUP_SECONDS = 40;
+
+/** Load on the server a second at a time until its compiler has gone quiet, `least` seconds at the least. */
+async function warmUp(server: Endpoint, run: (seconds: number) => Promise<unknown>, least: number, most: number): Promise<WarmUp> {
+  let jitCpuSeconds = 0;
+  for (let seconds = 1; ; seconds++) {
+    const jitBefore = jitCpuSecondsOf(server.pid);
+    const cpuBefore = cpuSecondsOf(server.pid);
+    await run(1);
+    const jit = jitCpuSecondsOf(server.pid) - jitBefore;
+    jitCpuSeconds += jit;
+    const settled = jit < JIT_QUIET * (cpuSecondsOf(server.pid) - cpuBefore);
+    if ((seconds >= least && settled) || seconds >= most) return { seconds, jitCpuSeconds, settled };
+  }
 }
 
 export async function measureInTurns(servers: Endpoint[], path: string, options: MeasureOptions): Promise<Measurement[]> {
@@ -69,9 +107,12 @@ export async function measureInTurns(servers: Endpoint[], path: string, options:
     headers: options.headers?.(s),
   });
   // Warm-up: the JIT compiles the hot paths, and every side starts from open keep-alive connections.
-  for (const s of servers) await runWrk({ ...load(s), seconds: options.warmupSeconds });
+  const warmups: WarmUp[] = [];
+  for (const s of servers) {
+    warmups.push(await warmUp(s, (seconds) => runWrk({ ...load(s), seconds }), options.warmupSeconds, options.maxWarmupSeconds ?? MAX_WARMUP_SECONDS));
+  }
   await options.beforeRun?.();
-  const tallies = servers.map((): Tally => ({ slices: [], serverCpuSeconds: 0, foreignCpuSeconds: 0, benchCpuSeconds: 0 }));
+  const tallies = servers.map((): Tally => ({ slices: [], serverCpuSeconds: 0, foreignCpuSeconds: 0, benchCpuSeconds: 0, jitCpuSeconds: 0 }));
   // wrk takes whole seconds only.
   const sliceSeconds = Math.max(1, Math.round(options.seconds / options.slices));
   for (let i = 0; i < options.slices; i++) {
@@ -82,9 +123,11 @@ export async function measureInTurns(servers: Endpoint[], path: string, options:
       const tally = tallies[index]!;
       const meter = meterForeignLoad();
       const cpuBefore = cpuSecondsOf(server.pid);
+      const jitBefore = jitCpuSecondsOf(server.pid);
       const benchBefore = process.cpuUsage();
       const result = await runWrk({ ...load(server), seconds: sliceSeconds });
       tally.serverCpuSeconds += cpuSecondsOf(server.pid) - cpuBefore;
+      tally.jitCpuSeconds += jitCpuSecondsOf(server.pid) - jitBefore;
       const bench = process.cpuUsage(benchBefore);
       tally.benchCpuSeconds += (bench.user + bench.system) / 1e6;
       tally.foreignCpuSeconds += meter.read(result.cpuSeconds) * result.seconds;
@@ -92,7 +135,7 @@ export async function measureInTurns(servers: Endpoint[], path: string, options:
     }
   }
   return servers.map((server, i) => {
-    const { slices, serverCpuSeconds, foreignCpuSeconds, benchCpuSeconds } = tallies[i]!;
+    const { slices, serverCpuSeconds, foreignCpuSeconds, benchCpuSeconds, jitCpuSeconds } = tallies[i]!;
     const sum = (f: (r: WrkResult) => number) => slices.reduce((total, r) => total + f(r), 0);
     const seconds = sum((r) => r.seconds);
     return {
@@ -109,6 +152,8 @@ export async function measureInTurns(servers: Endpoint[], path: string, options:
       foreignCpu: foreignCpuSeconds / seconds,
       wrkCpu: sum((r) => r.cpuSeconds) / seconds,
       benchCpu: benchCpuSeconds / seconds,
+      jitCpu: jitCpuSeconds / seconds,
+      warmup: warmups[i]!,
     };
   });
 }
