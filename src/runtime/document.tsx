@@ -9,14 +9,13 @@ import { Page } from "./Page.tsx";
 import { PageBoundary } from "./PageBoundary.tsx";
 import { INLINE_STYLE_PRECEDENCE, STYLESHEET_PRECEDENCE } from "./route-loading.ts";
 
-/** The page's stylesheets and script preloads, and the nonce Bun's chunk loader reads for the preloads it adds. */
+/** The page's stylesheets and script preloads. */
 export function Links() {
   const { nonce } = useNavigation();
   const { inlineStyles } = useAppRuntime();
   const { css, js, inline = [] } = useNavState().page.payload.assets;
   return (
     <>
-      {nonce ? <meta property="csp-nonce" nonce={nonce} /> : null}
       {inline.map((href) => (
         <style key={href} href={href} precedence={INLINE_STYLE_PRECEDENCE} nonce={nonce}>
           {inlineStyles?.get(href) ?? ""}

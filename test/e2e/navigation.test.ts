@@ -197,6 +197,35 @@ describe("client navigation", () => {
     expect(color).toBe("rgb(102, 51, 153)");
     await page.close();
   });
+
+  test("a navigation to a code-split route preloads its chunks under the document's nonce, each fetched once", async () => {
+    const { manifest } = await clientAssets("development");
+    const [chunk] = manifest.lazyPages["lazy.tsx"]!.map((file) => `/assets/${file}`);
+    const { page, watch } = await open("/");
+    const nonce = await page.evaluate(() => (window as unknown as { __BRISK__: { nonce?: string } }).__BRISK__.nonce);
+    const requests: string[] = [];
+    page.on("request", (r) => requests.push(new URL(r.url()).pathname));
+    // The chunk is held back, so the page cannot render yet: a preload link seen meanwhile is the navigation's
+    // own, not the one the document's <Links /> renders with the new page.
+    const { promise: requested, resolve: onRequest } = Promise.withResolvers<void>();
+    const { promise: released, resolve: release } = Promise.withResolvers<void>();
+    await page.route(`**${chunk}`, async (route) => {
+      onRequest();
+      await released;
+      await route.continue();
+    });
+    await page.click('a[href="/lazy"]');
+    await requested;
+    const preloads = await page.$$eval('head link[rel="modulepreload"]', (links) =>
+      links.map((l) => ({ href: new URL((l as HTMLLinkElement).href).pathname, nonce: (l as HTMLLinkElement).nonce })),
+    );
+    expect(preloads.filter((p) => p.href === chunk)).toEqual([{ href: chunk!, nonce: nonce! }]);
+    release();
+    await page.waitForSelector(".lazy");
+    expect(requests.filter((r) => r === chunk)).toEqual([chunk!]);
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
 });
 
 describe("after the shell", () => {

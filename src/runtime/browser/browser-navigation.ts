@@ -53,6 +53,7 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
           store,
           tree,
           buildId: boot.page.buildId,
+          nonce: boot.nonce,
           prepare: (url, payload, signal) => loadRouteOrRecover(url, payload, { tree, report, signal }),
           open: livePage,
         }),

@@ -6,6 +6,7 @@ import type { PagePayload } from "../page-payload.ts";
 import type { RouteTree } from "../route-tree.ts";
 import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
 import type { LivePage } from "./page-view.ts";
+import { preloadModules } from "./preload-modules.ts";
 import type { RouteReadiness } from "./recovery.ts";
 
 /** Redirect chains longer than this are a loop; the browser's own full load will say so. */
@@ -24,6 +25,8 @@ export interface CreateNavigateOptions {
   store: { getState(): NavState; commit(next: NavState, alongside?: () => void): void };
   tree: RouteTree;
   buildId: string;
+  /** The document's CSP nonce, for the preloads of a page's chunks. */
+  nonce: string | undefined;
   /** Loads the route's code and stylesheets, recovering when they fail (`loadRouteOrRecover`). */
   prepare(url: URL, payload: PagePayload, signal: AbortSignal): Promise<RouteReadiness>;
   /** The page view of a payload whose streamed values are still to come, its kept levels from `shown` (`livePage`). */
@@ -69,7 +72,11 @@ interface Move {
   scroll: boolean;
 }
 
-export function createNavigate({ store, tree, buildId, prepare, open }: CreateNavigateOptions): Navigator {
+export function createNavigate({ store, tree, buildId, nonce, prepare, open }: CreateNavigateOptions): Navigator {
+  const ready = (url: URL, payload: PagePayload, signal: AbortSignal) => {
+    preloadModules(payload.assets.js, nonce);
+    return prepare(url, payload, signal);
+  };
   let current: AbortController | undefined;
   /** Fetchers whose request ends with the next page the store shows: they go idle in the same render. */
   const ending: Array<() => void> = [];
@@ -98,7 +105,7 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
       if (move.history === "none") move = { ...move, history: "replace" };
       fetched = await fetchPageData(url, buildId, signal);
     }
-    const readiness = await prepare(url, fetched.payload, signal);
+    const readiness = await ready(url, fetched.payload, signal);
     if (readiness === "reloading" || signal.aborted) return;
     const href = url.pathname + url.search + url.hash;
     const shown = store.getState().page;
@@ -181,7 +188,7 @@ export function createNavigate({ store, tree, buildId, prepare, open }: CreateNa
     let { payload } = answer;
     // A route fallback belongs to the routes it was rendered for: another route's page shows the app's.
     if (payload.route !== page.payload.route) payload = { ...payload, boundary: undefined, levels: [] };
-    const readiness = await prepare(new URL(location.href), payload, signal);
+    const readiness = await ready(new URL(location.href), payload, signal);
     if (readiness === "reloading" || signal.aborted) return;
     const live = open(payload, page);
     commitPage({ path, search, page: live.view, loadFailed: readiness === "failed" });
