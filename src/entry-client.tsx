@@ -34,33 +34,41 @@ const navigation = createBrowserNavigation({ boot, initial, tree, report });
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initial.end, { once: true });
 else initial.end();
 
-const here = new URL(location.href);
-try {
-  // A code-split route is loaded before hydration, so hydration never meets a suspended lazy component.
-  const route = await loadRouteOrRecover(here, boot.page, { tree, report });
-  if (route === "ready") {
-    hydrateRoot(
-      document,
-      <ReporterContext value={report}>
-        <App app={app} navigation={navigation} settlements={initial.settlements} />
-      </ReporterContext>,
-      rootErrorOptions({ report, host: boot.host, mode: boot.config.mode, ErrorPage: fallbacks.error }),
-    );
-    // Off the critical path: the first page needs no navigation code, the first click will.
-    navigation.preload();
-  } else if (route === "failed") {
-    // The server's HTML cannot be hydrated without its code: replace it with the load-failure page.
-    const container = document.createElement("div");
-    document.body.replaceChildren(container);
-    const LoadFailed = fallbacks["load-failed"];
-    createRoot(container).render(<LoadFailed />);
-  }
-} finally {
-  // Off the critical path: the Sentry chunk is fetched only with a DSN, once hydration has been scheduled
-  // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all.
-  if (sentry) {
-    void reporter.start(() =>
-      import("./runtime/browser/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, boot, navigation, unsentKey: UNSENT_KEY })),
-    );
+/**
+ * Not awaited at the top level: a module with a top-level await is one Bun's code splitting never folds other
+ * modules into, so the code the entry shares with a code-split page would be a chunk of its own, one more file
+ * on every first visit's critical path.
+ */
+async function start() {
+  try {
+    // A code-split route is loaded before hydration, so hydration never meets a suspended lazy component.
+    const route = await loadRouteOrRecover(new URL(location.href), boot.page, { tree, report });
+    if (route === "ready") {
+      hydrateRoot(
+        document,
+        <ReporterContext value={report}>
+          <App app={app} navigation={navigation} settlements={initial.settlements} />
+        </ReporterContext>,
+        rootErrorOptions({ report, host: boot.host, mode: boot.config.mode, ErrorPage: fallbacks.error }),
+      );
+      // Off the critical path: the first page needs no navigation code, the first click will.
+      navigation.preload();
+    } else if (route === "failed") {
+      // The server's HTML cannot be hydrated without its code: replace it with the load-failure page.
+      const container = document.createElement("div");
+      document.body.replaceChildren(container);
+      const LoadFailed = fallbacks["load-failed"];
+      createRoot(container).render(<LoadFailed />);
+    }
+  } finally {
+    // Off the critical path: the Sentry chunk is fetched only with a DSN, once hydration has been scheduled
+    // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all.
+    if (sentry) {
+      void reporter.start(() =>
+        import("./runtime/browser/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, boot, navigation, unsentKey: UNSENT_KEY })),
+      );
+    }
   }
 }
+
+void start();
