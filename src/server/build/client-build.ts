@@ -12,7 +12,9 @@ import { listPublicDir } from "../http/public-files.ts";
 import { appModuleAlias, loadAppModule, type AppModule } from "./app-module.ts";
 import { staticClosure, staticImports, type BuildOutputs } from "./chunk-graph.ts";
 import { serverOnlyModules } from "./server-only.ts";
+import { schedulerExports } from "./scheduler-exports.ts";
 import { moveSourcemaps } from "./sourcemaps.ts";
+import { wouterWithoutBrowserLocation } from "./wouter-location.ts";
 import { wouterOnReact } from "./wouter-react.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
@@ -36,7 +38,7 @@ const oneSentryCore: BunPlugin = {
  * same plugins (src/server/build/dev-browser-plugins.ts), so both builds see the same modules.
  */
 export function browserPlugins(appPath: string, emit?: { dir: string; emitted: Set<string> }): BunPlugin[] {
-  return [appModuleAlias(appPath), serverOnlyModules, oneSentryCore, wouterOnReact(ROOT), importedAssets(emit)];
+  return [appModuleAlias(appPath), serverOnlyModules, oneSentryCore, wouterOnReact(ROOT), wouterWithoutBrowserLocation, schedulerExports, importedAssets(emit)];
 }
 
 /** Below this size a compressed copy saves less than the bytes of its own headers. */
