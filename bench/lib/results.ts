@@ -365,7 +365,7 @@ function targets(r: Results): Target[] {
       target: "all",
       pass: stored > 0 && rowsWrong.length === 0,
     },
-    { figure: "critical-path JS for `/`, gzip", measured: kB(w.critical.gzip), target: "≤ 72 kB", pass: w.critical.gzip <= 72_000 },
+    { figure: "critical-path JS for `/`, gzip", measured: kB(w.critical.gzip), target: "≤ 75 kB", pass: w.critical.gzip <= 75_000 },
     {
       figure: "all JS for `/` with Sentry, gzip",
       measured: sentryKnown ? kB(w.total.gzip) : `${kB(w.total.gzip)} (no Sentry code was fetched)`,
