@@ -68,6 +68,13 @@ describe("readActionBody: what it parses", () => {
     expect(form.getAll("tag")).toEqual(["a", "b"]);
   });
 
+  test("an urlencoded body of ASCII escapes and raw UTF-8 is read as sent", async () => {
+    const form = formOf(await read("note=Hi%21%2c+there%7E&name=Zo%C3%AB&city=Malm\u00f6", { "content-type": FORM }));
+    expect(form.get("note")).toBe("Hi!, there~");
+    expect(form.get("name")).toBe("Zoë");
+    expect(form.get("city")).toBe("Malmö");
+  });
+
   test("an urlencoded body with charset=UTF-8 and upper-case type is read", async () => {
     const form = formOf(await read("a=1", { "content-type": "Application/X-WWW-Form-Urlencoded; Charset=UTF-8" }));
     expect(form.get("a")).toBe("1");
@@ -164,6 +171,7 @@ describe("readActionBody: 400 for a malformed body", () => {
     ["an overlong encoding", "name=%C0%AF"],
     ["a lone surrogate", "name=%ED%A0%80"],
     ["a truncated sequence", "name=%E4%BD"],
+    ["lower-case, after ASCII escapes", "note=%21%2C&name=%c3"],
   ])("an urlencoded body with invalid UTF-8 (%s) is 400", async (_, body) => {
     expectRefused(await read(body, { "content-type": FORM }), 400, /form body is not valid UTF-8/);
   });

@@ -73,7 +73,7 @@ async function renderTarget(request: Request, record: RequestRecord, target: Pag
     // again as a document post, which this build answers.
     const build = target.isData ? request.headers.get(BUILD_HEADER) : null;
     if (build !== null && build !== deps.assets.manifest.buildId) return text(409, "the page is from another build; send the form again");
-    const read = await readSubmission(request, deps);
+    const read = await readSubmission(request, target.url, deps);
     if (read instanceof Response) return read;
     submission = read;
   }

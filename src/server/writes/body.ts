@@ -101,21 +101,29 @@ function parseJson(bytes: Bytes): BodyRead {
 const AMP = 0x26;
 const PERCENT = 0x25;
 
+const FORM_HEADERS = { "content-type": FORM };
+
 async function parseUrlEncoded(bytes: Bytes, maxFields: number): Promise<BodyRead> {
   // Counted like the URL standard's parser: a field is a non-empty run between `&`s.
   let fields = 0;
   let start = 0;
+  // Whether a byte past ASCII may be in the decoded body, raw or as `%8X`…`%FX`: without one it is ASCII,
+  // valid UTF-8 as it stands, and the common form post is checked in this one pass.
+  let beyondAscii = false;
   for (let i = 0; i <= bytes.length; i++) {
-    if (i === bytes.length || bytes[i] === AMP) {
+    const byte = bytes[i];
+    if (byte === undefined || byte === AMP) {
       if (i > start && ++fields > maxFields) return tooManyFields(maxFields);
       start = i + 1;
+    } else if (byte >= 0x80 || (byte === PERCENT && hex(bytes[i + 1]) >= 8)) {
+      beyondAscii = true;
     }
   }
   // The URL standard turns invalid UTF-8 (raw or percent-encoded) into U+FFFD without a word. Here it
   // is refused instead, so a visitor's text is stored as sent or not at all. `&` and `=` are ASCII, so
   // the body is valid exactly when every name and value is.
-  if (!isUtf8(percentDecode(bytes))) return refuse(400, "the form body is not valid UTF-8");
-  return { ok: true, kind: "form", form: await new Response(bytes, { headers: { "content-type": FORM } }).formData() };
+  if (beyondAscii && !isUtf8(percentDecode(bytes))) return refuse(400, "the form body is not valid UTF-8");
+  return { ok: true, kind: "form", form: await new Response(bytes, { headers: FORM_HEADERS }).formData() };
 }
 
 /** The bytes with every `%XX` turned into its byte; a `%` without two hex digits stays as it is. */

@@ -19,12 +19,16 @@ export interface SameOriginOptions {
   readonly trustProxy: boolean;
 }
 
-export function crossSiteRefusal(request: Request, options: SameOriginOptions): string | undefined {
+/** `url` is the request's URL when the caller has parsed it already. */
+export function crossSiteRefusal(request: Request, options: SameOriginOptions, url?: URL): string | undefined {
   const headers = request.headers;
   if (headers.get("sec-fetch-site")?.trim().toLowerCase() === "cross-site") return "Sec-Fetch-Site is cross-site";
-  const site = siteOrigin(request, options);
+  const site = siteOrigin(request, options, url);
   const origin = headers.get("origin");
   if (origin !== null) {
+    // A serialized origin parses to itself, and browsers send Origin serialized: this site's own is taken as
+    // it is, without a parse.
+    if (origin === site) return undefined;
     if (origin.trim() === "null") return "Origin is null";
     const from = originOf(origin);
     if (from === undefined) return "Origin is not a URL";
@@ -38,8 +42,7 @@ export function crossSiteRefusal(request: Request, options: SameOriginOptions): 
 }
 
 /** The origin this site is served on, as a browser would write it in Origin. */
-export function siteOrigin(request: Request, options: SameOriginOptions): string {
-  const url = new URL(request.url);
+export function siteOrigin(request: Request, options: SameOriginOptions, url = new URL(request.url)): string {
   if (!options.trustProxy) return url.origin;
   const proto = firstEntry(request.headers.get("x-forwarded-proto"))?.toLowerCase();
   const host = firstEntry(request.headers.get("x-forwarded-host"));

@@ -15,10 +15,11 @@ export interface SubmissionLimits {
   bodyReads: BodyReads;
 }
 
-export async function readSubmission(request: Request, limits: SubmissionLimits): Promise<ActionBody | Response> {
+/** `url` is the request's, parsed (its scheme and host are what count). */
+export async function readSubmission(request: Request, url: URL, limits: SubmissionLimits): Promise<ActionBody | Response> {
   // SECURITY: a page elsewhere can make a visitor's browser post here with the visitor's cookies; only
   // this site's own pages may run an action. Decided from headers alone, before the body is read.
-  const crossSite = crossSiteRefusal(request, { trustProxy: limits.trustProxy });
+  const crossSite = crossSiteRefusal(request, limits, url);
   if (crossSite) return text(403, `cross-site request refused: ${crossSite}`);
   const body = await limits.bodyReads.read(request);
   if (!body) return text(429, TOO_MANY_UPLOADS, { "retry-after": "1" });
