@@ -38,6 +38,23 @@ describe("createAdmission", () => {
     expect(await Promise.all(queued)).toEqual(["queued", "queued"]);
   });
 
+  test("a client found by a function is asked only once a share could be full; then every slot taken counts against its own", async () => {
+    const admission = createAdmission(16, 2);
+    const release = Promise.withResolvers<void>();
+    const asked: string[] = [];
+    const client = (address: string) => () => (asked.push(address), address);
+    const held = [admission.run(client("198.51.100.7"), () => release.promise), admission.run(client("198.51.100.7"), () => release.promise)];
+    expect(asked).toEqual([]);
+    expect(await admission.run(client("198.51.100.7"), async () => "third")).toBeUndefined();
+    expect(asked).toEqual(["198.51.100.7", "198.51.100.7", "198.51.100.7"]);
+    expect(await admission.run(client("2001:db8::1"), async () => "other")).toBe("other");
+    release.resolve();
+    await Promise.all(held);
+    asked.length = 0;
+    expect(await admission.run(client("198.51.100.7"), async () => "again")).toBe("again");
+    expect(asked).toEqual([]);
+  });
+
   test("past capacity no one gets a slot, whatever their share", async () => {
     const admission = createAdmission(2, 2);
     const release = Promise.withResolvers<void>();

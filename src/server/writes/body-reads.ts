@@ -18,13 +18,13 @@ export interface BodyReadLimits {
   maxBytes: number;
   /** BODY_TIMEOUT_MS */
   timeoutMs: number;
-  /** The visitor's address, whose share of the slots a read takes. */
+  /** The visitor's address, whose share of the slots a read takes: asked only once a share could be full. */
   clientOf(request: Request): string | undefined;
 }
 
 export function createBodyReads({ maxBytes, timeoutMs, clientOf }: BodyReadLimits): BodyReads {
   const admission = createAdmission(BODY_READS_AT_ONCE);
   return {
-    read: (request) => admission.run(clientOf(request), () => readActionBody(request, { maxBytes, timeoutMs })),
+    read: (request) => admission.run(() => clientOf(request), () => readActionBody(request, { maxBytes, timeoutMs })),
   };
 }

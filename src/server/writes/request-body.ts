@@ -18,13 +18,18 @@
 
 export type Bytes = Uint8Array<ArrayBuffer>;
 
+/**
+ * Who a post comes from: the visitor's address (all requests without one, such as in-process ones, count as
+ * one client), or a function that finds it, called only once the client's share could be full.
+ */
+export type Client = string | undefined | (() => string | undefined);
+
 export interface Admission {
   /**
    * Runs `work` holding one slot, and one of `client`'s share, until it settles; undefined, without running
-   * it, when every slot is taken, or the client's share is and stays taken for CLIENT_WAIT_MS. `client` is
-   * the visitor's address (all requests without one, such as in-process ones, count as one client).
+   * it, when every slot is taken, or the client's share is and stays taken for CLIENT_WAIT_MS.
    */
-  run<T>(client: string | undefined, work: () => Promise<T>): Promise<T | undefined>;
+  run<T>(client: Client, work: () => Promise<T>): Promise<T | undefined>;
 }
 
 /** A client holds at most 1/CLIENT_SHARE of the slots: it takes this many clients to hold them all. */
@@ -36,11 +41,29 @@ export const CLIENT_SHARE = 8;
  */
 export const CLIENT_WAIT_MS = 250;
 
+/** One slot taken; `key` is its client's once asked. */
+interface Holder {
+  readonly client: Client;
+  key?: string;
+}
+
+const keyOf = (client: Client) => clientKey(typeof client === "function" ? client() : client);
+
 export function createAdmission(capacity: number, perClient = Math.ceil(capacity / CLIENT_SHARE)): Admission {
   let inUse = 0;
   const byClient = new Map<string, number>();
+  /**
+   * Slots taken while fewer than a share's worth were in use: no share could be full then, so their clients
+   * are asked (a socket address lookup each) only once more are.
+   */
+  const unkeyed = new Set<Holder>();
   /** Posts waiting for a slot of their client's share, each told whether it got one. */
   const waiting = new Map<string, Array<(granted: boolean) => void>>();
+
+  function count(holder: Holder, key: string) {
+    holder.key = key;
+    byClient.set(key, (byClient.get(key) ?? 0) + 1);
+  }
 
   /** A slot of `key`'s share as one is given back, or false after CLIENT_WAIT_MS (or with a share's worth already waiting). */
   function turn(key: string): Promise<boolean> {
@@ -58,7 +81,36 @@ export function createAdmission(capacity: number, perClient = Math.ceil(capacity
     });
   }
 
-  function release(key: string) {
+  /**
+   * Takes a slot for `holder`: false, its client found, when that client's share is full (the post may
+   * wait for a turn).
+   */
+  function admit(holder: Holder): boolean {
+    if (inUse < perClient) {
+      inUse++;
+      unkeyed.add(holder);
+      return true;
+    }
+    // A share may be full from here on: every slot taken counts against its client's.
+    for (const early of unkeyed) count(early, keyOf(early.client));
+    unkeyed.clear();
+    const key = keyOf(holder.client);
+    if ((byClient.get(key) ?? 0) >= perClient) {
+      holder.key = key;
+      return false;
+    }
+    inUse++;
+    count(holder, key);
+    return true;
+  }
+
+  function release(holder: Holder) {
+    const key = holder.key;
+    if (key === undefined) {
+      unkeyed.delete(holder);
+      inUse--;
+      return;
+    }
     const queue = waiting.get(key);
     const next = queue?.shift();
     if (queue?.length === 0) waiting.delete(key);
@@ -72,19 +124,14 @@ export function createAdmission(capacity: number, perClient = Math.ceil(capacity
 
   return {
     async run(client, work) {
-      const key = clientKey(client);
       if (inUse >= capacity) return undefined;
-      const held = byClient.get(key) ?? 0;
-      if (held < perClient) {
-        inUse++;
-        byClient.set(key, held + 1);
-      } else if (!(await turn(key))) {
-        return undefined;
-      }
+      const holder: Holder = { client };
+      // A turn is a slot passed on by one of the client's own posts: the counts stay.
+      if (!admit(holder) && !(await turn(holder.key!))) return undefined;
       try {
         return await work();
       } finally {
-        release(key);
+        release(holder);
       }
     },
   };
