@@ -51,19 +51,20 @@ export function failedPage(
   phase: Phase,
 ): ResolvedPage {
   const boundary = at === undefined ? undefined : boundaryFor(page.match, at, error);
-  const shown = page.payload.levels.slice(0, boundary?.depth ?? 0);
+  const depth = boundary?.depth ?? 0;
   const payload: PagePayload = {
     ...page.payload,
-    levels: [...shown, ...page.payload.levels.slice(shown.length).map(({ id }) => ({ id }))],
+    levels: page.payload.levels.map((level, i) => (i < depth ? level : { id: level.id })),
     actionData: undefined,
   };
   if (boundary) payload.boundary = boundary;
   else delete payload.boundary;
-  const ids = new Set(shown.map((level) => level.id));
+  // Nothing shown (a redirect, the app's page): nothing to sort out of what the page had.
+  const ids = depth === 0 ? undefined : new Set(page.payload.levels.slice(0, depth).map((level) => level.id));
   const ended = {
     ...page,
-    data: new Map([...page.data].filter(([id]) => ids.has(id))),
-    settlements: page.settlements.filter(([key]) => ids.has(settlementRoute(key))),
+    data: ids ? new Map([...page.data].filter(([id]) => ids.has(id))) : new Map<string, unknown>(),
+    settlements: ids ? page.settlements.filter(([key]) => ids.has(settlementRoute(key))) : [],
   };
   if (isOutcome(error)) return { ...ended, status: error.status, payload: { ...payload, outcome: outcomeInfo(error) } };
   const digest = reportError(record, error, phase, deps.capture);
