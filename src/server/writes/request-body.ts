@@ -224,6 +224,10 @@ function beforeDeadline<T>(read: Promise<T>, timeoutMs: number | undefined, expi
       expire?.();
       reject(new BodyTimeout(timeoutMs));
     }, timeoutMs);
-    read.then(resolve, reject).finally(() => clearTimeout(timer));
+    // Cleared in each callback: a `finally` would make two more promises per body.
+    read.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error: unknown) => (clearTimeout(timer), reject(error)),
+    );
   });
 }
