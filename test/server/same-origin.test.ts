@@ -33,6 +33,12 @@ describe("crossSiteRefusal: Origin", () => {
     expect(crossSiteRefusal(post({ origin: "http://localhost" }), direct)).toBeUndefined();
   });
 
+  test("the request URL a caller has parsed already is the one its origin comes from", () => {
+    const request = post({ origin: "http://localhost" });
+    expect(crossSiteRefusal(request, direct, new URL(request.url))).toBeUndefined();
+    expect(crossSiteRefusal(request, direct, new URL("https://localhost/form"))).toBe("Origin http://localhost is not https://localhost");
+  });
+
   test("the same origin spelled with an upper-case host or its default port goes on", () => {
     expect(crossSiteRefusal(post({ origin: "HTTPS://Example.COM:443" }, "https://example.com/a"), direct)).toBeUndefined();
   });
