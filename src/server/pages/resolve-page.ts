@@ -145,6 +145,9 @@ function pageWith(r: Resolution, loaded: Loaded[]): Omit<ResolvedPage, "status">
 async function failAt(r: Resolution, error: unknown, at: number, phase: Phase, results?: PromiseSettledResult<LevelLoad>[], kept = 0) {
   const { page, deps } = r;
   const above = boundaryFor(r.match, at, error)?.depth ?? 0;
+  // No level above the failure shows (a redirect, the app's page, the outermost route's own fallback): no
+  // loader to run, no level to fill. The redirect after a form post ends here.
+  if (above === 0) return failedPage({ ...r.before, headers: r.context.responseHeaders() }, error, at, page.record, deps, phase);
   const loaded = results ? results.slice(0, above) : await load(r, above, 0);
   if (loaded.some((result) => result.status === "rejected")) {
     for (const result of loaded) if (result.status === "rejected") reportError(page.record, result.reason, "loader", deps.capture);
