@@ -23,7 +23,7 @@ import { createPublicFileHandler, type PublicFiles } from "./http/public-files.t
 import { requestScopePlugin, type RequestMonitor } from "./monitoring/request-monitor.ts";
 import { requestLogPlugin } from "./monitoring/request-log.ts";
 import type { CaptureError } from "./monitoring/request-record.ts";
-import { servedFromStore } from "./prerender/served-from-store.ts";
+import { servedFromStore, storedAnswerPlugin } from "./prerender/served-from-store.ts";
 import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./http/security-headers.ts";
 
 export interface AppDeps {
@@ -130,12 +130,14 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
   // Development renders every page: the code behind it changes.
   const prerendered = config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, assets.prerendered) : undefined;
-  pageDeps.prerendered = prerendered;
+  // Asked per request, once the server has all its routes.
+  const isStored = servedFromStore((): AnyElysia["routes"] => server.routes, prerendered);
   const server = new Elysia({ name: "brisk" })
-    // Asked per request, once the server has all its routes.
-    .use(requestScopePlugin(deps.monitor, servedFromStore((): AnyElysia["routes"] => server.routes, prerendered)))
+    .use(requestScopePlugin(deps.monitor, isStored))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, config))
+    // After the request log's first hook, which makes the request's record.
+    .use(storedAnswerPlugin(prerendered, { isStored, publicFiles: deps.publicFiles ?? assets.publicFiles, log }))
     .use(hostCheckPlugin())
     .onError({ as: "global" }, function respondToError({ request, error, code, route }) {
       return errorResponse({ request, error, code, route }, capture);

@@ -19,7 +19,7 @@ export function requestPath(url: string): string {
 }
 
 /** Why the request cannot be routed by its URL, or undefined when it can. */
-function hostProblem(request: Request): string | undefined {
+export function hostProblem(request: Request): string | undefined {
   const { url } = request;
   if (!url.startsWith("http://") && !url.startsWith("https://")) return "missing or invalid Host header";
   // Bun joins repeated headers with ", ", and a host never holds a comma.

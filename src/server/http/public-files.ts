@@ -113,10 +113,15 @@ export function createPublicFileHandler(files: PublicFiles): (request: Request, 
     return new Response(null, { headers: { ...headers, "content-length": String(bytes.byteLength) } });
   };
   return (request, pathname) => {
-    const name = fileName(pathname);
-    const file = name === undefined ? undefined : files.find(name);
+    const file = publicFileAt(files, pathname);
     return file ? serve(request, file) : undefined;
   };
+}
+
+/** The public file a URL path names, if there is one. */
+export function publicFileAt(files: PublicFiles, pathname: string): PublicFile | undefined {
+  const name = fileName(pathname);
+  return name === undefined ? undefined : files.find(name);
 }
 
 /**

@@ -8,7 +8,6 @@ import type { ClientAssets } from "../http/assets.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
 import type { RequestMonitor } from "../monitoring/request-monitor.ts";
 import type { CaptureError, RequestRecord } from "../monitoring/request-record.ts";
-import type { StoredResponses } from "../prerender/serve.ts";
 import type { CookieSettings } from "../sessions/cookies.ts";
 import type { SubmissionLimits } from "../writes/submission.ts";
 
@@ -44,6 +43,4 @@ export interface PageDeps extends SubmissionLimits {
    * their own would shadow the pages, and one route per file would miss files added in development.
    */
   publicFile(request: Request, pathname: string): Promise<Response> | undefined;
-  /** The pages rendered once (production only). */
-  prerendered?: StoredResponses;
 }

@@ -57,6 +57,12 @@ export function isStoredResponse(request: Request, prerendered: StoredResponses)
   return !(page instanceof Response) && prerendered.has(page.url, page.isData);
 }
 
+/** The stored answer to a GET or HEAD, if it has one (answered before routing: served-from-store.ts). */
+export function storedResponse(request: Request, record: RequestRecord, prerendered: StoredResponses): Response | undefined {
+  const page = pageTarget(request);
+  return page instanceof Response ? undefined : prerendered.response(request, page.url, record, page.isData);
+}
+
 /** Renders the page a request asks for: no public file, no stored page (bench/ablation-server.ts runs it bare). */
 export async function handlePage(request: Request, record: RequestRecord, deps: PageDeps): Promise<Response> {
   const target = pageTarget(request);
@@ -123,10 +129,8 @@ export function pagesPlugin(deps: PageDeps) {
       }
       const target = pageTarget(request);
       if (target instanceof Response) return target;
-      // A prerendered page is a static answer too: no render, so nothing to monitor (createApp also leaves
-      // it out of Sentry's request scope: served-from-store.ts).
-      const stored = reading ? deps.prerendered?.response(request, target.url, record, target.isData) : undefined;
-      return stored ?? monitorPage(deps.monitor, request, record, () => renderTarget(request, record, target, deps));
+      // A prerendered page never gets here: it is answered before routing (served-from-store.ts).
+      return monitorPage(deps.monitor, request, record, () => renderTarget(request, record, target, deps));
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
     { parse: "none" },

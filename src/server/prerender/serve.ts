@@ -36,21 +36,28 @@ interface ServeDeps {
  */
 const DOCUMENT_CODINGS = ["gzip"] as const;
 
-const templates = new WeakMap<StoredPage | StoredData, Headers>();
+type HeadersOf = (stored: StoredPage | StoredData) => Headers;
 
-/** A stored page's headers and its Vary, made once: each response copies them, cheaper than making them. */
-function headersOf(stored: StoredPage | StoredData): Headers {
-  let headers = templates.get(stored);
-  if (!headers) {
-    headers = new Headers(stored.headers);
-    headers.set("vary", "Accept-Encoding");
-    templates.set(stored, headers);
-  }
-  return headers;
+/**
+ * A stored page's headers, with its Vary and this server's common security headers (a build's pages may
+ * come from another configuration), made once: each response copies them, cheaper than making them.
+ */
+function headerTemplates(security: SecurityHeaders): HeadersOf {
+  const templates = new WeakMap<StoredPage | StoredData, Headers>();
+  return (stored) => {
+    let headers = templates.get(stored);
+    if (!headers) {
+      headers = new Headers(stored.headers);
+      headers.set("vary", "Accept-Encoding");
+      for (const [name, value] of Object.entries(security.common)) headers.set(name, value);
+      templates.set(stored, headers);
+    }
+    return headers;
+  };
 }
 
 /** `config`: this server's client configuration, as its stored pages' boot scripts carry it. */
-function documentResponse(request: Request, url: URL, record: RequestRecord, page: StoredPage, security: SecurityHeaders, config: string): Response {
+function documentResponse(request: Request, url: URL, record: RequestRecord, page: StoredPage, headersOf: HeadersOf, security: SecurityHeaders, config: string): Response {
   const coding = pickEncoding(request.headers.get("accept-encoding"), DOCUMENT_CODINGS);
   // A 404 differs by path: no validator.
   const etag = page.status !== 200 ? undefined : coding ? `${page.etag.slice(0, -1)}-${coding}"` : page.etag;
@@ -72,7 +79,7 @@ function documentResponse(request: Request, url: URL, record: RequestRecord, pag
   return response;
 }
 
-function dataResponse(request: Request, record: RequestRecord, data: StoredData): Response {
+function dataResponse(request: Request, record: RequestRecord, data: StoredData, headersOf: HeadersOf): Response {
   const [coding, body] = encodedBody(bodiesOf(data), request.headers.get("accept-encoding"));
   const response = withBody(request, 200, headersOf(data), coding, body);
   response.headers.set("x-request-id", record.id);
@@ -89,6 +96,8 @@ function withBody(request: Request, status: number, template: Headers, coding: s
 }
 
 export function serveStored(store: PageStore, deps: ServeDeps, config: string): StoredResponses {
+  const headersOf = headerTemplates(deps.security);
+
   /** A marked route's page, or for an unmatched path the not-found page. */
   function lookup(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
     const route = url.search ? undefined : store.route(url.pathname);
@@ -101,10 +110,10 @@ export function serveStored(store: PageStore, deps: ServeDeps, config: string): 
     response(request, url, record, data) {
       const found = lookup(url, data);
       if (!found) return undefined;
-      if (!("document" in found)) return documentResponse(request, url, record, found, deps.security, config);
+      if (!("document" in found)) return documentResponse(request, url, record, found, headersOf, deps.security, config);
       record.route = url.pathname;
       store.served(url.pathname, record);
-      return data ? dataResponse(request, record, found.data) : documentResponse(request, url, record, found.document, deps.security, config);
+      return data ? dataResponse(request, record, found.data, headersOf) : documentResponse(request, url, record, found.document, headersOf, deps.security, config);
     },
     has: (url, data) => lookup(url, data) !== undefined,
   };

@@ -176,10 +176,9 @@ function fills(page: Pick<StoredPage, "slots">, values: SlotValues): string[] {
 /** The server's configuration is the same for every response: kept encoded. */
 let configBytes: { json: string; bytes: Uint8Array } | undefined;
 
-/** The filled values as UTF-8: the nonce (a page's nonces are one value) and the configuration encoded once. */
-function encodedFills(page: Pick<StoredPage, "slots">, values: SlotValues): Uint8Array[] {
+/** The filled values as UTF-8: every nonce slot the one array `nonce`, the configuration encoded once. */
+function encodedFills(page: Pick<StoredPage, "slots">, values: SlotValues, nonce: Uint8Array = encoder.encode(values.nonce)): Uint8Array[] {
   const filled = fills(page, values);
-  const nonce = encoder.encode(values.nonce);
   if (configBytes?.json !== values.config) configBytes = { json: values.config, bytes: encoder.encode(values.config) };
   const config = configBytes.bytes;
   return page.slots.map(({ name }, i) => (name === "nonce" ? nonce : name === "config" ? config : encoder.encode(filled[i]!)));
@@ -193,15 +192,14 @@ export function htmlOf(page: Pick<StoredPage, "parts" | "slots">, values: SlotVa
 }
 
 const GZIP_HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+/** Where a gzip member's checksum and size go, filled in per response. */
+const GZIP_TRAILER = new Uint8Array(8);
 const encoder = new TextEncoder();
 const decodedParts = new WeakMap<StoredPage, { raw: Uint8Array[]; segments: Bytes[] }>();
 
-/** A stored block: its 3 header bits, then the byte boundary, the length and its complement (RFC 1951 3.2.4). */
-function storedBlock(bytes: Uint8Array, final: boolean): Uint8Array {
-  const block = new Uint8Array(5 + bytes.length);
-  block.set([final ? 1 : 0, bytes.length & 0xff, bytes.length >> 8, ~bytes.length & 0xff, (~bytes.length >> 8) & 0xff]);
-  block.set(bytes, 5);
-  return block;
+/** A stored block's header: its 3 header bits, then the byte boundary, the length and its complement (RFC 1951 3.2.4). */
+function storedBlockHeader(length: number, final: boolean): Uint8Array {
+  return new Uint8Array([final ? 1 : 0, length & 0xff, length >> 8, ~length & 0xff, (~length >> 8) & 0xff]);
 }
 
 function decodedOf(page: StoredPage) {
@@ -223,24 +221,81 @@ function joined(chunks: readonly Uint8Array[]): Bytes {
   return body;
 }
 
+/** The bytes of a response but its nonce, and where each copy of the nonce goes. */
+interface Template {
+  bytes: Bytes;
+  nonces: number[];
+}
+
+/** Stands for the nonce in a template's chunks, recognised by identity: its place is left for the response's. */
+const BLANK_NONCE = new Uint8Array(NONCE_LENGTH);
+
+function template(chunks: readonly Uint8Array[]): Template {
+  const nonces: number[] = [];
+  let at = 0;
+  for (const chunk of chunks) {
+    if (chunk === BLANK_NONCE) nonces.push(at);
+    at += chunk.length;
+  }
+  return { bytes: joined(chunks), nonces };
+}
+
+/** A copy of the template with the nonce written in: one copy of the page instead of a join of its pieces. */
+function withNonce({ bytes, nonces }: Template, nonce: string): Bytes {
+  // Base64: one byte a character.
+  if (nonce.length !== NONCE_LENGTH) throw new Error(`a nonce of ${nonce.length} bytes; stored pages take ${NONCE_LENGTH}`);
+  const body = bytes.slice();
+  const encoded = encoder.encode(nonce);
+  for (const at of nonces) body.set(encoded, at);
+  return body;
+}
+
+/** A page filled in for one host, path, search and configuration: what its responses copy. */
+interface Filled {
+  identity: Template;
+  /** The gzip member but its nonces and trailer, made the first time a response takes gzip. */
+  gzip?: Template;
+  values: Uint8Array[];
+}
+
 /**
- * The filled page as UTF-8: joined from bytes encoded once. A page joined as a string is encoded again for
- * every response, and one with any character beyond Latin-1 is held as UTF-16 and transcoded whole.
+ * The fillings a page keeps, the newest last: a route has one host and path, the not-found page a few
+ * common ones (a favicon, a robots.txt). A fuller page forgets its oldest.
  */
-export function bytesOf(page: StoredPage, values: SlotValues): Bytes {
+const FILLINGS_PER_PAGE = 16;
+const fillings = new WeakMap<StoredPage, Map<string, Filled>>();
+
+function filledOf(page: StoredPage, values: SlotValues): Filled {
+  let kept = fillings.get(page);
+  if (!kept) fillings.set(page, (kept = new Map()));
+  const key = `${values.host}\n${values.path}\n${values.search}\n${values.config}`;
+  let filled = kept.get(key);
+  if (filled) return filled;
   const { raw } = decodedOf(page);
-  const filled = encodedFills(page, values);
+  const encoded = encodedFills(page, values, BLANK_NONCE);
   const chunks: Uint8Array[] = [];
   for (const [i, part] of raw.entries()) {
     chunks.push(part);
-    const value = filled[i];
+    const value = encoded[i];
     if (value !== undefined) chunks.push(value);
   }
-  return joined(chunks);
+  filled = { identity: template(chunks), values: encoded };
+  if (kept.size >= FILLINGS_PER_PAGE) kept.delete(kept.keys().next().value!);
+  kept.set(key, filled);
+  return filled;
+}
+
+/**
+ * The filled page as UTF-8: a copy of bytes joined and encoded once per host and path, the nonce written in.
+ * A page joined as a string is encoded again for every response, and one with any character beyond Latin-1
+ * is held as UTF-16 and transcoded whole.
+ */
+export function bytesOf(page: StoredPage, values: SlotValues): Bytes {
+  return withNonce(filledOf(page, values).identity, values.nonce);
 }
 
 /** The raw deflate stream of a page: its segments, each anchor's value as stored blocks, a final empty block. */
-function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: readonly Uint8Array[], segments: readonly Uint8Array[]): Bytes {
+function deflateChunks(page: Pick<StoredPage, "slots" | "deflated">, filled: readonly Uint8Array[], segments: readonly Uint8Array[]): Uint8Array[] {
   const chunks: Uint8Array[] = [];
   for (const [i, segment] of segments.entries()) {
     chunks.push(segment);
@@ -248,11 +303,17 @@ function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: rea
     if (anchor === undefined) continue;
     const value = filled[anchor]!;
     if (page.slots[anchor]!.name === "nonce" && value.length !== NONCE_LENGTH) throw new Error(`a nonce of ${value.length} bytes; stored pages take ${NONCE_LENGTH}`);
-    // A stored block holds at most 65,535 bytes; a longer value goes in several.
-    for (let at = 0; at < value.length; at += 0xffff) chunks.push(storedBlock(value.subarray(at, at + 0xffff), false));
+    // A stored block holds at most 65,535 bytes; a longer value goes in several. A nonce goes in as it is,
+    // where a template finds it.
+    if (value.length <= 0xffff) chunks.push(storedBlockHeader(value.length, false), value);
+    else for (let at = 0; at < value.length; at += 0xffff) chunks.push(storedBlockHeader(Math.min(0xffff, value.length - at), false), value.subarray(at, at + 0xffff));
   }
-  chunks.push(storedBlock(new Uint8Array(0), true));
-  return joined(chunks);
+  chunks.push(storedBlockHeader(0, true));
+  return chunks;
+}
+
+function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: readonly Uint8Array[], segments: readonly Uint8Array[]): Bytes {
+  return joined(deflateChunks(page, filled, segments));
 }
 
 /**
@@ -260,23 +321,14 @@ function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: rea
  * visitor will read. Costs a few microseconds, where compressing the page again costs fifty to a hundred.
  */
 export function gzipOf(page: StoredPage, values: SlotValues): Bytes {
-  const { raw, segments } = decodedOf(page);
-  const filled = encodedFills(page, values);
-  let crc = 0;
-  let size = 0;
-  for (const [i, part] of raw.entries()) {
-    crc = zlib.crc32(part, crc);
-    size += part.length;
-    const value = filled[i];
-    if (value === undefined) continue;
-    crc = zlib.crc32(value, crc);
-    size += value.length;
-  }
-  const trailer = new Uint8Array(8);
-  const view = new DataView(trailer.buffer);
-  view.setUint32(0, crc >>> 0, true);
-  view.setUint32(4, size >>> 0, true);
-  return joined([GZIP_HEADER, deflateStream(page, filled, segments), trailer]);
+  const filled = filledOf(page, values);
+  filled.gzip ??= template([GZIP_HEADER, ...deflateChunks(page, filled.values, decodedOf(page).segments), GZIP_TRAILER]);
+  const gzip = withNonce(filled.gzip, values.nonce);
+  const identity = withNonce(filled.identity, values.nonce);
+  const trailer = new DataView(gzip.buffer, gzip.length - GZIP_TRAILER.length);
+  trailer.setUint32(0, zlib.crc32(identity) >>> 0, true);
+  trailer.setUint32(4, identity.length >>> 0, true);
+  return gzip;
 }
 
 export function storeData(body: string, headers: Array<[string, string]>): StoredData {
