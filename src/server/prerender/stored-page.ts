@@ -252,6 +252,8 @@ function withNonce({ bytes, nonces }: Template, nonce: string): Bytes {
 
 /** A page filled in for one host, path, search and configuration: what its responses copy. */
 interface Filled {
+  /** The server's, the same string on every call: compared apart from the key, which it would lengthen. */
+  config: string;
   identity: Template;
   /** The gzip member but its nonces and trailer, made the first time a response takes gzip. */
   gzip?: Template;
@@ -268,9 +270,9 @@ const fillings = new WeakMap<StoredPage, Map<string, Filled>>();
 function filledOf(page: StoredPage, values: SlotValues): Filled {
   let kept = fillings.get(page);
   if (!kept) fillings.set(page, (kept = new Map()));
-  const key = `${values.host}\n${values.path}\n${values.search}\n${values.config}`;
+  const key = `${values.host}\n${values.path}\n${values.search}`;
   let filled = kept.get(key);
-  if (filled) return filled;
+  if (filled?.config === values.config) return filled;
   const { raw } = decodedOf(page);
   const encoded = encodedFills(page, values, BLANK_NONCE);
   const chunks: Uint8Array[] = [];
@@ -279,8 +281,8 @@ function filledOf(page: StoredPage, values: SlotValues): Filled {
     const value = encoded[i];
     if (value !== undefined) chunks.push(value);
   }
-  filled = { identity: template(chunks), values: encoded };
-  if (kept.size >= FILLINGS_PER_PAGE) kept.delete(kept.keys().next().value!);
+  filled = { config: values.config, identity: template(chunks), values: encoded };
+  if (kept.size >= FILLINGS_PER_PAGE && !kept.has(key)) kept.delete(kept.keys().next().value!);
   kept.set(key, filled);
   return filled;
 }
