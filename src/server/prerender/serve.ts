@@ -99,11 +99,19 @@ export function serveStored(store: PageStore, deps: ServeDeps, config: string): 
   const headersOf = headerTemplates(deps.security);
 
   /** A marked route's page, or for an unmatched path the not-found page. */
-  function lookup(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
+  function find(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
     const route = url.search ? undefined : store.route(url.pathname);
     const notFound = store.notFound();
     if (route || data || !notFound || deps.match(url.pathname)) return route;
     return notFound;
+  }
+
+  // A request asks `has` and then `response` of the same URL, one right after the other: the second call
+  // takes the first's answer rather than matching an unmatched path against every route again.
+  let last: { url: URL; data: boolean; found: StoredRoute | StoredPage | undefined } | undefined;
+  function lookup(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
+    if (last?.url !== url || last.data !== data) last = { url, data, found: find(url, data) };
+    return last.found;
   }
 
   return {

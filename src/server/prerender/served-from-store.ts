@@ -19,11 +19,18 @@ const PAGES_ROUTES = new Set(["*", "/*"]);
  * handler, and again by the first hook inside it: the answer is kept per request.
  */
 export function servedFromStore(routes: () => AnyElysia["routes"], prerendered: StoredResponses | undefined): (request: Request) => boolean {
-  // Read on first use: the server's routes are all there once it serves.
-  let ownRoute: RegExp[] | undefined;
+  // Read on first use: the server's routes are all there once it serves. One pattern for them all: one test
+  // per request rather than one per route.
+  let ownRoutes: RegExp | undefined;
   const answeredElsewhere = (path: string) => {
-    ownRoute ??= routes().filter((r) => !PAGES_ROUTES.has(r.path)).map((r) => parse(r.path).pattern);
-    return ownRoute.some((pattern) => pattern.test(path));
+    ownRoutes ??= new RegExp(
+      routes()
+        .filter((r) => !PAGES_ROUTES.has(r.path))
+        .map((r) => `(?:${parse(r.path).pattern.source})`)
+        .join("|") || "(?!)",
+      "i",
+    );
+    return ownRoutes.test(path);
   };
   const answers = new WeakMap<Request, boolean>();
   // Cheapest first: the method, then the other routes' patterns (an API or tunnel path is no unmatched page,
