@@ -17,7 +17,7 @@ import { PATHS, PER_REQUEST, TRACED_ALL, TRACED_TENTH, buildReport, referencePat
 import { BENCH_COOKIE_SECRET, sessionCookie } from "./lib/session.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
-import { measureVisitors } from "./lib/visitor.ts";
+import { homeConditions, measureVisitors, perRequestConditions } from "./lib/visitor.ts";
 import { CONNECTIONS } from "./lib/wrk.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -26,6 +26,8 @@ const SECONDS = Number(Bun.env.BENCH_SECONDS ?? 10);
 const TURNS = { warmupSeconds: 3, seconds: SECONDS, slices: Math.min(5, SECONDS) };
 /** Cold Chromium loads of / per server and condition (median reported). */
 const VISITOR_RUNS = Number(Bun.env.BENCH_VISITOR_RUNS ?? 7);
+/** Cold Chromium loads of the items page rendered per request: issue 22's figure is 10. */
+const PER_REQUEST_VISITOR_RUNS = Number(Bun.env.BENCH_VISITOR_RUNS ?? 10);
 /** The ingest paths of the tunnel's forwards: Brisk's configured DSN (project 42) and the reference's. */
 const BRISK_INGEST = "/api/42/envelope/";
 const REFERENCE_INGEST = "/api/43/envelope/";
@@ -167,16 +169,13 @@ try {
   const writes: WriteMeasurement[] = posts.map((m) => ({ ...m, rows: countRows(dataDirOf(m.server)) - rowsBefore.get(m.server)! }));
   const rowsWrong = writes.map((m) => rowsMismatch(m, CONNECTIONS, TURNS.slices)).filter((x) => x !== undefined);
 
-  say(`visitor: ${VISITOR_RUNS} cold Chromium loads of / per server, unthrottled and 4× CPU + Fast 3G`);
-  const visitors = await measureVisitors(
-    [
-      { name: on.name, origin: on.origin, hydrates: true },
-      { name: ref.name, origin: ref.origin, hydrates: false },
-      { name: ceiling.name, origin: ceiling.origin, hydrates: true },
-    ],
-    PATHS.home,
-    VISITOR_RUNS,
-  );
+  say(`visitor: ${VISITOR_RUNS} cold Chromium loads of / and ${PER_REQUEST_VISITOR_RUNS} of ${PATHS.items} per server and condition`);
+  const brisk = { name: on.name, origin: on.origin, hydrates: true };
+  const reference = { name: ref.name, origin: ref.origin, hydrates: false };
+  const visitors = [
+    ...(await measureVisitors([brisk, reference, { name: ceiling.name, origin: ceiling.origin, hydrates: true }], homeConditions(PATHS.home), VISITOR_RUNS)),
+    ...(await measureVisitors([brisk, reference], perRequestConditions(PATHS.items), PER_REQUEST_VISITOR_RUNS)),
+  ];
   for (const child of children.splice(0)) await child.stop();
 
   say("binary: cold start and memory");

@@ -7,7 +7,8 @@ import { markdown, targetsTable, type Table, type Target } from "./report.ts";
 import { int, median, round } from "./stats.ts";
 import type { Timing } from "./stream-timing.ts";
 import type { Measurement } from "./throughput.ts";
-import { CPU_SLOWDOWN, FAST_3G, medians, type VisitorResult } from "./visitor.ts";
+import type { VisitorResult } from "./visitor.ts";
+import { perRequestVisitorTargets, visitorRatio, visitorTable } from "./visitor-report.ts";
 
 /**
  * The bench app's pages (bench/app): the prerendered home, the 10 KB items page rendered for every request, the
@@ -62,7 +63,10 @@ export interface Results {
   >;
   throughput: Measurement[];
   streaming: { brisk: Timing[]; reference: Timing[]; foreignCpu: number };
-  /** Cold Chromium loads of /: Brisk, the reference and the static ceiling, unthrottled and throttled. */
+  /**
+   * Cold Chromium loads of / (Brisk, the reference and the static ceiling, unthrottled and 4× CPU + Fast 3G) and of
+   * the items page rendered per request (Brisk and the reference, unthrottled and on issue 22's throttled profile).
+   */
   visitors: VisitorResult[];
   tunnel: Array<Measurement & { arrived: number }>;
   /** POST /guestbook: each server's answers and the rows its table gained. */
@@ -198,34 +202,6 @@ function streamingTable(r: Results): Table {
   };
 }
 
-function visitorOf(r: Results, server: string, throttled: boolean) {
-  const found = r.visitors.find((v) => v.server === server && v.throttled === throttled && v.arrival === "from another site");
-  if (!found) throw new Error(`no visitor measurement of ${server}`);
-  return medians(found);
-}
-
-function visitorTable(r: Results): Table {
-  const opt = (x: number | undefined, f: (x: number) => string) => (x === undefined ? "–" : f(x));
-  const rows = r.visitors.map((v) => {
-    const m = medians(v);
-    return [
-      `${v.throttled ? `${CPU_SLOWDOWN}× CPU, Fast 3G` : "unthrottled"}, ${v.arrival}`, v.server, opt(m.fcpMs, ms), opt(m.lcpMs, ms), opt(m.dclMs, ms),
-      opt(m.hydratedMs, ms), opt(m.documentBytes, int), opt(m.bytes, int), opt(m.longTasks, String), opt(m.longTaskMs, ms),
-    ];
-  });
-  return {
-    title: `What the visitor waits for: cold loads of / in headless Chromium (median of ${r.visitors[0]?.loads.length ?? 0} per row)`,
-    note:
-      `Each load in a fresh context with the cache off; servers take turns. Fast 3G is DevTools' preset (${FAST_3G.latency} ms, ${int(FAST_3G.downloadThroughput)} B/s down), set with the CPU slowdown through the DevTools protocol. ` +
-      "hydrated: React's root effect ran (the reference does not run Brisk's boot, so it never hydrates). Bytes: on the wire, headers included. " +
-      "The static ceiling serves Brisk's own / (one fixed string, uncompressed) and the same built files. " +
-      "From another site: the load starts on a page of another site (127.0.0.2), as a visitor's does; the targets use these rows. " +
-      "From a fresh tab: from the blank document of a new tab, where Chromium can keep the tab's first process, except for a document with Cross-Origin-Opener-Policy (Brisk's), which needs a new one.",
-    header: ["condition", "server", "FCP", "LCP", "DOMContentLoaded", "hydrated", "document bytes", "all bytes", "long tasks", "long task time"],
-    rows,
-  };
-}
-
 function tunnelTable(r: Results): Table {
   return {
     title: `Tunnel POST /monitoring (${int(r.envelopeBytes)} B browser envelope, fake ingest)`,
@@ -321,13 +297,8 @@ function targets(r: Results): Target[] {
   const rowsWrong = writes.map((m) => rowsMismatch(m, connections, slices)).filter((x) => x !== undefined);
   const stored = writes.reduce((sum, m) => sum + m.rows, 0);
   const ceiling = find(t, CEILING, PATHS.home);
-  const [slow, fast, slowRef, fastRef] = [visitorOf(r, ON, true), visitorOf(r, ON, false), visitorOf(r, REF, true), visitorOf(r, REF, false)];
-  const visitorRatio = (figure: string, brisk: number | undefined, ref: number | undefined, max: number): Target => ({
-    figure,
-    measured: brisk === undefined || ref === undefined ? "–" : `${round(brisk / ref, 2).toFixed(2)} × (${ms(brisk)} vs ${ms(ref)})`,
-    target: `≤ ${max.toFixed(2)} × reference`,
-    pass: brisk === undefined || ref === undefined ? undefined : brisk <= ref * max,
-  });
+  const servers = { brisk: ON, reference: REF };
+  const homeVisitor = (throttled: boolean, figure: "fcpMs" | "lcpMs", label: string, max: number) => visitorRatio(r.visitors, servers, PATHS.home, throttled, figure, label, max);
   const homeSent = r.htmlBytes[PATHS.home]!;
   const perRequest = PER_REQUEST.flatMap((page): Target[] => {
     const ref = find(t, REF, page.path);
@@ -346,9 +317,10 @@ function targets(r: Results): Target[] {
     ratioTarget("404 req/s", find(t, ON, PATHS.notFound), find(t, REF, PATHS.notFound), 0.9),
     ceilingTarget("`/` req/s against the static ceiling", find(t, ON, PATHS.home), ceiling),
     ceilingTarget("404 req/s against the static ceiling", find(t, ON, PATHS.notFound), ceiling),
-    visitorRatio("throttled LCP", slow.lcpMs, slowRef.lcpMs, 1),
-    visitorRatio("throttled FCP", slow.fcpMs, slowRef.fcpMs, 1),
-    visitorRatio("unthrottled FCP", fast.fcpMs, fastRef.fcpMs, 1.1),
+    homeVisitor(true, "lcpMs", "throttled LCP", 1),
+    homeVisitor(true, "fcpMs", "throttled FCP", 1),
+    homeVisitor(false, "fcpMs", "unthrottled FCP", 1.1),
+    ...perRequestVisitorTargets(r.visitors, servers, PATHS.items),
     {
       figure: "`/` HTML sent with `Accept-Encoding: br, gzip`",
       measured: `${int(homeSent.briskSent)} B (${homeSent.briskCoding})`,
@@ -402,7 +374,8 @@ export function buildReport(r: Results): { terminal: string; markdown: string } 
     throughputTable(r),
     tracingTable(r),
     streamingTable(r),
-    visitorTable(r),
+    visitorTable(r.visitors, PATHS.home, "The static ceiling serves Brisk's own / (one fixed string, uncompressed) and the same built files."),
+    visitorTable(r.visitors, PATHS.items, "The 10 KB items page, rendered for every request on both sides."),
     tunnelTable(r),
     writesTable(r),
     weightTable(r.weight),

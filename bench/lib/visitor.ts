@@ -1,6 +1,7 @@
-// visitor.ts: what a visitor waits for: cold loads of a page in headless Chromium (FCP, LCP, hydration,
-// DOMContentLoaded, bytes on the wire, long tasks), unthrottled and with 4× CPU + Fast 3G set through the
-// DevTools protocol. Servers take turns, one load at a time, each in a fresh context (empty cache).
+// visitor.ts: what a visitor waits for: cold loads of a page in headless Chromium (the document's first and last
+// bytes, FCP, LCP, DOMContentLoaded, hydration, bytes on the wire, long tasks and total blocking time), unthrottled
+// and with a CPU slowdown and a network profile set through the DevTools protocol. Servers take turns, one load at
+// a time, each in a fresh context (empty cache).
 //
 // A visitor arrives from somewhere: each load starts on a page of another site (127.0.0.2) and navigates
 // from there, as from a link, a search result or the browser's own new-tab page. A load from the blank
@@ -19,6 +20,9 @@ export interface VisitorTarget {
 }
 
 export interface Load {
+  /** The document's first and last bytes, from the navigation's start (Navigation Timing). */
+  responseStartMs: number;
+  responseEndMs: number;
   fcpMs: number;
   lcpMs: number;
   dclMs: number;
@@ -28,38 +32,83 @@ export interface Load {
   documentBytes: number;
   longTasks: number;
   longTaskMs: number;
+  /** Total blocking time: see `blockingTime`. */
+  tbtMs: number;
 }
 
 /** Where the load starts: a page of another site, or the blank document of a fresh tab. */
 export type Arrival = "from another site" | "from a fresh tab";
 
-export interface VisitorResult {
-  server: string;
-  throttled: boolean;
+/** A slower visitor: Chromium's CPU slowed down and its network emulated. */
+export interface Throttle {
+  name: string;
+  cpuSlowdown: number;
+  network: { offline: false; latency: number; downloadThroughput: number; uploadThroughput: number };
+}
+
+/** Chromium DevTools' "Fast 3G" preset (latency and throughput as DevTools sets them), with 4× CPU. */
+export const FAST_3G: Throttle = {
+  name: "4× CPU, Fast 3G",
+  cpuSlowdown: 4,
+  network: { offline: false, latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375 },
+};
+
+/** Lighthouse's mobile figures as issue 22 gives them: 4× CPU, 150 ms round trip, 1.6 Mbit/s down (750 kbit/s up). */
+export const SLOW_4G: Throttle = {
+  name: "4× CPU, 150 ms, 1.6 Mbit/s",
+  cpuSlowdown: 4,
+  network: { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 },
+};
+
+/** One row of loads: a page, how the visitor arrives, and how slow its machine and network are. */
+export interface VisitorCondition {
+  path: string;
   arrival: Arrival;
+  throttle?: Throttle;
+}
+
+export interface VisitorResult extends VisitorCondition {
+  server: string;
   loads: Load[];
 }
 
-/** Chromium DevTools' "Fast 3G" preset (latency and throughput as DevTools sets them). */
-export const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375 } as const;
-export const CPU_SLOWDOWN = 4;
+interface LongTask {
+  start: number;
+  duration: number;
+}
+
+/**
+ * Lighthouse's total blocking time: for each long task, the part of it after FCP beyond 50 ms, summed. Lighthouse
+ * stops at Time to Interactive; here the window runs to the end of the load (hydration and a quiet second
+ * after it), which holds the same tasks unless one comes after TTI's quiet window.
+ */
+export function blockingTime(tasks: readonly LongTask[], fcp: number): number {
+  let sum = 0;
+  for (const { start, duration } of tasks) {
+    const end = start + duration;
+    if (end <= fcp) continue;
+    sum += Math.max(0, end - Math.max(start, fcp) - 50);
+  }
+  return sum;
+}
 
 /** Observers in place before the page's own code: LCP, long tasks and the moment React marks hydration. */
 const OBSERVE = () => {
-  const v = { lcp: 0, longTasks: 0, longTaskMs: 0, hydrated: -1 };
+  const v = { lcp: 0, longTasks: [] as Array<{ start: number; duration: number }>, hydrated: -1 };
   (window as unknown as { __visitor: typeof v }).__visitor = v;
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) v.lcp = e.startTime;
   }).observe({ type: "largest-contentful-paint", buffered: true });
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) (v.longTasks++, (v.longTaskMs += e.duration));
+    for (const e of list.getEntries()) v.longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: "longtask", buffered: true });
   new MutationObserver(() => {
     if (v.hydrated < 0 && document.documentElement?.dataset.hydrated === "true") v.hydrated = performance.now();
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-hydrated"] });
 };
 
-async function coldLoad(browser: Browser, target: VisitorTarget, path: string, throttled: boolean, from: string | undefined): Promise<Load> {
+async function coldLoad(browser: Browser, target: VisitorTarget, condition: VisitorCondition, from: string | undefined): Promise<Load> {
+  const { path, throttle } = condition;
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -69,9 +118,9 @@ async function coldLoad(browser: Browser, target: VisitorTarget, path: string, t
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    if (throttled) {
-      await cdp.send("Network.emulateNetworkConditions", FAST_3G);
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_SLOWDOWN });
+    if (throttle) {
+      await cdp.send("Network.emulateNetworkConditions", throttle.network);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle.cpuSlowdown });
     }
     const sizes = new Map<string, number>();
     let documentId: string | undefined;
@@ -82,37 +131,51 @@ async function coldLoad(browser: Browser, target: VisitorTarget, path: string, t
     await page.goto(target.origin + path, { waitUntil: "load" });
     if (target.hydrates) await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 30_000 });
     // Late LCP candidates and the long tasks of hydration's effects land within this.
-    await Bun.sleep(throttled ? 1_000 : 300);
+    await Bun.sleep(throttle ? 1_000 : 300);
     const m = await page.evaluate(() => {
-      const v = (window as unknown as { __visitor: { lcp: number; longTasks: number; longTaskMs: number; hydrated: number } }).__visitor;
+      const v = (window as unknown as { __visitor: { lcp: number; longTasks: LongTask[]; hydrated: number } }).__visitor;
       const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1;
       const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-      return { ...v, fcp, dcl: nav.domContentLoadedEventEnd };
+      return { ...v, fcp, dcl: nav.domContentLoadedEventEnd, responseStart: nav.responseStart, responseEnd: nav.responseEnd };
     });
     const documentBytes = documentId ? (sizes.get(documentId) ?? 0) : 0;
     return {
+      responseStartMs: m.responseStart,
+      responseEndMs: m.responseEnd,
       fcpMs: m.fcp,
       lcpMs: m.lcp,
       dclMs: m.dcl,
       hydratedMs: m.hydrated >= 0 ? m.hydrated : undefined,
       bytes: [...sizes.values()].reduce((a, b) => a + b, 0),
       documentBytes,
-      longTasks: m.longTasks,
-      longTaskMs: m.longTaskMs,
+      longTasks: m.longTasks.length,
+      longTaskMs: m.longTasks.reduce((sum, t) => sum + t.duration, 0),
+      tbtMs: blockingTime(m.longTasks, m.fcp),
     };
   } finally {
     await context.close();
   }
 }
 
-/** `runs` cold loads of `path` per target and condition, after one unrecorded load each. */
-const CONDITIONS: ReadonlyArray<{ throttled: boolean; arrival: Arrival }> = [
-  { throttled: false, arrival: "from another site" },
-  { throttled: true, arrival: "from another site" },
-  { throttled: false, arrival: "from a fresh tab" },
-];
+/** The prerendered `/`'s rows: unthrottled and 4× CPU + Fast 3G from another site, and unthrottled from a fresh tab. */
+export function homeConditions(path: string): VisitorCondition[] {
+  return [
+    { path, arrival: "from another site" },
+    { path, arrival: "from another site", throttle: FAST_3G },
+    { path, arrival: "from a fresh tab" },
+  ];
+}
 
-export async function measureVisitors(targets: VisitorTarget[], path: string, runs: number): Promise<VisitorResult[]> {
+/** A page rendered per request, as issue 22 measures it: from another site, unthrottled and on SLOW_4G. */
+export function perRequestConditions(path: string): VisitorCondition[] {
+  return [
+    { path, arrival: "from another site" },
+    { path, arrival: "from another site", throttle: SLOW_4G },
+  ];
+}
+
+/** `runs` cold loads per target and condition, after one unrecorded load each; the targets take turns. */
+export async function measureVisitors(targets: VisitorTarget[], conditions: readonly VisitorCondition[], runs: number): Promise<VisitorResult[]> {
   const browser = await launchBrowser();
   // The other site: another loopback address is another site to Chromium.
   const elsewhere = Bun.serve({
@@ -122,12 +185,12 @@ export async function measureVisitors(targets: VisitorTarget[], path: string, ru
   });
   try {
     const results: VisitorResult[] = [];
-    for (const { throttled, arrival } of CONDITIONS) {
-      const from = arrival === "from another site" ? elsewhere.url.href : undefined;
-      const byTarget = targets.map((t) => ({ server: t.name, throttled, arrival, loads: [] as Load[] }));
+    for (const condition of conditions) {
+      const from = condition.arrival === "from another site" ? elsewhere.url.href : undefined;
+      const byTarget = targets.map((t): VisitorResult => ({ ...condition, server: t.name, loads: [] }));
       for (let i = -1; i < runs; i++) {
         for (const [k, target] of targets.entries()) {
-          const load = await coldLoad(browser, target, path, throttled, from);
+          const load = await coldLoad(browser, target, condition, from);
           if (i >= 0) byTarget[k]!.loads.push(load);
         }
       }
@@ -147,6 +210,8 @@ export function medians(r: VisitorResult) {
     return values.length ? median(values) : undefined;
   };
   return {
+    responseStartMs: of((l) => l.responseStartMs),
+    responseEndMs: of((l) => l.responseEndMs),
     fcpMs: of((l) => l.fcpMs),
     lcpMs: of((l) => l.lcpMs),
     dclMs: of((l) => l.dclMs),
@@ -155,5 +220,6 @@ export function medians(r: VisitorResult) {
     documentBytes: of((l) => l.documentBytes),
     longTasks: of((l) => l.longTasks),
     longTaskMs: of((l) => l.longTaskMs),
+    tbtMs: of((l) => l.tbtMs),
   };
 }

@@ -1,0 +1,81 @@
+// visitor.ts: `bun bench/visitor.ts`: the visitor measure of `bun run bench` for a page rendered per request, alone:
+// cold Chromium loads of the items page arriving from another site, unthrottled and on issue 22's throttled profile,
+// Brisk (Sentry on, errors only) against the reference, with the targets. A minute or two, not the bench's ten.
+//
+// VISITOR_RUNS: loads per server and condition (10). VISITOR_PATH: the page (/items).
+// VISITOR_BASELINE=<checkout>: a third server, Brisk as that checkout (another git worktree) builds and runs it,
+// taking turns with this one's: a before and after in one run.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildClient } from "../src/server/build/client-build.ts";
+import { BENCH_APP } from "./lib/bench-app.ts";
+import { meterForeignLoad } from "./lib/load.ts";
+import { LOAD_CORE, pinSelf, startServer, type Child } from "./lib/proc.ts";
+import { markdown, targetsTable } from "./lib/report.ts";
+import { PATHS } from "./lib/results.ts";
+import { BENCH_COOKIE_SECRET } from "./lib/session.ts";
+import { measureVisitors, perRequestConditions, type VisitorTarget } from "./lib/visitor.ts";
+import { perRequestVisitorTargets, visitorTable } from "./lib/visitor-report.ts";
+
+const RUNS = Number(Bun.env.VISITOR_RUNS ?? 10);
+const PATH = Bun.env.VISITOR_PATH ?? PATHS.items;
+const BASELINE = Bun.env.VISITOR_BASELINE;
+const say = (message: string) => console.error(`visitor: ${message}`);
+const pct = (share: number) => `${Math.round(share * 100)} %`;
+
+/** What other processes used of the machine over a quiet `seconds`: nothing of ours runs meanwhile. */
+async function quietLoad(seconds = 3): Promise<number> {
+  const meter = meterForeignLoad();
+  await Bun.sleep(seconds * 1000);
+  return meter.read();
+}
+
+pinSelf(LOAD_CORE);
+const work = await mkdtemp(join(tmpdir(), "brisk-visitor-"));
+const children: Child[] = [];
+try {
+  const start = async (name: string, checkout: string, script: string, clientDir: string, env: Record<string, string> = {}) => {
+    const file = name.replace(/\W+/g, "-");
+    const child = await startServer(name, ["bun", "--preload", join(checkout, "bench/lib/server-plugins.ts"), join(checkout, "bench", script)], {
+      env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, BENCH_INGEST_URL: "http://127.0.0.1:9/", COOKIE_SECRET: BENCH_COOKIE_SECRET, DATA_DIR: join(work, `data-${file}`), ...env },
+      stderrPath: join(work, `${file}.stderr`),
+    });
+    children.push(child);
+    return child;
+  };
+  // Errors only, and none happen: nothing is ever sent to this DSN, where nothing listens.
+  const sentry = { SENTRY_DSN: "http://publickey@127.0.0.1:9/42" };
+  say("building the client");
+  const clientDir = join(work, "client");
+  await buildClient({ outdir: clientDir, appModule: BENCH_APP });
+  const here = join(import.meta.dir, "..");
+  const targets: VisitorTarget[] = [
+    { ...(await start("brisk, Sentry on", here, "brisk-server.ts", clientDir, sentry)), hydrates: true },
+    { ...(await start("reference", here, "reference-server.tsx", clientDir)), hydrates: false },
+  ];
+  if (BASELINE) {
+    say(`building the baseline's client in ${BASELINE}`);
+    const baselineClient = join(work, "baseline-client");
+    const build = `import { buildClient } from "./src/server/build/client-build.ts"; await buildClient({ outdir: ${JSON.stringify(baselineClient)}, appModule: "./bench/app/app.ts" });`;
+    const built = Bun.spawnSync(["bun", "-e", build], { cwd: BASELINE, stderr: "inherit" });
+    if (built.exitCode !== 0) throw new Error(`the baseline's client build failed (${built.exitCode})`);
+    targets.push({ ...(await start("baseline brisk, Sentry on", BASELINE, "brisk-server.ts", baselineClient, sentry)), hydrates: true });
+  }
+  const before = await quietLoad();
+  say(`${RUNS} cold loads of ${PATH} per server and condition`);
+  const results = await measureVisitors(targets, perRequestConditions(PATH), RUNS);
+  const after = await quietLoad();
+  const servers = { brisk: "brisk, Sentry on", reference: "reference" };
+  const baseline = { brisk: "baseline brisk, Sentry on", reference: "reference" };
+  const targetRows = [
+    ...perRequestVisitorTargets(results, servers, PATH),
+    ...(BASELINE ? perRequestVisitorTargets(results, baseline, PATH).map((t) => ({ ...t, figure: `baseline: ${t.figure}` })) : []),
+  ];
+  console.log(markdown(targetsTable(targetRows)));
+  console.log(markdown(visitorTable(results, PATH, "")));
+  console.log(`Other processes used ${pct(before)} of a core in the quiet 3 s before the loads, ${pct(after)} in the 3 s after.`);
+} finally {
+  for (const child of children) await child.stop();
+  await rm(work, { recursive: true, force: true });
+}
