@@ -2,7 +2,8 @@
 // cold Chromium loads of the items page arriving from another site, unthrottled and on issue 22's throttled profile,
 // Brisk (Sentry on, errors only) against the reference, with the targets. A minute or two, not the bench's ten.
 //
-// VISITOR_RUNS: loads per server and condition (10). VISITOR_PATH: the page (/items).
+// VISITOR_RUNS: loads per server and condition (10). VISITOR_PATH: the page (/items). VISITOR_SENTRY_OFF=1: Brisk
+// with Sentry off too, to tell Sentry's share of the main thread's time.
 // VISITOR_BASELINE=<checkout>: a third server, Brisk as that checkout (another git worktree) builds and runs it,
 // taking turns with this one's: a before and after in one run.
 import { mkdtemp, rm } from "node:fs/promises";
@@ -21,6 +22,7 @@ import { perRequestVisitorTargets, visitorTable } from "./lib/visitor-report.ts"
 const RUNS = Number(Bun.env.VISITOR_RUNS ?? 10);
 const PATH = Bun.env.VISITOR_PATH ?? PATHS.items;
 const BASELINE = Bun.env.VISITOR_BASELINE;
+const SENTRY_OFF = Bun.env.VISITOR_SENTRY_OFF === "1";
 const say = (message: string) => console.error(`visitor: ${message}`);
 const pct = (share: number) => `${Math.round(share * 100)} %`;
 
@@ -54,10 +56,11 @@ try {
     { ...(await start("brisk, Sentry on", here, "brisk-server.ts", clientDir, sentry)), hydrates: true },
     { ...(await start("reference", here, "reference-server.tsx", clientDir)), hydrates: false },
   ];
+  if (SENTRY_OFF) targets.push({ ...(await start("brisk, Sentry off", here, "brisk-server.ts", clientDir)), hydrates: true });
   if (BASELINE) {
     say(`building the baseline's client in ${BASELINE}`);
     const baselineClient = join(work, "baseline-client");
-    const build = `import { buildClient } from "./src/server/build/client-build.ts"; await buildClient({ outdir: ${JSON.stringify(baselineClient)}, appModule: "./bench/app/app.ts" });`;
+    const build = `import { buildClient } from "./src/server/build/client-build.ts"; await buildClient({ outdir: ${JSON.stringify(baselineClient)}, appModule: ${JSON.stringify(join(BASELINE, "bench/app/app.ts"))} });`;
     const built = Bun.spawnSync(["bun", "-e", build], { cwd: BASELINE, stderr: "inherit" });
     if (built.exitCode !== 0) throw new Error(`the baseline's client build failed (${built.exitCode})`);
     targets.push({ ...(await start("baseline brisk, Sentry on", BASELINE, "brisk-server.ts", baselineClient, sentry)), hydrates: true });
