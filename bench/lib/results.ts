@@ -317,9 +317,9 @@ function targets(r: Results): Target[] {
     ratioTarget("404 req/s", find(t, ON, PATHS.notFound), find(t, REF, PATHS.notFound), 0.9),
     ceilingTarget("`/` req/s against the static ceiling", find(t, ON, PATHS.home), ceiling),
     ceilingTarget("404 req/s against the static ceiling", find(t, ON, PATHS.notFound), ceiling),
-    homeVisitor(true, "lcpMs", "throttled LCP", 1),
-    homeVisitor(true, "fcpMs", "throttled FCP", 1),
-    homeVisitor(false, "fcpMs", "unthrottled FCP", 1.1),
+    homeVisitor(true, "lcpMs", "`/` LCP, 4× CPU, Fast 3G", 1),
+    homeVisitor(true, "fcpMs", "`/` FCP, 4× CPU, Fast 3G", 1),
+    homeVisitor(false, "fcpMs", "`/` unthrottled FCP", 1.1),
     ...perRequestVisitorTargets(r.visitors, servers, PATHS.items),
     {
       figure: "`/` HTML sent with `Accept-Encoding: br, gzip`",
