@@ -156,6 +156,13 @@ describe("browser events", () => {
     const events = await settledEvents(browserEvents, 1);
     expect(events).toHaveLength(1);
     expect(events[0]?.exception?.values?.at(-1)?.value).toBe("Fixture failure in the browser");
+    // It counts against the page's session: Sentry starts in steps, and the session is on before a queued error goes.
+    const sessions = () => ingest.items("session") as Array<{ sid: string; init: boolean; errors: number }>;
+    const deadline = Date.now() + 10_000;
+    while (!sessions().some((s) => s.errors > 0) && Date.now() < deadline) await Bun.sleep(100);
+    const started = sessions().filter((s) => s.init);
+    expect(started).toHaveLength(1);
+    expect(sessions().filter((s) => s.errors > 0).map((s) => s.sid)).toEqual([started[0]!.sid]);
     await page.close();
   });
 

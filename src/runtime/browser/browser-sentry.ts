@@ -131,10 +131,18 @@ function sendUnsent(key: string, report: Reporter) {
   }
 }
 
-export function startBrowserSentry(
+/** A task boundary: the browser may paint and answer a tap between two steps of Sentry's start. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Started in three tasks, not one: on a slow phone the client's start and the session's each take ~100 ms, and a
+ * single task that long is what a visitor's tap waits for (total blocking time). Until the last step Brisk's own
+ * listeners (reporter.ts) hold the page's errors, so none is reported twice or outside the session.
+ */
+export async function startBrowserSentry(
   { dsn, environment, release, tracing, sendDefaultPii }: NonNullable<ClientConfig["sentry"]>,
   { ignoreErrors, boot, navigation, unsentKey }: BrowserSentryOptions,
-): Reporter {
+): Promise<Reporter> {
   const client = new BrowserClient({
     dsn,
     environment,
@@ -145,16 +153,15 @@ export function startBrowserSentry(
     transportOptions: { flushAtStartup: true } as object,
     stackParser: defaultStackParser,
     // No dedupe: each occurrence has its own digest and deserves its own event; the reporter already drops the
-    // same failure seen twice. Breadcrumbs: clicks, fetch, navigation (breadcrumbs) and the console. A session per page load.
+    // same failure seen twice. Breadcrumbs: clicks, fetch, navigation (breadcrumbs) and the console. A session per
+    // page load and the global handlers come in the later steps below.
     integrations: [
       eventFiltersIntegration(),
       linkedErrorsIntegration(),
-      globalHandlersIntegration(),
       httpContextIntegration(),
       refererPathIntegration(),
       breadcrumbsIntegration(),
       consoleIntegration(),
-      browserSessionIntegration(),
       debugMetaIntegration(),
     ],
     ignoreErrors,
@@ -174,6 +181,10 @@ export function startBrowserSentry(
       () => {}, // Without it the page goes on untraced; errors are still reported.
     );
   }
+  await nextTask();
+  client.addIntegration(browserSessionIntegration());
+  await nextTask();
+  client.addIntegration(globalHandlersIntegration());
 
   const report: Reporter = ({ error, digest, componentStack, mechanism, level = "error" }: ErrorReport) => {
     const hint = {
