@@ -361,7 +361,7 @@ function header(r: Results): string {
     `- **Machine:** ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, Linux ${m.kernel}`,
     `- **Versions:** ${versions}`,
     `- **Method:** ${r.pinning ? "each server pinned to core 0 with taskset, wrk (one thread) and the bench process with its fake Sentry ingest on core 1" : "no pinning (taskset or a second core missing)"}; ` +
-      `wrk -c50, ${r.seconds} s per server and path in turns of ${Math.max(1, Math.round(r.seconds / 5))} s alternating with the other servers, after a 3 s warm-up each; ` +
+      `wrk -c50, ${r.seconds} s per server and path in turns of ${Math.max(1, Math.round(r.seconds / 5))} s alternating with the other servers, after a warm-up each that lasts until the server's compiler has gone quiet (at least 3 s); ` +
       "servers run as separate processes with NODE_ENV=production and their request log to /dev/null. " +
       "The pages are the bench's own app (bench/app). The reference is raw `Bun.serve` + `renderToReadableStream` of the same page components and loader data in the same kind of shell (bench/reference-server.tsx). " +
       `The whole run took ${Math.round(r.wallSeconds)} s, while processes outside the bench used ${round(r.foreignCpu, 2)} cores on average.`,

@@ -84,6 +84,11 @@ interface Tally {
 const JIT_QUIET = 0.03;
 const MAX_WARMUP_SECONDS = 40;
 
+/** The compiler's CPU since `before`: a compiler thread that ends takes its time out of the sum, never below 0. */
+function compilerDelta(pid: number, before: number): number {
+  return Math.max(0, jitCpuSecondsOf(pid) - before);
+}
+
 /** Load on the server a second at a time until its compiler has gone quiet, `least` seconds at the least. */
 async function warmUp(server: Endpoint, run: (seconds: number) => Promise<unknown>, least: number, most: number): Promise<WarmUp> {
   let jitCpuSeconds = 0;
@@ -91,7 +96,7 @@ async function warmUp(server: Endpoint, run: (seconds: number) => Promise<unknow
     const jitBefore = jitCpuSecondsOf(server.pid);
     const cpuBefore = cpuSecondsOf(server.pid);
     await run(1);
-    const jit = jitCpuSecondsOf(server.pid) - jitBefore;
+    const jit = compilerDelta(server.pid, jitBefore);
     jitCpuSeconds += jit;
     const settled = jit < JIT_QUIET * (cpuSecondsOf(server.pid) - cpuBefore);
     if ((seconds >= least && settled) || seconds >= most) return { seconds, jitCpuSeconds, settled };
@@ -127,7 +132,7 @@ export async function measureInTurns(servers: Endpoint[], path: string, options:
       const benchBefore = process.cpuUsage();
       const result = await runWrk({ ...load(server), seconds: sliceSeconds });
       tally.serverCpuSeconds += cpuSecondsOf(server.pid) - cpuBefore;
-      tally.jitCpuSeconds += jitCpuSecondsOf(server.pid) - jitBefore;
+      tally.jitCpuSeconds += compilerDelta(server.pid, jitBefore);
       const bench = process.cpuUsage(benchBefore);
       tally.benchCpuSeconds += (bench.user + bench.system) / 1e6;
       tally.foreignCpuSeconds += meter.read(result.cpuSeconds) * result.seconds;
