@@ -38,14 +38,20 @@ export class Outcome extends Error {
    * usually depends on who asks.
    */
   toResponse(format: "text" | "json" = "text"): Response {
-    const headers: Record<string, string> = { "cache-control": "no-store" };
-    if (this.location !== undefined) headers.location = this.location;
+    const headers = outcomeHeaders(this);
     if (this.kind === "redirect") return new Response(null, { status: this.status, headers });
     const message = this.kind.replace("-", " ");
     if (format === "json") return Response.json({ error: message }, { status: this.status, headers });
     headers["content-type"] = "text/plain; charset=utf-8";
     return new Response(`${message}\n`, { status: this.status, headers });
   }
+}
+
+/** An outcome's own answer headers: never cached (an outcome usually depends on who asks), and a redirect's Location. */
+export function outcomeHeaders({ location }: Pick<OutcomeInfo, "location">): Record<string, string> {
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  if (location !== undefined) headers.location = location;
+  return headers;
 }
 
 export function isOutcome(value: unknown): value is Outcome {

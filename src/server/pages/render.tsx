@@ -2,7 +2,7 @@
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "../../runtime/App.tsx";
 import { staticNavigation } from "../../runtime/navigation.ts";
-import { OUTCOME_MARKER, isOutcome, type OutcomeInfo } from "../../runtime/outcome.ts";
+import { OUTCOME_MARKER, isOutcome, outcomeHeaders, type OutcomeInfo } from "../../runtime/outcome.ts";
 import type { ClientConfig } from "../../runtime/page-payload.ts";
 import { scriptJson } from "../../runtime/script-json.ts";
 import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
@@ -17,14 +17,9 @@ import { resolvePage, type ResolvedPage } from "./resolve-page.ts";
 
 const HTML = "text/html; charset=utf-8";
 
-/**
- * The redirect an action or loader threw, with the headers it set (a cookie, say) on it: made from its info
- * as Outcome.toResponse makes one, in one Response.
- */
-function redirectResponse({ status, location }: OutcomeInfo, appHeaders: ResolvedPage["headers"]): Response {
-  const headers: Record<string, string> = { "cache-control": "no-store" };
-  if (location !== undefined) headers.location = location;
-  return new Response(null, { status, headers: withAppHeaders(headers, appHeaders, true) });
+/** The redirect an action or loader threw, with the headers it set (a cookie, say) on it, in one Response. */
+function redirectResponse(outcome: OutcomeInfo, appHeaders: ResolvedPage["headers"]): Response {
+  return new Response(null, { status: outcome.status, headers: withAppHeaders(outcomeHeaders(outcome), appHeaders, true) });
 }
 
 /** The page state and a tiny settle() that streamed scripts call before the client entry has loaded. */
