@@ -240,14 +240,29 @@ function template(chunks: readonly Uint8Array[]): Template {
   return { bytes: joined(chunks), nonces };
 }
 
-/** A copy of the template with the nonce written in: one copy of the page instead of a join of its pieces. */
-function withNonce({ bytes, nonces }: Template, nonce: string): Bytes {
+/** A response's nonce as the bytes its templates take. */
+function nonceBytes(nonce: string): Uint8Array {
   // Base64: one byte a character.
   if (nonce.length !== NONCE_LENGTH) throw new Error(`a nonce of ${nonce.length} bytes; stored pages take ${NONCE_LENGTH}`);
+  return encoder.encode(nonce);
+}
+
+/** A copy of the template with the nonce written in: one copy of the page instead of a join of its pieces. */
+function withNonce({ bytes, nonces }: Template, nonce: Uint8Array): Bytes {
   const body = bytes.slice();
-  const encoded = encoder.encode(nonce);
-  for (const at of nonces) body.set(encoded, at);
+  for (const at of nonces) body.set(nonce, at);
   return body;
+}
+
+/** The CRC-32 of the template with the nonce written in, read in place: no copy of the page for it. */
+function crcWithNonce({ bytes, nonces }: Template, nonce: Uint8Array): number {
+  let crc = 0;
+  let from = 0;
+  for (const at of nonces) {
+    crc = zlib.crc32(nonce, zlib.crc32(bytes.subarray(from, at), crc));
+    from = at + nonce.length;
+  }
+  return zlib.crc32(bytes.subarray(from), crc);
 }
 
 /** A page filled in for one host, path, search and configuration: what its responses copy. */
@@ -293,7 +308,7 @@ function filledOf(page: StoredPage, values: SlotValues): Filled {
  * is held as UTF-16 and transcoded whole.
  */
 export function bytesOf(page: StoredPage, values: SlotValues): Bytes {
-  return withNonce(filledOf(page, values).identity, values.nonce);
+  return withNonce(filledOf(page, values).identity, nonceBytes(values.nonce));
 }
 
 /** The raw deflate stream of a page: its segments, each anchor's value as stored blocks, a final empty block. */
@@ -325,11 +340,11 @@ function deflateStream(page: Pick<StoredPage, "slots" | "deflated">, filled: rea
 export function gzipOf(page: StoredPage, values: SlotValues): Bytes {
   const filled = filledOf(page, values);
   filled.gzip ??= template([GZIP_HEADER, ...deflateChunks(page, filled.values, decodedOf(page).segments), GZIP_TRAILER]);
-  const gzip = withNonce(filled.gzip, values.nonce);
-  const identity = withNonce(filled.identity, values.nonce);
+  const nonce = nonceBytes(values.nonce);
+  const gzip = withNonce(filled.gzip, nonce);
   const trailer = new DataView(gzip.buffer, gzip.length - GZIP_TRAILER.length);
-  trailer.setUint32(0, zlib.crc32(identity) >>> 0, true);
-  trailer.setUint32(4, identity.length >>> 0, true);
+  trailer.setUint32(0, crcWithNonce(filled.identity, nonce) >>> 0, true);
+  trailer.setUint32(4, filled.identity.bytes.length >>> 0, true);
   return gzip;
 }
 
