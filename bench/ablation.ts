@@ -12,9 +12,10 @@ import { join } from "node:path";
 import { buildClient } from "../src/server/build/client-build.ts";
 import { BENCH_APP } from "./lib/bench-app.ts";
 import { FORM_TYPE, GUESTBOOK_FORM, GUESTBOOK_PATH, checkSubmission } from "./lib/guestbook.ts";
-import { LOAD_CORE, pinSelf, startServer, type Child } from "./lib/proc.ts";
+import { benchServers, type BenchServers } from "./lib/bench-servers.ts";
+import { LOAD_CORE, pinSelf } from "./lib/proc.ts";
 import { PATHS, referencePathOf } from "./lib/results.ts";
-import { BENCH_COOKIE_SECRET, sessionCookie } from "./lib/session.ts";
+import { sessionCookie } from "./lib/session.ts";
 import { measureInTurns, type MeasureOptions } from "./lib/throughput.ts";
 
 const SECONDS = Number(Bun.env.BENCH_SECONDS ?? 10);
@@ -24,29 +25,14 @@ const say = (message: string) => console.error(`ablation: ${message}`);
 
 pinSelf(LOAD_CORE);
 const work = await mkdtemp(join(tmpdir(), "brisk-ablation-"));
-const children: Child[] = [];
+let fleet: BenchServers | undefined;
 try {
   const clientDir = join(work, "client");
   await buildClient({ outdir: clientDir, appModule: BENCH_APP });
   const formFile = join(work, "guestbook-form.txt");
   await Bun.write(formFile, GUESTBOOK_FORM);
-  const dataDirOf = (name: string) => join(work, `data-${name.replace(/\W+/g, "-")}`);
-  const start = async (name: string, script: string, env: Record<string, string> = {}) => {
-    const child = await startServer(name, ["bun", "--preload", join(import.meta.dir, "lib/server-plugins.ts"), join(import.meta.dir, script)], {
-      env: {
-        NODE_ENV: "production",
-        BENCH_CLIENT_DIR: clientDir,
-        BENCH_INGEST_URL: "http://127.0.0.1:9/",
-        SENTRY_DSN: undefined,
-        COOKIE_SECRET: BENCH_COOKIE_SECRET,
-        DATA_DIR: dataDirOf(name),
-        ...env,
-      },
-      stderrPath: join(work, `${name.replace(/\W+/g, "-")}.stderr`),
-    });
-    children.push(child);
-    return child;
-  };
+  fleet = benchServers(work, clientDir);
+  const { start, dataDirOf } = fleet;
   const servers = [
     await start("reference", "reference-server.tsx"),
     // Errors only, and none happen: nothing is ever sent to this DSN, where nothing listens.
@@ -92,7 +78,7 @@ try {
   }
   console.log(["| request | server | req/s | CPU/req | vs reference | JIT | warm-up | others |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |", ...rows].join("\n"));
 } finally {
-  for (const child of children) await child.stop();
+  await fleet?.stopAll();
   await rm(work, { recursive: true, force: true });
 }
 

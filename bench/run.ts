@@ -12,9 +12,10 @@ import { browserEnvelope } from "./lib/envelope.ts";
 import { FORM_TYPE, GUESTBOOK_FORM, GUESTBOOK_PATH, checkSubmission, countRows, rowsMismatch, type WriteMeasurement } from "./lib/guestbook.ts";
 import { meterForeignLoad } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
-import { LOAD_CORE, memoryOf, pinSelf, pinning, startServer, type Child } from "./lib/proc.ts";
+import { benchServers, type BenchServers } from "./lib/bench-servers.ts";
+import { LOAD_CORE, memoryOf, pinSelf, pinning, type Child } from "./lib/proc.ts";
 import { PATHS, PER_REQUEST, TRACED_ALL, TRACED_TENTH, buildReport, referencePathOf, type Results } from "./lib/results.ts";
-import { BENCH_COOKIE_SECRET, sessionCookie } from "./lib/session.ts";
+import { sessionCookie } from "./lib/session.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
 import { homeConditions, measureVisitors, perRequestConditions } from "./lib/visitor.ts";
@@ -39,7 +40,7 @@ pinSelf(LOAD_CORE);
 const started = performance.now();
 const runMeter = meterForeignLoad();
 const work = await mkdtemp(join(tmpdir(), "brisk-bench-"));
-const children: Child[] = [];
+let fleet: BenchServers | undefined;
 const ingest = await startFakeIngest();
 const envelope = browserEnvelope(ingest.dsn());
 const envelopeFile = join(work, "envelope.txt");
@@ -52,16 +53,8 @@ try {
   const clientDir = join(work, "client");
   const manifest = (await Bun.file(join(clientDir, "manifest.json")).json()) as Manifest;
 
-  // Each server's own DATA_DIR (its SQLite store, Brisk's generated cookie secret): every guestbook starts empty.
-  const dataDirOf = (name: string) => join(work, `data-${name.replace(/\W+/g, "-")}`);
-  const start = async (name: string, script: string, env: Record<string, string | undefined>) => {
-    const child = await startServer(name, ["bun", "--preload", join(import.meta.dir, "lib/server-plugins.ts"), join(import.meta.dir, script)], {
-      env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, SENTRY_DSN: undefined, DATA_DIR: dataDirOf(name), COOKIE_SECRET: BENCH_COOKIE_SECRET, ...env },
-      stderrPath: join(work, `${name.replace(/\W+/g, "-")}.stderr`),
-    });
-    children.push(child);
-    return child;
-  };
+  fleet = benchServers(work, clientDir);
+  const { start, dataDirOf } = fleet;
   say("starting the servers");
   const ref = await start("reference", "reference-server.tsx", { BENCH_INGEST_URL: `${ingest.url}${REFERENCE_INGEST}` });
   const on = await start("brisk, Sentry on", "brisk-server.ts", { SENTRY_DSN: ingest.dsn() });
@@ -176,7 +169,7 @@ try {
     ...(await measureVisitors([brisk, reference, { name: ceiling.name, origin: ceiling.origin, hydrates: true }], homeConditions(PATHS.home), VISITOR_RUNS)),
     ...(await measureVisitors([brisk, reference], perRequestConditions(PATHS.items), PER_REQUEST_VISITOR_RUNS)),
   ];
-  for (const child of children.splice(0)) await child.stop();
+  await fleet.stopAll();
 
   say("binary: cold start and memory");
   const empty = join(work, "empty");
@@ -199,6 +192,7 @@ try {
     machine: describeMachine(ROOT),
     pinning,
     seconds: SECONDS,
+    warmupSeconds: TURNS.warmupSeconds,
     htmlBytes,
     throughput,
     streaming,
@@ -217,7 +211,7 @@ try {
   say(`wrote bench/RESULTS.md in ${Math.round((performance.now() - started) / 1000)} s`);
   if (rowsWrong.length) throw new Error(`the guestbook's rows do not match its answers:\n${rowsWrong.join("\n")}`);
 } finally {
-  for (const child of children) await child.stop();
+  await fleet?.stopAll();
   arrivals.stop();
   await ingest.stop();
   await rm(work, { recursive: true, force: true });

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { buildClient } from "../src/server/build/client-build.ts";
 import { startFakeIngest } from "../test/support/fake-ingest.ts";
 import { BENCH_APP } from "./lib/bench-app.ts";
-import { LOAD_CORE, pinSelf, startServer, type Child } from "./lib/proc.ts";
+import { benchServers } from "./lib/bench-servers.ts";
+import { LOAD_CORE, pinSelf } from "./lib/proc.ts";
 import { PATHS } from "./lib/results.ts";
 import { measureInTurns } from "./lib/throughput.ts";
 pinSelf(LOAD_CORE);
@@ -16,15 +17,8 @@ const work = await mkdtemp(join(tmpdir(), "brisk-tracing-cost-"));
 const clientDir = join(work, "client");
 await buildClient({ outdir: clientDir, appModule: BENCH_APP });
 const ingest = await startFakeIngest();
-const children: Child[] = [];
-const start = async (name: string, env: Record<string, string | undefined>) => {
-  const child = await startServer(name, ["bun", "--preload", join(import.meta.dir, "lib/server-plugins.ts"), join(import.meta.dir, "brisk-server.ts")], {
-    env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, DATA_DIR: join(work, "data"), SENTRY_DSN: undefined, ...env },
-    stderrPath: join(work, `${name.replace(/\W+/g, "-")}.stderr`),
-  });
-  children.push(child);
-  return child;
-};
+const fleet = benchServers(work, clientDir);
+const start = (name: string, env: Record<string, string | undefined>) => fleet.start(name, "brisk-server.ts", env);
 // The ingest keeps what it receives; this run only needs it to answer.
 const forget = setInterval(() => ingest.received.splice(0), 500);
 try {
@@ -39,7 +33,7 @@ try {
   for (const m of r) console.log(`| ${m.server} | ${Math.round(m.rps)} | ${Math.round((m.serverCpu / m.rps) * 1e6)} µs | ${Math.round(m.serverCpu * 100)} % | ${Math.round(m.foreignCpu * 100)} % |`);
 } finally {
   clearInterval(forget);
-  for (const c of children) await c.stop();
+  await fleet.stopAll();
   await ingest.stop();
   await rm(work, { recursive: true, force: true });
 }

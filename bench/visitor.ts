@@ -12,10 +12,10 @@ import { join } from "node:path";
 import { buildClient } from "../src/server/build/client-build.ts";
 import { BENCH_APP } from "./lib/bench-app.ts";
 import { meterForeignLoad } from "./lib/load.ts";
-import { LOAD_CORE, pinSelf, startServer, type Child } from "./lib/proc.ts";
+import { benchServers } from "./lib/bench-servers.ts";
+import { LOAD_CORE, pinSelf } from "./lib/proc.ts";
 import { markdown, targetsTable } from "./lib/report.ts";
 import { PATHS } from "./lib/results.ts";
-import { BENCH_COOKIE_SECRET } from "./lib/session.ts";
 import { measureVisitors, perRequestConditions, type VisitorTarget } from "./lib/visitor.ts";
 import { perRequestVisitorTargets, visitorTable } from "./lib/visitor-report.ts";
 
@@ -35,35 +35,25 @@ async function quietLoad(seconds = 3): Promise<number> {
 
 pinSelf(LOAD_CORE);
 const work = await mkdtemp(join(tmpdir(), "brisk-visitor-"));
-const children: Child[] = [];
+const clientDir = join(work, "client");
+const fleet = benchServers(work, clientDir);
 try {
-  const start = async (name: string, checkout: string, script: string, clientDir: string, env: Record<string, string> = {}) => {
-    const file = name.replace(/\W+/g, "-");
-    const child = await startServer(name, ["bun", "--preload", join(checkout, "bench/lib/server-plugins.ts"), join(checkout, "bench", script)], {
-      env: { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, BENCH_INGEST_URL: "http://127.0.0.1:9/", COOKIE_SECRET: BENCH_COOKIE_SECRET, DATA_DIR: join(work, `data-${file}`), ...env },
-      stderrPath: join(work, `${file}.stderr`),
-    });
-    children.push(child);
-    return child;
-  };
   // Errors only, and none happen: nothing is ever sent to this DSN, where nothing listens.
   const sentry = { SENTRY_DSN: "http://publickey@127.0.0.1:9/42" };
   say("building the client");
-  const clientDir = join(work, "client");
   await buildClient({ outdir: clientDir, appModule: BENCH_APP });
-  const here = join(import.meta.dir, "..");
   const targets: VisitorTarget[] = [
-    { ...(await start("brisk, Sentry on", here, "brisk-server.ts", clientDir, sentry)), hydrates: true },
-    { ...(await start("reference", here, "reference-server.tsx", clientDir)), hydrates: false },
+    { ...(await fleet.start("brisk, Sentry on", "brisk-server.ts", sentry)), hydrates: true },
+    { ...(await fleet.start("reference", "reference-server.tsx")), hydrates: false },
   ];
-  if (SENTRY_OFF) targets.push({ ...(await start("brisk, Sentry off", here, "brisk-server.ts", clientDir)), hydrates: true });
+  if (SENTRY_OFF) targets.push({ ...(await fleet.start("brisk, Sentry off", "brisk-server.ts")), hydrates: true });
   if (BASELINE) {
     say(`building the baseline's client in ${BASELINE}`);
     const baselineClient = join(work, "baseline-client");
     const build = `import { buildClient } from "./src/server/build/client-build.ts"; await buildClient({ outdir: ${JSON.stringify(baselineClient)}, appModule: ${JSON.stringify(join(BASELINE, "bench/app/app.ts"))} });`;
     const built = Bun.spawnSync(["bun", "-e", build], { cwd: BASELINE, stderr: "inherit" });
     if (built.exitCode !== 0) throw new Error(`the baseline's client build failed (${built.exitCode})`);
-    targets.push({ ...(await start("baseline brisk, Sentry on", BASELINE, "brisk-server.ts", baselineClient, sentry)), hydrates: true });
+    targets.push({ ...(await fleet.start("baseline brisk, Sentry on", "brisk-server.ts", sentry, { checkout: BASELINE, clientDir: baselineClient })), hydrates: true });
   }
   const before = await quietLoad();
   say(`${RUNS} cold loads of ${PATH} per server and condition`);
@@ -79,6 +69,6 @@ try {
   console.log(markdown(visitorTable(results, PATH, "")));
   console.log(`Other processes used ${pct(before)} of a core in the quiet 3 s before the loads, ${pct(after)} in the 3 s after.`);
 } finally {
-  for (const child of children) await child.stop();
+  await fleet.stopAll();
   await rm(work, { recursive: true, force: true });
 }

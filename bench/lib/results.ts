@@ -6,7 +6,7 @@ import type { Machine } from "./machine.ts";
 import { markdown, targetsTable, type Table, type Target } from "./report.ts";
 import { int, median, round } from "./stats.ts";
 import type { Timing } from "./stream-timing.ts";
-import type { Measurement } from "./throughput.ts";
+import { JIT_QUIET, MAX_WARMUP_SECONDS, type Measurement } from "./throughput.ts";
 import type { VisitorResult } from "./visitor.ts";
 import { perRequestVisitorTargets, visitorRatio, visitorTable } from "./visitor-report.ts";
 
@@ -56,6 +56,8 @@ export interface Results {
   machine: Machine;
   pinning: boolean;
   seconds: number;
+  /** The least warm-up per server and path (each goes on until its compiler has gone quiet). */
+  warmupSeconds: number;
   /** briskSent: the bytes of Brisk's body asked for with `Accept-Encoding: br, gzip`, in briskCoding. */
   htmlBytes: Record<
     string,
@@ -176,8 +178,8 @@ function throughputTable(r: Results): Table {
       "server CPU: the share of its one pinned core the server used; near 100 % means the server, not wrk, was the limit. " +
       "CPU/req: server CPU time per response, the figure least moved by other load. " +
       "JIT: the share of a core the server's compiler threads used during the measured turns (part of server CPU). " +
-      "warm-up: load before the measured turns, at least 3 s and then until the compiler used under 3 % of the server's CPU over a second " +
-      "(\"unsettled\" when it had not after 40 s), with the compiler's CPU seconds meanwhile. " +
+      `warm-up: load before the measured turns, at least ${r.warmupSeconds} s and then until the compiler used under ${pct(JIT_QUIET)} of the server's CPU over a second ` +
+      `("unsettled" when it had not after ${MAX_WARMUP_SECONDS} s), with the compiler's CPU seconds meanwhile. ` +
       "wrk CPU: the share of its own core wrk used (the bench process beside it stays idle during a load). " +
       "others: CPU that processes outside this bench used meanwhile (100 % = one core); taking turns spreads it over both sides. " +
       "p50/p99 pool the turns. errors: wrong statuses plus socket errors.",
@@ -361,7 +363,7 @@ function header(r: Results): string {
     `- **Machine:** ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB RAM, Linux ${m.kernel}`,
     `- **Versions:** ${versions}`,
     `- **Method:** ${r.pinning ? "each server pinned to core 0 with taskset, wrk (one thread) and the bench process with its fake Sentry ingest on core 1" : "no pinning (taskset or a second core missing)"}; ` +
-      `wrk -c50, ${r.seconds} s per server and path in turns of ${Math.max(1, Math.round(r.seconds / 5))} s alternating with the other servers, after a warm-up each that lasts until the server's compiler has gone quiet (at least 3 s); ` +
+      `wrk -c50, ${r.seconds} s per server and path in turns of ${Math.max(1, Math.round(r.seconds / 5))} s alternating with the other servers, after a warm-up each that lasts until the server's compiler has gone quiet (at least ${r.warmupSeconds} s); ` +
       "servers run as separate processes with NODE_ENV=production and their request log to /dev/null. " +
       "The pages are the bench's own app (bench/app). The reference is raw `Bun.serve` + `renderToReadableStream` of the same page components and loader data in the same kind of shell (bench/reference-server.tsx). " +
       `The whole run took ${Math.round(r.wallSeconds)} s, while processes outside the bench used ${round(r.foreignCpu, 2)} cores on average.`,

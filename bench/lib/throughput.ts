@@ -81,8 +81,8 @@ interface Tally {
  * goes on compiling it for ~15k requests, where the reference settles after ~5k: measured during that time, a Brisk
  * request would carry a compiler cost that a server running for hours no longer pays (bench/README.md).
  */
-const JIT_QUIET = 0.03;
-const MAX_WARMUP_SECONDS = 40;
+export const JIT_QUIET = 0.03;
+export const MAX_WARMUP_SECONDS = 40;
 
 /** The compiler's CPU since `before`: a compiler thread that ends takes its time out of the sum, never below 0. */
 function compilerDelta(pid: number, before: number): number {

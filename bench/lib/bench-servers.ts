@@ -1,0 +1,53 @@
+// bench-servers.ts: the bench's servers (bench/*-server.ts) as every measuring script starts them: pinned to the
+// server core, in production, on a client build of the bench app, each with a DATA_DIR of its own (its SQLite
+// store, so every guestbook starts empty), the bench's COOKIE_SECRET, and Sentry off unless `env` names a DSN.
+import { join } from "node:path";
+import { startServer, type Child } from "./proc.ts";
+import { BENCH_COOKIE_SECRET } from "./session.ts";
+
+/** The checkout this bench belongs to. */
+const HERE = join(import.meta.dir, "../..");
+/** Where the reference forwards tunnel posts unless a run gives it an ingest: nothing listens there. */
+const NO_INGEST = "http://127.0.0.1:9/";
+
+const fileName = (name: string) => name.replace(/\W+/g, "-");
+
+export interface BenchServers {
+  /**
+   * Starts `script` of the bench folder, with `env` over the defaults. `from`: another checkout (a git worktree)
+   * and its own client build, for a before-and-after in one run.
+   */
+  start(name: string, script: string, env?: Record<string, string | undefined>, from?: { checkout: string; clientDir: string }): Promise<Child>;
+  /** The DATA_DIR of the server of that name. */
+  dataDirOf(name: string): string;
+  /** Stops every server started so far. */
+  stopAll(): Promise<void>;
+}
+
+export function benchServers(work: string, clientDir: string): BenchServers {
+  const children: Child[] = [];
+  const dataDirOf = (name: string) => join(work, `data-${fileName(name)}`);
+  return {
+    dataDirOf,
+    async start(name, script, env = {}, from = { checkout: HERE, clientDir }) {
+      const bench = join(from.checkout, "bench");
+      const child = await startServer(name, ["bun", "--preload", join(bench, "lib/server-plugins.ts"), join(bench, script)], {
+        env: {
+          NODE_ENV: "production",
+          BENCH_CLIENT_DIR: from.clientDir,
+          BENCH_INGEST_URL: NO_INGEST,
+          SENTRY_DSN: undefined,
+          COOKIE_SECRET: BENCH_COOKIE_SECRET,
+          DATA_DIR: dataDirOf(name),
+          ...env,
+        },
+        stderrPath: join(work, `${fileName(name)}.stderr`),
+      });
+      children.push(child);
+      return child;
+    },
+    async stopAll() {
+      for (const child of children.splice(0)) await child.stop();
+    },
+  };
+}
