@@ -107,7 +107,8 @@ describe("a route stylesheet that fails", () => {
     const context = await browser.newContext();
     const { page, watch } = await openHome(context);
     const held: Route[] = [];
-    await context.route(`**/assets/${stylesheet}`, (route) => (how === "abort" ? route.abort() : void held.push(route)));
+    let ending = false;
+    await context.route(`**/assets/${stylesheet}`, (route) => (how === "abort" || ending ? route.abort() : void held.push(route)));
     const started = Date.now();
     await page.click('a[href="/lazy"]');
     // Two bounded attempts, then the full page load of the target.
@@ -117,7 +118,9 @@ describe("a route stylesheet that fails", () => {
     // After the reload, an aborted stylesheet ends on the load-failure page. One that never answers
     // holds the document's own parser (a render-blocking stylesheet), which only the browser can end.
     if (how === "abort") await page.waitForSelector("main.route-load-failed", { timeout: 20_000 });
-    // A request left unanswered can keep the context from closing: end the held ones first.
+    // A request left unanswered can keep the context from closing: end the held ones first, and any the
+    // reloaded page asks for meanwhile (held after this line, it would hang the close until the test's timeout).
+    ending = true;
     await Promise.all(held.map((route) => route.abort().catch(() => {})));
     await context.close();
   });
