@@ -12,6 +12,7 @@ export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
 export { route, type ChildRoute, type RouteOptions } from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
+export { createContext, type Middleware, type MiddlewareArgs, type NextFunction, type RouterContext, type RouterContextProvider } from "./middleware.ts";
 export { getSession, requireUser, type Session, type SessionOptions, type SessionValues } from "./session.ts";
 
 // How a loader or an action ends other than with data.

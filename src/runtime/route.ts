@@ -2,6 +2,7 @@
 import type { ComponentType } from "react";
 import type { Fallbacks } from "./app-definition.ts";
 import type { Cookies } from "./cookies.ts";
+import type { Middleware, RouterContextProvider } from "./middleware.ts";
 
 export interface LoaderContext<Params extends Record<string, string> = Record<string, string>> {
   /** Decoded path parameters of this route and the layouts above it, e.g. `{ id: "42" }` for `/users/:id`. */
@@ -23,6 +24,8 @@ export interface LoaderContext<Params extends Record<string, string> = Record<st
   setHeader(name: string, value: string): void;
   /** Aborted when the visitor goes away; pass it to fetch and timers. */
   signal: AbortSignal;
+  /** What the middleware of this route and the routes above it put there for this request (`context.get(userContext)`). */
+  context: RouterContextProvider;
 }
 
 /** A form post's fields and files, or a JSON value, as read within ACTION_MAX_BYTES. */
@@ -88,6 +91,13 @@ export interface RouteDefinition {
    * A post to a parent's own path runs its index child's action, or else the parent's.
    */
   action?(ctx: ActionContext): unknown;
+  /**
+   * Runs, outermost level first, on every request that reaches this route or a route below it, before any
+   * loader or action: documents, page data (whatever levels the client keeps), form and fetcher posts, fetcher
+   * loads, routes without a page. The place for a guard: a loader is data, and a level the client keeps, an
+   * action below it or a route without a page never runs it. From a `*.server.ts` module, like the loader.
+   */
+  middleware?: readonly Middleware[];
   /** Stylesheets of this route only, relative to `src/app`, linked before it renders. */
   styles?: string[];
   /**

@@ -1,10 +1,12 @@
 // typed-route.ts: route(pattern, options) declares a route of the table whose loader and action are checked
 // against the params its pattern gives, its children's against their full pattern.
 import type { JoinPattern, PathParams } from "./path-params.ts";
+import type { Middleware } from "./middleware.ts";
 import type { ActionContext, LoaderContext, RouteDefinition } from "./route.ts";
 
 /** A route's definition without its path, its loader and action typed for the params of `Pattern`. */
-export type RouteOptions<Pattern extends string> = Omit<RouteDefinition, "path" | "index" | "loader" | "action" | "children"> & {
+export type RouteOptions<Pattern extends string> = Omit<RouteDefinition, "path" | "index" | "loader" | "action" | "middleware" | "children"> & {
+  middleware?: readonly Middleware<PathParams<Pattern>>[];
   // Properties, not methods: a loader that asks for a param the pattern does not give fails the check.
   loader?: (ctx: LoaderContext<PathParams<Pattern>>) => unknown;
   action?: (ctx: ActionContext<PathParams<Pattern>>) => unknown;

@@ -7,3 +7,4 @@ export type { CookieOptions, Cookies } from "../runtime/cookies.ts";
 export { requestCookies } from "./sessions/request-cookies.ts";
 export { allowCrossSite } from "./http/api-cross-site.ts";
 export { getSession, requireUser, type Session, type SessionOptions, type SessionValues } from "../runtime/session.ts";
+export { apiMiddleware } from "./http/api-middleware.ts";

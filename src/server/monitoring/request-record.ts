@@ -6,7 +6,7 @@ import { requestPath } from "../http/host-check.ts";
  * Where a server error happened: matching the path, the route's action or loader, rendering the page, a
  * streamed loader value, an API route or plugin (handler), or a stored page rendered again (prerender).
  */
-export type Phase = "match" | "action" | "loader" | "render" | "deferred" | "handler" | "prerender";
+export type Phase = "match" | "middleware" | "action" | "loader" | "render" | "deferred" | "handler" | "prerender";
 
 export interface RecordedError {
   digest: string;

@@ -82,6 +82,11 @@ export function afterPost(error: unknown): unknown {
   return error;
 }
 
+/** `afterPost` for a failure of a post, whatever step it came from (a middleware's, before any body was read). */
+export function afterMethod(request: Request, error: unknown): unknown {
+  return request.method === "POST" ? afterPost(error) : error;
+}
+
 /** Whether the action or loader redirected: nothing renders, the response is the redirect. */
 export function redirected(page: ResolvedPage): boolean {
   return page.payload.outcome?.kind === "redirect";

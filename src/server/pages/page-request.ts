@@ -10,6 +10,8 @@ import type { RequestMonitor } from "../monitoring/request-monitor.ts";
 import type { CaptureError, RequestRecord } from "../monitoring/request-record.ts";
 import type { CookieSettings } from "../sessions/cookies.ts";
 import type { SubmissionLimits } from "../writes/submission.ts";
+import type { RequestContext } from "./request-context.ts";
+import type { MiddlewareFailure } from "./run-middleware.ts";
 
 /** One request for a page, as it goes from its checks to the action, the loader and the render. */
 export interface PageRequest {
@@ -25,6 +27,10 @@ export interface PageRequest {
   keep?: number;
   /** The routes matched already by the checks before the render, when they ran. */
   match?: RouteMatch | null;
+  /** What loaders, actions and middleware share: made before the middleware runs, when it does. */
+  context?: RequestContext;
+  /** A middleware threw: the page ends at its level, and no action or loader at or below it runs. */
+  failure?: MiddlewareFailure;
 }
 
 /** The server's parts a page request uses, made once per server (createApp's pageDeps). */

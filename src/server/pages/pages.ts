@@ -6,13 +6,15 @@ import { allowedMethods, isResourceRoute } from "../../runtime/route-tree.ts";
 import { compressed } from "../http/compress.ts";
 import type { StoredResponses } from "../prerender/serve.ts";
 import { recordOf, type RequestRecord } from "../monitoring/request-record.ts";
-import { readSubmission } from "../writes/submission.ts";
+import { readSubmission, refuseCrossSite } from "../writes/submission.ts";
 import { text } from "../http/text.ts";
 import { monitorPage } from "../monitoring/request-monitor.ts";
 import { renderPageData } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderPage } from "./render.tsx";
+import { requestContext } from "./request-context.ts";
 import { answerResource } from "./resource.ts";
+import { hasMiddleware, runMiddleware } from "./run-middleware.ts";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
 export const MAX_PATH_BYTES = 8 * 1024;
@@ -49,9 +51,18 @@ function parseTarget(request: Request): PageTarget | Response {
   const target = new URL(url);
   target.pathname = pathname.slice(PAGE_DATA_PREFIX.length) || "/";
   // The loaders see the page's own URL, without what the client says to the framework.
-  const keep = Number(target.searchParams.get(KEEP_PARAM)) || 0;
-  if (keep) target.searchParams.delete(KEEP_PARAM);
-  return { url: target, isData, keep };
+  const hints = target.searchParams.getAll(KEEP_PARAM);
+  if (hints.length === 0) return { url: target, isData, keep: 0 };
+  target.searchParams.delete(KEEP_PARAM);
+  return { url: target, isData, keep: keepHint(hints) };
+}
+
+/**
+ * How many outer levels the client already shows: one plain number of levels, 1 to 999, or none. It only saves
+ * their loaders; their middleware runs whatever it says, so a loose value is ignored rather than read leniently.
+ */
+function keepHint(hints: string[]): number {
+  return hints.length === 1 && /^[1-9][0-9]{0,2}$/.test(hints[0]!) ? Number(hints[0]) : 0;
 }
 
 /** Whether a GET or HEAD of a page gets a stored response: nothing of the app's runs for it. */
@@ -76,21 +87,37 @@ async function renderTarget(request: Request, record: RequestRecord, target: Pag
   const match = deps.match(target.url.pathname);
   const allowed = allowedMethods(match);
   if (!allowed.includes(request.method)) return text(405, "method not allowed", { allow: allowed.join(", ") });
-  let submission: ActionBody | undefined;
-  if (request.method === "POST") {
+  const posted = request.method === "POST";
+  if (posted) {
     // A form posted by a page of another build: refused before its action runs, so the client can send it
     // again as a document post, which this build answers.
     const build = target.isData ? request.headers.get(BUILD_HEADER) : null;
     if (build !== null && build !== deps.assets.manifest.buildId) return text(409, "the page is from another build; send the form again");
-    const read = await readSubmission(request, target.url, deps);
-    if (read instanceof Response) return read;
-    submission = read;
+    const crossSite = refuseCrossSite(request, target.url, deps);
+    if (crossSite) return crossSite;
   }
-  const page: PageRequest = { request, record, ...target, submission, match };
-  if (request.method === "HEAD") return headOf(page, deps);
-  const response = await answer(page, deps);
+  const page: PageRequest = { request, record, ...target, match };
+  let response: Response;
+  if (hasMiddleware(match)) {
+    const context = (page.context = requestContext(request, target.url, deps.cookies));
+    // The body is read inside the middleware: a guard refuses a post before it is uploaded and stored.
+    response = await runMiddleware(request, match, context, (failure) => respond(failure ? { ...page, failure } : page, posted, deps));
+  } else {
+    response = await respond(page, posted, deps);
+  }
   // Development pages go as they are: the dev server appends its reload script to the HTML stream.
   return deps.mode === "production" ? compressed(request, response) : response;
+}
+
+/** The page's answer once the middleware let it through (or failed): the post's body read, then the route's answer. */
+async function respond(page: PageRequest, posted: boolean, deps: PageDeps): Promise<Response> {
+  if (posted && !page.failure) {
+    const read = await readSubmission(page.request, deps);
+    if (read instanceof Response) return read;
+    page.submission = read;
+    if (page.context) page.context.body = read;
+  }
+  return page.request.method === "HEAD" ? headOf(page, deps) : answer(page, deps);
 }
 
 /** What the matched route answers: the document, its page data, or what a route without a page returns. */

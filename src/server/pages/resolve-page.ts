@@ -8,7 +8,7 @@ import type { ActionContext } from "../../runtime/route.ts";
 import { actionLevel, type MatchedLevel, type RouteMatch } from "../../runtime/route-tree.ts";
 import { monitorStep } from "../monitoring/request-monitor.ts";
 import { reportError, type Phase } from "../monitoring/request-record.ts";
-import { afterPost, boundaryFor, failedPage, publicError } from "./failed-page.ts";
+import { afterMethod, afterPost, boundaryFor, failedPage, publicError } from "./failed-page.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { requestContext, type RequestContext } from "./request-context.ts";
 import { needsCodec } from "./wire.ts";
@@ -162,7 +162,9 @@ export async function resolvePage(page: PageRequest, deps: ResolveDeps): Promise
   const before = pageBefore(url, match, deps);
   if (!match) return failedPage(before, UNMATCHED, undefined, record, deps, "match");
   record.route = match.pattern;
-  const r: Resolution = { page, deps, match, before, context: requestContext(page.request, url, deps.cookies, submission) };
+  const r: Resolution = { page, deps, match, before, context: page.context ?? requestContext(page.request, url, deps.cookies, submission) };
+  // A middleware refused the request: nothing at or below its level runs, the levels above show its fallback.
+  if (page.failure) return failAt(r, afterMethod(page.request, page.failure.error), page.failure.depth, "middleware");
 
   let action: { value: unknown; status: number; rich?: boolean } | undefined;
   const acting = submission ? actionLevel(match) : undefined;

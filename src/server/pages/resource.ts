@@ -13,7 +13,7 @@ import { pageDataOf } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderResolved } from "./render.tsx";
 import { requestContext } from "./request-context.ts";
-import { afterPost, failedPage } from "./failed-page.ts";
+import { afterMethod, failedPage } from "./failed-page.ts";
 import { pageBefore } from "./resolve-page.ts";
 
 /** The headers the route set go on what it returned; a Response of its own making is copied only then. */
@@ -39,23 +39,25 @@ export async function answerResource(page: PageRequest, match: RouteMatch, deps:
   record.route = match.pattern;
   const level = match.levels.at(-1)!;
   const { route, id } = level.node;
-  const context = requestContext(request, url, deps.cookies, submission);
+  const context = page.context ?? requestContext(request, url, deps.cookies, submission);
   // pages.ts let through only a method the route answers: a post has an action, a read a loader.
   const [step, run] = submission ? (["action", route.action!] as const) : (["loader", route.loader!] as const);
   try {
+    if (page.failure) throw page.failure.error;
     const returned = await monitorStep(deps.monitor, step, id, async () => run(context.ctx(level.params) as ActionContext));
     return withHeaders(answered(returned), context.responseHeaders());
   } catch (thrown) {
-    const error = submission ? afterPost(thrown) : thrown;
+    const error = afterMethod(request, thrown);
+    const phase = page.failure ? "middleware" : step;
     const headers = context.responseHeaders();
     // A browser, or the client's own page data (a form posted with JavaScript), meets the pages it would
     // meet on a page: a redirect it follows, the outcome page, the error page with its digest.
     if (page.isData || acceptsHtml(request)) {
-      const ended = failedPage({ ...pageBefore(url, null, deps), headers }, error, undefined, record, deps, step);
+      const ended = failedPage({ ...pageBefore(url, null, deps), headers }, error, undefined, record, deps, phase);
       return page.isData ? pageDataOf(page, ended, deps) : renderResolved(page, ended, deps);
     }
     if (isOutcome(error)) return withHeaders(error.toResponse("json"), headers);
-    const digest = reportError(record, error, step, deps.capture);
+    const digest = reportError(record, error, phase, deps.capture);
     return withHeaders(jsonError(500, "internal error", { digest, requestId: record.id }), headers);
   }
 }

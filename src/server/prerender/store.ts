@@ -8,6 +8,7 @@ import { pageDataOf } from "../pages/page-data.ts";
 import type { PageDeps, PageRequest } from "../pages/page-request.ts";
 import { renderPage, renderResolved } from "../pages/render.tsx";
 import { resolvePage } from "../pages/resolve-page.ts";
+import { hasMiddleware } from "../pages/run-middleware.ts";
 import { createRequestRecord, reportError, type RequestRecord } from "../monitoring/request-record.ts";
 import { serveStored, type PageStore, type StoredResponses } from "./serve.ts";
 import { SLOT_MARKERS, htmlOf, storeData, storePage, type PrerenderedPages, type StoredPage, type StoredRoute } from "./stored-page.ts";
@@ -120,6 +121,8 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: PageDe
     if (/[:*]/.test(path)) throw new PrerenderError(`route ${path} is marked prerender, but its path has parameters`);
     if (route.children) throw new PrerenderError(`route ${path} is marked prerender, but it has children: mark the child to store`);
     if (isResourceRoute(route)) throw new PrerenderError(`route ${path} is marked prerender, but it has no page`);
+    // A stored page is answered before any route code runs: a guard above it would never see its visitors.
+    if (hasMiddleware(routeTree(routes).match(path))) throw new PrerenderError(`route ${path} is marked prerender, but it or a route above it has middleware`);
   }
   const stored = new Map<string, StoredRoute>();
   const config = scriptJson(deps.clientConfig);

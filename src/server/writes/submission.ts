@@ -15,12 +15,18 @@ export interface SubmissionLimits {
   bodyReads: BodyReads;
 }
 
-/** `url` is the request's, parsed (its scheme and host are what count). */
-export async function readSubmission(request: Request, url: URL, limits: SubmissionLimits): Promise<ActionBody | Response> {
-  // SECURITY: a page elsewhere can make a visitor's browser post here with the visitor's cookies; only
-  // this site's own pages may run an action. Decided from headers alone, before the body is read.
+/**
+ * SECURITY: a page elsewhere can make a visitor's browser post here with the visitor's cookies; only this
+ * site's own pages may run an action. Decided from headers alone, before any middleware or body byte.
+ * `url` is the request's, parsed (its scheme and host are what count).
+ */
+export function refuseCrossSite(request: Request, url: URL, limits: SubmissionLimits): Response | undefined {
   const crossSite = crossSiteRefusal(request, limits, url);
-  if (crossSite) return text(403, `cross-site request refused: ${crossSite}`);
+  return crossSite ? text(403, `cross-site request refused: ${crossSite}`) : undefined;
+}
+
+/** A same-site post's body (refuseCrossSite first), read within the limits. */
+export async function readSubmission(request: Request, limits: SubmissionLimits): Promise<ActionBody | Response> {
   const body = await limits.bodyReads.read(request);
   if (!body) return text(429, TOO_MANY_UPLOADS, { "retry-after": "1" });
   if (!body.ok) return text(body.status, body.message, body.status === 408 ? { ...BODY_TIMEOUT_HEADERS } : {});

@@ -1,0 +1,82 @@
+// api-middleware.ts: the pages' route middleware for the app's API routes (`brisk/server`): the same functions
+// (a `requireUser` guard, a context filled once) run before the handler, and `next()` resolves with the
+// handler's answer, as on a page.
+//
+//   export const api = new Elysia({ prefix: "/api" })
+//     .use(apiMiddleware(requireSignedIn))
+//     .get("/notes", ({ context }) => notesOf(context.get(userContext)));
+//
+// Elysia runs a handler between hooks, not inside a function a middleware could wrap: the chain runs in the
+// before-handle hook until its innermost `next()`, the handler runs, and the answer is handed to that `next()`
+// in the map-response hook, which then waits for the chain to finish.
+import { Elysia } from "elysia";
+import { mapResponse } from "elysia/adapter/bun/handler";
+import { RouterContextProvider, type Middleware } from "../../runtime/middleware.ts";
+import { requestCookies } from "../sessions/request-cookies.ts";
+import { runChain } from "../pages/run-middleware.ts";
+
+/** A request whose chain reached the handler: where its answer goes, and the chain that waits for it. */
+interface Waiting {
+  answer: PromiseWithResolvers<Response>;
+  chain: Promise<Response>;
+}
+
+/** Middleware for every API route registered after it on the instance that uses it. */
+export function apiMiddleware(...middleware: readonly Middleware[]) {
+  const waiting = new WeakMap<Request, Waiting>();
+  return new Elysia({ name: "brisk:api-middleware", seed: middleware })
+    .derive({ as: "scoped" }, function apiContext() {
+      return { context: new RouterContextProvider() };
+    })
+    .onBeforeHandle({ as: "scoped" }, async function runApiMiddleware({ request, params, context, set }) {
+      const url = new URL(request.url);
+      const args = {
+        request,
+        params: params as Record<string, string>,
+        url,
+        search: url.searchParams,
+        headers: request.headers,
+        cookies: requestCookies(request),
+        setHeader(name: string, value: string) {
+          if (name.toLowerCase() === "set-cookie") throw new TypeError("setHeader: use ctx.cookies.set() for cookies");
+          set.headers[name.toLowerCase()] = value;
+        },
+        signal: request.signal,
+        context,
+      };
+      const answer = Promise.withResolvers<Response>();
+      const reached = Promise.withResolvers<"handler">();
+      const chain = runChain(
+        middleware.map((run) => ({ run, depth: 0, args: () => args })),
+        (failure) => {
+          // Thrown on to the outer middleware, then to the server's error hook: an outcome is its JSON answer.
+          if (failure) return Promise.reject(failure.error);
+          reached.resolve("handler");
+          return answer.promise;
+        },
+      );
+      const first = await Promise.race([reached.promise, chain]);
+      if (first === "handler") {
+        waiting.set(request, { answer, chain });
+        return;
+      }
+      // The chain answered without the handler (a middleware returned a Response of its own).
+      return first;
+    })
+    .mapResponse({ as: "scoped" }, async function answerApiMiddleware({ request, responseValue, set }) {
+      const pending = waiting.get(request);
+      if (!pending) return;
+      waiting.delete(request);
+      pending.answer.resolve(responseValue instanceof Response ? responseValue : mapResponse(responseValue, set, request));
+      return pending.chain;
+    })
+    .onAfterResponse({ as: "scoped" }, function endApiMiddleware({ request }) {
+      // The handler failed (the error hook answered): the chain's `next()` never gets an answer, so it ends
+      // here with the failure, and whatever the middleware does after it (a finally) still runs.
+      const pending = waiting.get(request);
+      if (!pending) return;
+      waiting.delete(request);
+      pending.chain.catch(() => {});
+      pending.answer.reject(new Error("the API route failed; its error answer was sent"));
+    });
+}

@@ -1,0 +1,80 @@
+// run-middleware.ts: runs middleware, outermost first, around the rest of a request (for a page: the action, the
+// loaders, the render). What a middleware throws ends the request at its level, as a loader's outcome or error
+// would: `respond(failure)` makes that answer.
+import type { Middleware, MiddlewareArgs } from "../../runtime/middleware.ts";
+import type { RouteMatch } from "../../runtime/route-tree.ts";
+import type { RequestContext } from "./request-context.ts";
+
+/** A middleware that threw: what, and at which level, so the page ends there (its fallback, inside the levels above). */
+export interface MiddlewareFailure {
+  error: unknown;
+  depth: number;
+}
+
+export interface MiddlewareStep {
+  run: Middleware;
+  /** The level of the route it belongs to: where a failure it throws shows. */
+  depth: number;
+  args(): MiddlewareArgs;
+}
+
+/** Every middleware of the branch, outermost level first, each with its own level's params. */
+function stepsOf(request: Request, match: RouteMatch, context: RequestContext): MiddlewareStep[] {
+  const steps: MiddlewareStep[] = [];
+  match.levels.forEach(({ node, params }, depth) => {
+    for (const run of node.route.middleware ?? []) steps.push({ run, depth, args: () => ({ ...context.ctx(params), request }) });
+  });
+  return steps;
+}
+
+/** Whether any level of the branch has middleware: most pages have none and skip the chain entirely. */
+export function hasMiddleware(match: RouteMatch | null): match is RouteMatch {
+  return match !== null && match.levels.some(({ node }) => node.route.middleware?.length);
+}
+
+/** The answer made inside is dropped: its stream (a render already under way) is cancelled, not leaked. */
+async function discard(inner: Promise<Response> | undefined, kept?: Response): Promise<void> {
+  const response = await inner?.catch(() => undefined);
+  if (response && response !== kept) await response.body?.cancel();
+}
+
+/**
+ * `respond(failure)` makes the answer: the request's own when every middleware let it through, or the one for a
+ * failure. A middleware that throws after `next()` has resolved throws away the answer it was given (its body
+ * never read) for the failure's.
+ */
+export function runChain(steps: readonly MiddlewareStep[], respond: (failure?: MiddlewareFailure) => Promise<Response>): Promise<Response> {
+  const at = async (index: number): Promise<Response> => {
+    const step = steps[index];
+    if (!step) return respond();
+    let inner: Promise<Response> | undefined;
+    const next = () => {
+      if (inner) throw new Error("middleware: next() was called twice");
+      return (inner = at(index + 1));
+    };
+    let returned: unknown;
+    try {
+      returned = await step.run(step.args(), next);
+    } catch (error) {
+      await discard(inner);
+      return respond({ error, depth: step.depth });
+    }
+    if (returned instanceof Response) {
+      await discard(inner, returned);
+      return returned;
+    }
+    // A middleware that only guards or fills the context need not call next(): the request goes on.
+    return inner ?? at(index + 1);
+  };
+  return at(0);
+}
+
+/** The page's middleware around `respond`, sharing the page's context with its loaders and action. */
+export function runMiddleware(
+  request: Request,
+  match: RouteMatch,
+  context: RequestContext,
+  respond: (failure?: MiddlewareFailure) => Promise<Response>,
+): Promise<Response> {
+  return runChain(stepsOf(request, match, context), respond);
+}
