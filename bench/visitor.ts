@@ -49,11 +49,7 @@ try {
   if (SENTRY_OFF) targets.push({ ...(await fleet.start("brisk, Sentry off", "brisk-server.ts")), hydrates: true });
   if (BASELINE) {
     say(`building the baseline's client in ${BASELINE}`);
-    const baselineClient = join(work, "baseline-client");
-    const build = `import { buildClient } from "./src/server/build/client-build.ts"; await buildClient({ outdir: ${JSON.stringify(baselineClient)}, appModule: ${JSON.stringify(join(BASELINE, "bench/app/app.ts"))} });`;
-    const built = Bun.spawnSync(["bun", "-e", build], { cwd: BASELINE, stderr: "inherit" });
-    if (built.exitCode !== 0) throw new Error(`the baseline's client build failed (${built.exitCode})`);
-    targets.push({ ...(await fleet.start("baseline brisk, Sentry on", "brisk-server.ts", sentry, { checkout: BASELINE, clientDir: baselineClient })), hydrates: true });
+    targets.push({ ...(await fleet.startBaseline("baseline brisk, Sentry on", BASELINE, sentry)), hydrates: true });
   }
   const before = await quietLoad();
   say(`${RUNS} cold loads of ${PATH} per server and condition`);

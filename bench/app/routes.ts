@@ -2,6 +2,7 @@
 // request, as the reference (bench/reference-server.tsx) renders them, and `/section/items`, the items page two levels
 // down (PER_REQUEST in bench/lib/results.ts).
 import type { RouteDefinition } from "brisk";
+import { guardedItemsLoader, signedIn } from "./pages/guard.server.ts";
 import { Guestbook } from "./pages/Guestbook.tsx";
 import { guestbookLoader, signGuestbook } from "./pages/guestbook.server.ts";
 import { Home } from "./pages/Home.tsx";
@@ -20,6 +21,8 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/", component: Home, loader: homeLoader, prerender: true },
   { path: "/items", component: Items, loader: itemsLoader },
   { path: "/session/items", component: SessionItems, loader: sessionItemsLoader },
+  // The same check as /session/items, made by a guard middleware (bench/middleware-cost.ts).
+  { path: "/guarded/items", component: SessionItems, loader: guardedItemsLoader, middleware: [signedIn] },
   // Two levels: a layout with its loader, the items page in its <Outlet /> (held against the reference's /items).
   { path: "/section", component: Section, loader: sectionLoader, children: [{ path: "items", component: Items, loader: itemsLoader }] },
   { path: "/stream", component: Stream, loader: streamLoader },

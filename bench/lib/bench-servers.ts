@@ -20,6 +20,11 @@ export interface BenchServers {
   start(name: string, script: string, env?: Record<string, string | undefined>, from?: { checkout: string; clientDir: string }): Promise<Child>;
   /** The DATA_DIR of the server of that name. */
   dataDirOf(name: string): string;
+  /**
+   * Starts `checkout`'s own bench server (another git worktree, a commit to compare with), on a client build that
+   * checkout makes of its bench app.
+   */
+  startBaseline(name: string, checkout: string, env?: Record<string, string | undefined>): Promise<Child>;
   /** Stops every server started so far. */
   stopAll(): Promise<void>;
 }
@@ -27,8 +32,15 @@ export interface BenchServers {
 export function benchServers(work: string, clientDir: string): BenchServers {
   const children: Child[] = [];
   const dataDirOf = (name: string) => join(work, `data-${fileName(name)}`);
-  return {
+  const servers: BenchServers = {
     dataDirOf,
+    async startBaseline(name, checkout, env) {
+      const baselineClient = join(work, `client-${fileName(name)}`);
+      const build = `import { buildClient } from "./src/server/build/client-build.ts"; await buildClient({ outdir: ${JSON.stringify(baselineClient)}, appModule: ${JSON.stringify(join(checkout, "bench/app/app.ts"))} });`;
+      const built = Bun.spawnSync(["bun", "-e", build], { cwd: checkout, stderr: "inherit" });
+      if (built.exitCode !== 0) throw new Error(`the client build of ${checkout} failed (${built.exitCode})`);
+      return servers.start(name, "brisk-server.ts", env, { checkout, clientDir: baselineClient });
+    },
     async start(name, script, env = {}, from = { checkout: HERE, clientDir }) {
       const bench = join(from.checkout, "bench");
       const child = await startServer(name, ["bun", "--preload", join(bench, "lib/server-plugins.ts"), join(bench, script)], {
@@ -50,4 +62,5 @@ export function benchServers(work: string, clientDir: string): BenchServers {
       for (const child of children.splice(0)) await child.stop();
     },
   };
+  return servers;
 }

@@ -3,6 +3,7 @@
 import { Cached } from "./pages/Cached.tsx";
 import { cachedLoader } from "./pages/Cached.server.ts";
 import { ClientError } from "./pages/ClientError.tsx";
+import { FilesReadme, FilesSplat } from "./pages/Files.tsx";
 import { Guestbook, GuestbookEntry } from "./pages/Guestbook.tsx";
 import { entryLoader, guestbookLoader, likeEntry, signGuestbook } from "./pages/Guestbook.server.ts";
 import { guestbookFeedLoader } from "./pages/GuestbookFeed.server.ts";
@@ -60,6 +61,9 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/examples/account", component: Account, loader: accountLoader },
   { path: "/examples/cached", component: Cached, loader: cachedLoader },
   { path: "/examples/types", component: Types, loader: typesLoader },
+  // Declared splat first: ranking, not order, gives /examples/files/readme its own route.
+  { path: "/examples/files/*", component: FilesSplat },
+  { path: "/examples/files/readme", component: FilesReadme },
   {
     // A layout: its children render in its <Outlet />, and their not-found and errors show there too.
     path: "/examples/nested",

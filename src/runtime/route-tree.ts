@@ -51,12 +51,17 @@ export interface MatchedLevel {
 export interface RouteMatch {
   /** The innermost route: the page, or a route without a page. */
   route: RouteDefinition;
-  /** The branch's full pattern: the route's name in logs and traces. */
+  /** The branch's full pattern: the route's name in logs and traces (`<layout>/*` when `missing`). */
   pattern: string;
   /** Every param of the path. */
   params: Record<string, string>;
   /** Outermost first; the last is `route`. */
   levels: MatchedLevel[];
+  /**
+   * No route matches the path, but these layouts match its beginning: the page is the not-found page inside
+   * them (404), and `route` is the innermost of them.
+   */
+  missing?: true;
 }
 
 export interface RouteTree {
@@ -104,11 +109,45 @@ export function routeTree(routes: readonly RouteDefinition[]): RouteTree {
   return tree;
 }
 
+/**
+ * How specific a branch's full pattern is, on React Router's scale: each static segment counts 10, a param 3,
+ * an optional param 2, and a splat takes 2 off; an index route adds 2 over its parent. Higher wins; equal
+ * ranks keep table order, so `/files/readme` beats `/files/*` wherever each is declared.
+ */
+export function rankOf(pattern: string, index = false): number {
+  const segments = pattern.split("/").filter(Boolean);
+  let rank = segments.length + (index ? 2 : 0);
+  for (const segment of segments) {
+    if (segment === "*" || segment === "*?") rank -= 2;
+    else if (segment.startsWith(":")) rank += segment.endsWith("?") ? 2 : 3;
+    else rank += 10;
+  }
+  return rank;
+}
+
+type Branch = { levels: RouteNode[]; rank: number } & Compiled;
+
+/** Highest rank first; `sort` is stable, so equal ranks keep the table's order. */
+const byRank = (branches: Branch[]) => branches.sort((a, b) => b.rank - a.rank);
+
+function matchedLevels(levels: readonly RouteNode[], keys: readonly string[], found: RegExpExecArray): MatchedLevel[] {
+  const params: Record<string, string> = {};
+  // The caller has checked the path with decodeURI, so no param is malformed.
+  keys.forEach((key, i) => {
+    const raw = found[i + 1];
+    if (raw !== undefined) params[key] = decodeURIComponent(raw);
+  });
+  const leaf = levels.at(-1)!;
+  return levels.map((node) => ({ node, params: node === leaf ? params : pick(params, node.keys) }));
+}
+
 function compile(routes: readonly RouteDefinition[]): RouteTree {
   const nodes: RouteNode[] = [];
   const byId = new Map<string, RouteNode>();
-  // Tried in order: a route's children before the route alone, so its index child answers its own path.
-  const branches: Array<{ levels: RouteNode[] } & Compiled> = [];
+  // A route's children come before the route alone at equal rank, so its index child answers its own path.
+  const branches: Branch[] = [];
+  // Routes with children, matched loosely (a prefix of the path): where an unmatched path's not-found page shows.
+  const layouts: Branch[] = [];
   const walk = (list: readonly RouteDefinition[], above: RouteNode[]) => {
     for (const route of list) {
       const pattern = joinPattern(above.at(-1)?.pattern, route);
@@ -118,11 +157,17 @@ function compile(routes: readonly RouteDefinition[]): RouteTree {
       nodes.push(node);
       byId.set(id, node);
       const levels = [...above, node];
-      if (route.children) walk(route.children, levels);
-      if (!route.children?.some((child) => child.index)) branches.push({ levels, ...parsePattern(pattern) });
+      if (route.children) {
+        walk(route.children, levels);
+        layouts.push({ levels, rank: levels.length * 1000 + rankOf(pattern), ...parsePattern(pattern, true) });
+      }
+      if (!route.children?.some((child) => child.index)) branches.push({ levels, rank: rankOf(pattern, route.index), ...parsePattern(pattern) });
     }
   };
   walk(routes, []);
+  byRank(branches);
+  // The deepest layout first, then by rank.
+  byRank(layouts);
   return {
     nodes,
     byId,
@@ -130,19 +175,18 @@ function compile(routes: readonly RouteDefinition[]): RouteTree {
       for (const { levels, pattern, keys } of branches) {
         const found = pattern.exec(pathname);
         if (!found) continue;
-        const params: Record<string, string> = {};
-        // The caller has checked the path with decodeURI, so no param is malformed.
-        keys.forEach((key, i) => {
-          const raw = found[i + 1];
-          if (raw !== undefined) params[key] = decodeURIComponent(raw);
-        });
-        const leaf = levels.at(-1)!;
-        return {
-          route: leaf.route,
-          pattern: leaf.pattern,
-          params,
-          levels: levels.map((node) => ({ node, params: node === leaf ? params : pick(params, node.keys) })),
-        };
+        const matched = matchedLevels(levels, keys, found);
+        const leaf = matched.at(-1)!;
+        return { route: leaf.node.route, pattern: leaf.node.pattern, params: leaf.params, levels: matched };
+      }
+      for (const { levels, pattern, keys } of layouts) {
+        const found = pattern.exec(pathname);
+        if (!found) continue;
+        const matched = matchedLevels(levels, keys, found);
+        const leaf = matched.at(-1)!;
+        // Named as a splat under the layout: what wouter's <Route> matches the path with, and the logs' route.
+        const below = `${leaf.node.pattern === "/" ? "" : leaf.node.pattern}/*`;
+        return { route: leaf.node.route, pattern: below, params: leaf.params, levels: matched, missing: true };
       }
       return null;
     },
@@ -160,6 +204,7 @@ function pick(params: Record<string, string>, keys: readonly string[]): Record<s
  * without one its parent's (the parent's own path is the index route's).
  */
 export function actionLevel(match: RouteMatch): MatchedLevel | undefined {
+  if (match.missing) return undefined;
   const leaf = match.levels.at(-1)!;
   if (leaf.node.route.action) return leaf;
   const parent = match.levels.at(-2);
@@ -174,7 +219,7 @@ const methodsOf = new WeakMap<RouteDefinition, readonly string[]>();
  * Worked out once per innermost route: a branch's levels are the same on every match.
  */
 export function allowedMethods(match: RouteMatch | null): readonly string[] {
-  if (!match) return PAGE_METHODS;
+  if (!match || match.missing) return PAGE_METHODS;
   let methods = methodsOf.get(match.route);
   if (!methods) {
     const get = isResourceRoute(match.route) && !match.route.loader ? [] : PAGE_METHODS;

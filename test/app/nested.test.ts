@@ -204,3 +204,20 @@ describe("POST /examples/guestbook/:id/like, an action-only route", () => {
     expect(await likesOf(entry.id)).toBe(0);
   });
 });
+
+describe("matching: unmatched paths inside the layout, and ranked routes", () => {
+  test("/examples/nested/<no child>: 404, the layout around the not-found page", async () => {
+    for (const path of ["/examples/nested/nope", "/examples/nested/items/1/deeper/still"]) {
+      const { res, html: page } = await html(path, { headers: HTML });
+      expect(res.status).toBe(404);
+      expectLayout(page);
+    }
+  });
+
+  test("/examples/files/readme wins over the splat declared before it; the splat takes the rest", async () => {
+    expect((await html("/examples/files/readme")).html).toContain('<p id="readme">readme</p>');
+    const splat = await html("/examples/files/a/b");
+    expect(splat.res.status).toBe(200);
+    expect(splat.html).toContain('<p id="splat">a/b</p>');
+  });
+});

@@ -51,7 +51,7 @@ const trace =
   };
 
 function VaultLayout() {
-  const { name } = useLoaderData<{ name: string }>();
+  const { name } = useLoaderData<() => { name: string }>();
   return (
     <section>
       <p id="vault-user">{name}</p>
@@ -60,9 +60,9 @@ function VaultLayout() {
   );
 }
 const VaultOnly = () => <p id="vault-only">sign in to see the vault</p>;
-const Secret = () => <p id="secret">{useLoaderData<{ secret: string }>().secret}</p>;
-const Deep = () => <p id="deep">{useLoaderData<{ trace: string[] }>().trace.join(" ")}</p>;
-const Echo = () => <p id="echo">{useLoaderData<{ search: string }>().search}</p>;
+const Secret = () => <p id="secret">{useLoaderData<() => { secret: string }>().secret}</p>;
+const Deep = () => <p id="deep">{useLoaderData<() => { trace: string[] }>().trace.join(" ")}</p>;
+const Echo = () => <p id="echo">{useLoaderData<() => { search: string }>().search}</p>;
 
 const routes: RouteDefinition[] = [
   {

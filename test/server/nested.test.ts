@@ -22,7 +22,8 @@ describe("the route table", () => {
     const tree = routeTree([{ path: "/a", component: page, children: [{ index: true, component: page }, { path: "b/:id", component: page }] }]);
     expect(tree.match("/a")?.levels.map((l) => l.node.id)).toEqual(["/a", "/a?index"]);
     expect(tree.match("/a/b/7")).toMatchObject({ pattern: "/a/b/:id", params: { id: "7" } });
-    expect(tree.match("/a/b")).toBeNull();
+    // No child matches: the layout alone, marked missing (the not-found page inside it).
+    expect(tree.match("/a/b")).toMatchObject({ missing: true, pattern: "/a/*" });
   });
 
   test("a parent without an index child answers its own path alone", () => {

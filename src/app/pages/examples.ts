@@ -35,5 +35,8 @@ export const EXAMPLES: readonly ExampleLink[] = [
   { href: "/examples/nested/items/404", title: "Not found inside a layout", shows: "a child's notFound() shown by the layout's own fallback, the layout around it", status: "404" },
   { href: "/examples/nested/broken", title: "Error inside a layout", shows: "a child's loader throws: the error and its digest inside the layout", status: "500" },
   { href: "/examples/nested/slow", title: "Loaders side by side", shows: "the layout's and the child's loaders wait 300 ms each: the page takes one wait, not two", status: "200 in about 300 ms" },
+  { href: "/examples/nested/no/such/child", title: "Unmatched inside a layout", shows: "a path under the layout that no child matches: the not-found page inside the layout", status: "404" },
+  { href: "/examples/files/a/b", title: "Splat route", shows: "/examples/files/* answers any path under it (declared first)", status: "200" },
+  { href: "/examples/files/readme", title: "Ranked routes", shows: "/examples/files/readme wins over the splat declared before it", status: "200" },
   { href: "/no/such/page", title: "Anything else", shows: "an unmatched path renders the not-found page", status: "404" },
 ];

@@ -165,6 +165,8 @@ export async function resolvePage(page: PageRequest, deps: ResolveDeps): Promise
   const r: Resolution = { page, deps, match, before, context: page.context ?? requestContext(page.request, url, deps.cookies, submission) };
   // A middleware refused the request: nothing at or below its level runs, the levels above show its fallback.
   if (page.failure) return failAt(r, afterMethod(page.request, page.failure.error), page.failure.depth, "middleware");
+  // Nothing matches below the layouts that match the path's beginning: not found, inside them.
+  if (match.missing) return failAt(r, UNMATCHED, match.levels.length, "match");
 
   let action: { value: unknown; status: number; rich?: boolean } | undefined;
   const acting = submission ? actionLevel(match) : undefined;

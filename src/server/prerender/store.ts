@@ -93,6 +93,8 @@ const CHECK_NONCE = "Q2hlY2tOb25jZUNoZWNrTm9u";
  * an app's not-found page that shows more of the request (a header, a cookie, the time) renders every time.
  */
 async function renderNotFound(deps: PageDeps, config: string): Promise<StoredPage | null> {
+  // A layout that matches every path (a root layout) shows its not-found page inside it, per request.
+  if (deps.match(CHECK_PATH)) return null;
   const slotted = guardedPage(`http://${SLOT_MARKERS.host}${SLOT_MARKERS.path}?${SLOT_MARKERS.search}`);
   const response = await renderPage(slotted.page, storingDeps(deps)).catch(() => undefined);
   if (!response || response.status !== 404 || slotted.read() || response.headers.has("set-cookie")) return null;
