@@ -15,7 +15,7 @@ import app from "./app/app.ts";
 
 const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
-const noHeaders: SecurityHeaders = { common: {}, nonce: () => "", html: () => ({}), csp: () => "" };
+const noHeaders: SecurityHeaders = { common: {}, nonce: () => "", html: () => ({}), csp: () => "", scriptlessHtml: {} };
 const security = Bun.env.ABLATION === "no-headers" ? noHeaders : createSecurityHeaders(config);
 // The bench app's store (under DATA_DIR) and the cookie signer, as main.ts starts them.
 const { cookieSigner } = await startApp(config, app, () => {});

@@ -14,6 +14,7 @@ import { lateErrorLoader, lateNotFoundLoader } from "./pages/LateExamples.server
 import { NestedError, NestedIndex, NestedItem, NestedLayout, NestedNotFound, NestedSlow } from "./pages/Nested.tsx";
 import { brokenLoader, itemLoader, nestedLoader, slowLoader } from "./pages/Nested.server.ts";
 import { NeverRendered } from "./pages/NeverRendered.tsx";
+import { previewLoader } from "./pages/Preview.server.ts";
 import {
   forbiddenLoader,
   notFoundLoader,
@@ -57,6 +58,7 @@ export const routes: readonly RouteDefinition[] = [
   // Routes without a page: they answer with what the loader or action returns.
   { path: "/examples/guestbook.rss", loader: guestbookFeedLoader },
   { path: "/examples/guestbook/:id/like", action: likeEntry },
+  { path: "/examples/preview", loader: previewLoader },
   { path: "/examples/session", component: Session, loader: sessionLoader, action: sessionAction },
   { path: "/examples/account", component: Account, loader: accountLoader },
   { path: "/examples/cached", component: Cached, loader: cachedLoader },

@@ -44,6 +44,7 @@ const STATUS: Record<string, number> = {
   "/examples/cached": 200,
   "/examples/types": 200,
   "/examples/guestbook.rss": 200,
+  "/examples/preview?name=Ada&message=Hello%20%3Cb%3E": 200,
   "/examples/nested": 200,
   "/examples/nested/items/1": 200,
   "/examples/nested/items/2": 200,

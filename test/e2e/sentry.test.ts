@@ -236,16 +236,16 @@ describe("what a browser event carries", () => {
     await page.close();
   });
 
-  test("its page URL has query secrets masked, code, email and sig among them, and its Referer no query at all", async () => {
+  test("its page URL has query secrets masked, code, email, sig, state, otp and nonce among them, and its Referer no query at all", async () => {
     const page = await browser.newPage();
     const referer = `${withDsn.origin}/reset?token=reset-secret`;
-    await page.goto(`${withDsn.origin}/client-error?token=t-secret&code=c-secret&email=a%40b.example&sig=s-secret&q=shown`, { referer });
+    await page.goto(`${withDsn.origin}/client-error?token=t-secret&code=c-secret&email=a%40b.example&sig=s-secret&state=st-secret&otp=otp-secret&nonce=n-secret&q=shown`, { referer });
     await hydrated(page);
     await page.click("text=Throw an error");
     const [event] = await settledEvents(browserEvents, 1);
-    expect(event?.request?.url).toBe(`${withDsn.origin}/client-error?token=[Filtered]&code=[Filtered]&email=[Filtered]&sig=[Filtered]&q=shown`);
+    expect(event?.request?.url).toBe(`${withDsn.origin}/client-error?token=[Filtered]&code=[Filtered]&email=[Filtered]&sig=[Filtered]&state=[Filtered]&otp=[Filtered]&nonce=[Filtered]&q=shown`);
     expect(event?.request?.headers?.Referer).toBe(`${withDsn.origin}/reset`);
-    expect(JSON.stringify(event)).not.toMatch(/reset-secret|t-secret|c-secret|s-secret|a%40b/);
+    expect(JSON.stringify(event)).not.toMatch(/reset-secret|t-secret|c-secret|s-secret|a%40b|st-secret|otp-secret|n-secret/);
     await page.close();
   });
 

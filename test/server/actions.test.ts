@@ -114,6 +114,8 @@ describe("cross-site posts are refused before the action runs and before the bod
     ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
     ["a foreign Referer and no Origin", { referer: "https://evil.example/page" }],
     ["a forwarded host without TRUST_PROXY", { origin: "https://shop.example", "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" }],
+    // The tunnel takes this (host and port only); a form keeps the whole origin: behind TLS it needs TRUST_PROXY.
+    ["this host on another scheme", { origin: "https://localhost" }],
   ])("%s: 403, nothing written", async (_, headers) => {
     const before = written.length;
     let pulled = false;

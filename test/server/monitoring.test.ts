@@ -567,6 +567,8 @@ describe("cross-site posts", () => {
     ["Origin: null", { origin: "null" }],
     ["a foreign Referer and no Origin", { referer: "https://evil.example/page" }],
     ["an Origin on another port", { origin: "http://localhost:8080" }],
+    ["this site's own Origin under Sec-Fetch-Site: same-site", { "sec-fetch-site": "same-site", origin: "http://localhost" }],
+    ["a Referer on another port and no Origin", { referer: "https://localhost:8443/page" }],
   ];
   for (const [what, headers] of refused) {
     test(`refuses ${what} with 403 and forwards nothing`, async () => {
@@ -581,6 +583,9 @@ describe("cross-site posts", () => {
     ["Sec-Fetch-Site: same-origin", { "sec-fetch-site": "same-origin", origin: "http://localhost" }],
     ["this site's Origin", { origin: "http://localhost" }],
     ["no browser headers at all", {}],
+    // Behind a TLS proxy without TRUST_PROXY: the page is https://, this server sees http://; only host and port count.
+    ["this host's https Origin", { "sec-fetch-site": "same-origin", origin: "https://localhost" }],
+    ["this host's https Referer and no Origin", { referer: "https://localhost/page?x=1" }],
   ];
   for (const [what, headers] of allowed) {
     test(`forwards ${what}`, async () => {

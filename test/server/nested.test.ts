@@ -204,11 +204,23 @@ describe("routes without a page", () => {
     expect([moved.status, moved.headers.get("location")]).toEqual([307, "/shop"]);
   });
 
+  test("Accept is read with its q-values: HTML refused is JSON; HTML in any case, or as XHTML, is the page", async () => {
+    const answer = async (accept: string) => {
+      const res = await t.request("/resource?outcome=missing", { headers: { accept } });
+      return [res.status, res.headers.get("content-type")?.split(";", 1)[0]];
+    };
+    expect(await answer("text/html;q=0, application/json")).toEqual([404, "application/json"]);
+    expect(await answer("application/json, text/html;q=0.5")).toEqual([404, "application/json"]);
+    expect(await answer("TEXT/HTML")).toEqual([404, "text/html"]);
+    expect(await answer("application/xhtml+xml")).toEqual([404, "text/html"]);
+  });
+
   test("an error: 500 JSON with the digest and request id, logged once; a browser gets the error page", async () => {
     const res = await t.request("/resource?outcome=error");
     expect(res.status).toBe(500);
     const body = await res.json();
-    expect(body).toEqual({ error: "internal error", digest: expect.stringMatching(/^[0-9a-z]{10}$/), requestId: res.headers.get("x-request-id") });
+    // The API's wording (app-input.test.tsx): one 500 for JSON clients, wherever it comes from.
+    expect(body).toEqual({ error: "internal server error", digest: expect.stringMatching(/^[0-9a-z]{10}$/), requestId: res.headers.get("x-request-id") });
     expect(await logFor(t.logs, res)).toMatchObject({ status: 500, digest: body.digest, phase: "loader" });
     const page = await t.request("/resource?outcome=error", { headers: { accept: "text/html" } });
     expect(page.status).toBe(500);

@@ -1,6 +1,7 @@
-// crossSiteRefusal: every branch of the cross-site rule, and where this site's origin comes from with and without a trusted proxy.
+// crossSiteRefusal: every branch of the cross-site rule, and where this site's origin comes from with and without a
+// trusted proxy; crossHostRefusal, the tunnel's rule, where it differs.
 import { describe, expect, test } from "bun:test";
-import { crossSiteRefusal, siteOrigin } from "../../src/server/writes/same-origin.ts";
+import { crossHostRefusal, crossSiteRefusal, siteOrigin } from "../../src/server/writes/same-origin.ts";
 
 const direct = { trustProxy: false };
 const proxied = { trustProxy: true };
@@ -135,5 +136,37 @@ describe("siteOrigin: the request URL, or a trusted proxy's forwarded headers", 
   test("the default port of the forwarded scheme is dropped, as browsers drop it in Origin", () => {
     const request = behindProxy({ "x-forwarded-proto": "https", "x-forwarded-host": "shop.example:443", origin: "https://shop.example" });
     expect(crossSiteRefusal(request, proxied)).toBeUndefined();
+  });
+});
+
+describe("crossHostRefusal: the tunnel's rule, host and port without the scheme", () => {
+  test("this host on another scheme goes on, by Origin or by Referer: the page behind a TLS proxy", () => {
+    expect(crossHostRefusal(post({ origin: "https://localhost" }), direct)).toBeUndefined();
+    expect(crossHostRefusal(post({ origin: "HTTPS://LOCALHOST:443" }), direct)).toBeUndefined();
+    expect(crossHostRefusal(post({ referer: "https://localhost/page" }), direct)).toBeUndefined();
+    expect(crossHostRefusal(post({ origin: "https://shop.example" }, "http://shop.example:80/monitoring"), direct)).toBeUndefined();
+  });
+
+  test.each([
+    ["Sec-Fetch-Site: same-site, whatever Origin says", { "sec-fetch-site": "same-site", origin: "http://localhost" }, "Sec-Fetch-Site is same-site"],
+    ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "Cross-Site" }, "Sec-Fetch-Site is cross-site"],
+    ["another port", { origin: "https://localhost:8443" }, "Origin localhost:8443 is not localhost"],
+    ["another host", { origin: "https://evil.example" }, "Origin evil.example is not localhost"],
+    ["a suffix look-alike", { origin: "http://localhost.evil.example" }, "Origin localhost.evil.example is not localhost"],
+    ["Origin: null", { origin: "null" }, "Origin is null"],
+    ["an Origin that is not a URL", { origin: "file:///x" }, "Origin is not a URL"],
+    ["a Referer on another host", { referer: "http://evil.example/page" }, "Referer is on evil.example, not localhost"],
+  ])("refuses %s", (_, headers, reason) => {
+    expect(crossHostRefusal(post(headers), direct)).toBe(reason);
+  });
+
+  test("with trustProxy the forwarded host is this site's; without, a forwarded host counts for nothing", () => {
+    const request = post({ "x-forwarded-host": "shop.example", origin: "https://shop.example" }, "http://10.0.0.5:3000/monitoring");
+    expect(crossHostRefusal(request, proxied)).toBeUndefined();
+    expect(crossHostRefusal(request, direct)).toBe("Origin shop.example is not 10.0.0.5:3000");
+  });
+
+  test("neither Origin nor Referer (curl, a server) goes on", () => {
+    expect(crossHostRefusal(post({}), direct)).toBeUndefined();
   });
 });

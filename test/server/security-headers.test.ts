@@ -78,6 +78,50 @@ describe("security headers", () => {
   });
 });
 
+describe("HTML from a route without a page", () => {
+  const DOCUMENT = ["content-security-policy", "referrer-policy", "permissions-policy", "cross-origin-opener-policy"];
+  const directives = (res: Response) => res.headers.get("content-security-policy")!.split("; ");
+
+  test("gets the document's headers, with a CSP that runs no script: no nonce, frame-ancestors 'none'", async () => {
+    const res = await t.request("/preview");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("<p>preview</p>");
+    expect(directives(res)).toEqual(expect.arrayContaining(["script-src 'none'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'"]));
+    expect(res.headers.get("content-security-policy")).not.toContain("nonce");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+    expect(res.headers.get("permissions-policy")).toContain("camera=()");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect((await t.request("/preview", { method: "HEAD" })).headers.get("content-security-policy")).toBe(res.headers.get("content-security-policy"));
+  });
+
+  test.each(["TEXT/HTML", "text/html;charset=utf-8", "application/xhtml+xml"])("%s is a document type too", async (type) => {
+    const res = await t.request(`/preview?type=${encodeURIComponent(type)}`);
+    for (const name of DOCUMENT) expect({ name, set: res.headers.has(name) }).toEqual({ name, set: true });
+  });
+
+  test("who may frame it is the app's choice, as for pages", async () => {
+    const framed = await testApp({}, { frameAncestors: ["'self'"] });
+    expect(directives(await framed.request("/preview"))).toContain("frame-ancestors 'self'");
+  });
+
+  test("a CSP the route set is its own, the other document headers still come", async () => {
+    const res = await t.request("/preview?csp=own");
+    expect(res.headers.get("content-security-policy")).toBe("script-src 'self'");
+    expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+  });
+
+  test.each([
+    ["/preview?type=text%2Fplain", "text/plain"],
+    ["/feed.xml", "application/rss+xml"],
+    ["/resource", "application/json"],
+  ])("%s (%s) gets only the common headers", async (path) => {
+    const res = await t.request(path);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    for (const name of DOCUMENT) expect({ name, value: res.headers.get(name) }).toEqual({ name, value: null });
+  });
+});
+
 describe("CSP reports", () => {
   let ingest: FakeIngest;
   let withSentry: TestApp;

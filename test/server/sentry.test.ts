@@ -252,15 +252,19 @@ describe("with SENTRY_DSN", () => {
     }
   });
 
-  test("query secrets are masked in the Referer as in the URL, code, email and sig among them; other values stay", async () => {
-    const referer = "https://other.example/reset?token=reset-secret&code=oauth-code&q=kept#part";
-    await (await t.request("/server-error?code=c-secret&email=who%40example.com&sig=s-secret&q=shown", { headers: { referer } })).text();
+  test("query secrets are masked in the Referer as in the URL, code, email, sig, state, otp and nonce among them; other values stay", async () => {
+    const referer = "https://other.example/reset?token=reset-secret&code=oauth-code&state=ref-state&otp=ref-otp&nonce=ref-nonce&q=kept#part";
+    const query = "code=c-secret&email=who%40example.com&sig=s-secret&state=st-secret&otp=otp-secret&nonce=n-secret&q=shown";
+    await (await t.request(`/server-error?${query}`, { headers: { referer } })).text();
     const [event] = await sentEvents();
-    expect(event?.request?.url).toBe("http://localhost/server-error?code=[Filtered]&email=[Filtered]&sig=[Filtered]&q=shown");
-    expect(event?.request?.query_string).toBe("code=[Filtered]&email=[Filtered]&sig=[Filtered]&q=shown");
-    expect(event?.request?.headers?.referer).toBe("https://other.example/reset?token=[Filtered]&code=[Filtered]&q=kept#part");
+    const masked = "code=[Filtered]&email=[Filtered]&sig=[Filtered]&state=[Filtered]&otp=[Filtered]&nonce=[Filtered]&q=shown";
+    expect(event?.request?.url).toBe(`http://localhost/server-error?${masked}`);
+    expect(event?.request?.query_string).toBe(masked);
+    expect(event?.request?.headers?.referer).toBe(
+      "https://other.example/reset?token=[Filtered]&code=[Filtered]&state=[Filtered]&otp=[Filtered]&nonce=[Filtered]&q=kept#part",
+    );
     const sent = JSON.stringify(event, (key, value) => (/^(pre_context|context_line|post_context)$/.test(key) ? undefined : value));
-    expect(sent).not.toMatch(/reset-secret|oauth-code|c-secret|s-secret|who%40example/);
+    expect(sent).not.toMatch(/reset-secret|oauth-code|c-secret|s-secret|who%40example|st-secret|otp-secret|n-secret|ref-state|ref-otp|ref-nonce/);
   });
 
   test("an error event starts with a breadcrumb for its request", async () => {

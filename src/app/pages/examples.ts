@@ -24,6 +24,7 @@ export const EXAMPLES: readonly ExampleLink[] = [
   { href: "/examples/guestbook", title: "Guestbook", shows: "a form with an action, validation and a real store; works with JavaScript off", status: "200; post: 303, 422, or 403 cross-site" },
   { href: "/examples/guestbook/1", title: "Guestbook entry", shows: "one entry, by id", status: "200, or 404" },
   { href: "/examples/guestbook.rss", title: "Guestbook feed", shows: "a route without a page: RSS 2.0 of the entries (each entry's Like button posts to another: an action-only route)", status: "200 RSS; like: 303", notAPage: true },
+  { href: "/examples/preview?name=Ada&message=Hello%20%3Cb%3E", title: "Entry preview", shows: "a route without a page answering HTML: the document's security headers, a CSP that runs no script", status: "200 HTML", notAPage: true },
   { href: "/api/guestbook", title: "Guestbook API", shows: "the same entries as JSON; POST JSON to add one", status: "200; post: 201, 422, 400, 415", notAPage: true },
   { href: "/api/boom", title: "API error", shows: "an API route throws: JSON with the digest and the request id", status: "500 JSON", notAPage: true },
   { href: "/examples/session", title: "Session", shows: "sign in with a name: a signed cookie, then 303 to the account; a fetcher reveals a secret to a signed-in visitor only", status: "200; post: 303; reveal: 200, or 401" },

@@ -14,6 +14,9 @@ export function isApiPath(path: string): boolean {
   return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 }
 
+/** What a 500 says, in JSON and in text alike: the digest and the request id say the rest. */
+export const INTERNAL_SERVER_ERROR = "internal server error";
+
 /** The body of every JSON failure: what went wrong, plus what the status needs (digest, fields). */
 export function jsonError(status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
   return Response.json({ error, ...extra }, { status, headers: { "cache-control": "no-store", ...headers } });

@@ -3,7 +3,7 @@
 // reported once. Under /api/ it is JSON; elsewhere plain text (pages render their own error pages).
 import type { ErrorHandler } from "elysia";
 import { isOutcome } from "../../runtime/outcome.ts";
-import { BodyRefused, isApiPath, jsonError } from "./api.ts";
+import { BodyRefused, INTERNAL_SERVER_ERROR, isApiPath, jsonError } from "./api.ts";
 import { CrossSiteRefused } from "./api-cross-site.ts";
 import { text } from "./text.ts";
 import { BODY_TIMEOUT_HEADERS } from "../writes/request-body.ts";
@@ -79,6 +79,6 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   if (route) record.route ??= route;
   const digest = reportError(record, error, "handler", capture);
   const headers = { "x-request-id": record.id };
-  if (json) return jsonError(500, "internal server error", { digest, requestId: record.id }, headers);
-  return text(500, `internal server error (digest ${digest})`, headers);
+  if (json) return jsonError(500, INTERNAL_SERVER_ERROR, { digest, requestId: record.id }, headers);
+  return text(500, `${INTERNAL_SERVER_ERROR} (digest ${digest})`, headers);
 }

@@ -15,6 +15,11 @@ export interface SecurityHeaders {
   html(nonce: string): Record<string, string>;
   /** The Content-Security-Policy for that nonce alone (what a stored page's answer changes). */
   csp(nonce: string): string;
+  /**
+   * The headers of an HTML answer the framework did not render (a route without a page's own Response): a
+   * document's, with a CSP that lets no script run, since no nonce vouches for any.
+   */
+  readonly scriptlessHtml: Readonly<Record<string, string>>;
 }
 
 const COMMON = {
@@ -80,5 +85,6 @@ export function createSecurityHeaders(
     nonce: () => Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64"),
     html: (nonce) => ({ ...fixed, "content-security-policy": csp(nonce) }),
     csp,
+    scriptlessHtml: { ...fixed, "content-security-policy": `script-src 'none'; style-src 'self'; ${tail}` },
   };
 }

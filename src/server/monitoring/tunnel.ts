@@ -6,7 +6,7 @@ import type { Config } from "../config.ts";
 import { recordOf } from "./request-record.ts";
 import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
 import { BODY_TIMEOUT_HEADERS, BodyTimeout, createAdmission, readBody, type Admission, type Bytes } from "../writes/request-body.ts";
-import { crossSiteRefusal } from "../writes/same-origin.ts";
+import { crossHostRefusal } from "../writes/same-origin.ts";
 import { CSP_REPORT_PATH } from "../http/security-headers.ts";
 
 export interface TunnelOptions {
@@ -118,7 +118,7 @@ export async function handleMonitoring(
   if (request.method !== "POST") return methodNotAllowed();
   if (tunnel.ingestUrls.size === 0) return notConfigured("the monitoring tunnel");
   // Another site's page must not spend our Sentry quota through its visitors' browsers.
-  if (crossSiteRefusal(request, tunnel)) return reply(403, "cross-site envelopes are refused");
+  if (crossHostRefusal(request, tunnel)) return reply(403, "cross-site envelopes are refused");
   // Admitted before a byte of the body is read: a flood costs no buffering past the slots.
   return (await tunnel.admission.run(clientIp, () => checkAndForward(request, clientIp, tunnel))) ?? tooBusy();
 }

@@ -5,8 +5,10 @@ import { ActionData } from "../../runtime/action-data.ts";
 import { isOutcome } from "../../runtime/outcome.ts";
 import type { ActionContext } from "../../runtime/route.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
-import { jsonError } from "../http/api.ts";
+import { acceptsHtml } from "../http/accept.ts";
+import { INTERNAL_SERVER_ERROR, jsonError } from "../http/api.ts";
 import { addAppHeaders } from "../http/headers.ts";
+import { withDocumentHeaders } from "../http/html-answer-headers.ts";
 import { monitorStep } from "../monitoring/request-monitor.ts";
 import { reportError } from "../monitoring/request-record.ts";
 import { pageDataOf } from "./page-data.ts";
@@ -30,10 +32,6 @@ function answered(returned: unknown): Response {
   return returned === undefined ? new Response(null, { status: 204 }) : Response.json(returned);
 }
 
-function acceptsHtml(request: Request): boolean {
-  return request.headers.get("accept")?.includes("text/html") ?? false;
-}
-
 export async function answerResource(page: PageRequest, match: RouteMatch, deps: PageDeps): Promise<Response> {
   const { request, url, record, submission } = page;
   record.route = match.pattern;
@@ -45,7 +43,7 @@ export async function answerResource(page: PageRequest, match: RouteMatch, deps:
   try {
     if (page.failure) throw page.failure.error;
     const returned = await monitorStep(deps.monitor, step, id, async () => run(context.ctx(level.params) as ActionContext));
-    return withHeaders(answered(returned), context.responseHeaders());
+    return withDocumentHeaders(withHeaders(answered(returned), context.responseHeaders()), deps.security);
   } catch (thrown) {
     const error = afterMethod(request, thrown);
     const phase = page.failure ? "middleware" : step;
@@ -58,6 +56,6 @@ export async function answerResource(page: PageRequest, match: RouteMatch, deps:
     }
     if (isOutcome(error)) return withHeaders(error.toResponse("json"), headers);
     const digest = reportError(record, error, phase, deps.capture);
-    return withHeaders(jsonError(500, "internal error", { digest, requestId: record.id }), headers);
+    return withHeaders(jsonError(500, INTERNAL_SERVER_ERROR, { digest, requestId: record.id }), headers);
   }
 }

@@ -10,6 +10,9 @@
 // every POST, so a page elsewhere cannot get one through without it, and those headers are what
 // tells a browser's request apart. It reads headers only, so it runs before the body is read.
 //
+// crossHostRefusal is the tunnel's rule: Sec-Fetch-Site same-site is refused too, and of Origin (else
+// Referer) only the host and port must be this site's.
+//
 // This site's origin is the request URL's (scheme and Host). Behind a reverse proxy that terminates
 // TLS or rewrites Host, the first X-Forwarded-Proto and X-Forwarded-Host entries stand for them, but
 // only with trustProxy (TRUST_PROXY): otherwise any client could claim to be any origin.
@@ -19,26 +22,46 @@ export interface SameOriginOptions {
   readonly trustProxy: boolean;
 }
 
-/** `url` is the request's URL when the caller has parsed it already. */
+/** What a browser's Sec-Fetch-Site may say, and which part of its Origin (else Referer) must be this site's. */
+interface Rule {
+  readonly refusedSites: readonly string[];
+  readonly part: "origin" | "host";
+}
+
+const SAME_ORIGIN: Rule = { refusedSites: ["cross-site"], part: "origin" };
+const SAME_HOST: Rule = { refusedSites: ["cross-site", "same-site"], part: "host" };
+
+/** The rule of form posts, page data and the API: this site's whole origin. `url` is the request's when parsed already. */
 export function crossSiteRefusal(request: Request, options: SameOriginOptions, url?: URL): string | undefined {
+  return refusal(request, siteOrigin(request, options, url), SAME_ORIGIN);
+}
+
+/**
+ * The tunnel's rule: no other site, not even a sibling subdomain (`Sec-Fetch-Site: same-site`), and this
+ * site's host and port. The scheme is not compared: behind a TLS proxy the page is https:// and this server
+ * sees HTTP, and a site without forms would otherwise lose every browser report there without a sign (forms
+ * fail visibly and need TRUST_PROXY). Another scheme on this very host is this site all the same.
+ */
+export function crossHostRefusal(request: Request, options: SameOriginOptions): string | undefined {
+  return refusal(request, siteOrigin(request, options), SAME_HOST);
+}
+
+function refusal(request: Request, site: string, rule: Rule): string | undefined {
   const headers = request.headers;
-  if (headers.get("sec-fetch-site")?.trim().toLowerCase() === "cross-site") return "Sec-Fetch-Site is cross-site";
-  const site = siteOrigin(request, options, url);
+  const fetchSite = headers.get("sec-fetch-site")?.trim().toLowerCase();
+  if (fetchSite !== undefined && rule.refusedSites.includes(fetchSite)) return `Sec-Fetch-Site is ${fetchSite}`;
   const origin = headers.get("origin");
-  if (origin !== null) {
-    // A serialized origin parses to itself, and browsers send Origin serialized: this site's own is taken as
-    // it is, without a parse.
-    if (origin === site) return undefined;
-    if (origin.trim() === "null") return "Origin is null";
-    const from = originOf(origin);
-    if (from === undefined) return "Origin is not a URL";
-    return from === site ? undefined : `Origin ${from} is not ${site}`;
-  }
-  const referer = headers.get("referer");
-  if (referer === null) return undefined;
-  const from = originOf(referer);
-  if (from === undefined) return "Referer is not a URL";
-  return from === site ? undefined : `Referer is on ${from}, not ${site}`;
+  // A serialized origin parses to itself, and browsers send Origin serialized: this site's own is taken as
+  // it is, without a parse.
+  if (origin === site) return undefined;
+  if (origin?.trim() === "null") return "Origin is null";
+  const [header, value] = origin !== null ? (["Origin", origin] as const) : (["Referer", headers.get("referer")] as const);
+  if (value === null) return undefined;
+  const from = partOf(value, rule);
+  if (from === undefined) return `${header} is not a URL`;
+  const own = partOf(site, rule);
+  if (from === own) return undefined;
+  return header === "Origin" ? `Origin ${from} is not ${own}` : `Referer is on ${from}, not ${own}`;
 }
 
 /** The origin this site is served on, as a browser would write it in Origin. */
@@ -49,8 +72,8 @@ export function siteOrigin(request: Request, options: SameOriginOptions, url = n
   const scheme = proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1);
   // A forwarded host that is not a plain host[:port] is the proxy's mistake: the request URL's stands,
   // which refuses a browser's Origin rather than accepting one it should not.
-  const forwarded = host && !/[\s/?#@\\]/.test(host) ? originOf(`${scheme}://${host}`) : undefined;
-  return forwarded ?? originOf(`${scheme}://${url.host}`) ?? url.origin;
+  const forwarded = host && !/[\s/?#@\\]/.test(host) ? partOf(`${scheme}://${host}`, SAME_ORIGIN) : undefined;
+  return forwarded ?? partOf(`${scheme}://${url.host}`, SAME_ORIGIN) ?? url.origin;
 }
 
 /** A header's first comma-separated entry: the one the proxy nearest the visitor wrote. */
@@ -59,9 +82,12 @@ function firstEntry(value: string | null): string | undefined {
   return first || undefined;
 }
 
-/** The serialized origin of an absolute http(s) URL (lower-case host, default port dropped), else undefined. */
-function originOf(value: string): string | undefined {
+/**
+ * The rule's part of an absolute http(s) URL, else undefined: its serialized origin, or its host[:port]
+ * (lower-case, the scheme's default port dropped, as browsers write them in Origin).
+ */
+function partOf(value: string, { part }: Rule): string | undefined {
   const url = URL.parse(value.trim());
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
-  return url.origin;
+  return url[part];
 }
