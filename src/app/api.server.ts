@@ -2,13 +2,13 @@
 // as its page's form, and a route that fails.
 import { Elysia, t } from "elysia";
 import { requestCookies } from "brisk/server";
-import { SESSION } from "./pages/Session.server.ts";
 import { store } from "./lifecycle.server.ts";
+import { sessions } from "./sessions.server.ts";
 import { validateEntry } from "./store/entry.ts";
 
 export const api = new Elysia({ prefix: "/api" })
-  // Who is signed in, from the same signed cookie the pages set: a forged or absent one is nobody.
-  .get("/session", async ({ request }) => ({ name: (await requestCookies(request).getSigned(SESSION)) ?? null }))
+  // Who is signed in, from the same session the pages read: a forged, absent or signed-out cookie is nobody.
+  .get("/session", async ({ request }) => ({ name: (await sessions.getSession(requestCookies(request))).get("user")?.name ?? null }))
   .get("/guestbook", async () => ({ entries: await store().guestbook.listEntries() }))
   .post(
     "/guestbook",

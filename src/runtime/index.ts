@@ -13,7 +13,9 @@ export { lazyPage, type LazyPage } from "./lazy-page.ts";
 export { route, type ChildRoute, type RouteOptions } from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
 export { createContext, type Middleware, type MiddlewareArgs, type NextFunction, type RouterContext, type RouterContextProvider } from "./middleware.ts";
-export { getSession, requireUser, type Session, type SessionOptions, type SessionValues } from "./session.ts";
+export { getSession, requireUser, SessionTooLargeError } from "./cookie-session.ts";
+export type { Session, SessionOptions, SessionValues, UserOf } from "./session.ts";
+export type { SessionStorage, SessionStorageOptions, SessionStore } from "./store-session.ts";
 
 // How a loader or an action ends other than with data.
 export { forbidden, isOutcome, notFound, redirect, unauthorized, type OutcomeKind, type RedirectStatus } from "./outcome.ts";

@@ -1,128 +1,179 @@
-// session.ts: the visitor's session, JSON in one signed cookie, for loaders and actions (`ctx.cookies`) and API
-// routes (`requestCookies(request)`) alike: values, flash values read once, and the guard for a signed-in visitor.
+// session.ts: the one Session a request's loaders, actions and API routes share, over a backend that keeps it
+// between requests: the whole session in its cookie (cookie-session.ts) or in the app's store under an id the
+// cookie holds (createSessionStorage). Values, flash values read once, sign-in's renew, sign-out's destroy, and
+// the age past which a session is no session, checked here whatever the browser kept.
 import type { CookieOptions, Cookies } from "./cookies.ts";
 import { unauthorized } from "./outcome.ts";
+import { sessionJarOf, type SessionJar } from "./session-jar.ts";
 
 /** What a session holds, by key. Values go through JSON: a `Date` comes back as its string. */
 export type SessionValues = Record<string, unknown>;
 
-export interface SessionOptions extends CookieOptions {
+export interface SessionOptions extends Omit<CookieOptions, "maxAge" | "expires"> {
   /** The cookie's name; `session` unless given. */
   readonly name?: string;
+  /**
+   * Seconds a session lives from when it was issued (the first write, or `renew()` at sign-in), checked on the
+   * server: past it the session reads as empty whatever the browser kept. 14 days unless given. Writes keep the
+   * issue time; the cookie's Max-Age is the time left.
+   */
+  readonly maxAge?: number;
 }
 
-export interface Session<Values extends SessionValues = SessionValues> {
+export interface Session<Values extends SessionValues = SessionValues, Flash extends SessionValues = Values> {
   get<Key extends keyof Values & string>(key: Key): Values[Key] | undefined;
-  /** Stores a value until it is unset or the session destroyed. Rejects, storing nothing, past the cookie's size. */
+  /** Stores a value until it is unset or the session ends. Rejects, storing nothing, when it cannot be kept. */
   set<Key extends keyof Values & string>(key: Key, value: Values[Key]): Promise<void>;
   unset(key: keyof Values & string): Promise<void>;
   /** Stores a value for `flashed` to read once, on a later request: "Saved!" shown after a redirect. */
-  flash<Key extends keyof Values & string>(key: Key, value: Values[Key]): Promise<void>;
-  /** The flash value, gone from the session once read; every reader in this request gets the same one. */
-  flashed<Key extends keyof Values & string>(key: Key): Promise<Values[Key] | undefined>;
-  /** Forgets everything: the cookie is deleted (sign-out). */
+  flash<Key extends keyof Flash & string>(key: Key, value: Flash[Key]): Promise<void>;
+  /**
+   * The flash value, gone from the session once read; every reader in this request gets the same one. A HEAD
+   * request sees it but leaves it for the GET.
+   */
+  flashed<Key extends keyof Flash & string>(key: Key): Promise<Flash[Key] | undefined>;
+  /** Ends the session (sign-out): the cookie is deleted, a stored record too. A write after it starts a new one. */
   destroy(): Promise<void>;
+  /**
+   * Starts a fresh session in place of this one (sign-in): values and flash values set before are dropped, the
+   * issue time is now, a stored session gets a new id and its old record is deleted. What is set after it in
+   * the same request is kept. Nothing a visitor planted before signing in survives it.
+   */
+  renew(): Promise<void>;
 }
 
-/**
- * Browsers keep a cookie of at most 4096 bytes, name and value together (RFC 6265 asks for no more); a longer
- * one is dropped without a word, which would sign the visitor out. Writing one is refused instead.
- */
-export const MAX_COOKIE_BYTES = 4096;
+/** The type of a session's `user`, which `requireUser` gives back. */
+export type UserOf<Values extends SessionValues> = NonNullable<Values["user"]>;
 
-/** base64url of an HMAC-SHA256 and its dot, which signing adds to the value. */
-const SIGNATURE_BYTES = 44;
-
-interface Stored {
-  values: SessionValues;
-  flash: SessionValues;
+/** A session as kept between requests. */
+export interface SessionState {
+  readonly values: SessionValues;
+  readonly flash: SessionValues;
+  /** When it was issued, in ms since the epoch (Date.now(), so a test can set the clock). */
+  readonly issuedAt: number;
 }
 
-/** A request's sessions, by cookie name, on its one cookie jar: a layout's loader and a page's share them. */
-const sessions = new WeakMap<Cookies, Map<string, Promise<Session>>>();
-
-/**
- * This request's session in the cookie `name` (`session`), read and verified once per request: later calls
- * for the same cookie get the same session, written with the cookie options of the first.
- */
-export function getSession<Values extends SessionValues = SessionValues>(cookies: Cookies, options: SessionOptions = {}): Promise<Session<Values>> {
-  const name = options.name ?? "session";
-  let byName = sessions.get(cookies);
-  if (!byName) sessions.set(cookies, (byName = new Map()));
-  let session = byName.get(name);
-  if (!session) byName.set(name, (session = openSession(cookies, name, options)));
-  return session as Promise<Session<Values>>;
+/** Where a session is kept between requests; `Payload` is the form it keeps it in. */
+export interface SessionBackend<Payload> {
+  /** The session the request came with, its signature checked: undefined when absent, forged or malformed. */
+  read(): Promise<SessionState | undefined>;
+  /** The state as it is kept. Throws (SessionTooLargeError) for one that cannot be; it runs before the session changes. */
+  encode(state: SessionState): Payload;
+  /** Keeps a payload: `start` for the first write of a new session, else a change to the one read. `expires` in ms. */
+  write(payload: Payload, start: boolean, expires: number): Promise<void>;
+  /** Ends the kept session. */
+  end(): Promise<void>;
 }
 
-/**
- * The signed-in visitor: the session's `user`, which signing in sets. Without one it throws `unauthorized()`,
- * the 401 page in a loader or an action (the nearest route's fallback) and 401 JSON in an API route.
- */
-export async function requireUser<User>(cookies: Cookies, options?: SessionOptions): Promise<User> {
-  const user = (await getSession<{ user: User }>(cookies, options)).get("user");
-  if (user === undefined || user === null) unauthorized();
-  return user;
+const DEFAULT_SESSION_MAX_AGE = 14 * 24 * 60 * 60;
+
+/** The option checked once: a session that never expires, or already has, is the app's mistake. */
+export function sessionMaxAge(maxAge = DEFAULT_SESSION_MAX_AGE): number {
+  if (!(Number.isFinite(maxAge) && maxAge > 0)) throw new TypeError(`session: maxAge must be a positive number of seconds, not ${maxAge}`);
+  return maxAge;
 }
 
-async function openSession(cookies: Cookies, name: string, options: SessionOptions): Promise<Session> {
-  const { name: _, ...cookieOptions } = options;
-  let stored = decode(await cookies.getSigned(name));
-  const read = new Map<string, unknown>();
-  // Signing is asynchronous: writes go out in call order, so the cookie ends up with the last state (a write
-  // that failed, say for want of a signer, has told its caller and holds back none after it).
-  let writing = Promise.resolve();
-  const queue = (next: () => void | Promise<void>) => (writing = writing.then(next, next));
-  const write = (next: Stored) => {
-    const value = encode(next);
-    const bytes = new TextEncoder().encode(`${name}=${value}`).length + SIGNATURE_BYTES;
-    if (bytes > MAX_COOKIE_BYTES) {
-      return Promise.reject(
-        new Error(`session: the ${name} cookie would be ${bytes} bytes, over the ${MAX_COOKIE_BYTES} browsers keep; store an id in the session and the data elsewhere`),
-      );
-    }
-    stored = next;
-    return queue(() => cookies.setSigned(name, value, cookieOptions));
-  };
-  const without = (bag: SessionValues, key: string) => Object.fromEntries(Object.entries(bag).filter(([k]) => k !== key));
-  return {
-    get: (key) => stored.values[key],
-    set: (key, value) => write({ ...stored, values: { ...stored.values, [key]: value } }),
-    unset: (key) => write({ ...stored, values: without(stored.values, key) }),
-    flash: (key, value) => write({ ...stored, flash: { ...stored.flash, [key]: value } }),
-    async flashed(key) {
-      if (read.has(key)) return read.get(key);
-      const value = stored.flash[key];
-      read.set(key, value);
-      if (value !== undefined) await write({ ...stored, flash: without(stored.flash, key) });
-      return value;
-    },
-    destroy() {
-      stored = { values: {}, flash: {} };
-      read.clear();
-      return queue(() => cookies.delete(name, cookieOptions));
-    },
-  };
+/** A cookie's Max-Age for a session that ends at `expires`: whole seconds left, never more. */
+export function secondsUntil(expires: number): number {
+  return Math.max(0, Math.floor((expires - Date.now()) / 1000));
 }
 
-function encode(stored: Stored): string {
-  const binary = Array.from(new TextEncoder().encode(JSON.stringify(stored)), (byte) => String.fromCharCode(byte)).join("");
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
+const EMPTY = { values: {}, flash: {} } as const;
 
-/** The stored session, or an empty one for no cookie or one of another shape (the signature held, so it is ours). */
-function decode(value: string | undefined): Stored {
-  const empty = { values: {}, flash: {} };
-  if (!value) return empty;
+/** The session in stored JSON, or undefined for anything else (the signature held: another shape is an old version's). */
+export function parseSessionState(json: string | undefined): SessionState | undefined {
+  if (json === undefined) return undefined;
   try {
-    const binary = atob(value.replaceAll("-", "+").replaceAll("_", "/"));
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
-    const { values, flash } = (parsed ?? {}) as Partial<Stored>;
-    return isBag(values) && isBag(flash) ? { values, flash } : empty;
+    const { values, flash, issuedAt } = (JSON.parse(json) ?? {}) as Partial<SessionState>;
+    return isBag(values) && isBag(flash) && Number.isFinite(issuedAt) ? { values, flash, issuedAt: issuedAt! } : undefined;
   } catch {
-    return empty;
+    return undefined;
   }
 }
 
 function isBag(value: unknown): value is SessionValues {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A request's sessions, by cookie name, on its one cookie jar: a layout's loader and a page's share them. */
+const requestSessions = new WeakMap<Cookies, Map<string, { kind: object; session: Promise<Session> }>>();
+
+/**
+ * The session of this request in the cookie `name`, opened once over the backend `keep` makes for the request's
+ * jar, and refused past `maxAge` seconds (14 days unless given): later calls get the same session. `kind` is
+ * what keeps it (the cookie, or a storage); a second kind asking for the same cookie is the app's mistake.
+ */
+export function requestSession<Values extends SessionValues, Flash extends SessionValues, Payload>(
+  cookies: Cookies,
+  { name, kind, maxAge }: { name: string; kind: object; maxAge: number | undefined },
+  keep: (jar: SessionJar) => SessionBackend<Payload>,
+): Promise<Session<Values, Flash>> {
+  let byName = requestSessions.get(cookies);
+  if (!byName) requestSessions.set(cookies, (byName = new Map()));
+  let held = byName.get(name);
+  if (!held) {
+    // A throw while opening (cookies that are not a request's, a store that is down) rejects, as the rest does.
+    const session = new Promise<Session>((resolve) => {
+      const jar = sessionJarOf(cookies);
+      resolve(openSession(keep(jar), sessionMaxAge(maxAge), jar.method));
+    });
+    byName.set(name, (held = { kind, session }));
+  } else if (held.kind !== kind) {
+    return Promise.reject(new TypeError(`session: the ${name} cookie already holds another kind of session in this request`));
+  }
+  return held.session as unknown as Promise<Session<Values, Flash>>;
+}
+
+/** The signed-in visitor, the session's `user` as read; without one, `unauthorized()` (401 page or 401 JSON). */
+export function signedInUser<User>(user: User | undefined): NonNullable<User> {
+  if (user === undefined || user === null) unauthorized();
+  return user;
+}
+
+/** The session the backend holds, refused past `maxAge` seconds from its issue; `method` HEAD leaves flash values. */
+async function openSession<Payload>(backend: SessionBackend<Payload>, maxAge: number, method: string): Promise<Session> {
+  const lifetime = maxAge * 1000;
+  const found = await backend.read();
+  // Undefined: no session is kept yet, and the next write starts one.
+  let state = found && Date.now() - found.issuedAt < lifetime ? found : undefined;
+  const read = new Map<string, unknown>();
+  // Writes go out in call order, so what is kept ends up the last state (a write that failed has told its
+  // caller and holds back none after it).
+  let writing = Promise.resolve();
+  const queue = (next: () => Promise<void>) => (writing = writing.then(next, next));
+  const write = (change: (current: Pick<SessionState, "values" | "flash">) => Pick<SessionState, "values" | "flash">) => {
+    const start = state === undefined;
+    const next = { ...change(state ?? EMPTY), issuedAt: state?.issuedAt ?? Date.now() };
+    let payload: Payload;
+    try {
+      payload = backend.encode(next);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    state = next;
+    return queue(() => backend.write(payload, start, next.issuedAt + lifetime));
+  };
+  const without = (bag: SessionValues, key: string) => Object.fromEntries(Object.entries(bag).filter(([k]) => k !== key));
+  const destroy = () => {
+    state = undefined;
+    read.clear();
+    return queue(() => backend.end());
+  };
+  return {
+    get: (key) => state?.values[key],
+    set: (key, value) => write((s) => ({ ...s, values: { ...s.values, [key]: value } })),
+    unset: (key) => write((s) => ({ ...s, values: without(s.values, key) })),
+    flash: (key, value) => write((s) => ({ ...s, flash: { ...s.flash, [key]: value } })),
+    async flashed(key) {
+      if (read.has(key)) return read.get(key);
+      const value = state?.flash[key];
+      read.set(key, value);
+      if (value !== undefined && method !== "HEAD") await write((s) => ({ ...s, flash: without(s.flash, key) }));
+      return value;
+    },
+    destroy,
+    async renew() {
+      await Promise.all([destroy(), write(() => EMPTY)]);
+    },
+  };
 }

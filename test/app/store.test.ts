@@ -1,7 +1,8 @@
 // The example store on SQLite and on a real PostgreSQL cluster: schema set-up (a table of the first version gains
-// the likes column), the guestbook and its likes, restarts that keep the data, an unreachable database as one line at
-// start and a rejected promise on a request, and the app's like route and API on each.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+// the likes column), the guestbook and its likes, the sessions and notes, restarts that keep the data, an
+// unreachable database as one line at start and a rejected promise on a request, and the app's like route and
+// API on each.
+import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { Database as SqliteFile } from "bun:sqlite";
 import fc from "fast-check";
 import { SQL } from "bun";
@@ -10,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateEntry } from "../../src/app/store/entry.ts";
 import { SQLITE_FILE } from "../../src/app/store/database.server.ts";
+import { MAX_NOTE } from "../../src/app/store/note.ts";
+import { PURGE_EVERY_MS } from "../../src/app/store/sessions.server.ts";
 import { openStore, StoreUnavailableError, type Store } from "../../src/app/store/store.server.ts";
 import { freePort, serveApp, startPostgres, type Postgres } from "brisk/test";
 
@@ -146,14 +149,16 @@ const FIRST_VERSION_TABLE = {
   postgres: `CREATE TABLE guestbook_entries (id INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name TEXT NOT NULL, message TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)`,
 };
 
+/** A connection of the test's own to the store's database, beside the store's. */
+async function rawSql(options: StoreOptions): Promise<SQL> {
+  if (options.databaseUrl) return new SQL(options.databaseUrl);
+  await mkdir(options.dataDir, { recursive: true });
+  return new SQL({ adapter: "sqlite", filename: join(options.dataDir, SQLITE_FILE) });
+}
+
 /** A database of the first version, with one entry in it, made with SQL of its own (no store). */
 async function firstVersionDatabase(options: StoreOptions): Promise<void> {
-  let sql: SQL;
-  if (options.databaseUrl) sql = new SQL(options.databaseUrl);
-  else {
-    await mkdir(options.dataDir, { recursive: true });
-    sql = new SQL({ adapter: "sqlite", filename: join(options.dataDir, SQLITE_FILE) });
-  }
+  const sql = await rawSql(options);
   try {
     await sql.unsafe(FIRST_VERSION_TABLE[options.databaseUrl ? "postgres" : "sqlite"]);
     await sql`INSERT INTO guestbook_entries (name, message, created_at) VALUES (${"old"}, ${"from before likes"}, ${new Date(0).toISOString()})`;
@@ -207,6 +212,87 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("likes on %
     await firstVersionDatabase(options);
     await Promise.all(Array.from({ length: 4 }, () => open(options).ready()));
     expect((await open(options).guestbook.listEntries()).map((e) => e.likes)).toEqual([0]);
+  });
+});
+
+describe.each(Object.keys(backends) as Array<keyof typeof backends>)("sessions on %s", (backend) => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const T0 = Date.parse("2026-03-01T12:00:00Z");
+  afterEach(() => void setSystemTime());
+
+  test("create, read, update and delete, by id", async () => {
+    const store = open(await backends[backend]());
+    expect(await store.sessions.read("id-1")).toBeUndefined();
+    await store.sessions.create("id-1", '{"a":1}', new Date(Date.now() + DAY_MS));
+    expect(await store.sessions.read("id-1")).toBe('{"a":1}');
+    await store.sessions.update("id-1", '{"a":2}');
+    expect(await store.sessions.read("id-1")).toBe('{"a":2}');
+    await store.sessions.delete("id-1");
+    expect(await store.sessions.read("id-1")).toBeUndefined();
+  });
+
+  test("an update of a deleted session makes none: a sign-out stays a sign-out", async () => {
+    const store = open(await backends[backend]());
+    await store.sessions.create("gone", "{}", new Date(Date.now() + DAY_MS));
+    await store.sessions.delete("gone");
+    await store.sessions.update("gone", '{"values":{"user":{"name":"ada"}}}');
+    expect(await store.sessions.read("gone")).toBeUndefined();
+  });
+
+  test("past its expiry a record reads as none, and a later sign-in purges it; live ones stay", async () => {
+    const options = await backends[backend]();
+    const store = open(options);
+    setSystemTime(T0);
+    await store.sessions.create("short", "{}", new Date(T0 + DAY_MS));
+    await store.sessions.create("long", "{}", new Date(T0 + 14 * DAY_MS));
+    setSystemTime(T0 + DAY_MS);
+    expect(await store.sessions.read("short")).toBeUndefined();
+    setSystemTime(T0 + DAY_MS + PURGE_EVERY_MS);
+    await store.sessions.create("next", "{}", new Date(T0 + 15 * DAY_MS));
+    const sql = await rawSql(options);
+    try {
+      expect((await sql`SELECT id FROM sessions ORDER BY id`).map((r: { id: string }) => r.id)).toEqual(["long", "next"]);
+    } finally {
+      await sql.close();
+    }
+  });
+
+  test("two stores on one database (replicas) agree: one's session is the other's, and deleted on one it is gone on both", async () => {
+    const options = await backends[backend]();
+    const [a, b] = [open(options), open(options)];
+    await a.sessions.create("shared", '{"n":1}', new Date(Date.now() + DAY_MS));
+    expect(await b.sessions.read("shared")).toBe('{"n":1}');
+    await b.sessions.delete("shared");
+    expect(await a.sessions.read("shared")).toBeUndefined();
+  });
+});
+
+describe.each(Object.keys(backends) as Array<keyof typeof backends>)("notes on %s", (backend) => {
+  test("add keeps the checked note for a name; list is that name's notes, newest first", async () => {
+    const store = open(await backends[backend]());
+    const first = await store.notes.add("ada", "  first\r\nnote ");
+    expect(first).toEqual({ id: expect.any(Number), text: "first\nnote", createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    await store.notes.add("grace", "not ada's");
+    const second = await store.notes.add("ada", "x".repeat(MAX_NOTE));
+    expect(await store.notes.list("ada")).toEqual([second, first]);
+    expect(await store.notes.list("nobody")).toEqual([]);
+    expect(await store.notes.list("ada", { limit: 1 })).toEqual([second]);
+  });
+
+  test("add refuses what validateNote refuses, and no name; nothing is stored", async () => {
+    const store = open(await backends[backend]());
+    for (const [name, text] of [["ada", ""], ["ada", "x".repeat(MAX_NOTE + 1)], ["ada", "a\u0000b"], ["", "a note"]] as const) {
+      expect(store.notes.add(name, text)).rejects.toThrow(TypeError);
+    }
+    expect(await store.notes.list("ada")).toEqual([]);
+  });
+
+  test("a database made before notes and sessions gains their tables at start", async () => {
+    const options = await backends[backend]();
+    await firstVersionDatabase(options);
+    const store = open(options);
+    expect(await store.notes.add("ada", "kept")).toMatchObject({ text: "kept" });
+    expect(await store.sessions.read("none")).toBeUndefined();
   });
 });
 

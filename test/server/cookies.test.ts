@@ -64,6 +64,19 @@ describe("createCookieSigner", () => {
     expect(await signer.verify(await signer.sign("admin", "theme"), "role")).toBeUndefined();
   });
 
+  test("a value signed for a purpose: HMAC of `purpose name=value`, verifying for that purpose only, never as a plain value", async () => {
+    const signer = await createCookieSigner([NEW, OLD]);
+    const session = await signer.sign("data", "session", "brisk-session/1");
+    expect(session).toBe(`data.${createHmac("sha256", NEW).update("brisk-session/1 session=data").digest("base64url")}`);
+    expect(await signer.verify(session, "session", "brisk-session/1")).toBe("data");
+    expect(await signer.verify(session, "session")).toBeUndefined();
+    expect(await signer.verify(session, "session", "brisk-session-id/1")).toBeUndefined();
+    expect(await signer.verify(await signer.sign("data", "session"), "session", "brisk-session/1")).toBeUndefined();
+    // Rotation holds for purposes too.
+    expect(await (await createCookieSigner([OLD])).verify(session, "session", "brisk-session/1")).toBeUndefined();
+    expect(await signer.verify(await (await createCookieSigner([OLD])).sign("data", "session", "brisk-session/1"), "session", "brisk-session/1")).toBe("data");
+  });
+
   test("rotation: the first secret signs, every secret verifies, a retired one does not", async () => {
     const before = await createCookieSigner([OLD]);
     const during = await createCookieSigner([NEW, OLD]);

@@ -1,7 +1,7 @@
 // Nested.server.ts: the loaders of /examples/nested: the layout's (who is signed in, how often it has run) and
 // its children's. Brisk runs the layout's and the child's side by side, each with its own pattern's params.
 import { notFound, type LoaderContext } from "brisk";
-import { SESSION } from "./Session.server.ts";
+import { sessions } from "../sessions.server.ts";
 import { sleep } from "./sleep.ts";
 
 /** How long each of /examples/nested/slow's two loaders waits: together they still cost it once. */
@@ -14,8 +14,8 @@ let layoutLoads = 0;
 export async function nestedLoader({ cookies, url, signal }: LoaderContext) {
   layoutLoads += 1;
   const loads = layoutLoads;
-  // The signed cookie /examples/session sets; a forged one reads as absent.
-  const name = (await cookies.getSigned(SESSION)) ?? null;
+  // The session /examples/session signs in; a forged cookie is nobody.
+  const name = (await sessions.getSession(cookies)).get("user")?.name ?? null;
   if (url.pathname === SLOW_PATH) await sleep(SLOW_MS, signal);
   return { loads, name };
 }

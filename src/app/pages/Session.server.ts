@@ -1,28 +1,29 @@
-// Session.server.ts: signing in with a name (a signed `session` cookie), signing out, a secret for the signed-in
-// visitor, and a page that needs the session.
-import { data, redirect, unauthorized, type ActionContext, type LoaderContext } from "brisk";
+// Session.server.ts: signing in with a name (a session kept in the store), signing out, a secret for the
+// signed-in visitor, and a page that needs the session.
+import { data, redirect, type ActionContext, type LoaderContext } from "brisk";
+import { sessions } from "../sessions.server.ts";
 
-/** The signed cookie that names the visitor; the API reads the same one (api.server.ts). */
-export const SESSION = "session";
-const WEEK = 7 * 24 * 60 * 60;
 const MAX_NAME = 80;
 
 export async function sessionLoader({ cookies }: LoaderContext) {
-  return { name: (await cookies.getSigned(SESSION)) ?? null };
+  const session = await sessions.getSession(cookies);
+  return { name: session.get("user")?.name ?? null, flash: (await session.flashed("notice")) ?? null };
 }
 
 export async function sessionAction({ body, cookies }: ActionContext) {
   const form = body.kind === "form" ? body.form : undefined;
   const intent = form?.get("intent");
+  const session = await sessions.getSession(cookies);
   if (intent === "sign-out") {
-    cookies.delete(SESSION);
+    // The record is deleted: the cookie, or a copy of it, is nobody's now. The notice goes in a new session.
+    await session.destroy();
+    await session.flash("notice", "Signed out");
     redirect("/examples/session");
   }
   // The "Reveal the secret" fetcher: for a signed-in visitor only. Signed out, the 401 page shows, in place of
   // this one with JavaScript (the URL unchanged), or as the document the browser's own post gets without it.
   if (intent === "reveal") {
-    const name = await cookies.getSigned(SESSION);
-    if (!name) unauthorized();
+    const { name } = await sessions.requireUser(cookies);
     return { secret: `Only you can read this, ${name}: the session cookie is signed, so nobody else can be you.` };
   }
   const raw = form?.get("name");
@@ -30,13 +31,13 @@ export async function sessionAction({ body, cookies }: ActionContext) {
   if (name.length === 0 || [...name].length > MAX_NAME || /[\u0000-\u001f\u007f]/.test(name)) {
     return data({ error: `A name is 1 to ${MAX_NAME} characters`, name: typeof raw === "string" ? raw : "" }, { status: 422 });
   }
-  // Signed: a visitor who edits the cookie is signed out, not someone else.
-  await cookies.setSigned(SESSION, name, { maxAge: WEEK });
+  // A fresh session: nothing set before signing in (by this visitor or planted by another) carries over.
+  await session.renew();
+  await session.set("user", { name });
   redirect("/examples/account");
 }
 
 export async function accountLoader({ cookies }: LoaderContext) {
-  const name = await cookies.getSigned(SESSION);
-  if (!name) unauthorized();
+  const { name } = await sessions.requireUser(cookies);
   return { name };
 }

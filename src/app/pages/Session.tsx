@@ -32,14 +32,16 @@ function RevealSecret({ revealed }: { revealed: string | undefined }) {
 }
 
 export function Session() {
-  const { name } = useLoaderData<typeof sessionLoader>();
+  const { name, flash } = useLoaderData<typeof sessionLoader>();
   const answer = useActionData<typeof sessionAction>();
   const signIn = answer && "error" in answer ? answer : undefined;
   return (
     <ExampleFrame title="Session">
+      {flash ? <p id="flash">{flash}</p> : null}
       <p>
-        Signing in sets a signed, HttpOnly <code>session</code> cookie and answers 303 to <Link href="/examples/account">the account page</Link>,
-        which is 401 without it. A cookie edited by hand reads as absent.
+        Signing in starts a session kept in the store, sets a signed, HttpOnly <code>session</code> cookie holding only its id, and
+        answers 303 to <Link href="/examples/account">the account page</Link>, which is 401 without it. A cookie edited by hand reads
+        as absent; signing out deletes the session, so a copy of the cookie is refused too.
       </p>
       {name ? (
         <>

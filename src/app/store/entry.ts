@@ -9,6 +9,7 @@
 //
 // Not a *.server.ts module: the page's form, which ships to the browser, imports the limits and may show
 // the same messages, and nothing here is secret. The store imports it too, so nothing unchecked is kept.
+import { checkText, LINES, ONE_LINE } from "./text.ts";
 
 export const ENTRY_LIMITS = { name: 80, message: 500 } as const;
 
@@ -27,8 +28,7 @@ export type EntryValidation =
 
 const LABELS: Record<EntryField, string> = { name: "Name", message: "Message" };
 
-/** C0 controls and DEL; a message may keep "\n" and "\t". */
-const CONTROL = { name: /[\u0000-\u001f\u007f]/, message: /[\u0000-\u0008\u000b-\u001f\u007f]/ } as const;
+const CONTROL = { name: ONE_LINE, message: LINES } as const;
 
 export function validateEntry(input: unknown): EntryValidation {
   const errors: EntryErrors = {};
@@ -37,7 +37,10 @@ export function validateEntry(input: unknown): EntryValidation {
   for (const field of ["name", "message"] as const) {
     const raw = fieldOf(input, field);
     if (typeof raw === "string") values[field] = raw;
-    const checked = typeof raw === "string" || raw === undefined ? checkText(field, raw ?? "") : `${LABELS[field]} must be text`;
+    const checked =
+      typeof raw === "string" || raw === undefined
+        ? checkText(raw ?? "", { label: LABELS[field], max: ENTRY_LIMITS[field], control: CONTROL[field] })
+        : `${LABELS[field]} must be text`;
     if (typeof checked === "string") errors[field] = checked;
     else entry[field] = checked.text;
   }
@@ -48,19 +51,6 @@ function fieldOf(input: unknown, field: EntryField): unknown {
   if (input instanceof FormData) return input.get(field) ?? undefined;
   if (typeof input === "object" && input !== null && !Array.isArray(input)) return (input as Record<string, unknown>)[field];
   return undefined;
-}
-
-/** The text as kept, or the reason it cannot be. */
-function checkText(field: EntryField, raw: string): { text: string } | string {
-  // Browsers send a textarea's line breaks as CRLF but count them as one character for maxLength.
-  const text = raw.replace(/\r\n?/g, "\n").trim();
-  const label = LABELS[field];
-  if (text === "") return `${label} is required`;
-  if (!text.isWellFormed() || CONTROL[field].test(text)) return `${label} holds characters that cannot be stored`;
-  const max = ENTRY_LIMITS[field];
-  let length = 0;
-  for (const _ of text) if (++length > max) return `${label} must be at most ${max} characters`;
-  return { text };
 }
 
 /** The entry id in a URL segment: a positive whole number written plainly (no sign, no leading zero). */

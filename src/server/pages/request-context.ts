@@ -39,7 +39,7 @@ export function requestContext(request: Request, url: URL, settings: CookieSetti
       url,
       headers: request.headers,
       get cookies() {
-        return (cookies ??= createCookies(request.headers.get("cookie"), settings));
+        return (cookies ??= createCookies(request.headers.get("cookie"), settings, request.method));
       },
       setHeader,
       signal: request.signal,

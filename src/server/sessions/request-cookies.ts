@@ -20,7 +20,7 @@ export function requestCookies(request: Request): Cookies {
   if (!jar) {
     const settings = settingsOf.get(request);
     if (!settings) throw new Error("requestCookies: the request is not one Brisk serves to an API route (its handler's own `request`)");
-    jar = createCookies(request.headers.get("cookie"), settings);
+    jar = createCookies(request.headers.get("cookie"), settings, request.method);
     jars.set(request, jar);
   }
   return jar;
