@@ -24,8 +24,10 @@ import {
 } from "./pages/outcome-loaders.server.ts";
 import { RenderError } from "./pages/RenderError.tsx";
 import { SearchExample } from "./pages/SearchExample.tsx";
-import { Account, Session } from "./pages/Session.tsx";
-import { accountLoader, sessionAction, sessionLoader } from "./pages/Session.server.ts";
+import { AccountHome, AccountLayout, Notes } from "./pages/Account.tsx";
+import { accountLoader, addNote, notesCsvLoader, notesLoader, signedIn } from "./pages/Account.server.ts";
+import { Session } from "./pages/Session.tsx";
+import { sessionAction, sessionLoader } from "./pages/Session.server.ts";
 import { searchLoader } from "./pages/SearchExample.server.ts";
 import { StreamExample } from "./pages/StreamExample.tsx";
 import { streamLoader } from "./pages/StreamExample.server.ts";
@@ -60,7 +62,19 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/examples/guestbook/:id/like", action: likeEntry },
   { path: "/examples/preview", loader: previewLoader },
   { path: "/examples/session", component: Session, loader: sessionLoader, action: sessionAction },
-  { path: "/examples/account", component: Account, loader: accountLoader },
+  {
+    // The guard is the layout's middleware: it holds for every request into the account area, whatever its kind.
+    path: "/examples/account",
+    id: "account",
+    component: AccountLayout,
+    middleware: [signedIn],
+    loader: accountLoader,
+    children: [
+      { index: true, component: AccountHome },
+      { path: "notes", component: Notes, loader: notesLoader, action: addNote },
+      { path: "notes.csv", loader: notesCsvLoader },
+    ],
+  },
   { path: "/examples/cached", component: Cached, loader: cachedLoader },
   { path: "/examples/types", component: Types, loader: typesLoader },
   // Declared splat first: ranking, not order, gives /examples/files/readme its own route.

@@ -2,39 +2,20 @@
 // stays a name (the base64 of a session included), sign-out ends the session on the server (a copy of the cookie
 // is refused by the account, the API and the nested layout) and shows "Signed out" once, sign-in starts a new
 // session, and a HEAD leaves the flash for the GET.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { serveApp, startPostgres, type Postgres, type ServedApp } from "brisk/test";
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { ServedApp } from "brisk/test";
+import { BACKENDS, useBackends } from "./backends.ts";
 
-let pg: Postgres;
-const temps: string[] = [];
-
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-
-afterAll(async () => {
-  await pg?.remove();
-  await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-const backends = {
-  SQLite: async (): Promise<Record<string, string>> => ({}),
-  PostgreSQL: async (): Promise<Record<string, string>> => ({ DATABASE_URL: await pg.createDatabase("example_sessions") }),
-};
+const backends = useBackends("example_sessions");
 
 const HTML = { accept: "text/html" };
 const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("session="))!.split(";")[0]!;
 const flashIn = (html: string) => /<p id="flash">([^<]*)<\/p>/.exec(html)?.[1];
 
-describe.each(Object.keys(backends) as Array<keyof typeof backends>)("the example's sessions on %s", (backend) => {
+describe.each(BACKENDS)("the example's sessions on %s", (backend) => {
   let t: ServedApp;
   beforeAll(async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), "brisk-example-sessions-"));
-    temps.push(dataDir);
-    t = await serveApp({ env: { DATA_DIR: dataDir, ...(await backends[backend]()) } });
+    t = await backends.serve(backend);
   });
 
   const post = (body: string, cookie = "") =>
@@ -48,7 +29,7 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("the exampl
     expect(signIn.status).toBe(303);
     const cookie = cookieOf(signIn);
     expect(await who(cookie)).toEqual({ name: token });
-    expect(await page("/examples/account", cookie)).toContain(`Signed in as <strong>${token}</strong>`);
+    expect(await page("/examples/account", cookie)).toContain(`<p id="account-name">Signed in as ${token}</p>`);
   });
 
   test("signing out ends the session: a copy of the cookie is nobody everywhere, and 'Signed out' shows once", async () => {

@@ -1,5 +1,5 @@
 // Session.server.ts: signing in with a name (a session kept in the store), signing out, a secret for the
-// signed-in visitor, and a page that needs the session.
+// signed-in visitor (the account pages that need the session are Account.server.ts).
 import { data, redirect, type ActionContext, type LoaderContext } from "brisk";
 import { sessions } from "../sessions.server.ts";
 
@@ -35,9 +35,4 @@ export async function sessionAction({ body, cookies }: ActionContext) {
   await session.renew();
   await session.set("user", { name });
   redirect("/examples/account");
-}
-
-export async function accountLoader({ cookies }: LoaderContext) {
-  const { name } = await sessions.requireUser(cookies);
-  return { name };
 }

@@ -1,12 +1,13 @@
-// Session.tsx: the sign-in form, a secret only a signed-in visitor may reveal, and the account page only they see.
+// Session.tsx: the sign-in form, and a secret only a signed-in visitor may reveal.
 import { Link } from "wouter";
 import { Form, useActionData, useFetcher, useLoaderData } from "brisk";
 import { ExampleFrame } from "./ExampleFrame.tsx";
-import type { accountLoader, sessionAction, sessionLoader } from "./Session.server.ts";
+import type { sessionAction, sessionLoader } from "./Session.server.ts";
 
-function SignOut() {
+/** Posts to the sign-in page's action from wherever it is shown (the account pages too). */
+export function SignOut() {
   return (
-    <Form className="sign-out">
+    <Form action="/examples/session" className="sign-out">
       <input type="hidden" name="intent" value="sign-out" />
       <button type="submit">Sign out</button>
     </Form>
@@ -66,21 +67,6 @@ export function Session() {
         shows, as it would for a link.
       </p>
       <RevealSecret revealed={answer && "secret" in answer ? answer.secret : undefined} />
-    </ExampleFrame>
-  );
-}
-
-export function Account() {
-  const { name } = useLoaderData<typeof accountLoader>();
-  return (
-    <ExampleFrame title="Account">
-      <p className="account-name">
-        Signed in as <strong>{name}</strong>.
-      </p>
-      <Form action="/examples/session" className="sign-out">
-        <input type="hidden" name="intent" value="sign-out" />
-        <button type="submit">Sign out</button>
-      </Form>
     </ExampleFrame>
   );
 }
