@@ -3,26 +3,8 @@
 import type { AnyElysia } from "elysia";
 import type { ComponentType } from "react";
 import type { AppServer } from "./app-server.ts";
-import type { PageError } from "./page-payload.ts";
+import type { Fallbacks } from "./fallbacks.ts";
 import type { RouteDefinition } from "./route.ts";
-
-/** What the exception page is told: the host the visitor asked for, and the public part of the error. */
-export interface ErrorPageProps extends Omit<PageError, "digest"> {
-  host: string;
-  /** Absent only for a client-side failure that has none. */
-  digest?: string;
-}
-
-/** The pages shown instead of a route: for each outcome, for an exception, and for code that never loaded. */
-export interface Fallbacks {
-  "not-found": ComponentType;
-  forbidden: ComponentType;
-  unauthorized: ComponentType;
-  /** The exception page, in its server-side and client-side forms (`side`). It must render without JavaScript. */
-  error: ComponentType<ErrorPageProps>;
-  /** A page whose code or stylesheet could not be loaded, even after a retry and a reload. */
-  "load-failed": ComponentType;
-}
 
 export interface AppDefinition {
   routes: readonly RouteDefinition[];

@@ -3,16 +3,17 @@
 // what is here is the contract and everything else may move.
 
 // The app as Brisk takes it.
-export { defineApp, type AppDefinition, type ErrorPageProps, type Fallbacks } from "./app-definition.ts";
+export { defineApp, type AppDefinition } from "./app-definition.ts";
+export type { ErrorPageProps, Fallbacks } from "./fallbacks.ts";
 export type { AppServer, Config, Logger, LogRecord, Mode } from "./app-server.ts";
 
 // The route table and what loaders and actions are given.
-export type { Action, ActionBody, ActionContext, Loader, LoaderContext, RouteDefinition, RouteFallbacks } from "./route.ts";
+export type { Action, ActionBody, ActionContext, Loader, LoaderContext, Middleware, MiddlewareArgs, NextFunction, RouteDefinition, RouteFallbacks } from "./route.ts";
 export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
 export { route, type ChildRoute, type RouteOptions } from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
-export { createContext, type Middleware, type MiddlewareArgs, type NextFunction, type RouterContext, type RouterContextProvider } from "./middleware.ts";
+export { createContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
 export { getSession, requireUser, SessionTooLargeError } from "./cookie-session.ts";
 export type { Session, SessionOptions, SessionValues, UserOf } from "./session.ts";
 export type { SessionStorage, SessionStorageOptions, SessionStore } from "./store-session.ts";

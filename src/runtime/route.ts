@@ -1,8 +1,8 @@
 // route.ts: the types of the route table and of the loader and action contracts.
 import type { ComponentType } from "react";
-import type { Fallbacks } from "./app-definition.ts";
+import type { Fallbacks } from "./fallbacks.ts";
 import type { Cookies } from "./cookies.ts";
-import type { Middleware, RouterContextProvider } from "./middleware.ts";
+import type { RouterContextProvider } from "./router-context.ts";
 
 export interface LoaderContext<Params extends Record<string, string> = Record<string, string>> {
   /** Decoded path parameters of this route and the layouts above it, e.g. `{ id: "42" }` for `/users/:id`. */
@@ -47,6 +47,31 @@ export type Action<Params extends Record<string, string> = Record<string, string
  * reads them with `use()` inside a `<Suspense>`.
  */
 export type Loader<Params extends Record<string, string> = Record<string, string>> = (ctx: LoaderContext<Params>) => unknown;
+
+/**
+ * What a middleware gets: what a loader gets (its own level's params, the request's cookies, `setHeader`), the
+ * request itself, and the context it may fill.
+ */
+export interface MiddlewareArgs<Params extends Record<string, string> = Record<string, string>> extends LoaderContext<Params> {
+  request: Request;
+}
+
+/**
+ * Runs the rest of the request (inner middleware, the action, the loaders, the render) and resolves with its
+ * answer once its status and headers are decided, before its body is sent: the headers may still change.
+ * Called by Brisk after the middleware if it never calls it; at most once.
+ */
+export type NextFunction = () => Promise<Response>;
+
+/**
+ * A route's middleware. It may throw an outcome (`unauthorized()`: the nearest route fallback, or JSON for a
+ * request that does not take HTML), fill the context, and call `next()` to see or change the answer's headers.
+ * Returning a `Response` answers with it instead.
+ */
+// A method's bivariance, so that middleware typed for its own params fits a route table's list, as a loader does.
+export type Middleware<Params extends Record<string, string> = Record<string, string>> = {
+  run(args: MiddlewareArgs<Params>, next: NextFunction): unknown;
+}["run"];
 
 /** A route's own pages for an outcome or an error below it; the app's pages stand in for the ones it leaves out. */
 export type RouteFallbacks = Partial<Pick<Fallbacks, "not-found" | "forbidden" | "unauthorized" | "error">>;

@@ -1,7 +1,7 @@
 // typed-route.ts: route(pattern, options) declares a route of the table whose loader and action are checked
 // against the params its pattern gives, its children's against their full pattern.
 import type { JoinPattern, PathParams } from "./path-params.ts";
-import type { Middleware } from "./middleware.ts";
+import type { Middleware } from "./route.ts";
 import type { ActionContext, LoaderContext, RouteDefinition } from "./route.ts";
 
 /** A route's definition without its path, its loader and action typed for the params of `Pattern`. */

@@ -11,7 +11,8 @@
 // in the map-response hook, which then waits for the chain to finish.
 import { Elysia } from "elysia";
 import { mapResponse } from "elysia/adapter/bun/handler";
-import { RouterContextProvider, type Middleware } from "../../runtime/middleware.ts";
+import { RouterContextProvider } from "../../runtime/router-context.ts";
+import type { Middleware } from "../../runtime/route.ts";
 import { requestCookies } from "../sessions/request-cookies.ts";
 import { runChain } from "../pages/run-middleware.ts";
 
