@@ -3,7 +3,7 @@
 import type { AnyElysia } from "elysia";
 import type { ComponentType } from "react";
 import type { AppServer } from "./app-server.ts";
-import type { Fallbacks } from "./fallbacks.ts";
+import type { Fallbacks } from "./fallback-pages.ts";
 import type { RouteDefinition } from "./route.ts";
 
 export interface AppDefinition {

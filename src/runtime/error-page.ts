@@ -1,7 +1,7 @@
 // error-page.ts: what the exception page may show of an error caught in the browser: always a digest (the
 // server's, or one made here that the report carries too), and, one rule on both sides, the message and
 // stack only in development (showsErrorDetails, which the server's publicError uses too).
-import type { ErrorPageProps } from "./fallbacks.ts";
+import type { ErrorPageProps } from "./fallback-pages.ts";
 import type { ClientConfig } from "./page-payload.ts";
 import { clientDigest } from "./report.ts";
 

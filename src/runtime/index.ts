@@ -4,7 +4,7 @@
 
 // The app as Brisk takes it.
 export { defineApp, type AppDefinition } from "./app-definition.ts";
-export type { ErrorPageProps, Fallbacks } from "./fallbacks.ts";
+export type { ErrorPageProps, Fallbacks } from "./fallback-pages.ts";
 export type { AppServer, Config, Logger, LogRecord, Mode } from "./app-server.ts";
 
 // The route table and what loaders and actions are given.

@@ -1,6 +1,6 @@
 // route.ts: the types of the route table and of the loader and action contracts.
 import type { ComponentType } from "react";
-import type { Fallbacks } from "./fallbacks.ts";
+import type { Fallbacks } from "./fallback-pages.ts";
 import type { Cookies } from "./cookies.ts";
 import type { RouterContextProvider } from "./router-context.ts";
 

@@ -1,7 +1,7 @@
 // root-errors.tsx: hydrateRoot's error callbacks: the console, one report per failure, and the error page
 // when nothing in the tree caught the error.
 import { createRoot, type HydrationOptions } from "react-dom/client";
-import type { Fallbacks } from "../fallbacks.ts";
+import type { Fallbacks } from "../fallback-pages.ts";
 import { clientErrorPageProps } from "../error-page.ts";
 import type { ClientConfig } from "../page-payload.ts";
 import { PageBoundary } from "../PageBoundary.tsx";

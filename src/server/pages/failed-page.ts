@@ -8,7 +8,7 @@ import type { Mode } from "../../runtime/app-server.ts";
 import type { RouteFallbacks } from "../../runtime/route.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
 import { reportError, type Phase, type RequestRecord } from "../monitoring/request-record.ts";
-import type { ResolveDeps, ResolvedPage } from "./resolve-page.ts";
+import type { ResolveDeps, ResolvedPage } from "./page-request.ts";
 
 /** What a page may show of a server error: the digest always, the message and stack only in development. */
 export function publicError(error: unknown, digest: string, mode: Mode): PageError {

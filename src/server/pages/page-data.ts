@@ -7,7 +7,8 @@ import { withTraceHeaders } from "../monitoring/request-monitor.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { redirected } from "./failed-page.ts";
 import { wireLine } from "./wire.ts";
-import { resolvePage, type ResolvedPage } from "./resolve-page.ts";
+import { resolvePage } from "./resolve-page.ts";
+import type { ResolvedPage } from "./page-request.ts";
 
 const HEADERS = {
   "content-type": `${PAGE_DATA_TYPE}; charset=utf-8`,

@@ -1,7 +1,7 @@
 // page-request.ts: what every step of a page request reads: the request itself, and the server's parts.
 import type { AppDefinition } from "../../runtime/app-definition.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
-import type { ClientConfig } from "../../runtime/page-payload.ts";
+import type { ClientConfig, DeferredSettlement, PagePayload } from "../../runtime/page-payload.ts";
 import type { ActionBody } from "../../runtime/route.ts";
 import type { Mode } from "../../runtime/app-server.ts";
 import type { ClientAssets } from "../http/assets.ts";
@@ -49,4 +49,21 @@ export interface PageDeps extends SubmissionLimits {
    * their own would shadow the pages, and one route per file would miss files added in development.
    */
   publicFile(request: Request, pathname: string): Promise<Response> | undefined;
+}
+
+/** The parts of PageDeps the action and loader steps read. */
+export type ResolveDeps = Pick<PageDeps, "match" | "assets" | "mode" | "capture" | "cookies" | "monitor">;
+
+export interface ResolvedPage {
+  status: number;
+  payload: PagePayload;
+  /** Each shown level's loader data as components read it, by route id: streamed values are promises. */
+  data: Map<string, unknown>;
+  settlements: Array<readonly [string, Promise<DeferredSettlement>]>;
+  /** Headers the loaders and the action set, Set-Cookie included: on the response whatever it is. */
+  headers: Array<[string, string]>;
+  /** The matched routes, whose fallbacks a render that fails can still use. */
+  match: RouteMatch | null;
+  /** Its data needs the codec to reach the browser as it is (wire.ts); JSON carries it exactly otherwise. */
+  rich: boolean;
 }

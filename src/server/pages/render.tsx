@@ -13,7 +13,8 @@ import { reportError } from "../monitoring/request-record.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { scriptValue } from "./wire.ts";
 import { failedPage, redirected } from "./failed-page.ts";
-import { resolvePage, type ResolvedPage } from "./resolve-page.ts";
+import { resolvePage } from "./resolve-page.ts";
+import type { ResolvedPage } from "./page-request.ts";
 
 const HTML = "text/html; charset=utf-8";
 

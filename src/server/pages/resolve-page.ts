@@ -3,35 +3,18 @@
 import { actionResult } from "../../runtime/action-data.ts";
 import { openPage, splitDeferred } from "../../runtime/deferred.tsx";
 import { Outcome, isOutcome, outcomeInfo } from "../../runtime/outcome.ts";
-import { PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "../../runtime/page-payload.ts";
+import { PAGE_DATA_VERSION, type DeferredSettlement } from "../../runtime/page-payload.ts";
 import type { ActionContext } from "../../runtime/route.ts";
 import { actionLevel, type MatchedLevel, type RouteMatch } from "../../runtime/route-tree.ts";
 import { monitorStep } from "../monitoring/request-monitor.ts";
 import { reportError, type Phase } from "../monitoring/request-record.ts";
 import { afterMethod, afterPost, boundaryFor, failedPage, publicError } from "./failed-page.ts";
-import type { PageDeps, PageRequest } from "./page-request.ts";
+import type { PageRequest, ResolveDeps, ResolvedPage } from "./page-request.ts";
 import { requestContext, type RequestContext } from "./request-context.ts";
 import { needsCodec } from "./wire.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
 const UNMATCHED = new Outcome("not-found");
-
-/** The parts of PageDeps the action and loader steps read. */
-export type ResolveDeps = Pick<PageDeps, "match" | "assets" | "mode" | "capture" | "cookies" | "monitor">;
-
-export interface ResolvedPage {
-  status: number;
-  payload: PagePayload;
-  /** Each shown level's loader data as components read it, by route id: streamed values are promises. */
-  data: Map<string, unknown>;
-  settlements: Array<readonly [string, Promise<DeferredSettlement>]>;
-  /** Headers the loaders and the action set, Set-Cookie included: on the response whatever it is. */
-  headers: Array<[string, string]>;
-  /** The matched routes, whose fallbacks a render that fails can still use. */
-  match: RouteMatch | null;
-  /** Its data needs the codec to reach the browser as it is (wire.ts); JSON carries it exactly otherwise. */
-  rich: boolean;
-}
 
 /** A page before its loaders have run: its routes, none of their data. */
 export function pageBefore(url: URL, match: RouteMatch | null, deps: Pick<ResolveDeps, "assets">): Omit<ResolvedPage, "status"> {

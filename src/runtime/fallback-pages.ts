@@ -1,4 +1,4 @@
-// fallbacks.ts: the pages an app (and a route, for what fails below it) shows instead of a route: for each
+// fallback-pages.ts: the pages an app (and a route, for what fails below it) shows instead of a route: for each
 // outcome, for an exception, and for code that never loaded.
 import type { ComponentType } from "react";
 import type { PageError } from "./page-payload.ts";
