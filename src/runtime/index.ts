@@ -1,11 +1,11 @@
 // index.ts: `brisk`, everything an app's pages, loaders, actions and document use. The app reaches Brisk
 // through this list (and `brisk/server`, `brisk/test`), never by a path into the framework's folders, so
-// what is here is the contract and everything else may move.
+// what is here is the contract and everything else may move. Each name has one home: what only the server
+// side uses (sessions, the app's lifecycle, API routes' helpers) is in `brisk/server` alone.
 
 // The app as Brisk takes it.
 export { defineApp, type AppDefinition } from "./app-definition.ts";
 export type { ErrorPageProps, Fallbacks } from "./fallback-pages.ts";
-export type { AppServer, Config, Logger, LogRecord, Mode } from "./app-server.ts";
 
 // The route table and what loaders and actions are given.
 export type { Action, ActionBody, ActionContext, Loader, LoaderContext, Middleware, MiddlewareArgs, NextFunction, RouteDefinition, RouteFallbacks } from "./route.ts";
@@ -14,9 +14,6 @@ export { lazyPage, type LazyPage } from "./lazy-page.ts";
 export { route, type ChildRoute, type RouteOptions } from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
 export { createContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
-export { getSession, requireUser, SessionTooLargeError } from "./cookie-session.ts";
-export type { Session, SessionOptions, SessionValues, UserOf } from "./session.ts";
-export type { SessionStorage, SessionStorageOptions, SessionStore } from "./store-session.ts";
 
 // How a loader or an action ends other than with data.
 export { forbidden, isOutcome, notFound, redirect, unauthorized, type OutcomeKind, type RedirectStatus } from "./outcome.ts";

@@ -17,6 +17,7 @@ export async function startApp(config: Config, app: AppDefinition, log: Logger):
   const { secrets, warning } = await loadCookieSecrets(config);
   if (warning) log({ level: "warn", msg: warning });
   const cookieSigner = await createCookieSigner(secrets);
-  await app.server?.start?.({ config, log });
+  // The app's part only: the operator's secrets and the server's limits are no app's contract.
+  await app.server?.start?.({ config: { mode: config.mode, dataDir: config.dataDir, databaseUrl: config.databaseUrl }, log });
   return { cookieSigner, stop: async () => void (await app.server?.stop?.()) };
 }

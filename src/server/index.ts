@@ -1,10 +1,8 @@
-// index.ts: `brisk/server`, what an app's server side uses: its lifecycle and the configuration and log it is
-// handed, the cookies of an API route's request (the same signed cookies as loaders and actions), and
-// sessions, in their cookie or in the app's store.
-// Pages import `brisk`; only `*.server.ts` modules import this.
+// index.ts: `brisk/server`, what an app's server side uses and its pages must not: its lifecycle and what it is
+// handed, sessions (in their cookie or in the app's store), and what API routes use (their cookies, the routes'
+// middleware, a cross-site opt-out). Nothing here repeats `brisk`; only `*.server.ts` modules import this.
 
-export type { AppServer, Config, Logger, LogRecord, Mode } from "../runtime/app-server.ts";
-export type { CookieOptions, Cookies } from "../runtime/cookies.ts";
+export type { AppConfig, AppServer, Logger, LogRecord, Mode } from "../runtime/app-server.ts";
 export { requestCookies } from "./sessions/request-cookies.ts";
 export { allowCrossSite } from "./http/api-cross-site.ts";
 export { getSession, requireUser, SessionTooLargeError } from "../runtime/cookie-session.ts";

@@ -1,6 +1,9 @@
 // The app as an input: createApp serves whatever app it is handed (here the fixture app in test/fixtures),
 // with its API routes answering JSON, outcomes answering for themselves anywhere, and every request logged.
 import { beforeAll, describe, expect, test } from "bun:test";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Elysia } from "elysia";
 import { defineApp } from "../../src/runtime/app-definition.ts";
 import { notFound } from "../../src/runtime/outcome.ts";
@@ -160,4 +163,13 @@ test("/healthz answers text/plain", async () => {
   const res = await t.request("/healthz");
   expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
   expect(await res.text()).toBe("ok\n");
+});
+
+test("the app's server.start is handed its mode, data folder and database URL, and none of the operator's secrets", async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), "brisk-started-"));
+  const secret = "an operator cookie secret that is long enough to sign with";
+  await testApp({ DATA_DIR: dataDir, COOKIE_SECRET: secret, DATABASE_URL: "postgres://app@127.0.0.1:9/db", SENTRY_DSN: "http://key@127.0.0.1:9/1" }, { appModule: join(import.meta.dir, "../fixtures/started-app/app.ts") });
+  const handed = await Bun.file(join(dataDir, "started")).json();
+  expect(Object.keys(handed).sort()).toEqual(["dataDir", "databaseUrl", "mode"]);
+  expect(handed).toEqual({ mode: "production", dataDir, databaseUrl: "postgres://app@127.0.0.1:9/db" });
 });

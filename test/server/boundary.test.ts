@@ -100,6 +100,18 @@ describe("the framework's boundary", () => {
     expect(found).toEqual([]);
   });
 
+  test("each public name has one home: brisk and brisk/server export no name twice", async () => {
+    const exported = async (file: string) => {
+      const source = await Bun.file(join(ROOT, file)).text();
+      const lists = [...source.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].map((m) => m[1]!);
+      return new Set(lists.flatMap((list) => list.split(",").map((name) => name.trim().replace(/^type /, "").split(" as ").at(-1)!)).filter(Boolean));
+    };
+    const [pages, server] = await Promise.all([exported("src/runtime/index.ts"), exported("src/server/index.ts")]);
+    expect(pages.size).toBeGreaterThan(20);
+    expect(server.size).toBeGreaterThan(5);
+    expect([...server].filter((name) => pages.has(name))).toEqual([]);
+  });
+
   test("sees an import across the line, a type-only one included", () => {
     const app = 'import type { Config } from "../../../src/server/config.ts";\nimport { x } from "brisk/runtime/outcome.ts";\n';
     expect(violations("test/fixtures/app/x.ts", app, appRule)).toHaveLength(2);

@@ -5,17 +5,15 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import {
   createContext,
-  getSession,
   Outlet,
   redirect,
-  requireUser,
   useLoaderData,
   type ActionContext,
   type LoaderContext,
   type Middleware,
   type RouteDefinition,
 } from "brisk";
-import { apiMiddleware } from "brisk/server";
+import { getSession, requireUser, apiMiddleware } from "brisk/server";
 import { defineApp } from "../../src/runtime/app-definition.ts";
 import { createApp } from "../../src/server/create-app.ts";
 import { prerenderRoutes, PrerenderError } from "../../src/server/prerender/store.ts";

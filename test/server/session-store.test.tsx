@@ -8,8 +8,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Elysia } from "elysia";
-import { getSession, Outlet, redirect, useLoaderData, type ActionContext, type LoaderContext } from "brisk";
-import { createSessionStorage, requestCookies, type SessionStorage } from "brisk/server";
+import {
+  Outlet,
+  redirect,
+  useLoaderData,
+  type ActionContext,
+  type LoaderContext,
+} from "brisk";
+import { getSession, createSessionStorage, requestCookies, type SessionStorage } from "brisk/server";
 import { startPostgres, type Postgres } from "brisk/test";
 import { defineApp } from "../../src/runtime/app-definition.ts";
 import { createApp } from "../../src/server/create-app.ts";

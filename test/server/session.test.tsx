@@ -7,18 +7,15 @@ import { Elysia, t } from "elysia";
 import {
   createContext,
   data,
-  getSession,
   Outlet,
   redirect,
-  requireUser,
-  SessionTooLargeError,
   useLoaderData,
   type ActionContext,
   type Cookies,
   type LoaderContext,
   type Middleware,
 } from "brisk";
-import { getSession as serverGetSession, requestCookies, requireUser as serverRequireUser } from "brisk/server";
+import { getSession, requestCookies, requireUser, SessionTooLargeError } from "brisk/server";
 import { defineApp } from "../../src/runtime/app-definition.ts";
 import { createApp } from "../../src/server/create-app.ts";
 import { createCookieSigner, type CookieSigner } from "../../src/server/sessions/cookie-signer.ts";
@@ -319,13 +316,6 @@ describe("a HEAD reads no flash value", () => {
     const get = jar(next(action));
     expect(await (await getSession<Values>(get)).flashed("notice")).toBe("Saved!");
     expect(await (await getSession<Values>(jar(next(get)))).flashed("notice")).toBeUndefined();
-  });
-});
-
-describe("brisk/server gives API routes the same helpers", () => {
-  test("one function, both names", () => {
-    expect(serverGetSession).toBe(getSession);
-    expect(serverRequireUser).toBe(requireUser);
   });
 });
 
