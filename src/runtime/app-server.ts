@@ -10,6 +10,10 @@ export interface WritesConfig {
   readonly actionMaxBytes: number;
   /** BODY_TIMEOUT_MS: how long the whole body of an action, API route or tunnel post may take to arrive (then 408). */
   readonly bodyTimeoutMs: number;
+  /** BODY_MIN_RATE: bytes a second such a body must average from bodyRateGraceMs on (then 408); 0: none. */
+  readonly bodyMinRate: number;
+  /** BODY_RATE_GRACE_MS: how long a body may take before its rate counts. */
+  readonly bodyRateGraceMs: number;
   /** COOKIE_SECRET, comma-separated for rotation: the first signs, all verify. Empty: one kept under dataDir. */
   readonly cookieSecrets: readonly string[];
   /** DATABASE_URL, sqlite:… or postgres://…; undefined: SQLite under dataDir. */
@@ -32,8 +36,10 @@ export interface Config extends WritesConfig {
   readonly monitoringMaxBytes: number;
   readonly monitoringTimeoutMs: number;
   readonly monitoringMaxInFlight: number;
-  /** Trust X-Forwarded-For from a reverse proxy in front of us. Off: the socket address is the visitor. */
+  /** TRUST_PROXY: behind a reverse proxy, trust its X-Forwarded-* headers. Off: the socket address is the visitor. */
   readonly trustProxy: boolean;
+  /** TRUST_PROXY's count of proxies that append to X-Forwarded-For (0 when it is off; `true` is 1). */
+  readonly proxyHops: number;
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   readonly shutdownTimeoutMs: number;
   /** Seconds of Strict-Transport-Security on every response; unset: none (the TLS proxy's job). */

@@ -72,6 +72,20 @@ function monitoringData(env: Env) {
   };
 }
 
+/**
+ * TRUST_PROXY: how many reverse proxies in front of this server append the address they saw to
+ * X-Forwarded-For; `true` is one, `false` (or 0) none. Each proxy needs to be one the visitor cannot go around.
+ */
+function proxy(env: Env): { trustProxy: boolean; proxyHops: number } {
+  const raw = env.TRUST_PROXY?.trim().toLowerCase();
+  let hops: number;
+  if (raw === "true") hops = 1;
+  else if (raw === "false") hops = 0;
+  else if (raw && !/^\d+$/.test(raw)) throw new ConfigError("TRUST_PROXY", `expected true, false or a number of proxies, got "${raw}"`);
+  else hops = integer(env, "TRUST_PROXY", 0, 0, 10);
+  return { trustProxy: hops > 0, proxyHops: hops };
+}
+
 function mode(raw: string | undefined): Mode {
   // An unknown mode is treated as production: it never leaks messages or stacks.
   if (raw === "development" || raw === "test") return raw;
@@ -108,7 +122,7 @@ export function parseConfig(env: Env): Config {
     monitoringMaxBytes: integer(env, "MONITORING_MAX_BYTES", 1_048_576, 1024, 64 * 1_048_576),
     monitoringTimeoutMs: integer(env, "MONITORING_TIMEOUT_MS", 5_000, 100, 60_000),
     monitoringMaxInFlight: integer(env, "MONITORING_MAX_IN_FLIGHT", 64, 1, 10_000),
-    trustProxy: boolean(env, "TRUST_PROXY"),
+    ...proxy(env),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
     hstsMaxAge: env.HSTS_MAX_AGE?.trim() ? integer(env, "HSTS_MAX_AGE", 0, 0, 63_072_000) : undefined,
     ...monitoringData(env),
@@ -124,8 +138,15 @@ function writesConfig(env: Env): WritesConfig {
   return {
     // Bodies are held in memory whole, so the ceiling stays far below a server's RAM.
     actionMaxBytes: integer(env, "ACTION_MAX_BYTES", 1_048_576, 1024, 256 * 1_048_576),
-    // A slot is held while its body arrives; a megabyte takes 30 s at ~35 KB/s, a slow mobile upload.
-    bodyTimeoutMs: integer(env, "BODY_TIMEOUT_MS", 30_000, 100, 300_000),
+    // A slot is held while its body arrives, as long as it keeps up BODY_MIN_RATE: the deadline only caps
+    // a slow upload that does. A megabyte takes 33 s at 256 kbit/s, a phone on a poor signal.
+    bodyTimeoutMs: integer(env, "BODY_TIMEOUT_MS", 60_000, 100, 300_000),
+    // A quarter of that phone's rate, on average since the body began, from the end of the grace on, so
+    // an upload that pauses for a while still passes; a stalled one is cut then. Holding every slot at
+    // this rate takes a client 64 × 4 KiB/s of upload, where stalling them takes nothing.
+    bodyMinRate: integer(env, "BODY_MIN_RATE", 4096, 0, 1_048_576),
+    // Long enough for a phone's first round trips (the body's first bytes leave with the headers).
+    bodyRateGraceMs: integer(env, "BODY_RATE_GRACE_MS", 2_000, 100, 60_000),
     cookieSecrets: Object.freeze(cookieSecrets(env.COOKIE_SECRET)),
     databaseUrl: databaseUrl(env.DATABASE_URL?.trim()),
   };
