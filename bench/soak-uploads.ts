@@ -128,12 +128,15 @@ export function uploadFlood(options: UploadFloodOptions): Promise<UploadFloodRes
   return promise;
 }
 
-/** 127.0.0.2 to 127.0.0.9: the visitor posts from 127.0.0.1. */
-export const STALL_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 2}`);
+/**
+ * 127.0.0.10 to 127.0.0.17: the visitor posts from 127.0.0.1, and the soak's other stalled uploads come from
+ * 127.0.0.2 to .4, which the server still holds to one slot each when this attack starts.
+ */
+export const STALL_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 10}`);
 /** Per address and pool: a visitor's share of the 64 slots, so that the addresses together ask for all of them. */
 export const STALLS_PER_ADDRESS = 8;
 /** Between one round of the visitor's three writes and the next. */
-const PROBE_EVERY_MS = 250;
+const PROBE_EVERY_MS = 100;
 
 export type WriteKind = "form" | "api" | "tunnel";
 
