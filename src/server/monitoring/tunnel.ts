@@ -96,7 +96,7 @@ async function bodyOrRefusal(request: Request, limit: number, what: string, pace
   } catch (error) {
     if (!(error instanceof BodyTimeout)) return reply(400, `unreadable ${what} body`);
     slot.fellBehind();
-    return reply(408, `${what} ${error.message}`, { ...BODY_TIMEOUT_HEADERS });
+    return reply(408, `${what}: ${error.message}`, { ...BODY_TIMEOUT_HEADERS });
   }
 }
 
