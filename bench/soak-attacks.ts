@@ -1,6 +1,6 @@
 // soak-attacks.ts: what the soak does to the server after its mixed load, one attack at a time: an upload
-// flood against a slow upstream, stalled uploads while visitors post, a HEAD flood, and a log shipper that
-// dies and comes back. Each reports what
+// flood against a slow upstream, stalled uploads while visitors post (from three clients, and from eight
+// that ask for every slot), a HEAD flood, and a log shipper that dies and comes back. Each reports what
 // it sent and how the server answered; the report holds the run to its targets (peak RSS, no error line from
 // an attack, no envelope lost).
 import type { FakeIngest } from "../test/support/fake-ingest.ts";
@@ -8,7 +8,7 @@ import { stallUploads } from "../test/support/stalled-uploads.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
 import { emptyCounts, runLoad, soakTargets, type LoadCounts, type Target } from "./soak-load.ts";
 import type { LogShipper } from "./soak-shipper.ts";
-import { uploadFlood } from "./soak-uploads.ts";
+import { STALL_ADDRESSES, STALLS_PER_ADDRESS, stalledWrites, uploadFlood, writesServed } from "./soak-uploads.ts";
 
 export interface AttackContext {
   origin: string;
@@ -33,12 +33,14 @@ export interface AttackResult {
   from: number;
   to: number;
   note?: string;
+  /** Targets of its own the attack missed: each fails the soak. */
+  problems?: string[];
 }
 
 export interface Attack {
   /** Also the phase the server's log lines are counted under while it runs. */
   name: string;
-  run(ctx: AttackContext): Promise<Pick<AttackResult, "targets" | "counts" | "note">>;
+  run(ctx: AttackContext): Promise<Pick<AttackResult, "targets" | "counts" | "note" | "problems">>;
 }
 
 /** The pages with their documented statuses; streamed ones `streamedWeight` times as often. */
@@ -69,6 +71,14 @@ const uploads: Attack = {
   },
 };
 
+/** One answer of `target`'s, counted. */
+function tally(counts: LoadCounts, target: Target, status: string): void {
+  const statuses = counts.statuses.get(target.name) ?? new Map<string, number>();
+  statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  counts.statuses.set(target.name, statuses);
+  counts.requests++;
+}
+
 const STALLERS = ["127.0.0.2", "127.0.0.3", "127.0.0.4"];
 /** Each staller alone holds more posts than either pool has slots (64). */
 const STALLED_PER_CLIENT = 96;
@@ -89,18 +99,12 @@ const stalledUploads: Attack = {
     const sign: Target = { name: "POST /guestbook (visitor, during the stall)", path: "/guestbook", expected: [303], streamed: false, tunnel: false, weight: 1 };
     const report: Target = { name: "POST /monitoring (visitor, during the stall)", path: "/monitoring", expected: [200], streamed: false, tunnel: true, weight: 1 };
     const counts = emptyCounts();
-    const count = (target: Target, status: string) => {
-      const statuses = counts.statuses.get(target.name) ?? new Map<string, number>();
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      counts.statuses.set(target.name, statuses);
-      counts.requests++;
-    };
     const post = async (target: Target, init: RequestInit) => {
       const status = await fetch(ctx.origin + target.path, { method: "POST", redirect: "manual", ...init }).then(
         async (r) => (await r.arrayBuffer(), String(r.status)),
         (error: Error) => `error: ${error.name}`,
       );
-      count(target, status);
+      tally(counts, target, status);
     };
     const until = performance.now() + ctx.seconds * 1000;
     let n = 0;
@@ -115,6 +119,40 @@ const stalledUploads: Attack = {
     const ended = await Promise.all(attacks.map((a) => a.stop()));
     const stalled = ended.map(({ opened, answers }, i) => `${i ? "tunnel" : "guestbook"}: ${opened} opened, ${[...answers].map(([s, k]) => `${s} ×${k}`).join(", ")}`);
     return { targets: [sign, report], counts, note: `stalled posts: ${stalled.join("; ")}` };
+  },
+};
+
+/** Issue 29's targets for the stall everywhere: the visitor's first write within this, and at least this share of them. */
+const FIRST_WRITE_WITHIN_MS = 3_000;
+const LEAST_SHARE_SERVED = 0.5;
+
+/**
+ * Issue 29 (red team F6): eight addresses stall a share's worth of posts each to the guestbook's action and to
+ * the tunnel, asking for every slot of both pools, while a visitor from another address signs the guestbook
+ * (form and API) and reports errors. Its writes may be refused (429) while the stalled posts hold the
+ * slots, until their rate refuses them; the first must be served within 3 s, and at least half of them.
+ */
+const stallEverywhere: Attack = {
+  name: `stalled uploads from ${STALL_ADDRESSES.length} addresses, ${STALLS_PER_ADDRESS} each to the guestbook's action and the tunnel`,
+  async run(ctx) {
+    const { probes, stalled } = await stalledWrites({ origin: ctx.origin, port: ctx.port, dsn: ctx.dsn, seconds: ctx.seconds });
+    const targets: Target[] = [
+      { name: "POST /guestbook (visitor, stall everywhere)", path: "/guestbook", expected: [303, 429], streamed: false, tunnel: false, weight: 1 },
+      { name: "POST /api/guestbook (visitor, stall everywhere)", path: "/api/guestbook", expected: [201, 429], streamed: false, tunnel: false, weight: 1 },
+      { name: "POST /monitoring (visitor, stall everywhere)", path: "/monitoring", expected: [200, 429], streamed: false, tunnel: true, weight: 1 },
+    ];
+    const counts = emptyCounts();
+    const targetOf = { form: targets[0]!, api: targets[1]!, tunnel: targets[2]! };
+    for (const { kind, status } of probes) tally(counts, targetOf[kind], status);
+    const served = writesServed(probes);
+    const all = served.byKind.find((k) => k.kind === "all")!;
+    const problems = [
+      ...(all.firstMs === undefined || all.firstMs > FIRST_WRITE_WITHIN_MS ? [`the visitor's first write was not served within ${FIRST_WRITE_WITHIN_MS} ms`] : []),
+      ...served.byKind
+        .filter((k) => k.served < LEAST_SHARE_SERVED * k.asked)
+        .map((k) => `${k.kind}: ${k.served} of ${k.asked} of the visitor's writes served, under ${LEAST_SHARE_SERVED * 100}%`),
+    ];
+    return { targets, counts, note: `visitor's writes served: ${served.line}; stalled posts: ${stalled}`, problems };
   },
 };
 
@@ -151,7 +189,7 @@ const logPipe: Attack = {
  * Run in this order. Finding 10 of issue 14 (nothing lost when Sentry is down) adds its attack here: a 30 s
  * outage of the fake ingest with a server restart in the middle, counting events and envelopes lost.
  */
-export const ATTACKS: readonly Attack[] = [uploads, stalledUploads, heads, logPipe];
+export const ATTACKS: readonly Attack[] = [uploads, stalledUploads, stallEverywhere, heads, logPipe];
 
 /**
  * Runs each attack, then a second for its last log lines (streamed pages log when they end); `onPhase` names

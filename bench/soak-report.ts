@@ -141,7 +141,8 @@ function attackLine(r: SoakResult, a: AttackResult): string {
 function attacksHeld(r: SoakResult): Figure {
   const problems = r.attacks.flatMap((a) => {
     const errors = r.logs.errors.get(a.name) ?? 0;
-    return [...statusProblems(a.targets, a.counts).map((p) => `${a.name}: ${p}`), ...(errors ? [`${a.name}: ${errors} error lines`] : [])];
+    const own = (a.problems ?? []).map((p) => `${a.name}: ${p}`);
+    return [...statusProblems(a.targets, a.counts).map((p) => `${a.name}: ${p}`), ...(errors ? [`${a.name}: ${errors} error lines`] : []), ...own];
   });
   const { dropped } = r.logs;
   // The shipper's death must have cost lines, and the server must have said how many once it was back.

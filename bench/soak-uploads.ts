@@ -1,7 +1,17 @@
-// soak-uploads.ts: the soak's upload flood: many raw sockets, each posting a ~1 MiB envelope to the tunnel in
-// two parts (headers and 1 KB, a pause, then the rest), over and over, while the upstream answers slowly.
-// Every body is mid-upload at once, which is what makes a tunnel buffer bodies it will refuse. It runs on a
-// worker thread: the fake ingest on the main thread must answer on time while the sockets push ~300 MiB.
+// soak-uploads.ts: the soak's upload attacks.
+//
+// The flood: many raw sockets, each posting a ~1 MiB envelope to the tunnel in two parts (headers and 1 KB, a
+// pause, then the rest), over and over, while the upstream answers slowly. Every body is mid-upload at once,
+// which is what makes a tunnel buffer bodies it will refuse. It runs on a worker thread: the fake ingest on
+// the main thread must answer on time while the sockets push ~300 MiB.
+//
+// The stall everywhere (issue 29, red team F6): STALL_ADDRESSES.length addresses, each with a share's worth of
+// posts (8) to the guestbook's action and as many to the tunnel, that send headers, Content-Length and 100
+// bytes and then nothing, reconnecting whenever they are closed: together they ask for every slot of both
+// pools. Meanwhile a visitor from another address keeps making the three writes a site takes (a form post,
+// an API write, an error report); it reports the share of those served and how soon the first one was.
+import { stallUploads } from "../test/support/stalled-uploads.ts";
+import { browserEnvelope } from "./lib/envelope.ts";
 
 export interface UploadFloodOptions {
   port: number;
@@ -116,4 +126,85 @@ export function uploadFlood(options: UploadFloodOptions): Promise<UploadFloodRes
   };
   worker.postMessage(options);
   return promise;
+}
+
+/**
+ * 127.0.0.10 to 127.0.0.17: the visitor posts from 127.0.0.1, and the soak's other stalled uploads come from
+ * 127.0.0.2 to .4, which the server still holds to one slot each when this attack starts.
+ */
+export const STALL_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 10}`);
+/** Per address and pool: a visitor's share of the 64 slots, so that the addresses together ask for all of them. */
+export const STALLS_PER_ADDRESS = 8;
+/** Between one round of the visitor's three writes and the next. */
+const PROBE_EVERY_MS = 100;
+
+export type WriteKind = "form" | "api" | "tunnel";
+
+/** One write of the visitor's: its status (or `error: <what>`), and when it was answered, in ms since the stall was in place. */
+export interface WriteProbe {
+  kind: WriteKind;
+  status: string;
+  ms: number;
+}
+
+export interface StalledWrites {
+  probes: WriteProbe[];
+  /** How each pool's stalled posts ended, for the report's note. */
+  stalled: string;
+}
+
+const SERVED: Record<WriteKind, string> = { form: "303", api: "201", tunnel: "200" };
+
+/** Runs the stall for `seconds` while the visitor writes; `origin` is the server's, the guestbook and its API on it. */
+export async function stalledWrites({ origin, port, dsn, seconds }: { origin: string; port: number; dsn: string; seconds: number }): Promise<StalledWrites> {
+  const form = { "content-type": "application/x-www-form-urlencoded", origin };
+  const json = { "content-type": "application/json", origin };
+  const envelope = { "content-type": "text/plain;charset=UTF-8", origin };
+  const stall = { port, from: STALL_ADDRESSES, connections: STALLS_PER_ADDRESS, sent: 100 };
+  const attacks = [stallUploads({ ...stall, path: "/guestbook", headers: form }), stallUploads({ ...stall, path: "/monitoring", headers: envelope })];
+  await Promise.all(attacks.map((a) => a.ready));
+  const started = performance.now();
+  const probes: WriteProbe[] = [];
+  const write = async (kind: WriteKind, path: string, init: RequestInit) => {
+    const status = await fetch(origin + path, { method: "POST", redirect: "manual", ...init }).then(
+      async (r) => (await r.arrayBuffer(), String(r.status)),
+      (error: Error) => `error: ${error.name}`,
+    );
+    probes.push({ kind, status, ms: performance.now() - started });
+  };
+  for (let n = 1; performance.now() - started < seconds * 1000; n++) {
+    const entry = { name: "Soak visitor", message: `Signed during the stall everywhere, ${n}` };
+    await Promise.all([
+      write("form", "/guestbook", { headers: form, body: new URLSearchParams(entry).toString() }),
+      write("api", "/api/guestbook", { headers: json, body: JSON.stringify(entry) }),
+      write("tunnel", "/monitoring", { headers: envelope, body: browserEnvelope(dsn) }),
+      Bun.sleep(PROBE_EVERY_MS),
+    ]);
+  }
+  const ended = await Promise.all(attacks.map((a) => a.stop()));
+  const stalled = ended.map(({ opened, answers }, i) => `${i ? "tunnel" : "guestbook"}: ${opened} opened, ${[...answers].map(([s, k]) => `${s} ×${k}`).join(", ")}`);
+  return { probes, stalled: stalled.join("; ") };
+}
+
+export interface WritesServed {
+  /** Per kind and in all: served of asked, and the ms to the first served (undefined: none was). */
+  byKind: Array<{ kind: WriteKind | "all"; served: number; asked: number; firstMs?: number }>;
+  line: string;
+}
+
+/** The share of the visitor's writes served, and how soon the first of each kind was. */
+export function writesServed(probes: readonly WriteProbe[]): WritesServed {
+  const kinds = ["form", "api", "tunnel", "all"] as const;
+  const byKind = kinds.map((kind) => {
+    const mine = probes.filter((p) => kind === "all" || p.kind === kind);
+    const served = mine.filter((p) => p.status === SERVED[p.kind]);
+    return { kind, served: served.length, asked: mine.length, firstMs: served.length ? Math.min(...served.map((p) => p.ms)) : undefined };
+  });
+  const line = byKind
+    .map(({ kind, served, asked, firstMs }) => {
+      const first = firstMs === undefined ? "none served" : `first after ${(firstMs / 1000).toFixed(2)} s`;
+      return `${kind} ${served}/${asked} (${Math.round((served / Math.max(1, asked)) * 100)}%, ${first})`;
+    })
+    .join(", ");
+  return { byKind, line };
 }

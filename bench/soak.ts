@@ -17,7 +17,9 @@
 // envelope in two parts (1 KB, a pause, the rest), over and over, while the upstream answers after 0.5 s;
 // stalled uploads (three other loopback addresses, 96 connections each to the guestbook's action and to the
 // tunnel, sending headers and Content-Length and then nothing, reconnecting when closed) while a visitor
-// signs the guestbook and reports errors, every one of which must succeed (303, 200); a
+// signs the guestbook and reports errors, every one of which must succeed (303, 200); the same from eight
+// addresses with 8 posts each (100 bytes sent) to each pool, every slot, while a visitor signs the guestbook by
+// form and API and reports errors: the first must be served within 3 s, and at least half of them; a
 // HEAD flood over every page, streamed ones most; and light load while the log shipper is killed and, a few
 // seconds later, started again. At the end the server gets SIGTERM. Its stdout and stderr are read throughout.
 //
@@ -36,8 +38,9 @@
 //             failed, the log shipper's restart (one torn line, one stderr line saying lines are dropped) and
 //             the server's count of the lines it dropped;
 //             up to 5 offending lines are quoted;
-//   PASS/FAIL attacks: no answer outside an attack's expected set, no error-level line from an attack, and
-//             the log shipper's restart followed by the server's count of the lines it could not write;
+//   PASS/FAIL attacks: no answer outside an attack's expected set, no error-level line from an attack, an
+//             attack's own targets met (the stall from eight addresses), and the log shipper's restart
+//             followed by the server's count of the lines it could not write;
 //   PASS/FAIL tunnel 2xx envelopes at the ingest: every envelope the tunnel answered 2xx for (browser
 //             envelopes and the 1 MiB uploads), by event_id, reached the fake ingest.
 // The exit code is 0 only when all pass.

@@ -1,5 +1,15 @@
-// api.server.ts: the bench app's JSON API: the items page's data.
+// api.server.ts: the bench app's JSON API: the items page's data, and a JSON way to sign the guestbook (the
+// soak's API write, read in the pool the guestbook's form action shares).
 import { Elysia } from "elysia";
+import { validateEntry } from "./guestbook/entry.ts";
 import { itemsLoader } from "./pages/items.server.ts";
+import { guestbook } from "./server.server.ts";
 
-export const api = new Elysia({ prefix: "/api" }).get("/items", () => itemsLoader());
+export const api = new Elysia({ prefix: "/api" })
+  .get("/items", () => itemsLoader())
+  .post("/guestbook", async ({ body, set }) => {
+    const checked = validateEntry(body);
+    if (checked.ok) await (await guestbook()).add(checked.entry);
+    set.status = checked.ok ? 201 : 422;
+    return checked.ok ? { signed: true } : { errors: checked.errors };
+  });

@@ -10,6 +10,10 @@ export interface WritesConfig {
   readonly actionMaxBytes: number;
   /** BODY_TIMEOUT_MS: how long the whole body of an action, API route or tunnel post may take to arrive (then 408). */
   readonly bodyTimeoutMs: number;
+  /** BODY_MIN_RATE: bytes a second such a body must average from bodyRateGraceMs on (then 408); 0: none. */
+  readonly bodyMinRate: number;
+  /** BODY_RATE_GRACE_MS: how long a body may take before its rate counts. */
+  readonly bodyRateGraceMs: number;
   /** COOKIE_SECRET, comma-separated for rotation: the first signs, all verify. Empty: one kept under dataDir. */
   readonly cookieSecrets: readonly string[];
   /** DATABASE_URL, sqlite:… or postgres://…; undefined: SQLite under dataDir. */
@@ -32,8 +36,10 @@ export interface Config extends WritesConfig {
   readonly monitoringMaxBytes: number;
   readonly monitoringTimeoutMs: number;
   readonly monitoringMaxInFlight: number;
-  /** Trust X-Forwarded-For from a reverse proxy in front of us. Off: the socket address is the visitor. */
+  /** TRUST_PROXY: behind a reverse proxy, trust its X-Forwarded-* headers. Off: the socket address is the visitor. */
   readonly trustProxy: boolean;
+  /** TRUST_PROXY's count of proxies that append to X-Forwarded-For (0 when it is off; `true` is 1). */
+  readonly proxyHops: number;
   /** How long SIGTERM waits for in-flight requests before exiting anyway. */
   readonly shutdownTimeoutMs: number;
   /** Seconds of Strict-Transport-Security on every response; unset: none (the TLS proxy's job). */
@@ -115,6 +121,20 @@ function monitoringData(env: Env) {
   };
 }
 
+/**
+ * TRUST_PROXY: how many reverse proxies in front of this server append the address they saw to
+ * X-Forwarded-For; `true` is one, `false` (or 0) none. Each proxy needs to be one the visitor cannot go around.
+ */
+function proxy(env: Env): { trustProxy: boolean; proxyHops: number } {
+  const raw = env.TRUST_PROXY?.trim().toLowerCase();
+  let hops: number;
+  if (raw === "true") hops = 1;
+  else if (raw === "false") hops = 0;
+  else if (raw && !/^\d+$/.test(raw)) throw new ConfigError("TRUST_PROXY", `expected true, false or a number of proxies, got "${raw}"`);
+  else hops = integer(env, "TRUST_PROXY", 0, 0, 10);
+  return { trustProxy: hops > 0, proxyHops: hops };
+}
+
 function mode(raw: string | undefined): Mode {
   // An unknown mode is treated as production: it never leaks messages or stacks.
   if (raw === "development" || raw === "test") return raw;
@@ -151,7 +171,7 @@ export function parseConfig(env: Env): Config {
     monitoringMaxBytes: integer(env, "MONITORING_MAX_BYTES", 1_048_576, 1024, 64 * 1_048_576),
     monitoringTimeoutMs: integer(env, "MONITORING_TIMEOUT_MS", 5_000, 100, 60_000),
     monitoringMaxInFlight: integer(env, "MONITORING_MAX_IN_FLIGHT", 64, 1, 10_000),
-    trustProxy: boolean(env, "TRUST_PROXY"),
+    ...proxy(env),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
     hstsMaxAge: env.HSTS_MAX_AGE?.trim() ? integer(env, "HSTS_MAX_AGE", 0, 0, 63_072_000) : undefined,
     ...monitoringData(env),
@@ -167,8 +187,15 @@ function writesConfig(env: Env): WritesConfig {
   return {
     // Bodies are held in memory whole, so the ceiling stays far below a server's RAM.
     actionMaxBytes: integer(env, "ACTION_MAX_BYTES", 1_048_576, 1024, 256 * 1_048_576),
-    // A slot is held while its body arrives; a megabyte takes 30 s at ~35 KB/s, a slow mobile upload.
-    bodyTimeoutMs: integer(env, "BODY_TIMEOUT_MS", 30_000, 100, 300_000),
+    // A slot is held while its body arrives, as long as it keeps up BODY_MIN_RATE: the deadline only caps
+    // a slow upload that does. A megabyte takes 33 s at 256 kbit/s, a phone on a poor signal.
+    bodyTimeoutMs: integer(env, "BODY_TIMEOUT_MS", 60_000, 100, 300_000),
+    // A quarter of that phone's rate, on average since the body began, from the end of the grace on, so
+    // an upload that pauses for a while still passes; a stalled one is cut then. Holding every slot at
+    // this rate takes a client 64 × 4 KiB/s of upload, where stalling them takes nothing.
+    bodyMinRate: integer(env, "BODY_MIN_RATE", 4096, 0, 1_048_576),
+    // Long enough for a phone's first round trips (the body's first bytes leave with the headers).
+    bodyRateGraceMs: integer(env, "BODY_RATE_GRACE_MS", 2_000, 100, 60_000),
     cookieSecrets: Object.freeze(cookieSecrets(env.COOKIE_SECRET)),
     databaseUrl: databaseUrl(env.DATABASE_URL?.trim()),
   };

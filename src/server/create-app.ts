@@ -13,12 +13,14 @@ import { hostCheckPlugin } from "./http/host-check.ts";
 import { text } from "./http/text.ts";
 import { stdoutLogger, type Logger } from "./monitoring/logger.ts";
 import { TRACING_MODULE } from "./http/manifest.ts";
-import { monitoringPlugin, visitorIp } from "./monitoring/tunnel.ts";
+import { monitoringPlugin } from "./monitoring/tunnel.ts";
+import { visitorAddress } from "./http/visitor-address.ts";
 import type { PageDeps } from "./pages/page-request.ts";
 import { pagesPlugin } from "./pages/pages.ts";
 import { prerenderRoutes, type Prerendered } from "./prerender/store.ts";
 import type { PrerenderedPages } from "./prerender/stored-page.ts";
 import { createBodyReads, type BodyReads } from "./writes/body-reads.ts";
+import { bodyPaceOf } from "./writes/request-body.ts";
 import { createPublicFileHandler, type PublicFiles } from "./http/public-files.ts";
 import { requestScopePlugin, type RequestMonitor } from "./monitoring/request-monitor.ts";
 import { requestLogPlugin } from "./monitoring/request-log.ts";
@@ -95,8 +97,8 @@ export function pageHandlerDeps(
 function bodyReadsOf(config: Config, server: () => Server<unknown> | null): BodyReads {
   return createBodyReads({
     maxBytes: config.actionMaxBytes,
-    timeoutMs: config.bodyTimeoutMs,
-    clientOf: (request) => visitorIp(request, server(), config.trustProxy),
+    pace: bodyPaceOf(config),
+    clientOf: (request) => visitorAddress(request, server(), config.proxyHops),
   });
 }
 

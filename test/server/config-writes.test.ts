@@ -1,4 +1,5 @@
-// parseConfig's block for writes: ACTION_MAX_BYTES, BODY_TIMEOUT_MS, COOKIE_SECRET, DATA_DIR, DATABASE_URL, their defaults and one-line refusals.
+// parseConfig's block for writes: ACTION_MAX_BYTES, BODY_TIMEOUT_MS, BODY_MIN_RATE, BODY_RATE_GRACE_MS, COOKIE_SECRET, DATA_DIR,
+// DATABASE_URL, their defaults and one-line refusals.
 import { resolve } from "node:path";
 import { describe, expect, test } from "bun:test";
 import { parseConfig } from "../../src/server/config.ts";
@@ -10,7 +11,7 @@ describe("parseConfig: writes", () => {
   test("an empty environment gives the documented defaults", () => {
     const config = parseConfig({});
     expect(config.actionMaxBytes).toBe(1_048_576);
-    expect(config.bodyTimeoutMs).toBe(30_000);
+    expect(config).toMatchObject({ bodyTimeoutMs: 60_000, bodyMinRate: 4096, bodyRateGraceMs: 2_000 });
     expect(config.cookieSecrets).toEqual([]);
     expect(config.dataDir).toBe(resolve("data"));
     expect(config.databaseUrl).toBeUndefined();
@@ -21,6 +22,8 @@ describe("parseConfig: writes", () => {
     const config = parseConfig({
       ACTION_MAX_BYTES: "65536",
       BODY_TIMEOUT_MS: "5000",
+      BODY_MIN_RATE: "0",
+      BODY_RATE_GRACE_MS: "500",
       COOKIE_SECRET: ` ${SECRET_A} , ${SECRET_B} `,
       DATA_DIR: "/var/lib/brisk",
       DATABASE_URL: "postgres://brisk:pw@db:5432/brisk",
@@ -28,6 +31,8 @@ describe("parseConfig: writes", () => {
     expect(config).toMatchObject({
       actionMaxBytes: 65_536,
       bodyTimeoutMs: 5_000,
+      bodyMinRate: 0,
+      bodyRateGraceMs: 500,
       cookieSecrets: [SECRET_A, SECRET_B],
       dataDir: "/var/lib/brisk",
       databaseUrl: "postgres://brisk:pw@db:5432/brisk",
@@ -48,6 +53,8 @@ describe("parseConfig: writes", () => {
   test.each([
     ["ACTION_MAX_BYTES", "1MB", "expected a whole number"],
     ["ACTION_MAX_BYTES", "100", "must be between 1024"],
+    ["BODY_MIN_RATE", "4 KiB", "expected a whole number"],
+    ["BODY_RATE_GRACE_MS", "0", "must be between 100"],
     ["COOKIE_SECRET", "short", "the secret is 5 bytes; each must be at least 32"],
     ["COOKIE_SECRET", `${SECRET_A},tiny`, "secret 2 of 2 is 4 bytes"],
     ["COOKIE_SECRET", `${SECRET_A},,${SECRET_A}`, "secret 2 of 3 is 0 bytes"],

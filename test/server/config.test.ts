@@ -17,6 +17,7 @@ describe("parseConfig", () => {
       monitoringTimeoutMs: 5_000,
       monitoringMaxInFlight: 64,
       trustProxy: false,
+      proxyHops: 0,
       shutdownTimeoutMs: 10_000,
     });
     expect(config.sentryDsn).toBeUndefined();
@@ -60,9 +61,22 @@ describe("parseConfig", () => {
       monitoringTimeoutMs: 1500,
       monitoringMaxInFlight: 8,
       trustProxy: true,
+      proxyHops: 1,
       shutdownTimeoutMs: 2500,
       hstsMaxAge: 31_536_000,
     });
+  });
+
+  test.each([
+    ["true", 1],
+    ["1", 1],
+    ["TRUE", 1],
+    ["2", 2],
+    ["false", 0],
+    ["0", 0],
+    ["", 0],
+  ])("TRUST_PROXY=%p is %p proxies appending to X-Forwarded-For", (value, hops) => {
+    expect(parseConfig({ TRUST_PROXY: value })).toMatchObject({ trustProxy: hops > 0, proxyHops: hops });
   });
 
   test("an unknown NODE_ENV is production, which never shows messages or stacks", () => {
@@ -91,6 +105,8 @@ describe("parseConfig", () => {
     ["MONITORING_MAX_BYTES", "999999999999"],
     ["SENTRY_TRACES_SAMPLE_RATE", "2"],
     ["TRUST_PROXY", "yes please"],
+    ["TRUST_PROXY", "11"],
+    ["TRUST_PROXY", "-1"],
     ["SHUTDOWN_TIMEOUT_MS", "soon"],
     ["HSTS_MAX_AGE", "1y"],
     ["HSTS_MAX_AGE", "99999999999"],

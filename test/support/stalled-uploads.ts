@@ -1,6 +1,8 @@
-// stalled-uploads.ts (test support): the red team's stalled-upload attack (issue 23, R2): connections that send a
-// POST's headers with `Content-Length` and then nothing, each opened again as soon as the server closes it. They come from other loopback addresses than the visitors' 127.0.0.1 (node:net's localAddress),
-// so the server sees other clients, as it would see an attacker on the internet.
+// stalled-uploads.ts (test support): the red team's stalled-upload attack (issue 23, R2; issue 29, F6): connections
+// that send a POST's headers with `Content-Length` (and perhaps the body's first bytes) and then nothing, each
+// opened again as soon as the server closes it. They come from other loopback addresses than the visitors'
+// 127.0.0.1 (node:net's localAddress), so the server sees other clients, as it would see an attacker on the
+// internet.
 import { connect } from "node:net";
 
 export interface StallOptions {
@@ -10,41 +12,49 @@ export interface StallOptions {
   connections: number;
   /** Request target and headers of every stalled post (Host and Content-Length are added). */
   path: string;
-  headers: Record<string, string>;
-  /** The Content-Length declared and never sent. */
+  /** Or the headers of the n-th post opened (from 0), for headers that change with each. */
+  headers: Record<string, string> | ((n: number) => Record<string, string>);
+  /** The Content-Length declared and never sent in full. */
   declared?: number;
+  /** Body bytes sent with the headers before the stall (red team F6 sent 100); none by default. */
+  sent?: number;
 }
 
 export interface StallAttack {
   /** Resolves once every connection has been opened once, so the server has seen the whole attack. */
   ready: Promise<void>;
+  /** Resolves once the server has answered `count` of the stalled posts with `status`. */
+  answered(status: string, count: number): Promise<void>;
   /** Closes every connection; resolves with how many were opened and the status (or "closed") each ended with. */
   stop(): Promise<{ opened: number; answers: Map<string, number> }>;
 }
 
-export function stallUploads({ port, from, connections, path, headers, declared = 100_000 }: StallOptions): StallAttack {
-  const head =
+export function stallUploads({ port, from, connections, path, headers, declared = 100_000, sent = 0 }: StallOptions): StallAttack {
+  const opening = (n: number) =>
     `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: ${declared}\r\n` +
-    Object.entries(headers)
+    Object.entries(typeof headers === "function" ? headers(n) : headers)
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join("") +
-    "\r\n";
+    "\r\n" +
+    "a".repeat(sent);
   let stopped = false;
   let opened = 0;
   const answers = new Map<string, number>();
+  const awaited: Array<{ status: string; count: number; resolve: () => void }> = [];
   const open = new Set<ReturnType<typeof connect>>();
   /** One stalled post; resolves when the server (or stop) closes it. */
   const stall = (localAddress: string) =>
     new Promise<void>((resolve) => {
       let received = "";
       const socket = connect({ host: "127.0.0.1", port, localAddress }, () => {
-        opened++;
-        socket.write(head);
+        socket.write(opening(opened++));
       });
       open.add(socket);
       let answered = false;
       const count = (answer: string) => {
-        if (!stopped) answers.set(answer, (answers.get(answer) ?? 0) + 1);
+        if (stopped) return;
+        answers.set(answer, (answers.get(answer) ?? 0) + 1);
+        for (const wait of awaited) if (wait.status === answer && answers.get(answer)! >= wait.count) wait.resolve();
       };
       // The socket stays open after an answer (a refusal) until the server closes it, as the attacker left it.
       socket.on("data", (chunk) => {
@@ -72,6 +82,12 @@ export function stallUploads({ port, from, connections, path, headers, declared 
   })();
   return {
     ready,
+    answered(status, count) {
+      if ((answers.get(status) ?? 0) >= count) return Promise.resolve();
+      const { promise, resolve } = Promise.withResolvers<void>();
+      awaited.push({ status, count, resolve });
+      return promise;
+    },
     async stop() {
       stopped = true;
       for (const socket of open) socket.destroy();

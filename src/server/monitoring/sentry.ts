@@ -8,7 +8,7 @@ import { transactionName } from "../../runtime/trace-names.ts";
 import { failUndelivered } from "../../runtime/sentry-transport.ts";
 import type { Config } from "../config.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
-import { visitorIp } from "./tunnel.ts";
+import { visitorAddress } from "../http/visitor-address.ts";
 import type { RequestMonitor } from "./request-monitor.ts";
 import type { CaptureError } from "./request-record.ts";
 import { createOutbox } from "./sentry-outbox.ts";
@@ -107,8 +107,8 @@ export function initServerSentry(config: Config, release: string, { log = stdout
     request(request, server, handle) {
       return Sentry.withIsolationScope((scope) => {
         // With SENTRY_SEND_DEFAULT_PII, the visitor's address as the tunnel takes it: the socket's, or behind
-        // TRUST_PROXY the first X-Forwarded-For entry. Never a header the visitor wrote.
-        const ip = config.sentrySendDefaultPii ? visitorIp(request, server, config.trustProxy) : undefined;
+        // TRUST_PROXY the one the proxy saw. Never a header the visitor wrote.
+        const ip = config.sentrySendDefaultPii ? visitorAddress(request, server, config.proxyHops) : undefined;
         scope.setSDKProcessingMetadata({ [SCOPED_REQUEST_KEY]: { request, ip, start: Date.now() } satisfies ScopedRequest });
         // The isolation scope already has a trace of its own; a page-data request continues its navigation's.
         const sentryTrace = request.headers.get("sentry-trace");

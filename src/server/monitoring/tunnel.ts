@@ -1,13 +1,14 @@
 // tunnel.ts: checks a Sentry envelope and forwards it to a configured DSN.
 import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@sentry/core";
-import type { Server } from "bun";
 import { Elysia } from "elysia";
 import type { Config } from "../config.ts";
 import { recordOf } from "./request-record.ts";
 import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
-import { BODY_TIMEOUT_HEADERS, BodyTimeout, createAdmission, readBody, type Admission, type Bytes } from "../writes/request-body.ts";
+import { createAdmission, type Admission, type Slot } from "../writes/admission.ts";
+import { BODY_TIMEOUT_HEADERS, BodyTimeout, bodyPaceOf, readBody, type BodyPace, type Bytes } from "../writes/request-body.ts";
 import { crossHostRefusal } from "../writes/same-origin.ts";
 import { CSP_REPORT_PATH } from "../http/security-headers.ts";
+import { visitorAddress } from "../http/visitor-address.ts";
 
 export interface TunnelOptions {
   /** Every DSN envelopes may go to. Empty: the tunnel forwards nothing. */
@@ -15,8 +16,8 @@ export interface TunnelOptions {
   readonly maxBytes: number;
   readonly timeoutMs: number;
   readonly maxInFlight: number;
-  /** How long a body may take to arrive (BODY_TIMEOUT_MS); no deadline when omitted. */
-  readonly bodyTimeoutMs?: number;
+  /** How fast a body must arrive (BODY_TIMEOUT_MS, BODY_MIN_RATE, BODY_RATE_GRACE_MS); any pace when omitted. */
+  readonly bodyPace?: BodyPace;
   readonly fetch?: typeof fetch;
   /** This site's origin may come from X-Forwarded-Proto/-Host (the cross-site check, as for form posts). */
   readonly trustProxy?: boolean;
@@ -32,7 +33,7 @@ export interface Tunnel extends Upstream {
    * takes at most its share of the slots.
    */
   readonly admission: Admission;
-  readonly bodyTimeoutMs?: number;
+  readonly bodyPace?: BodyPace;
   readonly trustProxy: boolean;
 }
 
@@ -53,7 +54,7 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     maxBytes: options.maxBytes,
     timeoutMs: options.timeoutMs,
     admission: createAdmission(options.maxInFlight),
-    bodyTimeoutMs: options.bodyTimeoutMs,
+    bodyPace: options.bodyPace,
     fetch: options.fetch ?? fetch,
     trustProxy: options.trustProxy ?? false,
   };
@@ -88,17 +89,19 @@ export function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> 
   }
 }
 
-/** The body within `limit` and the deadline, or the answer that refuses it. */
-async function bodyOrRefusal(request: Request, limit: number, what: string, timeoutMs: number | undefined): Promise<Bytes | Response> {
+/** The body within `limit` and its pace, or the answer that refuses it (a 408 marks the slot's client slow). */
+async function bodyOrRefusal(request: Request, limit: number, what: string, pace: BodyPace | undefined, slot: Slot): Promise<Bytes | Response> {
   try {
-    return (await readBody(request, limit, timeoutMs)) ?? reply(413, `${what} too large`);
+    return (await readBody(request, limit, pace)) ?? reply(413, `${what} too large`);
   } catch (error) {
-    return error instanceof BodyTimeout ? reply(408, `${what} body too slow`, { ...BODY_TIMEOUT_HEADERS }) : reply(400, `unreadable ${what} body`);
+    if (!(error instanceof BodyTimeout)) return reply(400, `unreadable ${what} body`);
+    slot.fellBehind();
+    return reply(408, `${what}: ${error.message}`, { ...BODY_TIMEOUT_HEADERS });
   }
 }
 
-async function checkAndForward(request: Request, clientIp: string | undefined, tunnel: Tunnel): Promise<Response> {
-  const body = await bodyOrRefusal(request, tunnel.maxBytes, "envelope", tunnel.bodyTimeoutMs);
+async function checkAndForward(request: Request, clientIp: string | undefined, tunnel: Tunnel, slot: Slot): Promise<Response> {
+  const body = await bodyOrRefusal(request, tunnel.maxBytes, "envelope", tunnel.bodyPace, slot);
   if (body instanceof Response) return body;
   if (body.byteLength === 0) return reply(400, "missing envelope body");
   const header = parseEnvelopeHeader(body);
@@ -120,7 +123,7 @@ export async function handleMonitoring(
   // Another site's page must not spend our Sentry quota through its visitors' browsers.
   if (crossHostRefusal(request, tunnel)) return reply(403, "cross-site envelopes are refused");
   // Admitted before a byte of the body is read: a flood costs no buffering past the slots.
-  return (await tunnel.admission.run(clientIp, () => checkAndForward(request, clientIp, tunnel))) ?? tooBusy();
+  return (await tunnel.admission.run(clientIp, (slot) => checkAndForward(request, clientIp, tunnel, slot))) ?? tooBusy();
 }
 
 /** Browsers' CSP violation reports: small JSON documents in one of two formats. */
@@ -136,8 +139,8 @@ export function securityEndpoint(dsn: string | undefined): string | undefined {
   return `${d.protocol}://${d.host}${port}${path}/api/${d.projectId}/security/?sentry_key=${encodeURIComponent(d.publicKey ?? "")}`;
 }
 
-async function checkAndForwardReport(request: Request, type: string, clientIp: string | undefined, endpoint: string, tunnel: Tunnel) {
-  const body = await bodyOrRefusal(request, CSP_REPORT_MAX_BYTES, "report", tunnel.bodyTimeoutMs);
+async function checkAndForwardReport(request: Request, type: string, clientIp: string | undefined, endpoint: string, tunnel: Tunnel, slot: Slot) {
+  const body = await bodyOrRefusal(request, CSP_REPORT_MAX_BYTES, "report", tunnel.bodyPace, slot);
   if (body instanceof Response) return body;
   // The destination is fixed by configuration; the body only has to be what Sentry parses.
   try {
@@ -158,27 +161,7 @@ export async function handleCspReport(
   if (!endpoint) return notConfigured("CSP reporting");
   const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase() ?? "";
   if (!CSP_REPORT_TYPES.includes(type)) return reply(415, "expected application/csp-report or application/reports+json");
-  return (await tunnel.admission.run(clientIp, () => checkAndForwardReport(request, type, clientIp, endpoint, tunnel))) ?? tooBusy();
-}
-
-/**
- * node:net is required on first use: loading it makes Bun build Node's stream internals, ~10 ms of cold
- * start that only a server behind a trusted proxy has any use for.
- */
-let isIP: typeof import("node:net").isIP | undefined;
-
-/** The visitor's address: the first X-Forwarded-For entry behind a trusted proxy, else the socket's. */
-export function visitorIp(request: Request, server: Server<unknown> | null, trustProxy: boolean): string | undefined {
-  if (trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for");
-    if (forwarded) {
-      const comma = forwarded.indexOf(",");
-      const first = (comma === -1 ? forwarded : forwarded.slice(0, comma)).trim();
-      isIP ??= (import.meta.require("node:net") as typeof import("node:net")).isIP;
-      if (isIP(first)) return first;
-    }
-  }
-  return server?.requestIP(request)?.address;
+  return (await tunnel.admission.run(clientIp, (slot) => checkAndForwardReport(request, type, clientIp, endpoint, tunnel, slot))) ?? tooBusy();
 }
 
 export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch } = {}) {
@@ -187,11 +170,11 @@ export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch
     maxBytes: config.monitoringMaxBytes,
     timeoutMs: config.monitoringTimeoutMs,
     maxInFlight: config.monitoringMaxInFlight,
-    bodyTimeoutMs: config.bodyTimeoutMs,
+    bodyPace: bodyPaceOf(config),
     fetch: options.fetch,
     trustProxy: config.trustProxy,
   });
-  const { trustProxy } = config;
+  const { proxyHops } = config;
   const cspEndpoint = securityEndpoint(config.sentryDsn);
   return new Elysia({ name: "brisk:monitoring" })
     // Their 5xx are Sentry's, passed on or met on the way (502, 504): the site itself is fine.
@@ -200,13 +183,13 @@ export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch
     })
     .post(
       CSP_REPORT_PATH,
-      ({ request, server }) => handleCspReport(request, visitorIp(request, server, trustProxy), cspEndpoint, tunnel),
+      ({ request, server }) => handleCspReport(request, visitorAddress(request, server, proxyHops), cspEndpoint, tunnel),
       { parse: "none" },
     )
     .all(CSP_REPORT_PATH, methodNotAllowed, { parse: "none" })
     .post(
       "/monitoring",
-      ({ request, server }) => handleMonitoring(request, visitorIp(request, server, trustProxy), tunnel),
+      ({ request, server }) => handleMonitoring(request, visitorAddress(request, server, proxyHops), tunnel),
       { parse: "none" },
     )
     .all("/monitoring", methodNotAllowed, { parse: "none" });

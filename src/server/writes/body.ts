@@ -1,17 +1,17 @@
 // body.ts: reads an action's or API route's request body within limits and parses it by its content type.
 //
-// readActionBody(request, { maxBytes, maxFields, timeoutMs }) resolves, for anything a client can send, with
+// readActionBody(request, { maxBytes, maxFields, pace }) resolves, for anything a client can send, with
 //   { ok: true, kind: "form", form }   application/x-www-form-urlencoded or multipart/form-data (files too)
 //   { ok: true, kind: "json", json }   application/json, any JSON value
 //   { ok: false, status, message }     400 malformed body, invalid UTF-8, a charset other than UTF-8, a
 //                                      body that could not be read; 413 past maxBytes or maxFields;
 //                                      415 another or no content type, or a Content-Encoding; 408 a
-//                                      body not all there within timeoutMs
+//                                      body that falls behind its pace (too slow, or past its deadline)
 // and never throws for a client's input. The body is read at most once, so an Elysia route using it
 // needs `parse: "none"`. Nothing past maxBytes is held (see request-body.ts); maxFields caps the entries
 // (fields and files) a form may have, counted on the raw bytes before a FormData is built. `message`
 // is plain text that names no secret, safe for the answer's body and the log.
-import { BodyTimeout, readBody, type Bytes } from "./request-body.ts";
+import { BodyTimeout, readBody, type BodyPace, type Bytes } from "./request-body.ts";
 
 export type BodyRead =
   | { readonly ok: true; readonly kind: "form"; readonly form: FormData }
@@ -23,8 +23,8 @@ export interface ActionBodyOptions {
   readonly maxBytes: number;
   /** The most entries (fields and files together) a form may have. */
   readonly maxFields?: number;
-  /** BODY_TIMEOUT_MS: how long the whole body may take to arrive; no deadline when omitted. */
-  readonly timeoutMs?: number;
+  /** BODY_TIMEOUT_MS, BODY_MIN_RATE, BODY_RATE_GRACE_MS: how fast the body must arrive; any pace when omitted. */
+  readonly pace?: BodyPace;
 }
 
 export const DEFAULT_MAX_FIELDS = 1000;
@@ -55,7 +55,7 @@ export async function readActionBody(request: Request, options: ActionBodyOption
   }
   let bytes: Bytes | undefined;
   try {
-    bytes = await readBody(request, options.maxBytes, options.timeoutMs);
+    bytes = await readBody(request, options.maxBytes, options.pace);
   } catch (error) {
     if (error instanceof BodyTimeout) return refuse(408, error.message);
     return refuse(400, "the body could not be read");

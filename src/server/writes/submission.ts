@@ -1,8 +1,8 @@
 // submission.ts: the checks a form post to a route with an action passes before the action runs, in this
 // order: a request from this site's own pages (else 403, before any byte of the body is read), a free slot
 // to read it in (else 429, so bodies being read hold a bounded amount of memory and a few visitors cannot
-// take every slot), and a body within ACTION_MAX_BYTES and BODY_TIMEOUT_MS of a type an action reads (else
-// 413, 408, 400 or 415).
+// take every slot), and a body within ACTION_MAX_BYTES, at its pace (BODY_MIN_RATE, BODY_TIMEOUT_MS), of a
+// type an action reads (else 413, 408, 400 or 415).
 import type { ActionBody } from "../../runtime/route.ts";
 import { TOO_MANY_UPLOADS, type BodyReads } from "./body-reads.ts";
 import { text } from "../http/text.ts";

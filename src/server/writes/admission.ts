@@ -1,0 +1,194 @@
+// admission.ts: the slots of a pool of body reads, and each client's share of them. A read takes its slot
+// before a byte of its body is read, so the bodies a pool holds are bounded (request-body.ts); no one client
+// holds more than its share, and a client whose body fell behind its pace holds one slot at a time for a while.
+
+/**
+ * Who a post comes from: the visitor's address (all requests without one, such as in-process ones, count as
+ * one client), or a function that finds it, called only once the client's share could be full.
+ */
+export type Client = string | undefined | (() => string | undefined);
+
+/** The slot a read holds. */
+export interface Slot {
+  /** Its body fell behind its pace (a 408): its client holds one slot at a time for the next SLOW_CLIENT_MS. */
+  fellBehind(): void;
+}
+
+export interface Admission {
+  /**
+   * Runs `work` holding one slot, and one of `client`'s share, until it settles; undefined, without running
+   * it, when every slot is taken, or the client's share is and stays taken for CLIENT_WAIT_MS.
+   */
+  run<T>(client: Client, work: (slot: Slot) => Promise<T>): Promise<T | undefined>;
+}
+
+/** A client holds at most 1/CLIENT_SHARE of the slots: it takes this many clients to hold them all. */
+export const CLIENT_SHARE = 8;
+
+/**
+ * How long a post waits for one of its client's own slots: a burst (a dozen likes at once) is read a few at a
+ * time instead of refused, while a client whose share is held by stalled uploads is refused soon after.
+ */
+export const CLIENT_WAIT_MS = 250;
+
+/**
+ * How long a client whose body fell behind its pace holds one slot at a time. The pace frees a stalled
+ * body's slot within seconds, but a client that reconnects at once takes it straight back (over loopback
+ * within a millisecond): eight addresses would hold every slot as before, only in turns. With one slot each
+ * while they keep stalling, they hold an eighth of what they did. A slow phone whose upload was cut can still
+ * post, one body at a time; the minute starts again with each body of the client's that falls behind.
+ */
+export const SLOW_CLIENT_MS = 60_000;
+
+/**
+ * The most slow clients remembered: past it the longest-known is forgotten first. A map of addresses grows
+ * with the addresses seen, and an attacker with this many has no need to stall.
+ */
+const SLOW_CLIENTS_KEPT = 10_000;
+
+/** One slot taken; `key` is its client's once asked. */
+interface Holder {
+  readonly client: Client;
+  key?: string;
+}
+
+const keyOf = (client: Client) => clientKey(typeof client === "function" ? client() : client);
+
+export interface AdmissionOptions {
+  /** The most slots one client holds. */
+  perClient?: number;
+  /** The clock SLOW_CLIENT_MS is counted on, in ms: a test's own. */
+  now?: () => number;
+}
+
+export function createAdmission(capacity: number, options: AdmissionOptions = {}): Admission {
+  const perClient = options.perClient ?? Math.ceil(capacity / CLIENT_SHARE);
+  const now = options.now ?? (() => performance.now());
+  let inUse = 0;
+  const byClient = new Map<string, number>();
+  /**
+   * Slots taken while fewer than a share's worth were in use: no share could be full then, so their clients
+   * are asked (a socket address lookup each) only once more are.
+   */
+  const unkeyed = new Set<Holder>();
+  /** Posts waiting for a slot of their client's share, each told whether it got one. */
+  const waiting = new Map<string, Array<(granted: boolean) => void>>();
+  /** Clients whose bodies fell behind their pace, and until when (on `now`): the soonest first. */
+  const slowUntil = new Map<string, number>();
+
+  /** The slots `key` may hold now. */
+  function shareOf(key: string): number {
+    const until = slowUntil.get(key);
+    if (until === undefined) return perClient;
+    if (until > now()) return 1;
+    slowUntil.delete(key);
+    return perClient;
+  }
+
+  function markSlow(holder: Holder) {
+    const key = (holder.key ??= keyOf(holder.client));
+    const at = now();
+    // Taken out and put back, so the map stays in the order its entries end.
+    slowUntil.delete(key);
+    slowUntil.set(key, at + SLOW_CLIENT_MS);
+    for (const [oldest, until] of slowUntil) {
+      if (until > at && slowUntil.size <= SLOW_CLIENTS_KEPT) break;
+      slowUntil.delete(oldest);
+    }
+  }
+
+  function count(holder: Holder, key: string) {
+    holder.key = key;
+    byClient.set(key, (byClient.get(key) ?? 0) + 1);
+  }
+
+  /** A slot of `key`'s share as one is given back, or false after CLIENT_WAIT_MS (or with a share's worth already waiting). */
+  function turn(key: string): Promise<boolean> {
+    const queue = waiting.get(key) ?? [];
+    if (queue.length >= shareOf(key)) return Promise.resolve(false);
+    waiting.set(key, queue);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        queue.splice(queue.indexOf(grant), 1);
+        if (queue.length === 0) waiting.delete(key);
+        resolve(false);
+      }, CLIENT_WAIT_MS);
+      const grant = (granted: boolean) => (clearTimeout(timer), resolve(granted));
+      queue.push(grant);
+    });
+  }
+
+  /**
+   * Takes a slot for `holder`: false, its client found, when that client's share is full (the post may
+   * wait for a turn).
+   */
+  function admit(holder: Holder): boolean {
+    if (inUse < perClient) {
+      inUse++;
+      unkeyed.add(holder);
+      return true;
+    }
+    // A share may be full from here on: every slot taken counts against its client's.
+    for (const early of unkeyed) count(early, early.key ?? keyOf(early.client));
+    unkeyed.clear();
+    const key = keyOf(holder.client);
+    if ((byClient.get(key) ?? 0) >= shareOf(key)) {
+      holder.key = key;
+      return false;
+    }
+    inUse++;
+    count(holder, key);
+    return true;
+  }
+
+  function release(holder: Holder) {
+    if (unkeyed.delete(holder)) {
+      inUse--;
+      return;
+    }
+    const key = holder.key!;
+    const held = byClient.get(key)!;
+    const queue = waiting.get(key);
+    // The slot passes to the client's next waiting post as it is, the counts unchanged, unless the client
+    // holds more than its share (it fell behind while holding several).
+    const next = held <= shareOf(key) ? queue?.shift() : undefined;
+    if (queue?.length === 0) waiting.delete(key);
+    if (next) return next(true);
+    inUse--;
+    if (held === 1) byClient.delete(key);
+    else byClient.set(key, held - 1);
+  }
+
+  return {
+    async run(client, work) {
+      if (inUse >= capacity) return undefined;
+      const holder: Holder = { client };
+      // A turn is a slot passed on by one of the client's own posts: the counts stay.
+      if (!admit(holder) && !(await turn(holder.key!))) return undefined;
+      try {
+        return await work({ fellBehind: () => markSlow(holder) });
+      } finally {
+        release(holder);
+      }
+    },
+  };
+}
+
+/**
+ * Who a share belongs to: an IPv4 address, or an IPv6 address's /64, the block a single host or home is
+ * given (one attacker could otherwise take a fresh address per connection). An IPv4-mapped IPv6 address is
+ * its IPv4 address.
+ */
+export function clientKey(address: string | undefined): string {
+  if (!address?.includes(":")) return address ?? "";
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  const front = head ? head.split(":") : [];
+  const back = tail ? tail.split(":") : [];
+  const groups = address.includes("::") ? [...front, ...Array<string>(8 - front.length - back.length).fill("0"), ...back] : front;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
