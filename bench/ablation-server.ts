@@ -6,10 +6,10 @@
 import { Elysia } from "elysia";
 import { pageHandlerDeps } from "../src/server/create-app.ts";
 import { startApp } from "../src/server/app-start.ts";
-import { loadClientAssets } from "../src/server/http/assets.ts";
-import { parseConfig } from "../src/server/config.ts";
+import { loadClientAssets } from "../src/server/assets/assets.ts";
+import { parseConfig } from "../src/server/config/config.ts";
 import { handlePage } from "../src/server/pages/pages.ts";
-import { createRequestRecord } from "../src/server/monitoring/request-record.ts";
+import { createRequestRecord } from "../src/server/request/context.ts";
 import { createSecurityHeaders, type SecurityHeaders } from "../src/server/http/security-headers.ts";
 import app from "./app/app.ts";
 

@@ -4,8 +4,8 @@
 // listens, as in main.ts with tracing.
 import { createApp, storePrerenderedPages } from "../src/server/create-app.ts";
 import { startApp } from "../src/server/app-start.ts";
-import { loadClientAssets } from "../src/server/http/assets.ts";
-import { parseConfig } from "../src/server/config.ts";
+import { loadClientAssets } from "../src/server/assets/assets.ts";
+import { parseConfig } from "../src/server/config/config.ts";
 import app from "./app/app.ts";
 
 const config = parseConfig(Bun.env);

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { buildClient } from "../src/server/build/client-build.ts";
-import type { Manifest } from "../src/server/http/manifest.ts";
+import type { Manifest } from "../src/server/assets/manifest.ts";
 
 const NAVIGATION_MODULE = "src/runtime/browser/navigate.ts";
 

@@ -22,8 +22,8 @@ import { createDevReload, devReloadPlugin, type DevFailure } from "../src/server
 import { createEditQueue } from "../src/server/dev/edit-queue.ts";
 import { startLogs } from "../src/server/dev/start-log.ts";
 import { isDevServerHost, isLoopbackHost } from "../src/server/http/host-check.ts";
-import { text } from "../src/server/http/text.ts";
-import { configOrExit } from "../src/server/startup-config.ts";
+import { text } from "../src/server/request/answers.ts";
+import { configOrExit } from "../src/server/config/startup-config.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
@@ -98,10 +98,10 @@ try {
     await Promise.all([
       import("../src/server/build/client-build.ts"),
       import("../src/server/build/app-module.ts"),
-      import("../src/server/http/assets.ts"),
+      import("../src/server/assets/assets.ts"),
       import("../src/server/dev/dev-client.ts"),
       import("../src/server/dev/server-app.ts"),
-      import("../src/server/http/public-files.ts"),
+      import("../src/server/assets/public-files.ts"),
     ]);
   const appModule = projectAppModule();
   const importedDir = join(BUILDS, "imported");

@@ -1,7 +1,7 @@
 // session.ts: the signed session cookie the bench sends to `/session/items`: signed with the COOKIE_SECRET every
-// bench server gets, as Brisk's cookie signer signs (src/server/sessions/cookie-signer.ts), so Brisk's loader and
+// bench server gets, as Brisk's cookie signer signs (src/server/cookies/cookie-signer.ts), so Brisk's loader and
 // the reference's check by hand both accept it.
-import { createCookieSigner } from "../../src/server/sessions/cookie-signer.ts";
+import { createCookieSigner } from "../../src/server/cookies/cookie-signer.ts";
 import { SESSION_COOKIE } from "../app/pages/session.server.ts";
 
 /** At least 32 bytes, as COOKIE_SECRET must be. */

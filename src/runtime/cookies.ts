@@ -1,5 +1,5 @@
 // cookies.ts: the cookies of one request as loaders, actions and API routes see them. Types only: the
-// server makes the jar (src/server/sessions/cookies.ts); pages and API routes name it from here.
+// server makes the jar (src/server/cookies/cookies.ts); pages and API routes name it from here.
 
 export interface CookieOptions {
   /** Seconds from now; 0 deletes it. */

@@ -1,9 +1,9 @@
 // app-start.ts: what must happen once before an app serves: the cookie signing secrets (COOKIE_SECRET, or one
 // kept under DATA_DIR) and the app's own start (its database). The server and the tests start apps this way.
 import type { AppDefinition } from "../runtime/app-definition.ts";
-import type { Config } from "./config.ts";
-import { loadCookieSecrets } from "./sessions/cookie-secret.ts";
-import { createCookieSigner, type CookieSigner } from "./sessions/cookie-signer.ts";
+import type { Config } from "./config/config.ts";
+import { loadCookieSecrets } from "./cookies/cookie-secret.ts";
+import { createCookieSigner, type CookieSigner } from "./cookies/cookie-signer.ts";
 import type { Logger } from "./monitoring/logger.ts";
 
 export interface StartedApp {

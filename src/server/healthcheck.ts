@@ -1,5 +1,5 @@
 // healthcheck.ts: `brisk --healthcheck` asks a running server for /healthz, so a container needs no curl.
-import type { Config } from "./config.ts";
+import type { Config } from "./config/config.ts";
 
 /** The server's own /healthz, reached over loopback when it listens on every address. */
 export function healthUrl({ host, port }: Pick<Config, "host" | "port">): string {

@@ -3,9 +3,9 @@
 // middleware, a cross-site opt-out). Nothing here repeats `brisk`; only `*.server.ts` modules import this.
 
 export type { AppConfig, AppServer, Logger, LogRecord, Mode } from "../runtime/app-server.ts";
-export { requestCookies } from "./sessions/request-cookies.ts";
-export { allowCrossSite } from "./http/api-cross-site.ts";
+export { requestCookies } from "./cookies/request-cookies.ts";
+export { allowCrossSite } from "./api/api-cross-site.ts";
 export { getSession, requireUser, SessionTooLargeError } from "../runtime/cookie-session.ts";
 export type { Session, SessionOptions, SessionValues, UserOf } from "../runtime/session.ts";
 export { createSessionStorage, type SessionStorage, type SessionStorageOptions, type SessionStore } from "../runtime/store-session.ts";
-export { apiMiddleware } from "./http/api-middleware.ts";
+export { apiMiddleware } from "./api/api-middleware.ts";

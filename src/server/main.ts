@@ -2,9 +2,9 @@
 import { checkHealth, healthUrl } from "./healthcheck.ts";
 import { stdoutLogger, type LogRecord } from "./monitoring/logger.ts";
 import { drain, onStopSignal } from "./shutdown.ts";
-import { lateMonitor } from "./monitoring/request-monitor.ts";
-import type { CaptureError } from "./monitoring/request-record.ts";
-import { configOrExit, hostOrExit, listenOrExit } from "./startup-config.ts";
+import { lateMonitor } from "./request/monitor.ts";
+import type { CaptureError } from "./request/context.ts";
+import { configOrExit, hostOrExit, listenOrExit } from "./config/startup-config.ts";
 
 const config = configOrExit(Bun.env);
 
@@ -17,13 +17,13 @@ hostOrExit(config);
 
 // What components import for its URL (an image, a font) resolves to the client build's hashed name; from
 // source that takes a runtime plugin before the app loads (the binary's build applies the same one).
-const { importedAssets } = await import("./http/imported-assets.ts");
+const { importedAssets } = await import("./assets/imported-assets.ts");
 Bun.plugin(importedAssets());
 // Imported only to serve: the health probe, run every few seconds, skips loading React and Elysia.
 // `#app` is the app's definition (package.json "imports"): the one place the framework meets the app.
 const [{ createApp, storePrerenderedPages }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all([
   import("./create-app.ts"),
-  import("./http/assets.ts"),
+  import("./assets/assets.ts"),
   import("./app-start.ts"),
   import("#app"),
 ]);

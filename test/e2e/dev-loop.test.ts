@@ -20,7 +20,7 @@ const STYLES = "src/app/styles.css";
 const ENTRY = "src/entry-client.tsx";
 const SERVER_ONLY = "src/server/create-app.ts";
 /** A module the dev server itself runs on: an edit restarts it. */
-const DEV_SERVER = "src/server/http/public-files.ts";
+const DEV_SERVER = "src/server/assets/public-files.ts";
 const INPUT = "input[name=q]";
 /** Edits of one component, in a row: the save → updated time is their median. */
 const EDITS = 7;

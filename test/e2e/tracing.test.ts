@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Event } from "@sentry/core";
 import type { Browser } from "playwright-core";
-import { TRACING_MODULE } from "../../src/server/http/manifest.ts";
+import { TRACING_MODULE } from "../../src/server/assets/manifest.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
 import { clientAssets, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";

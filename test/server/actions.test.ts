@@ -3,7 +3,7 @@
 // visitor's values, outcomes and errors as for loaders, and the headers and cookies it sets on every answer.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { BUILD_HEADER } from "../../src/runtime/page-payload.ts";
-import { BODY_READS_AT_ONCE } from "../../src/server/writes/body-reads.ts";
+import { BODY_READS_AT_ONCE } from "../../src/server/bodies/body-reads.ts";
 import { written } from "../fixtures/app/loaders.server.ts";
 import { logFor, testApp, type TestApp } from "../support/app.ts";
 import { bootState } from "../support/page-state.ts";

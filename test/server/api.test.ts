@@ -5,8 +5,8 @@ import { Elysia, t } from "elysia";
 import { requestCookies } from "brisk/server";
 import { defineApp } from "../../src/runtime/app-definition.ts";
 import { createApp } from "../../src/server/create-app.ts";
-import { createCookieSigner } from "../../src/server/sessions/cookie-signer.ts";
-import { createCookies } from "../../src/server/sessions/cookies.ts";
+import { createCookieSigner } from "../../src/server/cookies/cookie-signer.ts";
+import { createCookies } from "../../src/server/cookies/cookies.ts";
 import { written } from "../fixtures/app/loaders.server.ts";
 import { clientAssets, loadApp, testApp, testConfig, type TestApp } from "../support/app.ts";
 

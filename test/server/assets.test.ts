@@ -5,8 +5,8 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../../src/server/build/client-build.ts";
-import { loadClientAssets } from "../../src/server/http/assets.ts";
-import type { Manifest } from "../../src/server/http/manifest.ts";
+import { loadClientAssets } from "../../src/server/assets/assets.ts";
+import type { Manifest } from "../../src/server/assets/manifest.ts";
 import { clientAssets, FIXTURE_APP_MODULE, loadApp, testApp } from "../support/app.ts";
 
 const dirs: string[] = [];

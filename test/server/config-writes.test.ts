@@ -2,7 +2,7 @@
 // DATABASE_URL, their defaults and one-line refusals.
 import { resolve } from "node:path";
 import { describe, expect, test } from "bun:test";
-import { parseConfig } from "../../src/server/config.ts";
+import { parseConfig } from "../../src/server/config/config.ts";
 import { configErrorOf as errorOf, runServer } from "../support/config.ts";
 const SECRET_A = "a".repeat(32);
 const SECRET_B = "ünïcödé-counts-bytes-not-chars!"; // 31 characters, 35 bytes: the limit counts bytes

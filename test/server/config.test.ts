@@ -1,7 +1,7 @@
 // config.test.ts: parseConfig's defaults and checks, and a bad variable stopping the real process with one line.
 import { resolve } from "node:path";
 import { describe, expect, test } from "bun:test";
-import { parseConfig } from "../../src/server/config.ts";
+import { parseConfig } from "../../src/server/config/config.ts";
 import { configErrorOf as errorOf, runServer } from "../support/config.ts";
 
 describe("parseConfig", () => {

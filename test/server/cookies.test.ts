@@ -4,10 +4,10 @@ import { createHmac } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigError } from "../../src/server/config.ts";
-import { COOKIE_SECRET_FILE, loadCookieSecrets } from "../../src/server/sessions/cookie-secret.ts";
-import { createCookieSigner } from "../../src/server/sessions/cookie-signer.ts";
-import { cookieDefaults, createCookies } from "../../src/server/sessions/cookies.ts";
+import { ConfigError } from "../../src/server/config/config.ts";
+import { COOKIE_SECRET_FILE, loadCookieSecrets } from "../../src/server/cookies/cookie-secret.ts";
+import { createCookieSigner } from "../../src/server/cookies/cookie-signer.ts";
+import { cookieDefaults, createCookies } from "../../src/server/cookies/cookies.ts";
 
 const NEW = "new-secret-new-secret-new-secret-0001";
 const OLD = "old-secret-old-secret-old-secret-0002";

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Elysia } from "elysia";
-import type { ClientAssets } from "../../src/server/http/assets.ts";
+import type { ClientAssets } from "../../src/server/assets/assets.ts";
 import { createDevClient, stylesSourceKey } from "../../src/server/dev/dev-client.ts";
 import { DEV_EVENTS_PATH, describeError, type DevState } from "../../src/server/dev/dev-page.ts";
 import { createDevReload, devReloadPlugin, type DevReload } from "../../src/server/dev/dev-reload.ts";

@@ -2,8 +2,8 @@
 // throws, and what it parses is exactly what was sent.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { readActionBody, type BodyRead } from "../../src/server/writes/body.ts";
-import type { Bytes } from "../../src/server/writes/request-body.ts";
+import { readActionBody, type BodyRead } from "../../src/server/bodies/body.ts";
+import type { Bytes } from "../../src/server/bodies/request-body.ts";
 import { fuzzParams, hostileString, tally } from "../support/fuzz.ts";
 
 const FORM = "application/x-www-form-urlencoded";

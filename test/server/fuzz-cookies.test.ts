@@ -2,8 +2,8 @@
 // and any text survives the trip through Set-Cookie and Cookie.
 import { beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { createCookieSigner, type CookieSigner } from "../../src/server/sessions/cookie-signer.ts";
-import { createCookies } from "../../src/server/sessions/cookies.ts";
+import { createCookieSigner, type CookieSigner } from "../../src/server/cookies/cookie-signer.ts";
+import { createCookies } from "../../src/server/cookies/cookies.ts";
 import { fuzzParams, hostileString, tally } from "../support/fuzz.ts";
 
 const SECRETS = ["fuzz-secret-one-fuzz-secret-one-0001", "fuzz-secret-two-fuzz-secret-two-0002"];

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { routeTree } from "../../src/runtime/route-tree.ts";
 import { buildClient } from "../../src/server/build/client-build.ts";
-import { INLINE_STYLE_MAX_BYTES, loadClientAssets } from "../../src/server/http/assets.ts";
-import type { Manifest } from "../../src/server/http/manifest.ts";
+import { INLINE_STYLE_MAX_BYTES, loadClientAssets } from "../../src/server/assets/assets.ts";
+import type { Manifest } from "../../src/server/assets/manifest.ts";
 import { FIXTURE_APP_MODULE, loadApp, testApp, type TestApp } from "../support/app.ts";
 
 let t: TestApp;

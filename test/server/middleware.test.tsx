@@ -19,7 +19,7 @@ import { createApp } from "../../src/server/create-app.ts";
 import { prerenderRoutes, PrerenderError } from "../../src/server/prerender/store.ts";
 import { pageHandlerDeps } from "../../src/server/create-app.ts";
 import { createSecurityHeaders } from "../../src/server/http/security-headers.ts";
-import { createCookieSigner, type CookieSigner } from "../../src/server/sessions/cookie-signer.ts";
+import { createCookieSigner, type CookieSigner } from "../../src/server/cookies/cookie-signer.ts";
 import { clientAssets, loadApp, testConfig } from "../support/app.ts";
 import { parse } from "devalue";
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { brotliCompressSync } from "node:zlib";
 import { Elysia } from "elysia";
 import fc from "fast-check";
-import { parseConfig } from "../../src/server/config.ts";
+import { parseConfig } from "../../src/server/config/config.ts";
 import { createTunnel, monitoringPlugin } from "../../src/server/monitoring/tunnel.ts";
 import { RETRY_AFTER_SECONDS } from "../../src/server/monitoring/tunnel-upstream.ts";
 import { type FakeIngest, startFakeIngest } from "../support/fake-ingest.ts";

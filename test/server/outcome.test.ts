@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { routeTree } from "../../src/runtime/route-tree.ts";
 import { Outcome, isSafeRedirect, redirect } from "../../src/runtime/outcome.ts";
 import type { Loader } from "../../src/runtime/route.ts";
-import { createRequestRecord } from "../../src/server/monitoring/request-record.ts";
+import { createRequestRecord } from "../../src/server/request/context.ts";
 import { resolvePage } from "../../src/server/pages/resolve-page.ts";
 import type { ResolveDeps } from "../../src/server/pages/page-request.ts";
 import { clientAssets } from "../support/app.ts";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../../src/server/build/client-build.ts";
 import { createApp } from "../../src/server/create-app.ts";
-import { PRERENDERED_FILE, loadClientAssets } from "../../src/server/http/assets.ts";
+import { PRERENDERED_FILE, loadClientAssets } from "../../src/server/assets/assets.ts";
 import { prerenderState } from "../fixtures/app/loaders.server.ts";
 import { FIXTURE_APP_MODULE, FIXTURE_PUBLIC_DIR, loadApp, testConfig, testDataDir } from "../support/app.ts";
 

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createApp } from "../../src/server/create-app.ts";
-import { livePublicFiles, type PublicFiles } from "../../src/server/http/public-files.ts";
+import { livePublicFiles, type PublicFiles } from "../../src/server/assets/public-files.ts";
 import { clientBuild } from "../../src/server/testing/client.ts";
 import { clientAssets, FIXTURE_APP_MODULE, loadApp, testApp, testConfig, type TestApp } from "../support/app.ts";
 import { rawExchange } from "../support/raw-http.ts";

@@ -1,8 +1,8 @@
 // admission.ts and request-body.ts: the admission's slots and each client's share of them, a slow client's
 // single slot, who a share belongs to, and the pace of a body read.
 import { describe, expect, test } from "bun:test";
-import { CLIENT_WAIT_MS, SLOW_CLIENT_MS, clientKey, createAdmission } from "../../src/server/writes/admission.ts";
-import { BodyTimeout, readBody } from "../../src/server/writes/request-body.ts";
+import { CLIENT_WAIT_MS, SLOW_CLIENT_MS, clientKey, createAdmission } from "../../src/server/bodies/admission.ts";
+import { BodyTimeout, readBody } from "../../src/server/bodies/request-body.ts";
 
 describe("createAdmission", () => {
   test("a client holds at most its share; another client still gets a slot, and a freed one is taken again", async () => {

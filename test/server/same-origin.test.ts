@@ -1,7 +1,7 @@
 // crossSiteRefusal: every branch of the cross-site rule, and where this site's origin comes from with and without a
 // trusted proxy; crossHostRefusal, the tunnel's rule, where it differs.
 import { describe, expect, test } from "bun:test";
-import { crossHostRefusal, crossSiteRefusal, siteOrigin } from "../../src/server/writes/same-origin.ts";
+import { crossHostRefusal, crossSiteRefusal, siteOrigin } from "../../src/server/bodies/same-origin.ts";
 
 const direct = { trustProxy: false };
 const proxied = { trustProxy: true };

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Sentry from "@sentry/bun";
 import type { Event } from "@sentry/core";
-import type { ClientAssets } from "../../src/server/http/assets.ts";
+import type { ClientAssets } from "../../src/server/assets/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
 import { storePrerenderedPages } from "../../src/server/create-app.ts";
 import { clientAssets, listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../support/app.ts";

@@ -19,8 +19,8 @@ import { getSession, createSessionStorage, requestCookies, type SessionStorage }
 import { startPostgres, type Postgres } from "brisk/test";
 import { defineApp } from "../../src/runtime/app-definition.ts";
 import { createApp } from "../../src/server/create-app.ts";
-import { createCookieSigner, type CookieSigner } from "../../src/server/sessions/cookie-signer.ts";
-import { createCookies } from "../../src/server/sessions/cookies.ts";
+import { createCookieSigner, type CookieSigner } from "../../src/server/cookies/cookie-signer.ts";
+import { createCookies } from "../../src/server/cookies/cookies.ts";
 import { clientAssets, loadApp, testConfig } from "../support/app.ts";
 import { sqlSessionStore, type SqlSessionStore } from "../support/sql-session-store.ts";
 

@@ -18,8 +18,8 @@ import {
 import { getSession, requestCookies, requireUser, SessionTooLargeError } from "brisk/server";
 import { defineApp } from "../../src/runtime/app-definition.ts";
 import { createApp } from "../../src/server/create-app.ts";
-import { createCookieSigner, type CookieSigner } from "../../src/server/sessions/cookie-signer.ts";
-import { createCookies } from "../../src/server/sessions/cookies.ts";
+import { createCookieSigner, type CookieSigner } from "../../src/server/cookies/cookie-signer.ts";
+import { createCookies } from "../../src/server/cookies/cookies.ts";
 import type { LogRecord } from "../../src/server/monitoring/logger.ts";
 import { clientAssets, loadApp, testConfig } from "../support/app.ts";
 

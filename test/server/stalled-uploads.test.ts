@@ -4,8 +4,8 @@
 // trusted proxy that writes a new address into X-Forwarded-For each time. A body that falls behind its rate,
 // or is not all there by its deadline, is a 408 that frees what it held; a slow phone's upload is not.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { BODY_READS_AT_ONCE } from "../../src/server/writes/body-reads.ts";
-import { CLIENT_SHARE } from "../../src/server/writes/admission.ts";
+import { BODY_READS_AT_ONCE } from "../../src/server/bodies/body-reads.ts";
+import { CLIENT_SHARE } from "../../src/server/bodies/admission.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
 import { listenApp, type Listening } from "../support/app.ts";
 import { stallUploads } from "../support/stalled-uploads.ts";

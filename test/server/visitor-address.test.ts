@@ -2,7 +2,7 @@
 // nearest trusted proxy appended, never one the visitor wrote.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { visitorAddress } from "../../src/server/http/visitor-address.ts";
+import { visitorAddress } from "../../src/server/request/forwarded.ts";
 
 const forwarded = (...values: string[]) => {
   const headers = new Headers();

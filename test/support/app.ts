@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { listenApp as listen, serveApp, type ListeningApp, type ServedApp } from "brisk/test";
 import type { AppDefinition } from "../../src/runtime/app-definition.ts";
 import type { AppDeps } from "../../src/server/create-app.ts";
-import type { ClientAssets } from "../../src/server/http/assets.ts";
+import type { ClientAssets } from "../../src/server/assets/assets.ts";
 import { loadApp as loadAppModule } from "../../src/server/testing/app-module.ts";
 import { clientBuild, type ClientMode } from "../../src/server/testing/client.ts";
 

@@ -1,6 +1,6 @@
 // config.ts (test support): the ConfigError a bad environment gives, and a real process started with one.
 import { resolve } from "node:path";
-import { ConfigError, parseConfig } from "../../src/server/config.ts";
+import { ConfigError, parseConfig } from "../../src/server/config/config.ts";
 import { serverEnv } from "./process.ts";
 
 const MAIN = resolve(import.meta.dir, "../../src/server/main.ts");

@@ -2,7 +2,7 @@
 import { mkdir, rm, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { EMBEDDED_SOURCES_DIR } from "../monitoring/sentry-frames.ts";
-import { importedAssets } from "../http/imported-assets.ts";
+import { importedAssets } from "../assets/imported-assets.ts";
 import { appModuleAlias, projectAppModule } from "./app-module.ts";
 import { buildClient } from "./client-build.ts";
 import { reactServerForBun } from "./react-server-bun.ts";

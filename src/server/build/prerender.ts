@@ -5,9 +5,9 @@
 import { join } from "node:path";
 import { allRoutes } from "../../runtime/route-tree.ts";
 import { loadAppModule } from "./app-module.ts";
-import { PRERENDERED_FILE, loadClientAssets } from "../http/assets.ts";
-import { parseConfig } from "../config.ts";
-import { importedAssets } from "../http/imported-assets.ts";
+import { PRERENDERED_FILE, loadClientAssets } from "../assets/assets.ts";
+import { parseConfig } from "../config/config.ts";
+import { importedAssets } from "../assets/imported-assets.ts";
 import { startApp } from "../app-start.ts";
 
 /** Renders the pages into `<clientDir>/prerendered.json`; rejects naming a route that cannot be prerendered. */

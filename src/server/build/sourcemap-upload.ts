@@ -1,7 +1,7 @@
 // sourcemap-upload.ts: sends the client's source maps to Sentry with Sentry's own CLI, as one artifact bundle
 // tied to the release the server reports (SENTRY_RELEASE, else the client build id).
 import { join, resolve } from "node:path";
-import type { Manifest } from "../http/manifest.ts";
+import type { Manifest } from "../assets/manifest.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
 const REQUIRED = ["SENTRY_AUTH_TOKEN", "SENTRY_ORG", "SENTRY_PROJECT"] as const;

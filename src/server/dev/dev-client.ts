@@ -7,8 +7,8 @@ import { basename, join } from "node:path";
 import type { AppDefinition } from "../../runtime/app-definition.ts";
 import { isLazyPage } from "../../runtime/lazy-page.ts";
 import { allRoutes } from "../../runtime/route-tree.ts";
-import { ASSETS_PREFIX, type ClientAssets } from "../http/assets.ts";
-import { IMPORTED_ASSET } from "../http/imported-assets.ts";
+import { ASSETS_PREFIX, type ClientAssets } from "../assets/assets.ts";
+import { IMPORTED_ASSET } from "../assets/imported-assets.ts";
 
 export type RebuildResult =
   /**

@@ -13,7 +13,7 @@ import { SERVER_ONLY_MODULE } from "../build/server-only.ts";
 import type { AppDefinition } from "../../runtime/app-definition.ts";
 import type { startApp } from "../app-start.ts";
 import type { createApp } from "../create-app.ts";
-import { importedAssets } from "../http/imported-assets.ts";
+import { importedAssets } from "../assets/imported-assets.ts";
 
 /** What a build of src/server/dev/server-entry.ts exports. */
 export interface ServerCode {

@@ -1,7 +1,7 @@
 // security-headers.ts: the security headers of every response, chosen in this one place.
 import { Elysia } from "elysia";
-import type { Config } from "../config.ts";
-import { addHeaders } from "./headers.ts";
+import type { Config } from "../config/config.ts";
+import { addHeaders } from "../request/headers.ts";
 
 /** Where browsers send CSP violation reports; the monitoring plugin forwards them to Sentry. */
 export const CSP_REPORT_PATH = "/monitoring/csp";

@@ -1,8 +1,8 @@
 // request-log.ts: gives every request an id and a record, and writes its one JSON log line at the end.
 import { Elysia } from "elysia";
 import type { Logger } from "./logger.ts";
-import { recordOf, type RequestRecord } from "./request-record.ts";
-import { addHeaders } from "../http/headers.ts";
+import { recordOf, type RequestRecord } from "../request/context.ts";
+import { addHeaders } from "../request/headers.ts";
 
 /** nginx's status for a request whose client closed the connection before the response was complete. */
 const CLIENT_CLOSED = 499;

@@ -3,8 +3,8 @@ import * as Sentry from "@sentry/bun";
 import { spanIsSampled } from "@sentry/core";
 import { PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
 import { NAME_SOURCE, transactionName } from "../../runtime/trace-names.ts";
-import { isApiPath } from "../http/api.ts";
-import type { RequestMonitor } from "./request-monitor.ts";
+import { isApiPath } from "../api/api.ts";
+import type { RequestMonitor } from "../request/monitor.ts";
 
 /**
  * What a transaction answered, as its `brisk.request.kind` attribute: a route has one transaction name, and

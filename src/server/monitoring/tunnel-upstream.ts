@@ -1,5 +1,5 @@
 // tunnel-upstream.ts: sends one accepted body on to Sentry and turns Sentry's answer into the visitor's.
-import { readBody, type Bytes } from "../writes/request-body.ts";
+import { readBody, type Bytes } from "../bodies/request-body.ts";
 
 export interface Upstream {
   readonly timeoutMs: number;

@@ -1,14 +1,14 @@
 // tunnel.ts: checks a Sentry envelope and forwards it to a configured DSN.
 import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@sentry/core";
 import { Elysia } from "elysia";
-import type { Config } from "../config.ts";
-import { recordOf } from "./request-record.ts";
+import type { Config } from "../config/config.ts";
+import { recordOf } from "../request/context.ts";
 import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
-import { createAdmission, type Admission, type Slot } from "../writes/admission.ts";
-import { BODY_TIMEOUT_HEADERS, BodyTimeout, bodyPaceOf, readBody, type BodyPace, type Bytes } from "../writes/request-body.ts";
-import { crossHostRefusal } from "../writes/same-origin.ts";
+import { createAdmission, type Admission, type Slot } from "../bodies/admission.ts";
+import { BODY_TIMEOUT_HEADERS, BodyTimeout, bodyPaceOf, readBody, type BodyPace, type Bytes } from "../bodies/request-body.ts";
+import { crossHostRefusal } from "../bodies/same-origin.ts";
 import { CSP_REPORT_PATH } from "../http/security-headers.ts";
-import { visitorAddress } from "../http/visitor-address.ts";
+import { visitorAddress } from "../request/forwarded.ts";
 
 export interface TunnelOptions {
   /** Every DSN envelopes may go to. Empty: the tunnel forwards nothing. */

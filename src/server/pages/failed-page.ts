@@ -7,7 +7,7 @@ import type { Boundary, PageError, PagePayload } from "../../runtime/page-payloa
 import type { Mode } from "../../runtime/app-server.ts";
 import type { RouteFallbacks } from "../../runtime/route.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
-import { reportError, type Phase, type RequestRecord } from "../monitoring/request-record.ts";
+import { reportError, type Phase, type RequestRecord } from "../request/context.ts";
 import type { ResolveDeps, ResolvedPage } from "./page-request.ts";
 
 /** What a page may show of a server error: the digest always, the message and stack only in development. */

@@ -2,8 +2,8 @@
 // Line one is the PagePayload; each later line settles one streamed loader value. Each line is JSON, or the
 // codec's form when JSON would not carry its values exactly (wire.ts).
 import { PAGE_DATA_TYPE } from "../../runtime/page-payload.ts";
-import { withAppHeaders } from "../http/headers.ts";
-import { withTraceHeaders } from "../monitoring/request-monitor.ts";
+import { withAppHeaders } from "../request/headers.ts";
+import { withTraceHeaders } from "../request/monitor.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { redirected } from "./failed-page.ts";
 import { wireLine } from "./wire.ts";

@@ -4,14 +4,14 @@ import type { RouteMatch } from "../../runtime/route-tree.ts";
 import type { ClientConfig, DeferredSettlement, PagePayload } from "../../runtime/page-payload.ts";
 import type { ActionBody } from "../../runtime/route.ts";
 import type { Mode } from "../../runtime/app-server.ts";
-import type { ClientAssets } from "../http/assets.ts";
+import type { ClientAssets } from "../assets/assets.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
-import type { RequestMonitor } from "../monitoring/request-monitor.ts";
-import type { CaptureError, RequestRecord } from "../monitoring/request-record.ts";
-import type { CookieSettings } from "../sessions/cookies.ts";
-import type { SubmissionLimits } from "../writes/submission.ts";
-import type { RequestContext } from "./request-context.ts";
-import type { MiddlewareFailure } from "./run-middleware.ts";
+import type { RequestMonitor } from "../request/monitor.ts";
+import type { CaptureError, RequestRecord } from "../request/context.ts";
+import type { CookieSettings } from "../cookies/cookies.ts";
+import type { SubmissionLimits } from "../bodies/submission.ts";
+import type { RequestContext } from "../request/level-context.ts";
+import type { MiddlewareFailure } from "../request/middleware.ts";
 
 /** One request for a page, as it goes from its checks to the action, the loader and the render. */
 export interface PageRequest {

@@ -5,16 +5,16 @@ import type { ActionBody } from "../../runtime/route.ts";
 import { allowedMethods, isResourceRoute } from "../../runtime/route-tree.ts";
 import { compressed } from "../http/compress.ts";
 import type { StoredResponses } from "../prerender/serve.ts";
-import { recordOf, type RequestRecord } from "../monitoring/request-record.ts";
-import { readSubmission, refuseCrossSite } from "../writes/submission.ts";
-import { text } from "../http/text.ts";
-import { monitorPage } from "../monitoring/request-monitor.ts";
+import { recordOf, type RequestRecord } from "../request/context.ts";
+import { readSubmission, refuseCrossSite } from "../bodies/submission.ts";
+import { text } from "../request/answers.ts";
+import { monitorPage } from "../request/monitor.ts";
 import { renderPageData } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderPage } from "./render.tsx";
-import { requestContext } from "./request-context.ts";
+import { requestContext } from "../request/level-context.ts";
 import { answerResource } from "./resource.ts";
-import { hasMiddleware, runMiddleware } from "./run-middleware.ts";
+import { hasMiddleware, runMiddleware } from "../request/middleware.ts";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
 export const MAX_PATH_BYTES = 8 * 1024;

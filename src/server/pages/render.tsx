@@ -6,10 +6,10 @@ import { OUTCOME_MARKER, isOutcome, outcomeHeaders, type OutcomeInfo } from "../
 import type { ClientConfig } from "../../runtime/page-payload.ts";
 import { scriptJson } from "../../runtime/script-json.ts";
 import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
-import { digestOf } from "../monitoring/digest.ts";
-import { withAppHeaders } from "../http/headers.ts";
-import { monitorStep, type PageStep, type TraceHeaders } from "../monitoring/request-monitor.ts";
-import { reportError } from "../monitoring/request-record.ts";
+import { digestOf } from "../request/digest.ts";
+import { withAppHeaders } from "../request/headers.ts";
+import { monitorStep, type PageStep, type TraceHeaders } from "../request/monitor.ts";
+import { reportError } from "../request/context.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { scriptValue } from "./wire.ts";
 import { failedPage, redirected } from "./failed-page.ts";

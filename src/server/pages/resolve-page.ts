@@ -6,11 +6,11 @@ import { Outcome, isOutcome, outcomeInfo } from "../../runtime/outcome.ts";
 import { PAGE_DATA_VERSION, type DeferredSettlement } from "../../runtime/page-payload.ts";
 import type { ActionContext } from "../../runtime/route.ts";
 import { actionLevel, type MatchedLevel, type RouteMatch } from "../../runtime/route-tree.ts";
-import { monitorStep } from "../monitoring/request-monitor.ts";
-import { reportError, type Phase } from "../monitoring/request-record.ts";
+import { monitorStep } from "../request/monitor.ts";
+import { reportError, type Phase } from "../request/context.ts";
 import { afterMethod, afterPost, boundaryFor, failedPage, publicError } from "./failed-page.ts";
 import type { PageRequest, ResolveDeps, ResolvedPage } from "./page-request.ts";
-import { requestContext, type RequestContext } from "./request-context.ts";
+import { requestContext, type RequestContext } from "../request/level-context.ts";
 import { needsCodec } from "./wire.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */

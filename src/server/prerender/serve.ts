@@ -4,9 +4,9 @@
 import type { RouteMatch } from "../../runtime/route-tree.ts";
 import { pickEncoding } from "../http/accept-encoding.ts";
 import { etagMatches } from "../http/conditional.ts";
-import { encodedBody } from "../http/precompressed.ts";
+import { encodedBody } from "../assets/precompressed.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
-import type { RequestRecord } from "../monitoring/request-record.ts";
+import type { RequestRecord } from "../request/context.ts";
 import { bodiesOf, bytesOf, gzipOf, type SlotValues, type StoredData, type StoredPage, type StoredRoute } from "./stored-page.ts";
 
 /** The pages stored so far, as the serving side reads them. */

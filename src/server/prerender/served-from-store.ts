@@ -4,10 +4,10 @@
 import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
 import { hostProblem, requestPath } from "../http/host-check.ts";
-import { publicFileAt, type PublicFiles } from "../http/public-files.ts";
+import { publicFileAt, type PublicFiles } from "../assets/public-files.ts";
 import type { Logger } from "../monitoring/logger.ts";
 import { logLine } from "../monitoring/request-log.ts";
-import { recordOf } from "../monitoring/request-record.ts";
+import { recordOf } from "../request/context.ts";
 import { isStoredResponse, storedResponse } from "../pages/pages.ts";
 import type { StoredResponses } from "./serve.ts";
 

@@ -8,8 +8,8 @@ import { pageDataOf } from "../pages/page-data.ts";
 import type { PageDeps, PageRequest } from "../pages/page-request.ts";
 import { renderPage, renderResolved } from "../pages/render.tsx";
 import { resolvePage } from "../pages/resolve-page.ts";
-import { hasMiddleware } from "../pages/run-middleware.ts";
-import { createRequestRecord, reportError, type RequestRecord } from "../monitoring/request-record.ts";
+import { hasMiddleware } from "../request/middleware.ts";
+import { createRequestRecord, reportError, type RequestRecord } from "../request/context.ts";
 import { serveStored, type PageStore, type StoredResponses } from "./serve.ts";
 import { SLOT_MARKERS, htmlOf, storeData, storePage, type PrerenderedPages, type StoredPage, type StoredRoute } from "./stored-page.ts";
 

@@ -3,7 +3,7 @@
 // rendered or compressed again.
 import zlib from "node:zlib";
 import { scriptJson } from "../../runtime/script-json.ts";
-import type { Precompressed } from "../http/precompressed.ts";
+import type { Precompressed } from "../assets/precompressed.ts";
 
 /** Rendered where a response's own values go; the HTML is split there once. */
 export const SLOT_MARKERS = {

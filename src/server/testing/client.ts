@@ -5,7 +5,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../build/client-build.ts";
-import { loadClientAssets, type ClientAssets } from "../http/assets.ts";
+import { loadClientAssets, type ClientAssets } from "../assets/assets.ts";
 import { loadApp } from "./app-module.ts";
 
 export type ClientMode = "production" | "development";

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseConfig, type Config } from "../config.ts";
+import { parseConfig, type Config } from "../config/config.ts";
 
 let dataDir: string | undefined;
 

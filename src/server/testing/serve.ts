@@ -1,9 +1,9 @@
 // serve.ts (brisk/test): an app served as main.ts serves it (its client build, its own server.start()), through
 // app.handle in-process or on a real socket.
-import type { Config } from "../config.ts";
+import type { Config } from "../config/config.ts";
 import { startApp } from "../app-start.ts";
 import { createApp, storePrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
-import { importedAssets } from "../http/imported-assets.ts";
+import { importedAssets } from "../assets/imported-assets.ts";
 import type { LogRecord } from "../monitoring/logger.ts";
 import { projectAppModule } from "../build/app-module.ts";
 import type { ServerMonitoring } from "../monitoring/sentry.ts";

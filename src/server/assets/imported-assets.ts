@@ -1,4 +1,4 @@
-// imported-assets.ts: `import logo from "./logo.svg"` gives the same hashed `/assets/…` URL on both sides.
+// imported-assets.ts: `import logo from "../http/logo.svg"` gives the same hashed `/assets/…` URL on both sides.
 // The client build emits the file under that name; the server (from source, and in the binary) gets only
 // the URL. The name comes from the bytes alone, so both sides agree without sharing a build.
 import type { BunPlugin } from "bun";

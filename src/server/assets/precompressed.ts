@@ -1,5 +1,5 @@
 // precompressed.ts: a body kept with its forms compressed ahead of time, and the form a client takes best.
-import { pickEncoding } from "./accept-encoding.ts";
+import { pickEncoding } from "../http/accept-encoding.ts";
 
 type Bytes = Uint8Array<ArrayBuffer>;
 

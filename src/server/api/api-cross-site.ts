@@ -1,7 +1,7 @@
 // api-cross-site.ts: refuses (403) a write to the app's API routes from another site, before its body is read,
 // unless the route opts out with `{ allowCrossSite: true }` (a public webhook).
 import { Elysia, type AnyElysia } from "elysia";
-import { crossSiteRefusal } from "../writes/same-origin.ts";
+import { crossSiteRefusal } from "../bodies/same-origin.ts";
 
 /** The methods that change something: a browser sends them with the visitor's cookies from any page. */
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -11,7 +11,7 @@
 // end up with the same secret: the file appears whole or not at all (written aside, then hard-linked).
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { ConfigError, MIN_COOKIE_SECRET_BYTES, type Config } from "../config.ts";
+import { ConfigError, MIN_COOKIE_SECRET_BYTES, type Config } from "../config/config.ts";
 
 export const COOKIE_SECRET_FILE = "cookie-secret";
 

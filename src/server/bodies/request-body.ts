@@ -18,7 +18,7 @@
 // clients that send headers and then stall, reconnecting whenever they are closed, cannot keep everyone
 // else's uploads out.
 
-import type { WritesConfig } from "../config.ts";
+import type { WritesConfig } from "../config/config.ts";
 
 export type Bytes = Uint8Array<ArrayBuffer>;
 

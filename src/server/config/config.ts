@@ -1,9 +1,9 @@
 // config.ts: turns the environment into a validated, typed, frozen configuration.
 import { resolve } from "node:path";
 import { dsnToString, makeDsn } from "@sentry/core";
-import type { Mode } from "../runtime/app-server.ts";
+import type { Mode } from "../../runtime/app-server.ts";
 
-export type { Mode } from "../runtime/app-server.ts";
+export type { Mode } from "../../runtime/app-server.ts";
 
 export interface WritesConfig {
   /** ACTION_MAX_BYTES: the most request body bytes an action or API route reads (then 413). */

@@ -1,4 +1,4 @@
-// visitor-address.ts: who a request comes from: the socket's address, or behind TRUST_PROXY the address the
+// forwarded.ts: who a request comes from: the socket's address, or behind TRUST_PROXY the address the
 // proxy nearest the visitor saw. Everything that reads a visitor's address asks here: each visitor's share of
 // the body reads and of the tunnel, the X-Forwarded-For the tunnel passes to Sentry, and Sentry's events.
 import type { Server } from "bun";

@@ -1,4 +1,4 @@
-// request-record.ts: what one request did, gathered while it runs and logged once when it ends.
+// context.ts: what one request did, gathered while it runs and logged once when it ends.
 import { digestOf, newDigest, rememberDigest } from "./digest.ts";
 import { requestPath } from "../http/host-check.ts";
 

@@ -2,10 +2,10 @@
 // is a JSON 404 and a known path with another method a 405 with `Allow`, never the HTML not-found page.
 import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
-import { TOO_MANY_UPLOADS, type BodyReads } from "../writes/body-reads.ts";
-import { recordOf } from "../monitoring/request-record.ts";
-import type { CookieSettings } from "../sessions/cookies.ts";
-import { cookiesSetBy, offerCookies } from "../sessions/request-cookies.ts";
+import { TOO_MANY_UPLOADS, type BodyReads } from "../bodies/body-reads.ts";
+import { recordOf } from "../request/context.ts";
+import type { CookieSettings } from "../cookies/cookies.ts";
+import { cookiesSetBy, offerCookies } from "../cookies/request-cookies.ts";
 import { refuseCrossSiteWrites } from "./api-cross-site.ts";
 
 export const API_PREFIX = "/api";

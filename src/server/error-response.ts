@@ -2,13 +2,13 @@
 // Outcomes answer for themselves, the request's own faults are 4xx, and the rest is a 500 with a digest,
 // reported once. Under /api/ it is JSON; elsewhere plain text (pages render their own error pages).
 import type { ErrorHandler } from "elysia";
-import { isOutcome } from "../../runtime/outcome.ts";
-import { BodyRefused, INTERNAL_SERVER_ERROR, isApiPath, jsonError } from "./api.ts";
-import { CrossSiteRefused } from "./api-cross-site.ts";
-import { text } from "./text.ts";
-import { BODY_TIMEOUT_HEADERS } from "../writes/request-body.ts";
-import { recordOf, reportError, type CaptureError } from "../monitoring/request-record.ts";
-import { cookiesSetBy } from "../sessions/request-cookies.ts";
+import { isOutcome } from "../runtime/outcome.ts";
+import { BodyRefused, INTERNAL_SERVER_ERROR, isApiPath, jsonError } from "./api/api.ts";
+import { CrossSiteRefused } from "./api/api-cross-site.ts";
+import { text } from "./request/answers.ts";
+import { BODY_TIMEOUT_HEADERS } from "./bodies/request-body.ts";
+import { recordOf, reportError, type CaptureError } from "./request/context.ts";
+import { cookiesSetBy } from "./cookies/request-cookies.ts";
 
 type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code" | "route">;
 

@@ -1,9 +1,9 @@
-// request-monitor.ts: the hooks monitoring puts around a request and the steps of a page; without them requests run bare.
+// monitor.ts: the hooks monitoring puts around a request and the steps of a page; without them requests run bare.
 import type { Server } from "bun";
 import { Elysia } from "elysia";
-import { isApiPath } from "../http/api.ts";
+import { isApiPath } from "../api/api.ts";
 import { requestPath } from "../http/host-check.ts";
-import { recordOf, type RequestRecord } from "./request-record.ts";
+import { recordOf, type RequestRecord } from "./context.ts";
 
 /** A page's steps; `fallback` renders the error or outcome page after the page's own render failed. */
 export type PageStep = "loader" | "action" | "render" | "fallback";

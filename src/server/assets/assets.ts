@@ -10,7 +10,7 @@ import type { Manifest } from "./manifest.ts";
 import { encodedBody, type Precompressed } from "./precompressed.ts";
 import type { PrerenderedPages } from "../prerender/stored-page.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
-import { text } from "./text.ts";
+import { text } from "../request/answers.ts";
 
 export const ASSETS_PREFIX = "/assets/";
 

@@ -1,8 +1,8 @@
-// request-context.ts: what a loader or an action is given (params, search, cookies…), and what it adds to the
+// level-context.ts: what a loader or an action is given (params, search, cookies…), and what it adds to the
 // answer (headers, cookies), collected here and put on the document, the page data or the redirect alike.
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/route.ts";
-import { createCookies, type Cookies, type CookieSettings } from "../sessions/cookies.ts";
+import { createCookies, type Cookies, type CookieSettings } from "../cookies/cookies.ts";
 
 export interface RequestContext {
   /**

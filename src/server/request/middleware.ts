@@ -1,9 +1,9 @@
-// run-middleware.ts: runs middleware, outermost first, around the rest of a request (for a page: the action, the
+// middleware.ts: runs middleware, outermost first, around the rest of a request (for a page: the action, the
 // loaders, the render). What a middleware throws ends the request at its level, as a loader's outcome or error
 // would: `respond(failure)` makes that answer.
 import type { Middleware, MiddlewareArgs } from "../../runtime/route.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
-import type { RequestContext } from "./request-context.ts";
+import type { RequestContext } from "./level-context.ts";
 
 /** A middleware that threw: what, and at which level, so the page ends there (its fallback, inside the levels above). */
 export interface MiddlewareFailure {

@@ -2,7 +2,7 @@
 // validators instead of hashed names: ETag and Last-Modified, 304 on a match, revalidated on every use.
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { etagMatches, parseHttpDate } from "./conditional.ts";
+import { etagMatches, parseHttpDate } from "../http/conditional.ts";
 
 export interface PublicFile {
   /** Where the bytes are: under the build's `public/` (embedded in the binary) or the source folder, symlinks resolved. */

@@ -13,8 +13,8 @@ import { Elysia } from "elysia";
 import { mapResponse } from "elysia/adapter/bun/handler";
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { Middleware } from "../../runtime/route.ts";
-import { requestCookies } from "../sessions/request-cookies.ts";
-import { runChain } from "../pages/run-middleware.ts";
+import { requestCookies } from "../cookies/request-cookies.ts";
+import { runChain } from "../request/middleware.ts";
 
 /** A request whose chain reached the handler: where its answer goes, and the chain that waits for it. */
 interface Waiting {
