@@ -9,7 +9,7 @@ import { startApp } from "../src/server/app-start.ts";
 import { loadClientAssets } from "../src/server/assets/assets.ts";
 import { parseConfig } from "../src/server/config/config.ts";
 import { handlePage } from "../src/server/pages/pages.ts";
-import { createRequestRecord } from "../src/server/request/context.ts";
+import { createRequestContext } from "../src/server/request/context.ts";
 import { createSecurityHeaders, type SecurityHeaders } from "../src/server/http/security-headers.ts";
 import app from "./app/app.ts";
 
@@ -20,7 +20,7 @@ const security = Bun.env.ABLATION === "no-headers" ? noHeaders : createSecurityH
 // The bench app's store (under DATA_DIR) and the cookie signer, as main.ts starts them.
 const { cookieSigner } = await startApp(config, app, () => {});
 const deps = pageHandlerDeps(config, app, { assets, capture: () => {}, security, cookieSigner });
-const page = (request: Request) => handlePage(request, createRequestRecord(request), deps);
+const page = (request: Request) => handlePage(createRequestContext(request, { cookies: deps.cookies }), deps);
 
 if (Bun.env.ABLATION === "elysia") {
   new Elysia()

@@ -18,11 +18,11 @@ import { hostCheckPlugin } from "../src/server/http/host-check.ts";
 import { createSecurityHeaders, securityHeadersPlugin } from "../src/server/http/security-headers.ts";
 import { batchedLogger } from "../src/server/monitoring/logger.ts";
 import { logLine, requestLogPlugin } from "../src/server/monitoring/request-log.ts";
-import { requestScopePlugin } from "../src/server/request/monitor.ts";
-import { createRequestRecord } from "../src/server/request/context.ts";
+import { requestScopePlugin } from "../src/server/monitoring/request-scope.ts";
+import { createRequestContext } from "../src/server/request/context.ts";
 import { initServerSentry } from "../src/server/monitoring/sentry.ts";
 import { handlePage } from "../src/server/pages/pages.ts";
-import { requestContext } from "../src/server/request/level-context.ts";
+import { pageScope } from "../src/server/request/page-scope.ts";
 import { createCookies } from "../src/server/cookies/cookies.ts";
 import { scriptJson } from "../src/runtime/script-json.ts";
 import app from "./app/app.ts";
@@ -54,20 +54,20 @@ try {
   const get = (url = items, headers: Record<string, string> = {}) => new Request(url, { headers: { host: "localhost:3000", ...headers } });
   const drain = async (response: Response) => void (await response.arrayBuffer());
   const itemsData = app.routes.find((r) => r.path === "/items")!.loader!({} as never);
-  const html = await (await handlePage(get(), createRequestRecord(get()), deps)).text();
+  const html = await (await handlePage(createRequestContext(get(), { cookies: deps.cookies }), deps)).text();
   // Elysia apps around a handler that answers a fixed page at once: Elysia alone, then with Brisk's plugins.
   const answer = () => new Response("<p>x</p>", { headers: { "content-type": "text/html" } });
   const route = (elysia: AnyElysia) => elysia.all("*", answer, { parse: "none" });
   const bareElysia = route(new Elysia());
-  const plugins = (elysia: AnyElysia) => elysia.use(securityHeadersPlugin(security)).use(requestLogPlugin(log, config)).use(hostCheckPlugin());
+  const plugins = (elysia: AnyElysia) => elysia.use(securityHeadersPlugin(security)).use(requestLogPlugin(log, { trustIncomingId: config.trustProxy, cookies: deps.cookies })).use(hostCheckPlugin());
   const withPlugins = route(plugins(new Elysia()));
   const withScope = route(plugins(new Elysia().use(requestScopePlugin(monitoring.monitor))));
 
   /** One request's worth of a layer; the figure is its time less that of `baseline` (the request made, nothing else). */
   const cases: Record<string, () => unknown> = {
     baseline: () => get(),
-    "request record (id, path, start)": () => createRequestRecord(get()),
-    "log line (JSON, batched write)": () => log(logLine(createRequestRecord(get()), 200)),
+    "request record (id, path, start)": () => createRequestContext(get()),
+    "log line (JSON, batched write)": () => log(logLine(createRequestContext(get()), 200)),
     "CSP nonce and HTML headers": () => {
       const nonce = security.nonce();
       return new Response("x", { headers: security.html(nonce) });
@@ -75,8 +75,8 @@ try {
     "route matching": () => (get(), deps.match("/items")),
     "loader context": () => {
       const request = get();
-      const context = requestContext(request, new URL(request.url), deps.cookies);
-      return [context.ctx({}), context.responseHeaders()];
+      const scope = pageScope(createRequestContext(request), request, new URL(request.url), deps.cookies);
+      return [scope.ctx({}), scope.responseHeaders()];
     },
     "cookie parse": () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).get(SESSION_COOKIE),
     "boot data (payload, config, JSON)": () =>
@@ -92,12 +92,12 @@ try {
     "fixed answer, those plugins and Sentry's request scope": () => withScope.handle(get()),
     "Sentry scope and session": () => {
       const request = get();
-      const record = createRequestRecord(request);
+      const record = createRequestContext(request);
       return monitoring.monitor.request!(request, null, () => monitoring.monitor.routed!(request, () => record, async () => new Response(null)));
     },
     "compression, brotli, streamed 10 KB page": () =>
       drain(compressed(get(items, { "accept-encoding": "br, gzip" }), new Response(new Blob([html]).stream(), { headers: { "content-type": "text/html" } }))),
-    "page handler (render, no Elysia)": async () => drain(await handlePage(get(), createRequestRecord(get()), deps)),
+    "page handler (render, no Elysia)": async () => drain(await handlePage(createRequestContext(get(), { cookies: deps.cookies }), deps)),
     "whole app, Elysia in process": async () => drain(await bare.handle(get())),
   };
 

@@ -17,14 +17,16 @@ import { monitoringPlugin } from "./monitoring/tunnel.ts";
 import { visitorAddress } from "./request/forwarded.ts";
 import type { PageDeps } from "./pages/page-request.ts";
 import { pagesPlugin } from "./pages/pages.ts";
+import { builtPages } from "./prerender/built-pages.ts";
 import { prerenderRoutes, type Prerendered } from "./prerender/store.ts";
 import type { PrerenderedPages } from "./prerender/stored-page.ts";
 import { createBodyReads, type BodyReads } from "./bodies/body-reads.ts";
 import { bodyPaceOf } from "./bodies/request-body.ts";
 import { createPublicFileHandler, type PublicFiles } from "./assets/public-files.ts";
-import { requestScopePlugin, type RequestMonitor } from "./request/monitor.ts";
+import { type RequestMonitor } from "./request/monitor.ts";
+import { requestScopePlugin } from "./monitoring/request-scope.ts";
 import { requestLogPlugin } from "./monitoring/request-log.ts";
-import type { CaptureError } from "./request/context.ts";
+import type { CaptureError, ContextOptions } from "./request/context.ts";
 import { servedFromStore, storedAnswerPlugin } from "./prerender/served-from-store.ts";
 import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./http/security-headers.ts";
 
@@ -131,13 +133,15 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const bodyReads = bodyReadsOf(config, () => server.server);
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
   // Development renders every page: the code behind it changes.
-  const prerendered = config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, assets.prerendered) : undefined;
+  const prerendered = config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, builtPages(assets)) : undefined;
   // Asked per request, once the server has all its routes.
-  const isStored = servedFromStore((): AnyElysia["routes"] => server.routes, prerendered);
+  // Every request's context is made with these, by whichever of the first hooks asks for it first.
+  const context: ContextOptions = { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies };
+  const isStored = servedFromStore((): AnyElysia["routes"] => server.routes, prerendered, context);
   const server = new Elysia({ name: "brisk" })
     .use(requestScopePlugin(deps.monitor, isStored))
     .use(securityHeadersPlugin(security))
-    .use(requestLogPlugin(log, config))
+    .use(requestLogPlugin(log, context))
     // After the request log's first hook, which makes the request's record.
     .use(storedAnswerPlugin(prerendered, { isStored, publicFiles: deps.publicFiles ?? assets.publicFiles, log }))
     .use(hostCheckPlugin())
@@ -147,7 +151,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .use(healthPlugin())
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
-    .use(apiPlugin(app.api, { bodyReads, cookies: pageDeps.cookies, trustProxy: config.trustProxy }))
+    .use(apiPlugin(app.api, { bodyReads, trustProxy: config.trustProxy }))
     .use(pagesPlugin(pageDeps));
   if (prerendered) prerenders.set(server, prerendered);
   return server;

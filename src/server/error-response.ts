@@ -3,11 +3,13 @@
 // reported once. Under /api/ it is JSON; elsewhere plain text (pages render their own error pages).
 import type { ErrorHandler } from "elysia";
 import { isOutcome } from "../runtime/outcome.ts";
-import { BodyRefused, INTERNAL_SERVER_ERROR, isApiPath, jsonError } from "./api/api.ts";
+import { BodyRefused } from "./api/api.ts";
+import { INTERNAL_SERVER_ERROR, jsonError } from "./request/answers.ts";
+import { isApiPath } from "./request/request-path.ts";
 import { CrossSiteRefused } from "./api/api-cross-site.ts";
 import { text } from "./request/answers.ts";
 import { BODY_TIMEOUT_HEADERS } from "./bodies/request-body.ts";
-import { recordOf, reportError, type CaptureError } from "./request/context.ts";
+import { contextOf, reportError, type CaptureError } from "./request/context.ts";
 import { cookiesSetBy } from "./cookies/request-cookies.ts";
 
 type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code" | "route">;
@@ -52,7 +54,7 @@ function withCookiesSet(response: Response, request: Request): Response {
 
 export function errorResponse(ctx: ErrorContext, capture: CaptureError): Response {
   const { request, error, code, route } = ctx;
-  const record = recordOf(request);
+  const record = contextOf(request);
   const json = isApiPath(record.path);
   if (isOutcome(error)) return withCookiesSet(error.toResponse(json ? "json" : "text"), request);
   // Elysia wraps what a parse hook throws in its own ParseError; the API's body reader's refusal is the cause.

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { routeTree } from "../../src/runtime/route-tree.ts";
 import { Outcome, isSafeRedirect, redirect } from "../../src/runtime/outcome.ts";
 import type { Loader } from "../../src/runtime/route.ts";
-import { createRequestRecord } from "../../src/server/request/context.ts";
+import { createRequestContext } from "../../src/server/request/context.ts";
 import { resolvePage } from "../../src/server/pages/resolve-page.ts";
 import type { ResolveDeps } from "../../src/server/pages/page-request.ts";
 import { clientAssets } from "../support/app.ts";
@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 async function resolve(loader: Loader) {
   const request = new Request("http://localhost/r");
-  return resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestRecord(request) }, deps(loader));
+  return resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestContext(request) }, deps(loader));
 }
 
 describe("redirect", () => {
@@ -95,7 +95,7 @@ describe("loader context", () => {
     const loader: Loader = (ctx) => void (given = ctx);
     const matcher = routeTree([{ path: "/users/:id", component: () => null, loader }]).match;
     const request = new Request("http://localhost/users/a%20b?x=1", { headers: { cookie: "sid=abc%3D; theme=dark", "x-test": "1" } });
-    await resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestRecord(request) }, { ...deps(() => null), match: matcher });
+    await resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestContext(request) }, { ...deps(() => null), match: matcher });
     const ctx = given!;
     expect(ctx.params).toEqual({ id: "a b" });
     expect(ctx.search.get("x")).toBe("1");

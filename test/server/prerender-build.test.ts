@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../../src/server/build/client-build.ts";
 import { createApp } from "../../src/server/create-app.ts";
-import { PRERENDERED_FILE, loadClientAssets } from "../../src/server/assets/assets.ts";
+import { loadClientAssets } from "../../src/server/assets/assets.ts";
+import { builtPages, PRERENDERED_FILE } from "../../src/server/prerender/built-pages.ts";
 import { prerenderState } from "../fixtures/app/loaders.server.ts";
 import { FIXTURE_APP_MODULE, FIXTURE_PUBLIC_DIR, loadApp, testConfig, testDataDir } from "../support/app.ts";
 
@@ -42,13 +43,13 @@ test("the pages rendered at build time are served from the first request, their 
   expect(code).toBe(0);
   expect(out).toContain("prerendered /prerendered and the not-found page");
   const assets = loadClientAssets((await loadApp()).routes, clientDir);
-  expect(Object.keys(assets.prerendered!.routes)).toEqual(["/prerendered"]);
+  expect(Object.keys(builtPages(assets)!.routes)).toEqual(["/prerendered"]);
   const renders = prerenderState.renders;
   // Not even started: a server on a build that prerendered has nothing left to render.
   const app = createApp(testConfig(), await loadApp(), { assets, log: () => {} });
   const page = await app.handle(new Request("http://localhost/prerendered"));
   expect(page.status).toBe(200);
-  expect(page.headers.get("etag")).toBe(assets.prerendered!.routes["/prerendered"]!.document.etag);
+  expect(page.headers.get("etag")).toBe(builtPages(assets)!.routes["/prerendered"]!.document.etag);
   expect(await page.text()).toContain("Render <!-- -->1");
   const data = await app.handle(new Request("http://localhost/__data/prerendered"));
   expect(JSON.parse(await data.text())).toMatchObject({ route: "/prerendered", levels: [{ id: "/prerendered", data: { render: 1 } }] });
@@ -59,7 +60,7 @@ test("the pages rendered at build time are served from the first request, their 
 
 test("a page from the build ages from the build: past its revalidate age it is rendered again, here", async () => {
   const assets = loadClientAssets((await loadApp()).routes, clientDir);
-  const built = assets.prerendered!.routes["/prerendered"]!.document;
+  const built = builtPages(assets)!.routes["/prerendered"]!.document;
   const app = createApp(testConfig(), await loadApp(), { assets, log: () => {} });
   const renders = prerenderState.renders;
   // The fixture route revalidates after 60 s: one second short of it, the build's page stays.
@@ -85,6 +86,6 @@ test("a build's pages carry the serving server's client configuration, not the b
 
 test("a build's pages are not taken by another client build", async () => {
   const assets = loadClientAssets((await loadApp()).routes, clientDir);
-  await Bun.write(join(clientDir, PRERENDERED_FILE), JSON.stringify({ ...assets.prerendered, buildId: "another" }));
-  expect(loadClientAssets((await loadApp()).routes, clientDir).prerendered).toBeUndefined();
+  await Bun.write(join(clientDir, PRERENDERED_FILE), JSON.stringify({ ...builtPages(assets), buildId: "another" }));
+  expect(builtPages(loadClientAssets((await loadApp()).routes, clientDir))).toBeUndefined();
 });

@@ -14,17 +14,11 @@ import { mapResponse } from "elysia/adapter/bun/handler";
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { Middleware } from "../../runtime/route.ts";
 import { requestCookies } from "../cookies/request-cookies.ts";
+import { contextOf } from "../request/context.ts";
 import { runChain } from "../request/middleware.ts";
-
-/** A request whose chain reached the handler: where its answer goes, and the chain that waits for it. */
-interface Waiting {
-  answer: PromiseWithResolvers<Response>;
-  chain: Promise<Response>;
-}
 
 /** Middleware for every API route registered after it on the instance that uses it. */
 export function apiMiddleware(...middleware: readonly Middleware[]) {
-  const waiting = new WeakMap<Request, Waiting>();
   return new Elysia({ name: "brisk:api-middleware", seed: middleware })
     .derive({ as: "scoped" }, function apiContext() {
       return { context: new RouterContextProvider() };
@@ -58,25 +52,27 @@ export function apiMiddleware(...middleware: readonly Middleware[]) {
       );
       const first = await Promise.race([reached.promise, chain]);
       if (first === "handler") {
-        waiting.set(request, { answer, chain });
+        contextOf(request).apiChain = { answer, chain };
         return;
       }
       // The chain answered without the handler (a middleware returned a Response of its own).
       return first;
     })
     .mapResponse({ as: "scoped" }, async function answerApiMiddleware({ request, responseValue, set }) {
-      const pending = waiting.get(request);
+      const context = contextOf(request);
+      const pending = context.apiChain;
       if (!pending) return;
-      waiting.delete(request);
+      context.apiChain = undefined;
       pending.answer.resolve(responseValue instanceof Response ? responseValue : mapResponse(responseValue, set, request));
       return pending.chain;
     })
     .onAfterResponse({ as: "scoped" }, function endApiMiddleware({ request }) {
       // The handler failed (the error hook answered): the chain's `next()` never gets an answer, so it ends
       // here with the failure, and whatever the middleware does after it (a finally) still runs.
-      const pending = waiting.get(request);
+      const context = contextOf(request);
+      const pending = context.apiChain;
       if (!pending) return;
-      waiting.delete(request);
+      context.apiChain = undefined;
       pending.chain.catch(() => {});
       pending.answer.reject(new Error("the API route failed; its error answer was sent"));
     });

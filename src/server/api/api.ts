@@ -3,24 +3,11 @@
 import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
 import { TOO_MANY_UPLOADS, type BodyReads } from "../bodies/body-reads.ts";
-import { recordOf } from "../request/context.ts";
-import type { CookieSettings } from "../cookies/cookies.ts";
-import { cookiesSetBy, offerCookies } from "../cookies/request-cookies.ts";
+import { contextOf } from "../request/context.ts";
+import { cookiesSetBy } from "../cookies/request-cookies.ts";
 import { refuseCrossSiteWrites } from "./api-cross-site.ts";
-
-export const API_PREFIX = "/api";
-
-export function isApiPath(path: string): boolean {
-  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
-}
-
-/** What a 500 says, in JSON and in text alike: the digest and the request id say the rest. */
-export const INTERNAL_SERVER_ERROR = "internal server error";
-
-/** The body of every JSON failure: what went wrong, plus what the status needs (digest, fields). */
-export function jsonError(status: number, error: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
-  return Response.json({ error, ...extra }, { status, headers: { "cache-control": "no-store", ...headers } });
-}
+import { jsonError } from "../request/answers.ts";
+import { API_PREFIX, isApiPath } from "../request/request-path.ts";
 
 /** The methods each API path answers, from the app's own route list, so a 405 can say which are allowed. */
 function apiMethods(api: AnyElysia | undefined): (path: string) => string[] {
@@ -74,29 +61,24 @@ function firstValues(form: FormData): Record<string, FormDataEntryValue> {
 
 export interface ApiOptions {
   bodyReads: BodyReads;
-  /** The pages' cookie settings: an API route reads and sets the same (signed) cookies. */
-  cookies: CookieSettings;
   /** Judge a write's site by X-Forwarded-Proto and X-Forwarded-Host (TRUST_PROXY), as for page actions. */
   trustProxy: boolean;
 }
 
-export function apiPlugin(api: AnyElysia | undefined, { bodyReads, cookies, trustProxy }: ApiOptions) {
+export function apiPlugin(api: AnyElysia | undefined, { bodyReads, trustProxy }: ApiOptions) {
   const allowed = apiMethods(api);
   const unmatched = ({ request }: { request: Request }) => {
-    const methods = allowed(recordOf(request).path);
+    const methods = allowed(contextOf(request).path);
     if (methods.length === 0) return jsonError(404, "not found");
     return jsonError(405, "method not allowed", {}, { allow: methods.join(", ") });
   };
   const plugin = new Elysia({ name: "brisk:api" })
     .onParse(refuseCrossSiteWrites(api, { trustProxy }))
     .onParse(parseWithinLimit(bodyReads))
-    .onTransform(function offerApiCookies({ request }) {
-      offerCookies(request, cookies);
-    })
     // The route's pattern, as Elysia matched it (`/api/notes/:id`): the log line's route, and the name
     // of its Sentry transaction and error events.
     .onTransform(function nameApiRoute({ request, route }) {
-      recordOf(request).route = route;
+      contextOf(request).route = route;
     })
     .onAfterHandle(function setApiCookies({ request, set }) {
       const setCookies = cookiesSetBy(request);

@@ -8,7 +8,6 @@ import { routeTree, type RouteMatch, type RouteNode } from "../../runtime/route-
 import type { RouteAssets } from "../../runtime/page-payload.ts";
 import type { Manifest } from "./manifest.ts";
 import { encodedBody, type Precompressed } from "./precompressed.ts";
-import type { PrerenderedPages } from "../prerender/stored-page.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
 import { text } from "../request/answers.ts";
 
@@ -31,18 +30,11 @@ export interface ClientAssets {
   publicFiles: PublicFiles;
   /** The text of the app stylesheets every page carries inline, by URL (none in development). */
   inlineStyles?: ReadonlyMap<string, string>;
-  /** The pages the build prerendered (scripts/prerender.ts), when it did, for this very client build. */
-  prerendered?: PrerenderedPages;
-}
-
-/** Beside the client build's own files, and not one of them: never served as an asset. */
-export const PRERENDERED_FILE = "prerendered.json";
-
-function builtPages(dir: string, buildId: string): PrerenderedPages | undefined {
-  const file = join(dir, PRERENDERED_FILE);
-  if (!existsSync(file)) return undefined;
-  const pages = JSON.parse(readFileSync(file, "utf8")) as PrerenderedPages;
-  return pages.buildId === buildId ? pages : undefined;
+  /**
+   * The text of a file a build step wrote beside the assets and that is none of them (never served), if it is
+   * there: the pages the build prerendered.
+   */
+  builtFile?(name: string): string | undefined;
 }
 
 /**
@@ -160,7 +152,10 @@ export function loadClientAssets(routes: readonly RouteDefinition[], dir: string
     get: (name) => loaded.get(name) ?? load(name),
     publicFiles: fixedPublicFiles(publicListing),
     inlineStyles,
-    prerendered: builtPages(dir, manifest.buildId),
+    builtFile(name) {
+      const file = join(dir, name);
+      return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+    },
   };
 }
 

@@ -5,7 +5,8 @@
 import { join } from "node:path";
 import { allRoutes } from "../../runtime/route-tree.ts";
 import { loadAppModule } from "./app-module.ts";
-import { PRERENDERED_FILE, loadClientAssets } from "../assets/assets.ts";
+import { loadClientAssets } from "../assets/assets.ts";
+import { PRERENDERED_FILE } from "../prerender/built-pages.ts";
 import { parseConfig } from "../config/config.ts";
 import { importedAssets } from "../assets/imported-assets.ts";
 import { startApp } from "../app-start.ts";

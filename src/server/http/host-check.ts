@@ -10,14 +10,6 @@ import { text } from "../request/answers.ts";
  */
 const ELYSIA_PATH_SEARCH_FROM = 11;
 
-/** The path of a request URL; with no usable Host, Bun leaves the URL as the bare request target. */
-export function requestPath(url: string): string {
-  const start = url.startsWith("/") ? 0 : url.indexOf("/", url.indexOf("//") + 2);
-  if (start === -1) return "/";
-  const query = url.indexOf("?", start);
-  return query === -1 ? url.slice(start) : url.slice(start, query);
-}
-
 /** Why the request cannot be routed by its URL, or undefined when it can. */
 export function hostProblem(request: Request): string | undefined {
   const { url } = request;

@@ -1,7 +1,7 @@
 // request-log.ts: gives every request an id and a record, and writes its one JSON log line at the end.
 import { Elysia } from "elysia";
 import type { Logger } from "./logger.ts";
-import { recordOf, type RequestRecord } from "../request/context.ts";
+import { contextOf, type ContextOptions, type RequestRecord } from "../request/context.ts";
 import { addHeaders } from "../request/headers.ts";
 
 /** nginx's status for a request whose client closed the connection before the response was complete. */
@@ -29,19 +29,19 @@ export function logLine(record: RequestRecord, status: number): Parameters<Logge
   return line;
 }
 
-/** `trustProxy`: keep an incoming X-Request-Id, which only a proxy we trust may set. */
-export function requestLogPlugin(log: Logger, { trustProxy }: { trustProxy: boolean }) {
+/** `context`: the server's options for each request's context (whether an incoming X-Request-Id is kept). */
+export function requestLogPlugin(log: Logger, context: ContextOptions) {
   return new Elysia({ name: "brisk:request-log" })
-    // The first hook of every request (onRequest is always global): its record (id, start time) exists
+    // The first hook of every request (onRequest is always global): its context (id, start time) exists
     // before Elysia parses a body, so a request that fails there is logged and answered with its id.
     .onRequest(function startRecord({ request }) {
-      recordOf(request, trustProxy);
+      contextOf(request, context);
     })
     .mapResponse({ as: "global" }, function addRequestId({ request, responseValue, set }) {
-      addHeaders({ responseValue, set }, [["x-request-id", recordOf(request).id]]);
+      addHeaders({ responseValue, set }, [["x-request-id", contextOf(request).id]]);
     })
     .onAfterResponse({ as: "global" }, function logRequest({ request, responseValue, set }) {
-      const record = recordOf(request);
+      const record = contextOf(request);
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status) || 200;
       if (!record.done) return log(logLine(record, status));
       // A streamed page is logged when it has finished rendering, so late errors join its line; one the

@@ -1,9 +1,8 @@
 // sentry-tracing.ts: page and API transactions named after their route, spans for a page's steps, and the trace handed to the browser.
 import * as Sentry from "@sentry/bun";
 import { spanIsSampled } from "@sentry/core";
-import { PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
 import { NAME_SOURCE, transactionName } from "../../runtime/trace-names.ts";
-import { isApiPath } from "../api/api.ts";
+import { isApiPath, isPageDataPath } from "../request/request-path.ts";
 import type { RequestMonitor } from "../request/monitor.ts";
 
 /**
@@ -14,7 +13,7 @@ type RequestKind = "document" | "page-data" | "api";
 const REQUEST_KIND = "brisk.request.kind";
 
 function requestKind(pathname: string): RequestKind {
-  if (pathname === PAGE_DATA_PREFIX || pathname.startsWith(`${PAGE_DATA_PREFIX}/`)) return "page-data";
+  if (isPageDataPath(pathname)) return "page-data";
   return isApiPath(pathname) ? "api" : "document";
 }
 

@@ -2,7 +2,7 @@
 import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@sentry/core";
 import { Elysia } from "elysia";
 import type { Config } from "../config/config.ts";
-import { recordOf } from "../request/context.ts";
+import { contextOf } from "../request/context.ts";
 import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
 import { createAdmission, type Admission, type Slot } from "../bodies/admission.ts";
 import { BODY_TIMEOUT_HEADERS, BodyTimeout, bodyPaceOf, readBody, type BodyPace, type Bytes } from "../bodies/request-body.ts";
@@ -179,7 +179,7 @@ export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch
   return new Elysia({ name: "brisk:monitoring" })
     // Their 5xx are Sentry's, passed on or met on the way (502, 504): the site itself is fine.
     .onTransform(function markRelayed({ request }) {
-      recordOf(request).relayed = true;
+      contextOf(request).relayed = true;
     })
     .post(
       CSP_REPORT_PATH,

@@ -7,10 +7,10 @@ import type { Mode } from "../../runtime/app-server.ts";
 import type { ClientAssets } from "../assets/assets.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
 import type { RequestMonitor } from "../request/monitor.ts";
-import type { CaptureError, RequestRecord } from "../request/context.ts";
+import type { CaptureError, RequestContext } from "../request/context.ts";
 import type { CookieSettings } from "../cookies/cookies.ts";
 import type { SubmissionLimits } from "../bodies/submission.ts";
-import type { RequestContext } from "../request/level-context.ts";
+import type { PageScope } from "../request/page-scope.ts";
 import type { MiddlewareFailure } from "../request/middleware.ts";
 
 /** One request for a page, as it goes from its checks to the action, the loader and the render. */
@@ -20,7 +20,8 @@ export interface PageRequest {
   url: URL;
   /** Page data for client navigation, rather than the HTML document. */
   isData: boolean;
-  record: RequestRecord;
+  /** The request's context: its record, its cookies. */
+  record: RequestContext;
   /** A form post's body, read and checked: the route's action runs first. */
   submission?: ActionBody;
   /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM). */
@@ -28,7 +29,7 @@ export interface PageRequest {
   /** The routes matched already by the checks before the render, when they ran. */
   match?: RouteMatch | null;
   /** What loaders, actions and middleware share: made before the middleware runs, when it does. */
-  context?: RequestContext;
+  context?: PageScope;
   /** A middleware threw: the page ends at its level, and no action or loader at or below it runs. */
   failure?: MiddlewareFailure;
 }

@@ -10,7 +10,7 @@ import { monitorStep } from "../request/monitor.ts";
 import { reportError, type Phase } from "../request/context.ts";
 import { afterMethod, afterPost, boundaryFor, failedPage, publicError } from "./failed-page.ts";
 import type { PageRequest, ResolveDeps, ResolvedPage } from "./page-request.ts";
-import { requestContext, type RequestContext } from "../request/level-context.ts";
+import { pageScope, type PageScope } from "../request/page-scope.ts";
 import { needsCodec } from "./wire.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
@@ -56,7 +56,7 @@ interface Resolution {
   deps: ResolveDeps;
   match: RouteMatch;
   before: Omit<ResolvedPage, "status">;
-  context: RequestContext;
+  context: PageScope;
 }
 
 /**
@@ -145,7 +145,7 @@ export async function resolvePage(page: PageRequest, deps: ResolveDeps): Promise
   const before = pageBefore(url, match, deps);
   if (!match) return failedPage(before, UNMATCHED, undefined, record, deps, "match");
   record.route = match.pattern;
-  const r: Resolution = { page, deps, match, before, context: page.context ?? requestContext(page.request, url, deps.cookies, submission) };
+  const r: Resolution = { page, deps, match, before, context: page.context ?? pageScope(page.record, page.request, url, deps.cookies, submission) };
   // A middleware refused the request: nothing at or below its level runs, the levels above show its fallback.
   if (page.failure) return failAt(r, afterMethod(page.request, page.failure.error), page.failure.depth, "middleware");
   // Nothing matches below the layouts that match the path's beginning: not found, inside them.

@@ -6,7 +6,7 @@ import { isOutcome } from "../../runtime/outcome.ts";
 import type { ActionContext } from "../../runtime/route.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
 import { acceptsHtml } from "../http/accept.ts";
-import { INTERNAL_SERVER_ERROR, jsonError } from "../api/api.ts";
+import { INTERNAL_SERVER_ERROR, jsonError } from "../request/answers.ts";
 import { addAppHeaders } from "../request/headers.ts";
 import { withDocumentHeaders } from "../http/html-answer-headers.ts";
 import { monitorStep } from "../request/monitor.ts";
@@ -14,7 +14,7 @@ import { reportError } from "../request/context.ts";
 import { pageDataOf } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderResolved } from "./render.tsx";
-import { requestContext } from "../request/level-context.ts";
+import { pageScope } from "../request/page-scope.ts";
 import { afterMethod, failedPage } from "./failed-page.ts";
 import { pageBefore } from "./resolve-page.ts";
 
@@ -37,7 +37,7 @@ export async function answerResource(page: PageRequest, match: RouteMatch, deps:
   record.route = match.pattern;
   const level = match.levels.at(-1)!;
   const { route, id } = level.node;
-  const context = page.context ?? requestContext(request, url, deps.cookies, submission);
+  const context = page.context ?? pageScope(record, request, url, deps.cookies, submission);
   // pages.ts let through only a method the route answers: a post has an action, a read a loader.
   const [step, run] = submission ? (["action", route.action!] as const) : (["loader", route.loader!] as const);
   try {

@@ -3,22 +3,40 @@
 // time) and answered before Elysia routes them and runs its per-route hooks, which the ceiling has none of.
 import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
-import { hostProblem, requestPath } from "../http/host-check.ts";
+import { hostProblem } from "../http/host-check.ts";
+import { requestPath } from "../request/request-path.ts";
 import { publicFileAt, type PublicFiles } from "../assets/public-files.ts";
 import type { Logger } from "../monitoring/logger.ts";
 import { logLine } from "../monitoring/request-log.ts";
-import { recordOf } from "../request/context.ts";
-import { isStoredResponse, storedResponse } from "../pages/pages.ts";
+import { contextOf, type ContextOptions, type RequestContext } from "../request/context.ts";
+import { pageTarget } from "../request/page-target.ts";
 import type { StoredResponses } from "./serve.ts";
+
+/** Whether a GET or HEAD of a page gets a stored response: nothing of the app's runs for it. */
+function isStoredResponse(context: RequestContext, prerendered: StoredResponses): boolean {
+  const page = pageTarget(context);
+  return !(page instanceof Response) && prerendered.has(page.url, page.isData);
+}
+
+/** The stored answer to a GET or HEAD, if it has one. */
+function storedResponse(context: RequestContext, prerendered: StoredResponses): Response | undefined {
+  const page = pageTarget(context);
+  return page instanceof Response ? undefined : prerendered.response(context.request, page.url, context, page.isData);
+}
 
 /** The pages' catch-all (`*`, which Elysia lists as `/*`): every other route answers its paths before it. */
 const PAGES_ROUTES = new Set(["*", "/*"]);
 
 /**
  * Whether the pages would answer a request from the store. Asked by the request scope, which wraps Elysia's
- * handler, and again by the first hook inside it: the answer is kept per request.
+ * handler, before any hook, and again by the first hook inside it: the answer is kept on the request's context,
+ * which the first to ask makes with the server's `options`.
  */
-export function servedFromStore(routes: () => AnyElysia["routes"], prerendered: StoredResponses | undefined): (request: Request) => boolean {
+export function servedFromStore(
+  routes: () => AnyElysia["routes"],
+  prerendered: StoredResponses | undefined,
+  options: ContextOptions,
+): (request: Request) => boolean {
   // Read on first use: the server's routes are all there once it serves. One pattern for them all: one test
   // per request rather than one per route.
   let ownRoutes: RegExp | undefined;
@@ -32,18 +50,16 @@ export function servedFromStore(routes: () => AnyElysia["routes"], prerendered: 
     );
     return ownRoutes.test(path);
   };
-  const answers = new WeakMap<Request, boolean>();
   // Cheapest first: the method, then the other routes' patterns (an API or tunnel path is no unmatched page,
   // whatever the stored not-found page would say; an asset never gets its URL parsed here), then the pages.
   const decide = (request: Request) =>
     prerendered !== undefined &&
     (request.method === "GET" || request.method === "HEAD") &&
     !answeredElsewhere(requestPath(request.url)) &&
-    isStoredResponse(request, prerendered);
+    isStoredResponse(contextOf(request, options), prerendered);
   return (request) => {
-    let stored = answers.get(request);
-    if (stored === undefined) answers.set(request, (stored = decide(request)));
-    return stored;
+    const context = contextOf(request, options);
+    return (context.stored ??= decide(request));
   };
 }
 
@@ -64,9 +80,9 @@ export function storedAnswerPlugin(prerendered: StoredResponses | undefined, { i
   if (!prerendered) return plugin;
   return plugin.onRequest(function answerStored({ request }) {
     if (!isStored(request) || hostProblem(request)) return;
-    const record = recordOf(request);
+    const record = contextOf(request);
     if (publicFileAt(publicFiles, record.path)) return;
-    const response = storedResponse(request, record, prerendered);
+    const response = storedResponse(record, prerendered);
     if (response) log(logLine(record, response.status));
     return response;
   });

@@ -9,7 +9,7 @@ import type { PageDeps, PageRequest } from "../pages/page-request.ts";
 import { renderPage, renderResolved } from "../pages/render.tsx";
 import { resolvePage } from "../pages/resolve-page.ts";
 import { hasMiddleware } from "../request/middleware.ts";
-import { createRequestRecord, reportError, type RequestRecord } from "../request/context.ts";
+import { createRequestContext, reportError, type RequestRecord } from "../request/context.ts";
 import { serveStored, type PageStore, type StoredResponses } from "./serve.ts";
 import { SLOT_MARKERS, htmlOf, storeData, storePage, type PrerenderedPages, type StoredPage, type StoredRoute } from "./stored-page.ts";
 
@@ -43,7 +43,7 @@ function guardedPage(href: string): { page: PageRequest; read: () => string | un
     });
   const request = own(base, (name) => (name === "headers" ? headers : undefined));
   const url = own(new URL(base.url), (name) => (name === "searchParams" ? refuse("search") : undefined));
-  return { page: { request, url, isData: false, record: createRequestRecord(request) }, read: () => read };
+  return { page: { request, url, isData: false, record: createRequestContext(request) }, read: () => read };
 }
 
 /** Headers a response fills in for itself, and Vary, which the stored response sets whole. */
@@ -72,7 +72,7 @@ async function renderRoute(path: string, deps: PageDeps): Promise<StoredRoute> {
   // One run of the loader for both: the document and the page data client navigation asks for.
   const resolved = await resolvePage(page, slotDeps);
   const response = await renderResolved(page, resolved, slotDeps);
-  const data = pageDataOf({ ...page, isData: true, record: createRequestRecord(page.request) }, resolved, slotDeps);
+  const data = pageDataOf({ ...page, isData: true, record: createRequestContext(page.request) }, resolved, slotDeps);
   const [html, body] = await Promise.all([response.text(), data.text()]);
   const reads = read();
   if (reads) throw new PrerenderError(`${what} is marked prerender, but its loader reads ${reads}`);

@@ -1,6 +1,10 @@
-// context.ts: what one request did, gathered while it runs and logged once when it ends.
+// context.ts: one request as every concern of the server knows it, made at its first hook: its id and record (what
+// its log line says), the page its URL asks for, whether a stored page answers it, and its cookies. Elysia hands
+// each hook the bare Request, so this is the one table from a Request to its context.
+import type { Cookies } from "../../runtime/cookies.ts";
+import { createCookies, type CookieSettings } from "../cookies/cookies.ts";
 import { digestOf, newDigest, rememberDigest } from "./digest.ts";
-import { requestPath } from "../http/host-check.ts";
+import { requestPath } from "./request-path.ts";
 
 /**
  * Where a server error happened: matching the path, the route's action or loader, rendering the page, a
@@ -46,13 +50,43 @@ export type CaptureError = (error: unknown, context: ErrorContext) => void;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** `trustIncomingId`: behind a proxy we trust, its well-formed X-Request-Id keeps one id across hops. */
-export function createRequestRecord(request: Request, trustIncomingId = false): RequestRecord {
+/** What a page request's URL asks for: the document at `url`, or with `isData` the page data of the page at `url`. */
+export interface PageTarget {
+  url: URL;
+  isData: boolean;
+  /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM). */
+  keep?: number;
+}
+
+/** What the server tells the context of each request it makes: the same for every request of one server. */
+export interface ContextOptions {
+  /** Behind a proxy we trust, its well-formed X-Request-Id keeps one id across hops. */
+  readonly trustIncomingId?: boolean;
+  /** The app's cookie settings: without them the request has no cookie jar (a test's bare request). */
+  readonly cookies?: CookieSettings;
+}
+
+export interface RequestContext extends RequestRecord {
+  readonly request: Request;
+  readonly options: ContextOptions;
+  /** The page the URL asks for, or the 4xx for one no page can answer: parsed once (page-target.ts). */
+  target?: PageTarget | Response;
+  /** Whether a stored page answers it: decided once, asked by the request's scope and its first hook. */
+  stored?: boolean;
+  /** Its cookie jar, made when first read (cookiesOf): one for the pages and API routes of the request. */
+  jar?: Cookies;
+  /** An API route's middleware, waiting at its innermost `next()` for the handler's answer (api-middleware.ts). */
+  apiChain?: { answer: PromiseWithResolvers<Response>; chain: Promise<Response> };
+}
+
+export function createRequestContext(request: Request, options: ContextOptions = {}): RequestContext {
   // Read from the URL itself: Elysia's own `path` misreads very short hosts (see host-check.ts).
   const path = requestPath(request.url);
   // A visitor's own id is never taken: it could pin a log line or a Sentry event on someone else's.
-  const incoming = trustIncomingId ? request.headers.get("x-request-id") : null;
+  const incoming = options.trustIncomingId ? request.headers.get("x-request-id") : null;
   return {
+    request,
+    options,
     id: incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID(),
     method: request.method,
     path,
@@ -61,16 +95,25 @@ export function createRequestRecord(request: Request, trustIncomingId = false): 
   };
 }
 
-const records = new WeakMap<Request, RequestRecord>();
+const contexts = new WeakMap<Request, RequestContext>();
 
 /**
- * The record of a request, made on first use: every hook and handler of one request shares it. The request
- * log makes it first, in the request's first hook, saying whether an incoming request id is trusted.
+ * The context of a request, made on first use with the server's options: every hook and handler of one request
+ * shares it. The server's first hooks make it (request-log.ts, and the request's scope before them).
  */
-export function recordOf(request: Request, trustIncomingId = false): RequestRecord {
-  let record = records.get(request);
-  if (!record) records.set(request, (record = createRequestRecord(request, trustIncomingId)));
-  return record;
+export function contextOf(request: Request, options?: ContextOptions): RequestContext {
+  let context = contexts.get(request);
+  if (!context) contexts.set(request, (context = createRequestContext(request, options)));
+  return context;
+}
+
+/**
+ * The request's cookies: `get`/`getSigned` read the visitor's, `set`/`setSigned`/`delete` reach the answer (the
+ * pages and the API put `jar.setCookieHeaders()` on it). Undefined for a request no Brisk server made.
+ */
+export function cookiesOf(context: RequestContext, settings = context.options.cookies): Cookies | undefined {
+  if (!settings) return undefined;
+  return (context.jar ??= createCookies(context.request.headers.get("cookie"), settings, context.request.method));
 }
 
 /**

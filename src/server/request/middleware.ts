@@ -3,7 +3,7 @@
 // would: `respond(failure)` makes that answer.
 import type { Middleware, MiddlewareArgs } from "../../runtime/route.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
-import type { RequestContext } from "./level-context.ts";
+import type { PageScope } from "./page-scope.ts";
 
 /** A middleware that threw: what, and at which level, so the page ends there (its fallback, inside the levels above). */
 export interface MiddlewareFailure {
@@ -19,7 +19,7 @@ export interface MiddlewareStep {
 }
 
 /** Every middleware of the branch, outermost level first, each with its own level's params. */
-function stepsOf(request: Request, match: RouteMatch, context: RequestContext): MiddlewareStep[] {
+function stepsOf(request: Request, match: RouteMatch, context: PageScope): MiddlewareStep[] {
   const steps: MiddlewareStep[] = [];
   match.levels.forEach(({ node, params }, depth) => {
     for (const run of node.route.middleware ?? []) steps.push({ run, depth, args: () => ({ ...context.ctx(params), request }) });
@@ -73,7 +73,7 @@ export function runChain(steps: readonly MiddlewareStep[], respond: (failure?: M
 export function runMiddleware(
   request: Request,
   match: RouteMatch,
-  context: RequestContext,
+  context: PageScope,
   respond: (failure?: MiddlewareFailure) => Promise<Response>,
 ): Promise<Response> {
   return runChain(stepsOf(request, match, context), respond);

@@ -1,10 +1,12 @@
-// level-context.ts: what a loader or an action is given (params, search, cookies…), and what it adds to the
-// answer (headers, cookies), collected here and put on the document, the page data or the redirect alike.
+// page-scope.ts: what the middleware, loaders and action of one page request share and are given (params,
+// search, the request's cookies, the values middleware set), and what they add to the answer (headers, cookies),
+// collected here and put on the document, the page data or the redirect alike.
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/route.ts";
-import { createCookies, type Cookies, type CookieSettings } from "../cookies/cookies.ts";
+import type { CookieSettings } from "../cookies/cookies.ts";
+import { cookiesOf, type RequestContext } from "./context.ts";
 
-export interface RequestContext {
+export interface PageScope {
   /**
    * The context of one route level, with its own params: the action's when the request carries a
    * submission (loaders get the body too). Every level shares the request's cookies, answer headers and the
@@ -17,17 +19,20 @@ export interface RequestContext {
   responseHeaders(): Array<[string, string]>;
 }
 
-export function requestContext(request: Request, url: URL, settings: CookieSettings, body?: ActionBody): RequestContext {
-  let cookies: Cookies | undefined;
+/**
+ * The scope of a page request: its cookies are the request context's own jar (context.ts), and `request` the one
+ * the page runs for (a HEAD's has a signal of its own).
+ */
+export function pageScope(context: RequestContext, request: Request, url: URL, settings: CookieSettings, body?: ActionBody): PageScope {
   const headers = new Map<string, string>();
-  let context: RouterContextProvider | undefined;
+  let values: RouterContextProvider | undefined;
   const setHeader = (name: string, value: string) => {
     const key = name.toLowerCase();
     // Cookies have their own API, which keeps one Set-Cookie per cookie and the defaults.
     if (key === "set-cookie") throw new TypeError("setHeader: use ctx.cookies.set() for cookies");
     headers.set(key, value);
   };
-  const self: RequestContext = {
+  const self: PageScope = {
     body,
     ctx: (params) => ({
       body: self.body,
@@ -39,18 +44,18 @@ export function requestContext(request: Request, url: URL, settings: CookieSetti
       url,
       headers: request.headers,
       get cookies() {
-        return (cookies ??= createCookies(request.headers.get("cookie"), settings, request.method));
+        return cookiesOf(context, settings)!;
       },
       setHeader,
       signal: request.signal,
       // Made when first read: a page without middleware seldom reads it.
       get context() {
-        return (context ??= new RouterContextProvider());
+        return (values ??= new RouterContextProvider());
       },
     }),
     responseHeaders() {
       const all: Array<[string, string]> = [...headers];
-      for (const cookie of cookies?.setCookieHeaders() ?? []) all.push(["set-cookie", cookie]);
+      for (const cookie of context.jar?.setCookieHeaders() ?? []) all.push(["set-cookie", cookie]);
       return all;
     },
   };
