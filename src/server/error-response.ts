@@ -10,7 +10,7 @@ import { CrossSiteRefused } from "./api/api-cross-site.ts";
 import { text } from "./request/answers.ts";
 import { BODY_TIMEOUT_HEADERS } from "./bodies/request-body.ts";
 import { contextOf, reportError, type CaptureError } from "./request/context.ts";
-import { cookiesSetBy } from "./cookies/request-cookies.ts";
+import { cookiesSetBy } from "./api/request-cookies.ts";
 
 type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code" | "route">;
 

@@ -3,7 +3,7 @@
 // middleware, a cross-site opt-out). Nothing here repeats `brisk`; only `*.server.ts` modules import this.
 
 export type { AppConfig, AppServer, Logger, LogRecord, Mode } from "../runtime/app-server.ts";
-export { requestCookies } from "./cookies/request-cookies.ts";
+export { requestCookies } from "./api/request-cookies.ts";
 export { allowCrossSite } from "./api/api-cross-site.ts";
 export { getSession, requireUser, SessionTooLargeError } from "../runtime/cookie-session.ts";
 export type { Session, SessionOptions, SessionValues, UserOf } from "../runtime/session.ts";

@@ -112,10 +112,25 @@ describe("the framework's boundary", () => {
     expect([...server].filter((name) => pages.has(name))).toEqual([]);
   });
 
+  test("no two folders of src/server import each other: the concerns stand in layers over the request core", async () => {
+    const folderOf = (file: string) => file.split("/").length > 3 ? file.split("/")[2]! : "(root)";
+    const edges = new Map<string, Set<string>>();
+    for await (const file of new Bun.Glob("src/server/**/*.{ts,tsx}").scan({ cwd: ROOT })) {
+      for (const specifier of specifiersOf(await Bun.file(join(ROOT, file)).text())) {
+        const target = targetOf(file, specifier);
+        if (!target.startsWith("src/server/") || folderOf(file) === folderOf(target)) continue;
+        edges.set(`${folderOf(file)} -> ${folderOf(target)}`, (edges.get(`${folderOf(file)} -> ${folderOf(target)}`) ?? new Set()).add(`${file} -> ${target}`));
+      }
+    }
+    expect(edges.size).toBeGreaterThan(10);
+    const both = [...edges.keys()].filter((edge) => edges.has(edge.split(" -> ").reverse().join(" -> ")));
+    expect(both.flatMap((edge) => [...edges.get(edge)!])).toEqual([]);
+  });
+
   test("sees an import across the line, a type-only one included", () => {
     const app = 'import type { Config } from "../../../src/server/config.ts";\nimport { x } from "brisk/runtime/outcome.ts";\n';
     expect(violations("test/fixtures/app/x.ts", app, appRule)).toHaveLength(2);
-    const runtime = 'import type {\n  Cookies,\n} from "./sessions/cookies.ts";\nexport type { Mode } from "./config.ts";\n';
+    const runtime = 'import type {\n  Cookies,\n} from "../server/cookies/cookies.ts";\nexport type { Mode } from "../server/config/config.ts";\n';
     expect(violations("src/runtime/x.ts", runtime, runtimeRule)).toHaveLength(2);
     expect(violations("src/server/x.ts", 'const m = await import("../runtime/browser/navigate.ts");', serverRule)).toHaveLength(1);
     expect(violations("src/app/x.ts", 'import { defineApp } from "brisk";\nimport { db } from "./db.server.ts";', appRule)).toEqual([]);

@@ -13,7 +13,7 @@ import { Elysia } from "elysia";
 import { mapResponse } from "elysia/adapter/bun/handler";
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { Middleware } from "../../runtime/route.ts";
-import { requestCookies } from "../cookies/request-cookies.ts";
+import { requestCookies } from "./request-cookies.ts";
 import { contextOf } from "../request/context.ts";
 import { runChain } from "../request/middleware.ts";
 

@@ -4,7 +4,7 @@ import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
 import { TOO_MANY_UPLOADS, type BodyReads } from "../bodies/body-reads.ts";
 import { contextOf } from "../request/context.ts";
-import { cookiesSetBy } from "../cookies/request-cookies.ts";
+import { cookiesSetBy } from "./request-cookies.ts";
 import { refuseCrossSiteWrites } from "./api-cross-site.ts";
 import { jsonError } from "../request/answers.ts";
 import { API_PREFIX, isApiPath } from "../request/request-path.ts";
