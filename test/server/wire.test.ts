@@ -2,9 +2,10 @@
 // ±Infinity, -0) in the document and in page data, streamed values too; what cannot be sent fails on the
 // server, naming the route and the key.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { needsCodec } from "../../src/server/pages/wire.ts";
-import { logFor, testApp, type TestApp } from "../support/app.ts";
-import { bootState, pageData as pageDataIn } from "../support/page-state.ts";
+import { ASSETS_PREFIX } from "../../src/server/http/assets.ts";
+import { CODEC_MODULE, needsCodec } from "../../src/server/pages/wire.ts";
+import { clientAssets, logFor, testApp, type TestApp } from "../support/app.ts";
+import { bootScript, bootState, pageData as pageDataIn, settledInScripts } from "../support/page-state.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -47,14 +48,17 @@ describe("the document", () => {
 
   test("a streamed value arrives intact in its inline script", async () => {
     const html = await (await t.request("/types")).text();
-    const script = /__BRISK__\.settle\((.*?)\)<\/script>/s.exec(html)?.[1];
-    const settlement = new Function(`return ${script}`)();
-    expect(settlement).toEqual({ route: "/types", key: "later", value: { at: new Date(1000), ids: new Set([1n]) } });
+    expect(settledInScripts(html)).toEqual([{ route: "/types", key: "later", value: { at: new Date(1000), ids: new Set([1n]) } }]);
   });
 
-  test("a page whose data JSON carries exactly keeps plain JSON", async () => {
-    const html = await (await t.request("/search?q=x")).text();
-    expect(html).toContain('window.__BRISK__={"page":{"v":');
+  test("a page whose data JSON carries exactly keeps plain JSON; the codec's form is an array, its chunk fetched beside the entry", async () => {
+    const codec = `${ASSETS_PREFIX}${(await clientAssets()).manifest.chunks[CODEC_MODULE]}`;
+    const plain = await (await t.request("/search?q=x")).text();
+    expect(bootScript(plain)).toStartWith(String.raw`window.__BRISK__=JSON.parse("{\"page\":{\"v\":`);
+    expect(plain).not.toContain(codec);
+    const rich = await (await t.request("/types")).text();
+    expect(bootScript(rich)).toStartWith(String.raw`window.__BRISK__=JSON.parse("{\"page\":[`);
+    expect(rich).toMatch(new RegExp(`<script type="module" src="${codec}" nonce="[^"]+" async=""></script>`));
   });
 });
 
