@@ -8,6 +8,8 @@ import { entryLoader, guestbookLoader, likeEntry, signGuestbook } from "./pages/
 import { guestbookFeedLoader } from "./pages/GuestbookFeed.server.ts";
 import { Home } from "./pages/Home.tsx";
 import { homeLoader } from "./pages/Home.server.ts";
+import { Instant } from "./pages/Instant.tsx";
+import { instantLoader } from "./pages/Instant.server.ts";
 import { LateError, LateNotFound } from "./pages/LateExamples.tsx";
 import { lateErrorLoader, lateNotFoundLoader } from "./pages/LateExamples.server.ts";
 import { NestedError, NestedIndex, NestedItem, NestedLayout, NestedNotFound, NestedSlow } from "./pages/Nested.tsx";
@@ -20,6 +22,8 @@ import {
   serverErrorLoader,
   unauthorizedLoader,
 } from "./pages/outcome-loaders.server.ts";
+import { Proto } from "./pages/Proto.tsx";
+import { protoLoader } from "./pages/Proto.server.ts";
 import { RenderError } from "./pages/RenderError.tsx";
 import { SearchExample } from "./pages/SearchExample.tsx";
 import { Account, Session } from "./pages/Session.tsx";
@@ -44,6 +48,7 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/examples/render-error", component: RenderError },
   { path: "/examples/late-error", component: LateError, loader: lateErrorLoader },
   { path: "/examples/late-not-found", component: LateNotFound, loader: lateNotFoundLoader },
+  { path: "/examples/instant", component: Instant, loader: instantLoader },
   { path: "/examples/client-error", component: ClientError },
   {
     path: "/examples/lazy",
@@ -60,6 +65,7 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/examples/account", component: Account, loader: accountLoader },
   { path: "/examples/cached", component: Cached, loader: cachedLoader },
   { path: "/examples/types", component: Types, loader: typesLoader },
+  { path: "/examples/proto", component: Proto, loader: protoLoader },
   {
     // A layout: its children render in its <Outlet />, and their not-found and errors show there too.
     path: "/examples/nested",

@@ -1,7 +1,7 @@
 // deferred.tsx: loader values that stream after the shell, on both sides of the wire.
 import { Suspense, use } from "react";
 import { outcomeFromInfo } from "./outcome.ts";
-import { SETTLED_QUEUE, type DeferredSettlement, type PageError } from "./page-payload.ts";
+import type { DeferredSettlement, PageError } from "./page-payload.ts";
 import { useAppRuntime } from "./app-context.ts";
 
 type Tracked<T> = Promise<T> & { status?: "pending" | "fulfilled" | "rejected"; value?: T; reason?: unknown };
@@ -116,6 +116,13 @@ export function applySettlement(s: DeferredSettlement, target: { resolve(v: unkn
   else if (s.outcome) target.reject(outcomeFromInfo(s.outcome));
   else target.resolve(s.value);
 }
+
+/**
+ * The global array each streamed value's inline script pushes its settlement on, as the wire carries it; the
+ * client entry reads what is there and, from then on, each one pushed (browser/boot.ts). Here, not in
+ * page-payload.ts: the entry importing a value from there would take all of that module's into the entry.
+ */
+export const SETTLED_QUEUE = "__BRISK_Q";
 
 /**
  * What a streamed value's inline script runs: it queues the settlement, as the wire carries it, on a queue that

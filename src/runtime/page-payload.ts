@@ -118,9 +118,3 @@ export interface BootState {
   /** The server's trace of this page (`sentry-trace`, `baggage`), which the browser's pageload continues. */
   trace?: { "sentry-trace": string; baggage?: string };
 }
-
-/**
- * The global array each streamed value's inline script pushes its settlement on (deferred.tsx), as the wire
- * carries it; the client entry reads what is there and, from then on, each one pushed (browser/boot.ts).
- */
-export const SETTLED_QUEUE = "__BRISK_Q";

@@ -1,6 +1,7 @@
 // boot.ts: what the document's scripts hold for the client entry: the page's state, and the streamed values
 // their inline scripts queue.
-import { SETTLED_QUEUE, type BootState, type DeferredSettlement } from "../page-payload.ts";
+import { SETTLED_QUEUE } from "../deferred.tsx";
+import type { BootState, DeferredSettlement } from "../page-payload.ts";
 import { received } from "./received.ts";
 
 declare global {
