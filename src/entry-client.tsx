@@ -74,9 +74,10 @@ async function start() {
     // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all. A page
     // that never started keeps its reports for the next page, as when the Sentry chunk cannot load.
     if (sentry) {
+      const started = live;
       void reporter.start(() =>
-        live
-          ? import("./runtime/browser/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, ...live!, unsentKey: UNSENT_KEY }))
+        started
+          ? import("./runtime/browser/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, ...started, unsentKey: UNSENT_KEY }))
           : Promise.reject(new Error("the page did not start")),
       );
     }

@@ -1,5 +1,5 @@
 // codec.ts: the browser's half of the codec (the server's is wire.ts): a value sent in devalue's form made into
-// the value again. A chunk of its own: a page whose data JSON carries never loads it.
+// the value again. A chunk of its own, off the critical path: a page whose data JSON carries never waits for it.
 import { unflatten } from "devalue";
 import { PROTO_KEY_REVIVERS } from "../own-proto-key.ts";
 

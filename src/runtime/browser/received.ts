@@ -1,5 +1,5 @@
 // received.ts: a value as the server sent it (wire.ts) and JSON.parse read it: JSON's (an object) is the value
-// itself; the codec's form (an array) needs the codec, a chunk no page loads before a value asks for it.
+// itself; the codec's form (an array) needs the codec, a chunk a page waits for only when a value needs it.
 const loadCodec = () => import("./codec.ts");
 
 /** The value, at once when it came as JSON; else a promise of it, which rejects if the codec cannot load. */

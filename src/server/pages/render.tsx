@@ -31,7 +31,7 @@ const configJson = new WeakMap<ClientConfig, string>();
  * JSON.parse, which keeps every key a key (an object literal makes `__proto__` a prototype) and which browsers
  * parse faster than a literal. The page is JSON, or the codec's form when JSON would not carry its data exactly.
  */
-function bootScript(resolved: Pick<ResolvedPage, "payload" | "rich">, clientConfig: ClientConfig, host: string, nonce: string, trace?: TraceHeaders): string {
+function bootScript(resolved: ResolvedPage, clientConfig: ClientConfig, host: string, nonce: string, trace?: TraceHeaders): string {
   let config = configJson.get(clientConfig);
   if (config === undefined) configJson.set(clientConfig, (config = JSON.stringify(clientConfig)));
   const rest = JSON.stringify({ host, nonce, ...(trace ? { trace } : {}) });

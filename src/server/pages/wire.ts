@@ -7,7 +7,7 @@ import { stringify } from "devalue";
 import { PROTO_KEY_REDUCERS } from "../../runtime/own-proto-key.ts";
 import { scriptJson } from "../../runtime/script-json.ts";
 
-/** The browser's half of the codec: a chunk of its own, which a page loads only when its data needs it. */
+/** The browser's half of the codec: a chunk of its own, which a page waits for only when its data needs it. */
 export const CODEC_MODULE = "src/runtime/browser/codec.ts";
 
 /** What the codec carries that JSON does not; anything else that is not a plain object or array cannot go. */

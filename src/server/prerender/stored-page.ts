@@ -17,8 +17,8 @@ export const SLOT_MARKERS = {
 } as const;
 
 /**
- * The text of `json` where the page holds it: inside the boot script's string literal (render.tsx), whose
- * JSON.parse reads every value in a script; so is each streamed value's script (deferred.tsx).
+ * The text of `json` where a page's script holds it: inside the string the script gives JSON.parse, as the boot
+ * script (render.tsx) and each streamed value's script (deferred.tsx) hold every value they carry.
  */
 const inScriptString = (json: string) => scriptJson(json).slice(1, -1);
 
