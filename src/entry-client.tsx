@@ -5,35 +5,29 @@ import app from "#app";
 import { startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./runtime/App.tsx";
-import { createBrowserNavigation } from "./runtime/browser/browser-navigation.ts";
+import { createBrowserNavigation, type BrowserNavigation } from "./runtime/browser/browser-navigation.ts";
+import { bootState, readSettled } from "./runtime/browser/boot.ts";
 import type { BootState } from "./runtime/page-payload.ts";
-import { livePage } from "./runtime/browser/page-view.ts";
+import { livePage, type LivePage } from "./runtime/browser/page-view.ts";
 import { loadRouteOrRecover } from "./runtime/browser/recovery.ts";
 import { ReporterContext } from "./runtime/report.ts";
 import { routeTree } from "./runtime/route-tree.ts";
 import { createBrowserReporter, IGNORED_ERRORS, UNSENT_KEY } from "./runtime/browser/reporter.ts";
 import { rootErrorOptions } from "./runtime/browser/root-errors.tsx";
 
-declare global {
-  interface Window {
-    __BRISK__: BootState;
-  }
-}
-
-const boot = window.__BRISK__;
-const sentry = boot.config.sentry;
+const sentry = window.__BRISK__.config.sentry;
 const { fallbacks } = app;
 const tree = routeTree(app.routes);
 // Failures are kept from the first line on; Sentry itself loads last, and only with a DSN.
 const reporter = createBrowserReporter(sentry !== undefined);
 const report = reporter.report;
 
-const initial = livePage(boot.page);
-const navigation = createBrowserNavigation({ boot, initial, tree, report });
-
-// Streamed values that never arrived (the server gave up on them) must not leave Suspense waiting.
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initial.end, { once: true });
-else initial.end();
+/** Streamed values that never arrived (the server gave up on them) must not leave Suspense waiting. */
+function endOnceParsed(initial: LivePage, settled: () => Promise<unknown>) {
+  const end = () => void settled().catch((error: unknown) => report({ error, mechanism: "chunk-load" })).finally(initial.end);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", end, { once: true });
+  else end();
+}
 
 /**
  * Not awaited at the top level: a module with a top-level await is one Bun's code splitting never folds other
@@ -41,7 +35,16 @@ else initial.end();
  * on every first visit's critical path.
  */
 async function start() {
+  let live: { boot: BootState; navigation: BrowserNavigation } | undefined;
   try {
+    // Without the codec's chunk a page sent in its form cannot be read: the server's HTML stays, as it is
+    // without JavaScript.
+    const boot = await bootState().catch((error: unknown) => void report({ error, mechanism: "chunk-load" }));
+    if (!boot) return;
+    const initial = livePage(boot.page);
+    const navigation = createBrowserNavigation({ boot, initial, tree, report });
+    live = { boot, navigation };
+    endOnceParsed(initial, readSettled(initial.settle));
     // A code-split route is loaded before hydration, so hydration never meets a suspended lazy component.
     const route = await loadRouteOrRecover(new URL(location.href), boot.page, { tree, report });
     if (route === "ready") {
@@ -68,10 +71,14 @@ async function start() {
     }
   } finally {
     // Off the critical path: the Sentry chunk is fetched only with a DSN, once hydration has been scheduled
-    // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all.
+    // (or has failed: that is worth sending too). Without a DSN no Sentry code is downloaded at all. A page
+    // that never started keeps its reports for the next page, as when the Sentry chunk cannot load.
     if (sentry) {
+      const started = live;
       void reporter.start(() =>
-        import("./runtime/browser/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, boot, navigation, unsentKey: UNSENT_KEY })),
+        started
+          ? import("./runtime/browser/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, ...started, unsentKey: UNSENT_KEY }))
+          : Promise.reject(new Error("the page did not start")),
       );
     }
   }

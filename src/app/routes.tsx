@@ -9,6 +9,8 @@ import { entryLoader, guestbookLoader, likeEntry, signGuestbook } from "./pages/
 import { guestbookFeedLoader } from "./pages/GuestbookFeed.server.ts";
 import { Home } from "./pages/Home.tsx";
 import { homeLoader } from "./pages/Home.server.ts";
+import { Instant } from "./pages/Instant.tsx";
+import { instantLoader } from "./pages/Instant.server.ts";
 import { LateError, LateNotFound } from "./pages/LateExamples.tsx";
 import { lateErrorLoader, lateNotFoundLoader } from "./pages/LateExamples.server.ts";
 import { NestedError, NestedIndex, NestedItem, NestedLayout, NestedNotFound, NestedSlow } from "./pages/Nested.tsx";
@@ -22,6 +24,8 @@ import {
   serverErrorLoader,
   unauthorizedLoader,
 } from "./pages/outcome-loaders.server.ts";
+import { Proto } from "./pages/Proto.tsx";
+import { protoLoader } from "./pages/Proto.server.ts";
 import { RenderError } from "./pages/RenderError.tsx";
 import { SearchExample } from "./pages/SearchExample.tsx";
 import { AccountHome, AccountLayout, Notes } from "./pages/Account.tsx";
@@ -48,6 +52,7 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/examples/render-error", component: RenderError },
   { path: "/examples/late-error", component: LateError, loader: lateErrorLoader },
   { path: "/examples/late-not-found", component: LateNotFound, loader: lateNotFoundLoader },
+  { path: "/examples/instant", component: Instant, loader: instantLoader },
   { path: "/examples/client-error", component: ClientError },
   {
     path: "/examples/lazy",
@@ -80,6 +85,7 @@ export const routes: readonly RouteDefinition[] = [
   // Declared splat first: ranking, not order, gives /examples/files/readme its own route.
   { path: "/examples/files/*", component: FilesSplat },
   { path: "/examples/files/readme", component: FilesReadme },
+  { path: "/examples/proto", component: Proto, loader: protoLoader },
   {
     // A layout: its children render in its <Outlet />, and their not-found and errors show there too.
     path: "/examples/nested",

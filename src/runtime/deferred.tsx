@@ -34,16 +34,19 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";
 }
 
-/** Splits loader data into what is ready now and the top-level promises that stream later. */
+/**
+ * Splits loader data into what is ready now and the top-level promises that stream later. The ready part is
+ * made with Object.fromEntries, which defines each key: assigned, a `__proto__` key would set the prototype.
+ */
 export function splitDeferred(data: unknown): { ready: unknown; deferred: Map<string, PromiseLike<unknown>> } {
   const deferred = new Map<string, PromiseLike<unknown>>();
   if (data === null || typeof data !== "object" || Array.isArray(data)) return { ready: data ?? null, deferred };
-  const ready: Record<string, unknown> = {};
+  const ready: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(data)) {
     if (isThenable(value)) deferred.set(key, value);
-    else ready[key] = value;
+    else ready.push([key, value]);
   }
-  return { ready, deferred };
+  return { ready: Object.fromEntries(ready), deferred };
 }
 
 /**
@@ -52,15 +55,9 @@ export function splitDeferred(data: unknown): { ready: unknown; deferred: Map<st
  * arrive, so both sides render the same values and throw the same errors. Unknown or repeated keys are ignored.
  */
 export function openSettlements(ready: unknown, keys: readonly string[]) {
-  const data: Record<string, unknown> | unknown = keys.length ? { ...(ready as object) } : ready;
-  const pending = new Map(
-    keys.map((key) => {
-      const value = tracked<unknown>();
-      const settlement = tracked<DeferredSettlement>();
-      (data as Record<string, unknown>)[key] = value.promise;
-      return [key, { value, settlement }] as const;
-    }),
-  );
+  const pending = new Map(keys.map((key) => [key, { value: tracked<unknown>(), settlement: tracked<DeferredSettlement>() }] as const));
+  // Defined, not assigned, like splitDeferred's keys: any key stays a key.
+  const data = keys.length ? Object.fromEntries([...Object.entries(ready as object), ...[...pending].map(([key, p]) => [key, p.value.promise])]) : ready;
   return {
     data,
     /** Each streamed value's settlement, in key order: what the inline scripts and page-data lines carry. */
@@ -120,6 +117,22 @@ export function applySettlement(s: DeferredSettlement, target: { resolve(v: unkn
   else target.resolve(s.value);
 }
 
+/**
+ * The global array each streamed value's inline script pushes its settlement on, as the wire carries it; the
+ * client entry reads what is there and, from then on, each one pushed (browser/boot.ts). Here, not in
+ * page-payload.ts: the entry importing a value from there would take all of that module's into the entry.
+ */
+export const SETTLED_QUEUE = "__BRISK_Q";
+
+/**
+ * What a streamed value's inline script runs: it queues the settlement, as the wire carries it, on a queue that
+ * whichever comes first makes, this script or the client entry (which then reads each one pushed). A value
+ * settled before the shell has its script in the shell, ahead of the boot script and the entry.
+ */
+function settleScript(sent: string): string {
+  return `(self.${SETTLED_QUEUE}=self.${SETTLED_QUEUE}||[]).push(${sent})`;
+}
+
 function DeferredScript({ settlement, nonce }: { settlement: Promise<DeferredSettlement>; nonce?: string }) {
   const s = use(settlement);
   const { scriptValue } = useAppRuntime();
@@ -128,7 +141,7 @@ function DeferredScript({ settlement, nonce }: { settlement: Promise<DeferredSet
   return (
     <>
       {s.outcome && s.outcome.kind !== "redirect" ? <meta name="robots" content="noindex" /> : null}
-      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: scriptValue ? `__BRISK__.settle(${scriptValue(s)})` : "" }} />
+      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: scriptValue ? settleScript(scriptValue(s)) : "" }} />
     </>
   );
 }

@@ -103,7 +103,11 @@ export interface ClientConfig {
   };
 }
 
-/** The object the server puts on `window.__BRISK__` before the client entry runs. */
+/**
+ * The page's state, which the boot script puts on `window.__BRISK__` (render.tsx) before the client entry runs.
+ * Its page arrives in the codec's form (an array) when JSON would not carry its data; the entry reads it into
+ * this (browser/boot.ts) before anything else reads it.
+ */
 export interface BootState {
   page: PagePayload;
   config: ClientConfig;
@@ -111,12 +115,6 @@ export interface BootState {
   host: string;
   /** This response's CSP nonce, so hydration renders the same attributes the server did. */
   nonce?: string;
-  /** Settlements streamed so far, pushed by inline scripts before the client entry listens. */
-  queue: DeferredSettlement[];
   /** The server's trace of this page (`sentry-trace`, `baggage`), which the browser's pageload continues. */
   trace?: { "sentry-trace": string; baggage?: string };
-  /** Called by each streamed inline script (deferred.tsx); queues, and tells the listener once there is one. */
-  settle(s: DeferredSettlement): void;
-  /** Set by the client entry once the page is live (browser-navigation.ts). */
-  listener?: (s: DeferredSettlement) => void;
 }

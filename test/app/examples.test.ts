@@ -32,6 +32,7 @@ const STATUS: Record<string, number> = {
   "/examples/render-error": 500,
   "/examples/late-error": 200,
   "/examples/late-not-found": 200,
+  "/examples/instant": 200,
   "/examples/client-error": 200,
   "/examples/lazy": 200,
   "/examples/guestbook": 200,
@@ -45,6 +46,7 @@ const STATUS: Record<string, number> = {
   "/examples/account/notes.csv": 401,
   "/examples/cached": 200,
   "/examples/types": 200,
+  "/examples/proto": 200,
   "/examples/guestbook.rss": 200,
   "/examples/preview?name=Ada&message=Hello%20%3Cb%3E": 200,
   "/examples/nested": 200,
@@ -72,7 +74,7 @@ test.each(Object.entries(STATUS))("%s answers %i", async (path, status) => {
 test("the home page links to every example", async () => {
   const html = await (await t.request("/")).text();
   const examples = ["stream", "search?q=brisk", "redirect", "not-found", "forbidden", "unauthorized", "server-error", "render-error"];
-  const more = ["late-error", "late-not-found", "client-error", "lazy", "guestbook", "guestbook.rss", "session", "account", "cached", "types"];
+  const more = ["late-error", "late-not-found", "instant", "client-error", "lazy", "guestbook", "guestbook.rss", "session", "account", "cached", "types", "proto"];
   for (const path of [...examples, ...more, "nested", "nested/items/1", "nested/items/404", "nested/broken", "nested/slow"]) {
     expect(html).toContain(`href="/examples/${path}"`);
   }

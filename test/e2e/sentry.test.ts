@@ -12,6 +12,7 @@ import type { ClientAssets } from "../../src/server/assets/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
 import { sentryDebugId } from "../../src/runtime/debug-id.ts";
 import { TRACING_MODULE } from "../../src/server/assets/manifest.ts";
+import { CODEC_MODULE } from "../../src/server/pages/wire.ts";
 import { clientAssets, clientSourcemaps, listenApp, testConfig, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
@@ -367,9 +368,10 @@ describe("what a browser event carries", () => {
 });
 
 describe("loading", () => {
-  /** The critical path, then the navigation code every page fetches once it is hydrating. */
-  const firstVisit = () =>
-    [assets.manifest.entry, ...assets.manifest.preload, assets.manifest.chunks[NAVIGATION_MODULE]!].map((f) => `GET /assets/${f}`).sort();
+  /** What every page fetches once it is hydrating: the navigation code and the codec it may need. */
+  const afterHydration = () => [NAVIGATION_MODULE, CODEC_MODULE].map((m) => `GET /assets/${assets.manifest.chunks[m]}`);
+  /** The critical path, then what comes after hydration. */
+  const firstVisit = () => [...[assets.manifest.entry, ...assets.manifest.preload].map((f) => `GET /assets/${f}`), ...afterHydration()].sort();
   const scripts = (v: Visit, origin: string) =>
     paths(
       v.requests.filter((r) => r.resourceType() === "script"),
@@ -382,8 +384,7 @@ describe("loading", () => {
     expect(assets.manifest.preload).toEqual([]);
     const home = await visit(withoutDsn, "/");
     await home.page.waitForLoadState("networkidle");
-    const navigation = `GET /assets/${assets.manifest.chunks[NAVIGATION_MODULE]}`;
-    expect(scripts(home, withoutDsn.origin).filter((s) => s !== navigation)).toEqual([`GET /assets/${assets.manifest.entry}`]);
+    expect(scripts(home, withoutDsn.origin).filter((s) => !afterHydration().includes(s))).toEqual([`GET /assets/${assets.manifest.entry}`]);
     await home.page.close();
   });
 

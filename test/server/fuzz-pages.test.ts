@@ -2,7 +2,7 @@
 // never a 5xx outside the error routes, never its input unescaped in HTML, and page data that parses.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { parse } from "devalue";
+import { revive } from "../../src/runtime/browser/codec.ts";
 import { isResourceRoute, routeTree } from "../../src/runtime/route-tree.ts";
 import { PAGE_DATA_PREFIX } from "../../src/runtime/page-payload.ts";
 import { listenApp, loadApp, type Listening } from "../support/app.ts";
@@ -118,7 +118,8 @@ function checkPage(url: string, status: number, contentType: string, body: strin
   if (isData && !resource && ![400, 414, ...extra].includes(status)) expect(contentType).toStartWith("application/x-ndjson");
   if (contentType.startsWith("application/x-ndjson")) {
     expect(body.endsWith("\n")).toBe(true);
-    const lines = body.slice(0, -1).split("\n").map((l) => (l.startsWith("[") ? parse(l) : JSON.parse(l)));
+    // As the browser reads them (page-data-client.ts): JSON, then the codec's form revived.
+    const lines = body.slice(0, -1).split("\n").map((l) => revive(JSON.parse(l)));
     expect(lines[0]).toMatchObject({ v: 3 });
   }
 }

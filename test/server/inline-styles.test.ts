@@ -8,6 +8,7 @@ import { buildClient } from "../../src/server/build/client-build.ts";
 import { INLINE_STYLE_MAX_BYTES, loadClientAssets } from "../../src/server/assets/assets.ts";
 import type { Manifest } from "../../src/server/assets/manifest.ts";
 import { FIXTURE_APP_MODULE, loadApp, testApp, type TestApp } from "../support/app.ts";
+import { bootState } from "../support/page-state.ts";
 
 let t: TestApp;
 let build: string;
@@ -21,11 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
-function bootAssets(html: string): { css: string[]; inline?: string[] } {
-  const m = /window\.__BRISK__=(\{.*?\});B\.settle/s.exec(html);
-  if (!m) throw new Error("no boot state in the page");
-  return JSON.parse(m[1]!).page.assets;
-}
+const bootAssets = (html: string): { css: string[]; inline?: string[] } => bootState(html).page.assets;
 
 const nonceOf = (res: Response) => /script-src 'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
 

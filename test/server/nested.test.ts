@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { routeTree } from "../../src/runtime/route-tree.ts";
 import { logFor, testApp, type TestApp } from "../support/app.ts";
-import { bootState, pageData as pageDataIn } from "../support/page-state.ts";
+import { bootState, pageData as pageDataIn, settledInScripts } from "../support/page-state.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -126,7 +126,7 @@ describe("documents", () => {
   test("a streamed value of a child streams as its own route's", async () => {
     const html = await (await t.request("/shop/late")).text();
     expect(html).toContain('<p id="late-fallback">');
-    expect(html).toContain('"route":"/shop/late","key":"section","value":"late child value"');
+    expect(settledInScripts(html)).toEqual([{ route: "/shop/late", key: "section", value: "late child value" }]);
   });
 
   test("the layout's and the child's loaders run side by side: the child's starts before the layout's 300 ms are over", async () => {

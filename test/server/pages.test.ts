@@ -1,7 +1,7 @@
 // The example routes through the real app (app.handle): statuses, headers, content and log lines.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { logFor, testApp, type TestApp } from "../support/app.ts";
-import { bootState, pageData as pageDataIn } from "../support/page-state.ts";
+import { bootScript, bootState, pageData as pageDataIn, settledInScripts } from "../support/page-state.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -52,7 +52,7 @@ describe("the fixture app's routes", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain('<meta name="robots" content="noindex"/>');
-    expect(html).toContain('"outcome":{"kind":"not-found","status":404}');
+    expect(settledInScripts(html)).toEqual([{ route: "/late-not-found", key: "section", outcome: { kind: "not-found", status: 404 } }]);
   });
 });
 
@@ -92,8 +92,9 @@ describe("errors after the shell", () => {
     const res = await t.request("/late-error");
     expect(res.status).toBe(200);
     const html = await res.text();
-    const digest = /"error":\{"digest":"([0-9a-z]{10})","side":"server"\}/.exec(html)?.[1];
-    expect(digest).toBeTruthy();
+    const [settled] = settledInScripts(html);
+    expect(settled).toEqual({ route: "/late-error", key: "section", error: { digest: expect.stringMatching(/^[0-9a-z]{10}$/), side: "server" } });
+    const { digest } = settled.error;
     expect(html).not.toContain("Fixture failure");
     const line = await logFor(t.logs, res);
     expect(line).toMatchObject({ status: 200, digest, phase: "deferred" });
@@ -106,14 +107,13 @@ describe("loader data embedding", () => {
     const html = await (await t.request(`/search?q=${encodeURIComponent(q)}`)).text();
     expect(html).not.toContain("<script>alert(1)");
     expect(html).not.toContain("<!-- \u2028");
-    const boot = html.slice(html.indexOf("window.__BRISK__="), html.indexOf(";B.settle"));
-    expect(boot).not.toMatch(/[<>\u2028\u2029]/);
+    expect(bootScript(html)).not.toMatch(/[<>\u2028\u2029]/);
     expect(bootState(html).page.levels[0]!.data).toMatchObject({ q });
   });
 
   test("loader data is embedded once", async () => {
     const html = await (await t.request("/search?q=once-only-marker")).text();
-    expect(html.split('"q":"once-only-marker"').length - 1).toBe(1);
+    expect(html.split(String.raw`\"q\":\"once-only-marker\"`).length - 1).toBe(1);
   });
 });
 

@@ -10,6 +10,7 @@ import type { ClientAssets } from "../../src/server/assets/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
 import { clientAssets, testApp, testConfig, type TestApp } from "../support/app.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
+import { bootState } from "../support/page-state.ts";
 
 let ingest: FakeIngest;
 let assets: ClientAssets;
@@ -41,8 +42,6 @@ async function sent(): Promise<{ transactions: Event[]; errors: Event[] }> {
 }
 
 const spanOps = (transaction: Event) => (transaction.spans ?? []).map((s) => `${s.op} ${s.description}`).sort();
-/** The boot state the page's nonce'd bootstrap script sets. */
-const bootTrace = (html: string) => /var B=window\.__BRISK__=(\{.*?\});B\.settle/.exec(html)?.[1];
 
 describe("page transactions", () => {
   test("are named after the route pattern, with source route, and have spans for the loader and the render", async () => {
@@ -190,10 +189,10 @@ describe("one name per route", () => {
 describe("the trace handed to the browser", () => {
   test("the page's boot state, in its nonce'd script, carries sentry-trace and baggage of the page's transaction", async () => {
     const html = await (await t.request("/")).text();
-    const state = JSON.parse(bootTrace(html)!) as { trace?: { "sentry-trace": string; baggage?: string } };
+    const state = bootState(html) as { trace?: { "sentry-trace": string; baggage?: string } };
     expect(state.trace?.["sentry-trace"]).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}-1$/);
     expect(state.trace?.baggage).toContain("sentry-trace_id=");
-    expect(html).toMatch(/<script nonce="[^"]+"[^>]*>var B=window\.__BRISK__=/);
+    expect(html).toMatch(/<script nonce="[^"]+"[^>]*>window\.__BRISK__=/);
     const { transactions } = await sent();
     const traceId = state.trace!["sentry-trace"].split("-")[0];
     expect(transactions[0]?.contexts?.trace?.trace_id).toBe(traceId!);
@@ -219,7 +218,7 @@ describe("the trace handed to the browser", () => {
   test("without tracing the page carries no trace", async () => {
     const untraced = await testApp({ SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir }, { capture: monitoring.capture });
     const html = await (await untraced.request("/")).text();
-    expect(bootTrace(html)).not.toContain('"trace"');
+    expect(bootState(html).trace).toBeUndefined();
   });
 });
 
@@ -233,7 +232,7 @@ describe("a page not sampled (SENTRY_TRACES_SAMPLE_RATE=0)", () => {
 
   test("sends no transaction, and its page tells the browser the trace is not sampled", async () => {
     const html = await (await t.request("/search?q=x")).text();
-    const state = JSON.parse(bootTrace(html)!) as { trace?: { "sentry-trace": string; baggage?: string } };
+    const state = bootState(html) as { trace?: { "sentry-trace": string; baggage?: string } };
     expect(state.trace?.["sentry-trace"]).toMatch(/^[0-9a-f]{32}-[0-9a-f]{16}-0$/);
     const { transactions } = await sent();
     expect(transactions).toEqual([]);

@@ -12,6 +12,7 @@ import { initServerSentry, type ServerMonitoring } from "../../src/server/monito
 import { storePrerenderedPages } from "../../src/server/create-app.ts";
 import { clientAssets, listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../support/app.ts";
 import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
+import { bootState, settledInScripts } from "../support/page-state.ts";
 
 let ingest: FakeIngest;
 let assets: ClientAssets;
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 
 const digestIn = (html: string) => /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)?.[1];
-const lateDigestIn = (html: string) => /"error":\{"digest":"([0-9a-z]{10})","side":"server"\}/.exec(html)?.[1];
+const lateDigestIn = (html: string): string | undefined => settledInScripts(html)[0]?.error?.digest;
 
 const FAILING = ["/server-error", "/render-error", "/late-error", "/__data/server-error"];
 const OUTCOMES = [
@@ -70,7 +71,7 @@ describe("a DSN with a secret", () => {
     const t = await testApp({ SENTRY_DSN: secretDsn });
     const html = await (await t.request("/")).text();
     expect(html).not.toContain("topsecret");
-    const config = JSON.parse(/window\.__BRISK__=(\{.*?\});B\.settle/s.exec(html)![1]!).config;
+    const config = bootState(html).config;
     expect(config.sentry.dsn).toBe(ingest.dsn());
     // What the browser SDK puts in its envelope header: the DSN it was given.
     const envelope = `${JSON.stringify({ dsn: config.sentry.dsn })}\n{"type":"event"}\n{}\n`;

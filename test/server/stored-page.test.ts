@@ -1,32 +1,39 @@
 // A stored page: split once where each response's values go, joined per response as text or as one gzip
 // member built from pieces compressed once, with every value escaped for where it sits.
 import { describe, expect, test } from "bun:test";
+import { scriptJson } from "../../src/runtime/script-json.ts";
 import { SLOT_MARKERS, gzipOf, htmlOf, storePage, type SlotValues } from "../../src/server/prerender/stored-page.ts";
 
 const { nonce, host, path, search, config } = SLOT_MARKERS;
 const html =
   `<!DOCTYPE html><html><head><style nonce="${nonce}">p{color:red}</style></head><body>` +
   `<p title="${path}">No page at ${path}, asked of ${host}</p>` +
-  `<script nonce="${nonce}">var B={"path":"${path}","search":"${search}","nonce":"${nonce}","config":${config}}</script>` +
+  // As render.tsx writes the boot script: its state as JSON, inside a string the script gives JSON.parse.
+  `<script nonce="${nonce}">window.__BRISK__=JSON.parse(${scriptJson(`{"path":"${path}","search":"${search}","nonce":"${nonce}","config":${config}}`)})</script>` +
   `<p>${"repeated text that compresses well ".repeat(40)}</p><script nonce="${nonce}" src="/a.js"></script></body></html>`;
 const values: SlotValues = {
   nonce: "AAAAAAAAAAAAAAAAAAAAAA==",
   host: "example.com",
   path: "/a&b'c\"<d>\u2028",
   search: "q=<x>&y",
-  config: '{"mode":"production","sentry":{"dsn":"https://key@example.com/1"}}',
+  config: '{"mode":"production","sentry":{"dsn":"https://key@example.com/1","release":"</script><!-- &"}}',
 };
 const gunzip = (bytes: Uint8Array<ArrayBuffer>) => new TextDecoder().decode(Bun.gunzipSync(bytes));
 
 describe("a stored page", () => {
   const page = storePage(html, 200, [["content-type", "text/html"]]);
 
-  test("fills each value escaped for its place: HTML text and attributes, or JSON inside a script", () => {
+  test("fills each value escaped for its place: HTML text and attributes, or JSON inside a script's string", () => {
     const filled = htmlOf(page, values);
     expect(filled).toContain(`<p title="/a&amp;b&#x27;c&quot;&lt;d&gt;\u2028">No page at /a&amp;b&#x27;c&quot;&lt;d&gt;\u2028, asked of example.com</p>`);
-    expect(filled).toContain(
-      String.raw`var B={"path":"/a\u0026b'c\"\u003cd\u003e\u2028","search":"q=\u003cx\u003e\u0026y","nonce":"AAAAAAAAAAAAAAAAAAAAAA==","config":{"mode":"production","sentry":{"dsn":"https://key@example.com/1"}}}`,
-    );
+    const script = /<script nonce="[^"]+">window\.__BRISK__=(JSON\.parse\(.*?\))<\/script>/.exec(filled)![1]!;
+    expect(script).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(new Function(`return ${script}`)()).toEqual({
+      path: values.path,
+      search: values.search,
+      nonce: values.nonce,
+      config: JSON.parse(values.config),
+    });
     expect(filled.match(/nonce="AAAAAAAAAAAAAAAAAAAAAA=="/g)).toHaveLength(3);
     expect(filled).not.toContain("brisk0prerender");
   });

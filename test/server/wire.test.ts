@@ -2,9 +2,10 @@
 // ±Infinity, -0) in the document and in page data, streamed values too; what cannot be sent fails on the
 // server, naming the route and the key.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { needsCodec } from "../../src/server/pages/wire.ts";
-import { logFor, testApp, type TestApp } from "../support/app.ts";
-import { bootState, pageData as pageDataIn } from "../support/page-state.ts";
+import { ASSETS_PREFIX } from "../../src/server/assets/assets.ts";
+import { CODEC_MODULE, needsCodec } from "../../src/server/pages/wire.ts";
+import { clientAssets, logFor, testApp, type TestApp } from "../support/app.ts";
+import { bootScript, bootState, pageData as pageDataIn, settledInScripts } from "../support/page-state.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -47,14 +48,67 @@ describe("the document", () => {
 
   test("a streamed value arrives intact in its inline script", async () => {
     const html = await (await t.request("/types")).text();
-    const script = /__BRISK__\.settle\((.*?)\)<\/script>/s.exec(html)?.[1];
-    const settlement = new Function(`return ${script}`)();
-    expect(settlement).toEqual({ route: "/types", key: "later", value: { at: new Date(1000), ids: new Set([1n]) } });
+    expect(settledInScripts(html)).toEqual([{ route: "/types", key: "later", value: { at: new Date(1000), ids: new Set([1n]) } }]);
   });
 
-  test("a page whose data JSON carries exactly keeps plain JSON", async () => {
-    const html = await (await t.request("/search?q=x")).text();
-    expect(html).toContain('window.__BRISK__={"page":{"v":');
+  test("a page whose data JSON carries exactly keeps plain JSON; the codec's form is an array, its chunk fetched beside the entry", async () => {
+    const codec = `${ASSETS_PREFIX}${(await clientAssets()).manifest.chunks[CODEC_MODULE]}`;
+    const plain = await (await t.request("/search?q=x")).text();
+    expect(bootScript(plain)).toStartWith(String.raw`window.__BRISK__=JSON.parse("{\"page\":{\"v\":`);
+    expect(plain).not.toContain(codec);
+    const rich = await (await t.request("/types")).text();
+    expect(bootScript(rich)).toStartWith(String.raw`window.__BRISK__=JSON.parse("{\"page\":[`);
+    expect(rich).toMatch(new RegExp(`<script type="module" src="${codec}" nonce="[^"]+" async=""></script>`));
+  });
+});
+
+describe("a streamed value settled before the shell rendered", () => {
+  test("has its script in the shell, ahead of the boot script: it queues its settlement, which needs nothing defined", async () => {
+    const html = await (await t.request("/settled")).text();
+    expect(html).toContain('<output id="settled">ready before the shell|5000</output>');
+    const settleAt = html.indexOf("(self.__BRISK_Q=self.__BRISK_Q||[]).push(");
+    expect(settleAt).toBeGreaterThan(0);
+    expect(settleAt).toBeLessThan(html.indexOf("window.__BRISK__="));
+    expect(settledInScripts(html)).toEqual([
+      { route: "/settled", key: "ready", value: "ready before the shell" },
+      { route: "/settled", key: "when", value: new Date(5000) },
+    ]);
+    expect(bootState(html).page.levels[0]).toEqual({ id: "/settled", data: {}, deferred: ["ready", "when"] });
+  });
+
+  test("rejected: its script carries the digest of the log line", async () => {
+    const res = await t.request("/settled-error");
+    const [settled] = settledInScripts(await res.text());
+    expect(settled).toEqual({ route: "/settled-error", key: "failed", error: { digest: expect.stringMatching(/^[0-9a-z]{10}$/), side: "server" } });
+    const line = await logFor(t.logs, res);
+    expect(line).toMatchObject({ status: 200, phase: "deferred" });
+    expect(line.digest).toBe(settled.error.digest);
+  });
+});
+
+describe("a __proto__ key", () => {
+  /** An object's own keys and its prototype, which must be Object.prototype: a key never becomes one. */
+  const shape = (value: object) => ({ keys: Object.keys(value), plain: Object.getPrototypeOf(value) === Object.prototype });
+
+  test.each([
+    ["/proto", ["__proto__", "a", "nested"]],
+    ["/proto-rich", ["__proto__", "a", "nested", "when"]],
+  ])("%s: a key at the top level, below it and in a streamed value, in the boot state and in page data", async (path, keys) => {
+    const res = await t.request(path);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const { head, rest } = await pageData(path);
+    for (const level of [bootState(html).page.levels[0].data, head.levels[0].data]) {
+      expect(shape(level)).toEqual({ keys, plain: true });
+      expect(level.__proto__).toEqual({ x: 1 });
+      expect(shape(level.nested)).toEqual({ keys: ["__proto__", "b"], plain: true });
+    }
+    for (const settled of [settledInScripts(html)[0], rest[0]]) {
+      expect(shape(settled.value)).toEqual({ keys, plain: true });
+      expect(shape(settled.value.nested)).toEqual({ keys: ["__proto__", "b"], plain: true });
+    }
+    // The document's own render shows them as keys too.
+    expect(html).toContain(`<output id="proto">${[...keys, "later"].sort().join(",")}:true|__proto__,b:true</output>`);
   });
 });
 

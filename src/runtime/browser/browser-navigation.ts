@@ -6,6 +6,7 @@ import type { Navigator } from "./navigate.ts";
 import type { NavigateOptions, Navigation, NavState, Submission } from "../navigation.ts";
 import type { BootState } from "../page-payload.ts";
 import { livePage, type LivePage } from "./page-view.ts";
+import { preloadCodec } from "./received.ts";
 import { loadRouteOrRecover } from "./recovery.ts";
 import type { Reporter } from "../report.ts";
 import type { RouteTree } from "../route-tree.ts";
@@ -75,9 +76,6 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
   };
 
   window.addEventListener("popstate", () => go(location.href, { pop: true }));
-  // Settlements streamed in the HTML after the client entry started.
-  boot.listener = (s) => initial.settle(s);
-  for (const s of boot.queue) initial.settle(s);
 
   return {
     getState: store.getState,
@@ -92,8 +90,12 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
     fetch: async (request) => {
       if (!(await withNavigator(request.href, async (n) => (await n.fetch(request), true)))) request.done(undefined);
     },
-    // A failure here is retried by the first navigation.
-    preload: () => void navigator().catch(() => {}),
+    // A failure here is retried by the first navigation. The codec comes too: what the navigation chunk
+    // needs for a page whose data JSON does not carry.
+    preload: () => {
+      navigator().catch(() => {});
+      preloadCodec();
+    },
     onStart: (listener) => void starts.add(listener),
     config: boot.config,
     host: boot.host,

@@ -1,5 +1,5 @@
 // page-data-client.ts: fetches a page's data for client navigation and reads its streamed lines.
-import { parse } from "devalue";
+import { received } from "./received.ts";
 import { BUILD_HEADER, KEEP_PARAM, PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "../page-payload.ts";
 
 /** The answer is not one this client understands (a new deploy, a proxy's HTML): load the page whole. */
@@ -17,8 +17,8 @@ export class FullLoadNeeded extends Error {
 }
 
 /** A line of page data: JSON (an object), or devalue's form (an array) for values JSON would not keep. */
-function parseLine(line: string): unknown {
-  return line.startsWith("[") ? parse(line) : JSON.parse(line);
+function parseLine<T>(line: string): T | Promise<T> {
+  return received<T>(JSON.parse(line));
 }
 
 export interface FetchedPage {
@@ -82,13 +82,13 @@ export async function fetchPageData(target: URL, buildId: string, signal: AbortS
   const first = await it.next();
   let payload: unknown;
   try {
-    payload = first.done ? undefined : parseLine(first.value);
+    payload = first.done ? undefined : await parseLine(first.value);
   } catch {
-    throw new FullLoadNeeded("page data is not JSON");
+    throw new FullLoadNeeded("page data is not JSON, or its codec could not load");
   }
   if (!isPayload(payload, buildId)) throw new FullLoadNeeded("page data from another build or version");
   async function* settlements(): AsyncGenerator<DeferredSettlement> {
-    for await (const line of it) yield parseLine(line) as DeferredSettlement;
+    for await (const line of it) yield parseLine<DeferredSettlement>(line);
   }
   return { status: response.status, payload, settlements: settlements() };
 }

@@ -10,8 +10,9 @@ import { digestOf } from "../request/digest.ts";
 import { withAppHeaders } from "../request/headers.ts";
 import { monitorStep, type PageStep, type TraceHeaders } from "../request/monitor.ts";
 import { reportError } from "../request/context.ts";
+import { ASSETS_PREFIX } from "../assets/assets.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
-import { scriptValue } from "./wire.ts";
+import { CODEC_MODULE, scriptValue, wireText } from "./wire.ts";
 import { failedPage, redirected } from "./failed-page.ts";
 import { resolvePage } from "./resolve-page.ts";
 import type { ResolvedPage } from "./page-request.ts";
@@ -23,18 +24,30 @@ function redirectResponse(outcome: OutcomeInfo, appHeaders: ResolvedPage["header
   return new Response(null, { status: outcome.status, headers: withAppHeaders(outcomeHeaders(outcome), appHeaders, true) });
 }
 
-/** The page state and a tiny settle() that streamed scripts call before the client entry has loaded. */
 /** The client configuration's JSON, made once per server: it is the same on every page. */
 const configJson = new WeakMap<ClientConfig, string>();
 
+/**
+ * The script that puts the page's BootState on `window.__BRISK__`, read as JSON: a JSON string given to
+ * JSON.parse, which keeps every key a key (an object literal makes `__proto__` a prototype) and which browsers
+ * parse faster than a literal. The page is JSON, or the codec's form when JSON would not carry its data exactly.
+ */
 function bootScript(resolved: ResolvedPage, clientConfig: ClientConfig, host: string, nonce: string, trace?: TraceHeaders): string {
   let config = configJson.get(clientConfig);
-  if (config === undefined) configJson.set(clientConfig, (config = scriptJson(clientConfig)));
-  const rest = scriptJson({ host, nonce, queue: [], ...(trace ? { trace } : {}) });
-  // The page as a value the script evaluates, through the codec when JSON would not carry its data exactly.
-  const state = `{"page":${scriptValue(resolved.payload, resolved.rich)},"config":${config},${rest.slice(1)}`;
-  // Kept short: this script is inline in every page. B is the page's BootState.
-  return `var B=window.__BRISK__=${state};B.settle=function(x){B.queue.push(x);B.listener&&B.listener(x)}`;
+  if (config === undefined) configJson.set(clientConfig, (config = JSON.stringify(clientConfig)));
+  const rest = JSON.stringify({ host, nonce, ...(trace ? { trace } : {}) });
+  const state = `{"page":${wireText(resolved.payload, resolved.rich)},"config":${config},${rest.slice(1)}`;
+  return `window.__BRISK__=JSON.parse(${scriptJson(state)})`;
+}
+
+/**
+ * The client entry, and beside it the browser's codec when the page needs it (its chunk, a build's only: a
+ * development server's manifest names none): both are fetched at once, where the entry would ask for the
+ * codec only once it runs.
+ */
+function bootstrapModules(resolved: ResolvedPage, { assets }: PageDeps): string[] {
+  const codec = resolved.rich ? assets.manifest.chunks[CODEC_MODULE] : undefined;
+  return codec ? [assets.entryUrl, ASSETS_PREFIX + codec] : [assets.entryUrl];
 }
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
@@ -84,7 +97,7 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
       />
     );
     const render = () => renderToReadableStream(root, {
-      bootstrapModules: [deps.assets.entryUrl],
+      bootstrapModules: bootstrapModules(resolved, deps),
       bootstrapScriptContent: bootScript(resolved, deps.clientConfig, host, nonce, trace),
       // The style nonce: React writes it on the inlined stylesheets only when told it here too.
       nonce: { script: nonce, style: nonce },

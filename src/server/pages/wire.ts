@@ -1,9 +1,14 @@
 // wire.ts: loader data, action data and streamed values as the browser gets them: as JSON when JSON carries
-// them exactly (most pages, at JSON's native speed), else through devalue, which keeps Date, Map, Set, BigInt,
-// URL, undefined, NaN, ±Infinity, -0 and repeated references. What neither can carry fails here, on the
-// server, naming where it is, instead of as a hydration crash in the browser.
-import { stringify, uneval } from "devalue";
+// them exactly (most pages, at JSON's native speed), else in devalue's form (JSON too), which keeps Date, Map,
+// Set, BigInt, URL, undefined, NaN, ±Infinity, -0 and repeated references. Either is read with JSON.parse, on
+// the document as in page data, so a key is a key whatever its name (`__proto__` too). What neither can carry
+// fails here, on the server, naming where it is, instead of as a hydration crash in the browser.
+import { stringify } from "devalue";
+import { PROTO_KEY_REDUCERS } from "../../runtime/own-proto-key.ts";
 import { scriptJson } from "../../runtime/script-json.ts";
+
+/** The browser's half of the codec: a chunk of its own, which a page waits for only when its data needs it. */
+export const CODEC_MODULE = "src/runtime/browser/codec.ts";
 
 /** What the codec carries that JSON does not; anything else that is not a plain object or array cannot go. */
 const RICH = new Set<unknown>([Date.prototype, Map.prototype, Set.prototype, URL.prototype, URLSearchParams.prototype, RegExp.prototype]);
@@ -81,19 +86,23 @@ export function needsCodec(value: unknown, what: string): boolean {
   return rich;
 }
 
-/** `uneval` leaves `>`, `&` and the line separators raw inside its strings; no other code it writes has them. */
-const UNSAFE = /[<>&\u2028\u2029]/g;
-const ESCAPES: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029" };
-
 /**
- * The value as a JavaScript expression an inline <script> may hold: it evaluates to the value itself. `rich`
- * is what needsCodec said of it, when that was asked already; else it is asked here.
+ * The value as the browser reads it: JSON (an object) or the codec's form (an array); `rich` is what
+ * needsCodec said of it, when that was asked already, else it is asked here.
  */
-export function scriptValue(value: unknown, rich = needsCodec(value, "a value sent to the browser")): string {
-  return rich ? uneval(value).replace(UNSAFE, (c) => ESCAPES[c]!) : scriptJson(value);
+export function wireText(value: unknown, rich = needsCodec(value, "a value sent to the browser")): string {
+  return rich ? stringify(value, PROTO_KEY_REDUCERS) : JSON.stringify(value);
 }
 
-/** The value as one line of page data: JSON (an object, `{`) or the codec's form (an array, `[`); `rich` as for scriptValue. */
-export function wireLine(value: unknown, rich = needsCodec(value, "a value sent to the browser")): string {
-  return `${rich ? stringify(value) : JSON.stringify(value)}\n`;
+/**
+ * The value as a JavaScript expression an inline <script> may hold: JSON.parse of wireText as a string, so
+ * no key becomes a prototype as it would in an object literal. `rich` as for wireText.
+ */
+export function scriptValue(value: unknown, rich?: boolean): string {
+  return `JSON.parse(${scriptJson(wireText(value, rich))})`;
+}
+
+/** The value as one line of page data; `rich` as for wireText. */
+export function wireLine(value: unknown, rich?: boolean): string {
+  return `${wireText(value, rich)}\n`;
 }

@@ -3,7 +3,6 @@
 // background after `revalidate` seconds. Requests are answered from what it keeps by serve.ts.
 import type { RouteDefinition } from "../../runtime/route.ts";
 import { isResourceRoute, routeTree } from "../../runtime/route-tree.ts";
-import { scriptJson } from "../../runtime/script-json.ts";
 import { pageDataOf } from "../pages/page-data.ts";
 import type { PageDeps, PageRequest } from "../pages/page-request.ts";
 import { renderPage, renderResolved } from "../pages/render.tsx";
@@ -127,7 +126,8 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: PageDe
     if (hasMiddleware(routeTree(routes).match(path))) throw new PrerenderError(`route ${path} is marked prerender, but it or a route above it has middleware`);
   }
   const stored = new Map<string, StoredRoute>();
-  const config = scriptJson(deps.clientConfig);
+  // As the boot script's JSON holds it (render.tsx); stored-page.ts escapes it for the script's string.
+  const config = JSON.stringify(deps.clientConfig);
   // A build's pages for routes still marked; a route renamed since is rendered at start.
   for (const [path, route] of Object.entries(built?.routes ?? {})) if (marked.has(path)) stored.set(path, route);
   let notFound = built?.notFound;

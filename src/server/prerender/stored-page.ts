@@ -16,6 +16,15 @@ export const SLOT_MARKERS = {
   config: '"brisk0prerender0config0slot"',
 } as const;
 
+/**
+ * The text of `json` where a page's script holds it: inside the string the script gives JSON.parse, as the boot
+ * script (render.tsx) and each streamed value's script (deferred.tsx) hold every value they carry.
+ */
+const inScriptString = (json: string) => scriptJson(json).slice(1, -1);
+
+/** Each marker as the page holds it: the configuration only in the boot script's string, the rest as they are. */
+const WRITTEN: Record<SlotName, string> = { ...SLOT_MARKERS, config: inScriptString(SLOT_MARKERS.config) };
+
 export type SlotName = keyof typeof SLOT_MARKERS;
 
 /** The values one response fills in. */
@@ -74,11 +83,11 @@ export interface StoredData {
 }
 
 const MARKER = new RegExp(
-  `(${Object.values(SLOT_MARKERS)
-    .map((m) => m.replaceAll(".", "\\."))
+  `(${Object.values(WRITTEN)
+    .map((m) => m.replace(/[.\\]/g, "\\$&"))
     .join("|")})`,
 );
-const NAME_OF = new Map<string, SlotName>(Object.entries(SLOT_MARKERS).map(([name, marker]) => [marker, name as SlotName]));
+const NAME_OF = new Map<string, SlotName>(Object.entries(WRITTEN).map(([name, marker]) => [marker, name as SlotName]));
 
 /** The nonce is always this long (16 random bytes in base64), so back-references may reach across it. */
 const NONCE_LENGTH = 24;
@@ -160,17 +169,19 @@ export function storePage(html: string, status: number, headers: Array<[string, 
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
 
-/** As React would have written the value there: JSON string content inside a script, escaped text elsewhere. */
-function escaped(value: string, inScript: boolean): string {
-  if (inScript) return scriptJson(value).slice(1, -1);
+/**
+ * As the render wrote the value there: the nonce as it is (base64 needs no escaping), the configuration (JSON)
+ * and any other value in a script as part of the JSON inside the script's string, escaped text elsewhere.
+ */
+function escaped(name: SlotName, value: string, inScript: boolean): string {
+  if (name === "nonce") return value;
+  if (name === "config") return inScriptString(value);
+  if (inScript) return inScriptString(JSON.stringify(value).slice(1, -1));
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-/** The nonce needs no escaping, and the configuration comes as script-safe JSON (scriptJson). */
-const AS_IS: ReadonlySet<SlotName> = new Set(["nonce", "config"]);
-
 function fills(page: Pick<StoredPage, "slots">, values: SlotValues): string[] {
-  return page.slots.map(({ name, inScript }) => (AS_IS.has(name) ? values[name] : escaped(values[name], inScript)));
+  return page.slots.map(({ name, inScript }) => escaped(name, values[name], inScript));
 }
 
 /** The server's configuration is the same for every response: kept encoded. */
@@ -179,7 +190,7 @@ let configBytes: { json: string; bytes: Uint8Array } | undefined;
 /** The filled values as UTF-8: every nonce slot the one array `nonce`, the configuration encoded once. */
 function encodedFills(page: Pick<StoredPage, "slots">, values: SlotValues, nonce: Uint8Array = encoder.encode(values.nonce)): Uint8Array[] {
   const filled = fills(page, values);
-  if (configBytes?.json !== values.config) configBytes = { json: values.config, bytes: encoder.encode(values.config) };
+  if (configBytes?.json !== values.config) configBytes = { json: values.config, bytes: encoder.encode(inScriptString(values.config)) };
   const config = configBytes.bytes;
   return page.slots.map(({ name }, i) => (name === "nonce" ? nonce : name === "config" ? config : encoder.encode(filled[i]!)));
 }
