@@ -13,7 +13,7 @@ import { hostCheckPlugin } from "./http/host-check.ts";
 import { text } from "./request/answers.ts";
 import { stdoutLogger, type Logger } from "./monitoring/logger.ts";
 import { TRACING_MODULE } from "./assets/manifest.ts";
-import { monitoringPlugin } from "./monitoring/tunnel.ts";
+import { monitoringPlugin } from "./monitoring/monitoring-plugin.ts";
 import { visitorAddress } from "./request/forwarded.ts";
 import type { PageDeps } from "./pages/page-request.ts";
 import { pagesPlugin } from "./pages/pages.ts";

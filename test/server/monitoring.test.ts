@@ -3,7 +3,8 @@ import { brotliCompressSync } from "node:zlib";
 import { Elysia } from "elysia";
 import fc from "fast-check";
 import { parseConfig } from "../../src/server/config/config.ts";
-import { createTunnel, monitoringPlugin } from "../../src/server/monitoring/tunnel.ts";
+import { monitoringPlugin } from "../../src/server/monitoring/monitoring-plugin.ts";
+import { createTunnel } from "../../src/server/monitoring/tunnel.ts";
 import { RETRY_AFTER_SECONDS } from "../../src/server/monitoring/tunnel-upstream.ts";
 import { type FakeIngest, startFakeIngest } from "../support/fake-ingest.ts";
 

@@ -1,14 +1,9 @@
 // tunnel.ts: checks a Sentry envelope and forwards it to a configured DSN.
 import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@sentry/core";
-import { Elysia } from "elysia";
-import type { Config } from "../config/config.ts";
-import { contextOf } from "../request/context.ts";
 import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
 import { createAdmission, type Admission, type Slot } from "../bodies/admission.ts";
-import { BODY_TIMEOUT_HEADERS, BodyTimeout, bodyPaceOf, readBody, type BodyPace, type Bytes } from "../bodies/request-body.ts";
+import { BODY_TIMEOUT_HEADERS, BodyTimeout, readBody, type BodyPace, type Bytes } from "../bodies/request-body.ts";
 import { crossHostRefusal } from "../bodies/same-origin.ts";
-import { CSP_REPORT_PATH } from "../http/security-headers.ts";
-import { visitorAddress } from "../request/forwarded.ts";
 
 export interface TunnelOptions {
   /** Every DSN envelopes may go to. Empty: the tunnel forwards nothing. */
@@ -61,18 +56,18 @@ export function createTunnel(options: TunnelOptions): Tunnel {
 }
 
 const ENVELOPE_TYPE = "application/x-sentry-envelope";
-const decoder = new TextDecoder();
+export const decoder = new TextDecoder();
 
 export function methodNotAllowed(): Response {
   return reply(405, "method not allowed", { allow: "POST" });
 }
 
 /** Without SENTRY_DSN there is no tunnel: a post from an old page or a bot is nothing to be alarmed about. */
-function notConfigured(what: string): Response {
+export function notConfigured(what: string): Response {
   return reply(404, `${what} is not configured (SENTRY_DSN is unset)`);
 }
 
-function tooBusy(): Response {
+export function tooBusy(): Response {
   return reply(429, "too many envelopes in flight", { "retry-after": "1" });
 }
 
@@ -90,7 +85,7 @@ export function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> 
 }
 
 /** The body within `limit` and its pace, or the answer that refuses it (a 408 marks the slot's client slow). */
-async function bodyOrRefusal(request: Request, limit: number, what: string, pace: BodyPace | undefined, slot: Slot): Promise<Bytes | Response> {
+export async function bodyOrRefusal(request: Request, limit: number, what: string, pace: BodyPace | undefined, slot: Slot): Promise<Bytes | Response> {
   try {
     return (await readBody(request, limit, pace)) ?? reply(413, `${what} too large`);
   } catch (error) {
@@ -124,73 +119,4 @@ export async function handleMonitoring(
   if (crossHostRefusal(request, tunnel)) return reply(403, "cross-site envelopes are refused");
   // Admitted before a byte of the body is read: a flood costs no buffering past the slots.
   return (await tunnel.admission.run(clientIp, (slot) => checkAndForward(request, clientIp, tunnel, slot))) ?? tooBusy();
-}
-
-/** Browsers' CSP violation reports: small JSON documents in one of two formats. */
-const CSP_REPORT_TYPES = ["application/csp-report", "application/reports+json"];
-const CSP_REPORT_MAX_BYTES = 64 * 1024;
-
-/** Sentry's security endpoint for the configured DSN: it turns CSP reports into issues. */
-export function securityEndpoint(dsn: string | undefined): string | undefined {
-  const d = dsn === undefined ? undefined : makeDsn(dsn);
-  if (!d) return undefined;
-  const port = d.port ? `:${d.port}` : "";
-  const path = d.path ? `/${d.path}` : "";
-  return `${d.protocol}://${d.host}${port}${path}/api/${d.projectId}/security/?sentry_key=${encodeURIComponent(d.publicKey ?? "")}`;
-}
-
-async function checkAndForwardReport(request: Request, type: string, clientIp: string | undefined, endpoint: string, tunnel: Tunnel, slot: Slot) {
-  const body = await bodyOrRefusal(request, CSP_REPORT_MAX_BYTES, "report", tunnel.bodyPace, slot);
-  if (body instanceof Response) return body;
-  // The destination is fixed by configuration; the body only has to be what Sentry parses.
-  try {
-    JSON.parse(decoder.decode(body));
-  } catch {
-    return reply(400, "report is not JSON");
-  }
-  return forward(body, endpoint, type, clientIp, tunnel);
-}
-
-export async function handleCspReport(
-  request: Request,
-  clientIp: string | undefined,
-  endpoint: string | undefined,
-  tunnel: Tunnel,
-): Promise<Response> {
-  if (request.method !== "POST") return methodNotAllowed();
-  if (!endpoint) return notConfigured("CSP reporting");
-  const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase() ?? "";
-  if (!CSP_REPORT_TYPES.includes(type)) return reply(415, "expected application/csp-report or application/reports+json");
-  return (await tunnel.admission.run(clientIp, (slot) => checkAndForwardReport(request, type, clientIp, endpoint, tunnel, slot))) ?? tooBusy();
-}
-
-export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch } = {}) {
-  const tunnel = createTunnel({
-    dsns: config.tunnelDsns,
-    maxBytes: config.monitoringMaxBytes,
-    timeoutMs: config.monitoringTimeoutMs,
-    maxInFlight: config.monitoringMaxInFlight,
-    bodyPace: bodyPaceOf(config),
-    fetch: options.fetch,
-    trustProxy: config.trustProxy,
-  });
-  const { proxyHops } = config;
-  const cspEndpoint = securityEndpoint(config.sentryDsn);
-  return new Elysia({ name: "brisk:monitoring" })
-    // Their 5xx are Sentry's, passed on or met on the way (502, 504): the site itself is fine.
-    .onTransform(function markRelayed({ request }) {
-      contextOf(request).relayed = true;
-    })
-    .post(
-      CSP_REPORT_PATH,
-      ({ request, server }) => handleCspReport(request, visitorAddress(request, server, proxyHops), cspEndpoint, tunnel),
-      { parse: "none" },
-    )
-    .all(CSP_REPORT_PATH, methodNotAllowed, { parse: "none" })
-    .post(
-      "/monitoring",
-      ({ request, server }) => handleMonitoring(request, visitorAddress(request, server, proxyHops), tunnel),
-      { parse: "none" },
-    )
-    .all("/monitoring", methodNotAllowed, { parse: "none" });
 }
