@@ -1,6 +1,6 @@
 // fuzz.ts (test support): the seed, run counts and hostile strings the property tests share.
 //
-//   FUZZ_SEED=123 FUZZ_RUNS=20000 NODE_ENV=production bun test --timeout 600000 test/server/fuzz-tunnel.test.ts
+//   FUZZ_SEED=123 FUZZ_RUNS=20000 NODE_ENV=production bun test --timeout 600000 test/server/fuzz/fuzz-tunnel.test.ts
 //
 // A failed property's message holds `{ seed: …, path: "…" }`; the same FUZZ_SEED (and FUZZ_RUNS) replays it.
 import fc from "fast-check";

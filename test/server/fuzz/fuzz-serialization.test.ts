@@ -1,0 +1,122 @@
+// Property tests: loader data leaves the server as script JSON and as page data, and comes back exactly.
+// Lone surrogates cannot travel in a URL, so they are checked on scriptJson here and in Chromium in
+// test/e2e/serialization.test.ts.
+import { beforeAll, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { createContext, runInContext } from "node:vm";
+import { scriptJson } from "../../../src/runtime/script-json.ts";
+import { testApp, type TestApp } from "../../support/app.ts";
+import { fuzzParams, hostileString } from "../../support/fuzz.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await testApp();
+});
+
+/** The text of every <script> element, as an HTML tokenizer (lol-html, as in browsers) splits the page. */
+async function scriptTexts(html: string): Promise<string[]> {
+  const scripts: string[] = [];
+  let current = "";
+  const rewriter = new HTMLRewriter().on("script", {
+    element(el) {
+      current = "";
+      el.onEndTag(() => void scripts.push(current));
+    },
+    text(chunk) {
+      current += chunk.text;
+    },
+  });
+  await rewriter.transform(new Response(html)).text();
+  return scripts;
+}
+
+/** A JS realm of its own, as a page is: nothing of this test's globals leaks into what the scripts see. */
+const realm = createContext({ window: {} });
+
+/** Runs the page's boot script in that realm and returns what it put on window.__BRISK__. */
+async function bootStateOf(html: string): Promise<{ page: { levels: Array<{ data: { q: string } }> } }> {
+  const boot = (await scriptTexts(html)).find((s) => s.includes("window.__BRISK__="));
+  if (boot === undefined) throw new Error("no boot script in the page");
+  realm.window = {};
+  runInContext(boot, realm);
+  return realm.window.__BRISK__;
+}
+
+const anyString = hostileString({ loneSurrogates: true });
+const urlSafeString = hostileString();
+/** Loader-data-like values: nested objects and arrays whose keys and strings are hostile too. */
+const loaderData = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    anyString,
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(anyString, tie("value"), { maxKeys: 4 }),
+  ),
+})).value;
+
+describe("scriptJson", () => {
+  test("parses back to the same value as JSON and as a JS expression, lone surrogates and all", () => {
+    fc.assert(
+      fc.property(loaderData, (value) => {
+        const json = scriptJson(value);
+        // JSON.parse turns -0 into 0 and NaN into null just as JSON.stringify does: compare to that.
+        const expected = JSON.parse(JSON.stringify(value));
+        expect(JSON.parse(json)).toEqual(expected);
+        expect(JSON.stringify(runInContext(`(${json})`, realm))).toBe(JSON.stringify(expected));
+      }),
+      fuzzParams(),
+    );
+  });
+
+  test("holds no character that can end a script or a JS line, and is well-formed UTF-16", () => {
+    fc.assert(
+      fc.property(loaderData, (value) => {
+        const json = scriptJson(value);
+        expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+        // A lone surrogate would become U+FFFD when the page is encoded as UTF-8.
+        expect(json.isWellFormed()).toBe(true);
+      }),
+      fuzzParams(),
+    );
+  });
+
+  test("an HTML tokenizer ends the script exactly where the embedded JSON ends", async () => {
+    await fc.assert(
+      fc.asyncProperty(anyString, async (s) => {
+        const script = `var x=${scriptJson({ s })}`;
+        const html = `<!doctype html><script>${script}</script><p>after</p><script>var y=1</script>`;
+        expect(await scriptTexts(html)).toEqual([script, "var y=1"]);
+      }),
+      fuzzParams(0.5),
+    );
+  });
+});
+
+describe("through the search page", () => {
+  test("the boot script, run in a separate realm, gives the query back exactly", async () => {
+    await fc.assert(
+      fc.asyncProperty(urlSafeString, async (q) => {
+        const res = await t.request(`/search?q=${encodeURIComponent(q)}`);
+        expect(res.status).toBe(200);
+        expect((await bootStateOf(await res.text())).page.levels[0]!.data.q).toBe(q);
+      }),
+      fuzzParams(),
+    );
+  });
+
+  test("page data's first line gives the query back exactly", async () => {
+    await fc.assert(
+      fc.asyncProperty(urlSafeString, async (q) => {
+        const res = await t.request(`/__data/search?q=${encodeURIComponent(q)}`);
+        expect(res.status).toBe(200);
+        const [head, ...rest] = (await res.text()).split("\n");
+        expect(rest).toEqual([""]);
+        expect(JSON.parse(head!).levels[0].data.q).toBe(q);
+      }),
+      fuzzParams(),
+    );
+  });
+});
