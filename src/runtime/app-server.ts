@@ -14,6 +14,8 @@ export interface WritesConfig {
   readonly cookieSecrets: readonly string[];
   /** DATABASE_URL, sqlite:… or postgres://…; undefined: SQLite under dataDir. */
   readonly databaseUrl?: string;
+  /** COOKIE_SECURE: cookies are `Secure` unless a call says otherwise; on in production unless set to false. */
+  readonly cookieSecure: boolean;
 }
 
 export interface Config extends WritesConfig {
