@@ -23,7 +23,7 @@ import { createEditQueue } from "../src/server/dev/edit-queue.ts";
 import { startLogs } from "../src/server/dev/start-log.ts";
 import { isDevServerHost, isLoopbackHost } from "../src/server/http/host-check.ts";
 import { text } from "../src/server/request/answers.ts";
-import { configOrExit } from "../src/server/config/startup-config.ts";
+import { configOrExit } from "../src/server/startup-config.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
@@ -94,7 +94,7 @@ const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : 
 try {
   // The rest of the dev server is imported here, not above: a syntax error in it becomes the error page,
   // and this process stays up to serve it. bun --watch restarts us once the file is fixed.
-  const [{ buildClient }, { projectAppModule }, { loadClientAssets }, { createDevClient, stylesSourceKey }, { createServerAppBuilder }, { livePublicFiles }] =
+  const [{ buildClient }, { projectAppModule }, { loadClientAssets }, { createDevClient, stylesSourceKey }, { createServerAppBuilder, onlyServerSees }, { livePublicFiles }] =
     await Promise.all([
       import("../src/server/build/client-build.ts"),
       import("../src/server/build/app-module.ts"),
@@ -162,8 +162,7 @@ try {
     }
     // An edit the browser's bundle does not contain (a loader, what only loaders import) reaches open pages
     // by reloading them.
-    const serverOnly = (app: ServerApp | undefined, file: string) => app?.modules.has(file) && !app.browserModules.has(file);
-    reload.ready({ reload: files.some((f) => serverOnly(before, f) || serverOnly(built, f)), styles: styles.styles });
+    reload.ready({ reload: files.some((f) => onlyServerSees(before, f) || onlyServerSees(built, f)), styles: styles.styles });
   };
   edits.add();
   await Promise.all([edits.settled(), firstBundle]);

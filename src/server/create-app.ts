@@ -87,7 +87,7 @@ export function pageHandlerDeps(
     monitor: deps.monitor,
     match: routeTree(app.routes).match,
     mode: config.mode,
-    cookies: { signer: deps.cookieSigner, secure: config.mode === "production" },
+    cookies: { signer: deps.cookieSigner, secure: config.cookieSecure },
     bodyReads: deps.bodyReads ?? bodyReadsOf(config, () => null),
     trustProxy: config.trustProxy,
     clientConfig: clientConfigFor(config, assets),

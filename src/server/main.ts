@@ -4,7 +4,7 @@ import { stdoutLogger, type LogRecord } from "./monitoring/logger.ts";
 import { drain, onStopSignal } from "./shutdown.ts";
 import { lateMonitor } from "./request/monitor.ts";
 import type { CaptureError } from "./request/context.ts";
-import { configOrExit, hostOrExit, listenOrExit } from "./config/startup-config.ts";
+import { configOrExit, hostOrExit, listenOrExit, plainHttpWarning } from "./startup-config.ts";
 
 const config = configOrExit(Bun.env);
 
@@ -70,6 +70,8 @@ const announce = (record: LogRecord) => {
   stdoutLogger.flush();
 };
 announce({ level: "info", msg: "listening", url: `http://${config.host}:${server.port}`, mode: config.mode, build: assets.manifest.buildId });
+const plainHttp = plainHttpWarning({ ...config, port: server.port! });
+if (plainHttp) announce({ level: "warn", msg: plainHttp });
 
 onStopSignal(async (signal) => {
   const started = performance.now();

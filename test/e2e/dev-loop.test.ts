@@ -31,6 +31,8 @@ let origin: string;
 let browser: Browser;
 let page: Page;
 let watch: PageWatch;
+/** Every console line of the page, of any level. */
+const consoleLines: string[] = [];
 
 /** Edits a file of the copy, never of the project. */
 async function edit(file: string, change: (text: string) => string): Promise<void> {
@@ -94,8 +96,8 @@ async function timed(file: string, change: (text: string) => string, done: () =>
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const reloadProblems = () => watch.problems.filter((p) => /hydrat|did not match|CSP/i.test(p));
 
-/** A copy of the project to run `bun run dev` in, its app the fixture app. */
-async function projectCopy(): Promise<string> {
+/** A copy of the project to run `bun run dev` in, its app a fixture app (test/fixtures/<fixture>). */
+async function projectCopy(fixture = "app"): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "brisk-dev-"));
   // The whole project but what is made or installed: a new top-level folder (public/, say) comes along.
   const made = new Set(["node_modules", "dist", "data", ".git"]);
@@ -104,7 +106,7 @@ async function projectCopy(): Promise<string> {
   }
   // The app `#app` names (src/app/app.ts) becomes the fixture app: the test does not depend on the examples.
   await rm(join(dir, "src/app"), { recursive: true });
-  await cp(join(ROOT, "test/fixtures/app"), join(dir, "src/app"), { recursive: true });
+  await cp(join(ROOT, "test/fixtures", fixture), join(dir, "src/app"), { recursive: true });
   await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"));
   return dir;
 }
@@ -128,6 +130,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage();
   watch = watchPage(page);
+  page.on("console", (m) => consoleLines.push(m.text()));
   await page.goto(`${origin}/search?q=hello`);
   await live();
 }, 60_000);
@@ -209,8 +212,9 @@ describe("bun run dev", () => {
     expect(await page.evaluate(() => getComputedStyle(document.querySelector("h1")!).color)).toBe("rgb(1, 2, 3)");
   });
 
-  test("a loader edit reloads the page with the new data, without restarting the server", async () => {
+  test("a loader edit reloads the page with the new data, without restarting the server or Bun's hot-update advice", async () => {
     const restarts = dev.output().match(/brisk dev server:/g)!.length;
+    const lines = consoleLines.length;
     const ms = await timed(LOADER, (t) => t.replace('search.get("q") ?? ""', '`${search.get("q") ?? ""}, loaded`'), async () => {
       await page.locator("#q", { hasText: "hello, loaded" }).waitFor({ timeout: 20_000 });
       await live();
@@ -218,6 +222,8 @@ describe("bun run dev", () => {
     console.log(`save → reloaded page with new loader data (${LOADER}): ${ms} ms`);
     expect(dev.output().match(/brisk dev server:/g)!.length).toBe(restarts);
     expect(reloadProblems()).toEqual([]);
+    // The stand-in accepts its update: Bun has no reload to advise against; the dev server's reload is the one.
+    expect(consoleLines.slice(lines).filter((line) => /hot update/i.test(line))).toEqual([]);
   });
 
   test("a syntax error in a component shows over the open page and in the terminal; the fix refreshes it in place", async () => {
@@ -255,6 +261,14 @@ describe("bun run dev", () => {
     await page.waitForFunction((file) => document.querySelector("bun-hmr")?.shadowRoot?.textContent?.includes(file), LOADER, {
       timeout: 10_000,
     });
+    // The bundler's own error: the message, and the code frame with its line number and the column marked.
+    const broken = (await readFile(join(copy, LOADER), "utf8")).split("\n").indexOf("export const broken = ;") + 1;
+    const frame = await page.evaluate(() => {
+      const shadow = document.querySelector("bun-hmr")!.shadowRoot!;
+      return { text: shadow.textContent, gutter: shadow.querySelector(".gutter")?.textContent, marked: shadow.querySelector(".highlight-wrap .space")?.textContent?.length };
+    });
+    expect(frame.text).toContain("Unexpected ;");
+    expect(frame).toMatchObject({ gutter: String(broken), marked: "export const broken = ;".indexOf(";") });
     await dev.waitForOutput(/The code does not build[\s\S]*at src\/app\/loaders\.server\.ts:\d+:\d+/);
     const fresh = await fetch(`${origin}/search`);
     expect(fresh.status).toBe(500);
@@ -343,19 +357,46 @@ describe("bun run dev", () => {
   });
 });
 
-describe("bun run dev with HOST=0.0.0.0", () => {
-  let wide: Running | undefined;
-  let wideCopy: string | undefined;
-  afterAll(async () => {
-    await wide?.kill();
-    if (wideCopy) await rm(wideCopy, { recursive: true, force: true });
-  });
+/** The other dev servers below, each in a copy of its own: stopped and removed after the file. */
+const others: Array<{ copy: string; dev: Running }> = [];
+afterAll(async () => {
+  for (const { copy, dev } of others.splice(0)) {
+    await dev.kill();
+    await rm(copy, { recursive: true, force: true });
+  }
+});
 
+/** `bun run dev` with this environment in a new copy whose app is test/fixtures/<fixture>, once it answers. */
+async function devIn(fixture: string, env: Record<string, string>): Promise<{ dev: Running; port: number }> {
+  const copy = await projectCopy(fixture);
+  const port = await freePort();
+  const running = start(["bun", "run", "dev"], { cwd: copy, env: serverEnv({ PORT: String(port), ...env }) });
+  others.push({ copy, dev: running });
+  await waitForStatus(`http://127.0.0.1:${port}/healthz`, { timeoutMs: 30_000 });
+  return { dev: running, port };
+}
+
+describe("bun run dev with the README's smallest app (no stylesheet)", () => {
+  test("serves its page with the loader's data, which hydrates in Chromium without problems", async () => {
+    const { dev: small, port } = await devIn("minimal-app", { HOST: "127.0.0.1" });
+    const smallOrigin = `http://127.0.0.1:${port}`;
+    const res = await fetch(`${smallOrigin}/?name=Ada`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("<h1>Hello, <!-- -->Ada</h1>");
+    const smallPage = await browser.newPage();
+    const smallWatch = watchPage(smallPage);
+    await smallPage.goto(`${smallOrigin}/?name=Ada`);
+    await hydrated(smallPage);
+    expect(await smallPage.locator("h1").innerText()).toBe("Hello, Ada");
+    expect(smallWatch.problems).toEqual([]);
+    expect(small.output()).not.toContain("✖");
+    await smallPage.close();
+  }, 60_000);
+});
+
+describe("bun run dev with HOST=0.0.0.0", () => {
   test("listens on every address, says so in one warning line, and still answers only to its own names", async () => {
-    wideCopy = await projectCopy();
-    const port = await freePort();
-    wide = start(["bun", "run", "dev"], { cwd: wideCopy, env: serverEnv({ PORT: String(port), HOST: "0.0.0.0" }) });
-    await waitForStatus(`http://127.0.0.1:${port}/healthz`, { timeoutMs: 30_000 });
+    const { dev: wide, port } = await devIn("app", { HOST: "0.0.0.0" });
     expect(wide.output().match(/lets other machines reach it/g)).toHaveLength(1);
     if (lanAddress) expect((await fetch(`http://${lanAddress}:${port}/healthz`)).status).toBe(200);
     expect((await withHost(port, `rebind.example:${port}`)).status).toBe(403);

@@ -2,7 +2,7 @@
 // order: a request from this site's own pages (else 403, before any byte of the body is read), a free slot
 // to read it in (else 429, so bodies being read hold a bounded amount of memory and a few visitors cannot
 // take every slot), and a body within ACTION_MAX_BYTES, at its pace (BODY_MIN_RATE, BODY_TIMEOUT_MS), of a
-// type an action reads (else 413, 408, 400 or 415).
+// type an action reads (else 413, 408, 400 or 415; no body and no type is an empty form).
 import type { ActionBody } from "../../runtime/route.ts";
 import { TOO_MANY_UPLOADS, type BodyReads } from "./body-reads.ts";
 import { text } from "../request/answers.ts";
@@ -27,6 +27,9 @@ export function refuseCrossSite(request: Request, url: URL, limits: SubmissionLi
 
 /** A same-site post's body (refuseCrossSite first), read within the limits. */
 export async function readSubmission(request: Request, limits: SubmissionLimits): Promise<ActionBody | Response> {
+  // No body and no type (`fetch(url, { method: "POST" })`, `curl -X POST`): a form without fields, as a
+  // browser sends for one, not a 415 for a type nobody named.
+  if (request.body === null && !request.headers.has("content-type")) return { kind: "form", form: new FormData() };
   const body = await limits.bodyReads.read(request);
   if (!body) return text(429, TOO_MANY_UPLOADS, { "retry-after": "1" });
   if (!body.ok) return text(body.status, body.message, body.status === 408 ? { ...BODY_TIMEOUT_HEADERS } : {});

@@ -123,22 +123,26 @@ export async function buildClient({
   // The tracing code is a bundle apart, with its own copy of Sentry's core (which shares its state through
   // Sentry's global carrier): split from the Sentry chunk, the modules both use would make a chunk of their
   // own, and the cross-chunk names cost pages without tracing about 5 kB gzip more.
+  const entrypoints = [...(scripts ? [join(ROOT, ENTRY)] : []), ...styles.map((s) => join(appDir, s))];
   const [result, tracing] = await Promise.all([
-    Bun.build({
-      ...options,
-      entrypoints: [...(scripts ? [join(ROOT, ENTRY)] : []), ...styles.map((s) => join(appDir, s))],
-      splitting: true,
-      // Bun's loader that adds a modulepreload link for each chunk an import() pulls in costs every first visit
-      // ~0.4 kB gzip; the HTML preloads a first page's chunks, and navigate.ts a navigation's (preload-modules.ts).
-      modulePreload: false,
-    }),
+    // Nothing to bundle: the dev server's stylesheets of an app without any (Bun.build refuses an empty list).
+    entrypoints.length === 0
+      ? undefined
+      : Bun.build({
+          ...options,
+          entrypoints,
+          splitting: true,
+          // Bun's loader that adds a modulepreload link for each chunk an import() pulls in costs every first visit
+          // ~0.4 kB gzip; the HTML preloads a first page's chunks, and navigate.ts a navigation's (preload-modules.ts).
+          modulePreload: false,
+        }),
     scripts ? Bun.build({ ...options, entrypoints: [join(ROOT, TRACING_MODULE)], splitting: false }) : undefined,
   ]);
   for (const build of [result, tracing]) {
     if (build && !build.success) throw new AggregateError(build.logs, `client build failed:\n${build.logs.map(String).join("\n")}`);
   }
   if (mode === "production") await moveSourcemaps(outdir, sourcemapDir, ROOT);
-  const outputs = { ...result.metafile!.outputs, ...tracing?.metafile!.outputs };
+  const outputs = { ...result?.metafile!.outputs, ...tracing?.metafile!.outputs };
   const files: string[] = [];
   let entry = "";
   const css: string[] = [];

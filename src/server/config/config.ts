@@ -18,6 +18,8 @@ export interface WritesConfig {
   readonly cookieSecrets: readonly string[];
   /** DATABASE_URL, sqlite:… or postgres://…; undefined: SQLite under dataDir. */
   readonly databaseUrl?: string;
+  /** COOKIE_SECURE: cookies are `Secure` unless a call says otherwise; on in production unless set to false. */
+  readonly cookieSecure: boolean;
 }
 
 export interface Config extends WritesConfig {
@@ -158,7 +160,7 @@ export function parseConfig(env: Env): Config {
   }
   const m = mode(env.NODE_ENV);
   return Object.freeze({
-    ...writesConfig(env),
+    ...writesConfig(env, m),
     port: integer(env, "PORT", 3000, 0, 65535),
     // Development pages show stacks and file paths: only this machine reaches them unless HOST says otherwise.
     host: env.HOST?.trim() || (m === "development" ? "127.0.0.1" : "0.0.0.0"),
@@ -183,7 +185,7 @@ export function parseConfig(env: Env): Config {
 /** HMAC-SHA256 keys shorter than its 32-byte output would be the weakest part of a signed cookie. */
 export const MIN_COOKIE_SECRET_BYTES = 32;
 
-function writesConfig(env: Env): WritesConfig {
+function writesConfig(env: Env, m: Mode): WritesConfig {
   return {
     // Bodies are held in memory whole, so the ceiling stays far below a server's RAM.
     actionMaxBytes: integer(env, "ACTION_MAX_BYTES", 1_048_576, 1024, 256 * 1_048_576),
@@ -198,6 +200,8 @@ function writesConfig(env: Env): WritesConfig {
     bodyRateGraceMs: integer(env, "BODY_RATE_GRACE_MS", 2_000, 100, 60_000),
     cookieSecrets: Object.freeze(cookieSecrets(env.COOKIE_SECRET)),
     databaseUrl: databaseUrl(env.DATABASE_URL?.trim()),
+    // Off for a staging host reached over plain HTTP, where browsers drop a Secure cookie without a word.
+    cookieSecure: env.COOKIE_SECURE?.trim() ? boolean(env, "COOKIE_SECURE") : m === "production",
   };
 }
 

@@ -33,6 +33,15 @@ export interface ServerApp extends ServerCode {
   browserModules: ReadonlySet<string>;
 }
 
+/**
+ * Whether an edit to `file` changes what this build's server runs and nothing the browser runs: a module the
+ * browser's bundle lacks, or one it has a stand-in of (which accepts its hot update and changes nothing).
+ * The open pages see such an edit only if the dev server reloads them.
+ */
+export function onlyServerSees(app: ServerApp | undefined, file: string): boolean {
+  return Boolean(app?.modules.has(file) && (!app.browserModules.has(file) || SERVER_ONLY_MODULE.test(file)));
+}
+
 export interface ServerAppOptions {
   /** src/server/dev/server-entry.ts. */
   entry: string;

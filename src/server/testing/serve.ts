@@ -43,12 +43,14 @@ export interface ServedApp {
   prerendered(): Promise<void>;
   /** The server's Sentry, when started (`sentry: true` and a DSN): send what it holds, or send and end it. */
   sentry?: Pick<ServerMonitoring, "flush" | "close">;
+  /** Runs the app's own `server.stop()` (its database pool closed), as the server does on SIGTERM; once, however often called. */
+  stop(): Promise<void>;
 }
 
 export interface ListeningApp extends ServedApp {
   /** http://127.0.0.1:<port> */
   origin: string;
-  /** Closes the socket, in-flight requests with it. */
+  /** Closes the socket, in-flight requests with it, then runs the app's own `server.stop()`; once, however often called. */
   stop(): Promise<void>;
 }
 
@@ -59,13 +61,13 @@ export async function serveApp(options: ServeOptions = {}): Promise<ServedApp> {
   const config = testConfig(options.env);
   const definition = await loadApp(appModule);
   // As main.ts starts an app: the cookie secret, then the app's own start (its database).
-  const { cookieSigner } = await startApp(config, definition, log);
+  const started = await startApp(config, definition, log);
   const { assets } = await clientBuild({ app: appModule, mode: options.clientMode, publicDir: options.publicDir });
   // Loaded only when asked for: @sentry/bun takes tens of milliseconds to load.
   const sentry = options.sentry ? await import("../monitoring/sentry.ts") : undefined;
   const monitoring = sentry?.initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId, { log });
   const hooks = monitoring ? { capture: monitoring.capture, monitor: monitoring.monitor } : {};
-  const app = createApp(config, definition, { assets, log, cookieSigner, ...hooks, ...options.deps });
+  const app = createApp(config, definition, { assets, log, cookieSigner: started.cookieSigner, ...hooks, ...options.deps });
   return {
     app,
     config,
@@ -73,7 +75,14 @@ export async function serveApp(options: ServeOptions = {}): Promise<ServedApp> {
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
     prerendered: () => storePrerenderedPages(app),
     sentry: monitoring,
+    stop: once(started.stop),
   };
+}
+
+/** `stop` run on the first call only; every call resolves when that one has. */
+function once(stop: () => Promise<void>): () => Promise<void> {
+  let stopped: Promise<void> | undefined;
+  return () => (stopped ??= stop());
 }
 
 /** The same app on a real socket on 127.0.0.1, on a port of its own. */
@@ -81,5 +90,9 @@ export async function listenApp(options: ServeOptions = {}): Promise<ListeningAp
   const served = await serveApp(options);
   served.app.listen({ hostname: "127.0.0.1", port: 0 });
   const origin = `http://127.0.0.1:${served.app.server!.port}`;
-  return { ...served, origin, stop: async () => void (await served.app.stop(true)) };
+  const stop = once(async () => {
+    await served.app.stop(true);
+    await served.stop();
+  });
+  return { ...served, origin, stop };
 }

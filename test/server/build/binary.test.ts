@@ -183,6 +183,42 @@ describe("the binary with SENTRY_DSN", () => {
   });
 });
 
+describe("plain HTTP on an address other machines reach", () => {
+  const started: RunningBinary[] = [];
+  afterAll(() => Promise.all(started.map((s) => s.kill())));
+
+  /** The binary on every address with `env`; its output whole once it has stopped, and a sign-in's cookie. */
+  async function signInOn(env: Record<string, string>) {
+    const wide = await startBinary(alone, { HOST: "0.0.0.0", ...env });
+    started.push(wide);
+    const res = await fetch(`${wide.origin}/session`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: wide.origin, "content-type": "application/x-www-form-urlencoded" },
+      body: "name=Ada",
+    });
+    expect(res.status).toBe(303);
+    await wide.kill();
+    await wide.waitForOutput(/"msg":"stopped"/);
+    const warnings = wide.jsonLines().filter((l) => l.level === "warn" && String(l.msg).includes("Secure"));
+    return { warnings, cookie: res.headers.getSetCookie().find((c) => c.startsWith("session="))! };
+  }
+
+  test("says once that browsers drop its Secure cookies over plain HTTP, and how to run it so", async () => {
+    const { warnings, cookie } = await signInOn({});
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.msg).toContain("COOKIE_SECURE=false");
+    expect(cookie).toMatch(/; Secure/i);
+  });
+
+  test("with COOKIE_SECURE=false its cookies are not Secure, and it says nothing", async () => {
+    const { warnings, cookie } = await signInOn({ COOKIE_SECURE: "false" });
+    expect(warnings).toEqual([]);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).not.toMatch(/secure/i);
+  });
+});
+
 describe("an address the binary cannot listen on", () => {
   test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])("HOST=%p: one line naming HOST, exit 1, before the app starts", async (host) => {
     // A DATA_DIR of its own: a start would generate the cookie secret there, and log a warning saying so.

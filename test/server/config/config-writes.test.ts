@@ -1,8 +1,9 @@
-// parseConfig's block for writes: ACTION_MAX_BYTES, BODY_TIMEOUT_MS, BODY_MIN_RATE, BODY_RATE_GRACE_MS, COOKIE_SECRET, DATA_DIR,
-// DATABASE_URL, their defaults and one-line refusals.
+// parseConfig's block for writes: ACTION_MAX_BYTES, BODY_TIMEOUT_MS, COOKIE_SECRET, COOKIE_SECURE, DATA_DIR, DATABASE_URL,
+// their defaults and one-line refusals; and the start-up warning for Secure cookies over plain HTTP.
 import { resolve } from "node:path";
 import { describe, expect, test } from "bun:test";
 import { parseConfig } from "../../../src/server/config/config.ts";
+import { plainHttpWarning } from "../../../src/server/startup-config.ts";
 import { configErrorOf as errorOf, runServer } from "../../support/config.ts";
 const SECRET_A = "a".repeat(32);
 const SECRET_B = "ünïcödé-counts-bytes-not-chars!"; // 31 characters, 35 bytes: the limit counts bytes
@@ -15,7 +16,16 @@ describe("parseConfig: writes", () => {
     expect(config.cookieSecrets).toEqual([]);
     expect(config.dataDir).toBe(resolve("data"));
     expect(config.databaseUrl).toBeUndefined();
+    expect(config.cookieSecure).toBe(true);
     expect(Object.isFrozen(config.cookieSecrets)).toBe(true);
+  });
+
+  test("COOKIE_SECURE: on in production, off in development, either when set", () => {
+    expect(parseConfig({ NODE_ENV: "development" }).cookieSecure).toBe(false);
+    expect(parseConfig({ COOKIE_SECURE: "false" }).cookieSecure).toBe(false);
+    expect(parseConfig({ COOKIE_SECURE: "0" }).cookieSecure).toBe(false);
+    expect(parseConfig({ NODE_ENV: "development", COOKIE_SECURE: "true" }).cookieSecure).toBe(true);
+    expect(parseConfig({ COOKIE_SECURE: " " }).cookieSecure).toBe(true);
   });
 
   test("reads every variable", () => {
@@ -60,6 +70,7 @@ describe("parseConfig: writes", () => {
     ["COOKIE_SECRET", `${SECRET_A},,${SECRET_A}`, "secret 2 of 3 is 0 bytes"],
     ["DATABASE_URL", "mysql://root:hunter2@db/app", "expected sqlite://… or postgres://…, got a mysql: URL"],
     ["DATABASE_URL", "./app.db", "got no URL scheme"],
+    ["COOKIE_SECURE", "no", "expected true or false"],
     ["DATABASE_URL", "postgres://brisk:hunter2@db:99999/app", "not a valid postgres:// URL"],
   ])("%s=%p is refused with one line naming the variable", (variable, value, reason) => {
     const error = errorOf({ [variable]: value });
@@ -73,6 +84,30 @@ describe("parseConfig: writes", () => {
     expect(errorOf({ COOKIE_SECRET: `${SECRET_A},tiny-secret` }).message).not.toMatch(/aaaa|tiny-secret/);
     expect(errorOf({ DATABASE_URL: "mysql://root:hunter2@db/app" }).message).not.toContain("hunter2");
     expect(errorOf({ DATABASE_URL: "postgres://root:hunter2@db:99999/app" }).message).not.toContain("hunter2");
+  });
+});
+
+describe("plainHttpWarning: Secure cookies a browser reaching the server over plain HTTP would drop", () => {
+  const warning = (env: Record<string, string>) => plainHttpWarning(parseConfig(env));
+
+  test("production on an address other machines reach, no proxy: one line saying so and what to set", () => {
+    for (const host of ["0.0.0.0", "::", "192.0.2.2", "staging.lan"]) {
+      const line = warning({ HOST: host, PORT: "3500" });
+      expect(line).toContain(`plain HTTP on ${host}:3500`);
+      expect(line).toContain("Secure");
+      expect(line).toContain("TRUST_PROXY=true");
+      expect(line).toContain("COOKIE_SECURE=false");
+      expect(line).not.toContain("\n");
+    }
+  });
+
+  test("none on loopback, behind a proxy (TRUST_PROXY), with COOKIE_SECURE=false, or in development", () => {
+    expect(warning({ HOST: "127.0.0.1" })).toBeUndefined();
+    expect(warning({ HOST: "localhost" })).toBeUndefined();
+    expect(warning({ HOST: "::1" })).toBeUndefined();
+    expect(warning({ HOST: "0.0.0.0", TRUST_PROXY: "true" })).toBeUndefined();
+    expect(warning({ HOST: "0.0.0.0", COOKIE_SECURE: "false" })).toBeUndefined();
+    expect(warning({ HOST: "0.0.0.0", NODE_ENV: "development" })).toBeUndefined();
   });
 });
 

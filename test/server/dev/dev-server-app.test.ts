@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createServerAppBuilder, type ServerAppBuilder } from "../../../src/server/dev/server-app.ts";
+import { createServerAppBuilder, onlyServerSees, type ServerAppBuilder } from "../../../src/server/dev/server-app.ts";
 import { testConfig } from "../../support/app.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
@@ -70,6 +70,14 @@ describe("createServerAppBuilder", () => {
     // The browser gets a stand-in for the loader module, which imports nothing.
     expect(browserModules).toContain(file("page.server.ts"));
     expect(browserModules).not.toContain(file("db.ts"));
+  });
+
+  test("an edit only the server sees: a loader module (the browser's stand-in changes nothing) and what only it imports", async () => {
+    const built = await builder.build();
+    expect(onlyServerSees(built, file("page.server.ts"))).toBe(true);
+    expect(onlyServerSees(built, file("db.ts"))).toBe(true);
+    expect(onlyServerSees(built, file("Page.tsx"))).toBe(false);
+    expect(onlyServerSees(built, file("styles.css"))).toBe(false);
   });
 
   test("each build runs the saved code, and the one before leaves the module registry", async () => {

@@ -5,8 +5,9 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { BUILD_HEADER } from "../../../src/runtime/page-payload.ts";
 import { BODY_READS_AT_ONCE } from "../../../src/server/bodies/body-reads.ts";
 import { written } from "../../fixtures/app/loaders.server.ts";
-import { logFor, testApp, type TestApp } from "../../support/app.ts";
+import { listenApp, logFor, testApp, type TestApp } from "../../support/app.ts";
 import { bootState } from "../../support/page-state.ts";
+import { rawExchange } from "../../support/raw-http.ts";
 
 let t: TestApp;
 const captured: unknown[] = [];
@@ -199,6 +200,35 @@ describe("bodies", () => {
     // Each held post ends as an empty text: 422, and the slots are free again.
     expect(new Set((await Promise.all(held)).map((r) => r.status))).toEqual(new Set([422]));
     expect((await proxied.request("/form", form({ text: "" }))).status).toBe(422);
+  });
+
+  test("no body and no type is an empty form: a page's action, through page data too, and a route without a page", async () => {
+    const page = await t.request("/form", { method: "POST", headers: SAME_ORIGIN });
+    expect(page.status).toBe(422);
+    expect(bootState(await page.text()).page.actionData).toEqual({ error: "text is required", text: "" });
+    const data = await t.request("/__data/form", { method: "POST", headers: SAME_ORIGIN });
+    expect(data.status).toBe(422);
+    expect((await pageData(data)).actionData).toEqual({ error: "text is required", text: "" });
+    const like = await t.request("/shop/items/31/like", { method: "POST", headers: SAME_ORIGIN });
+    expect(like.status).toBe(303);
+    expect(like.headers.get("location")).toBe("/shop/items/31");
+    // Still refused: cross-site, and a body whose type is not named.
+    expect((await t.request("/form", { method: "POST", headers: { origin: "https://evil.example" } })).status).toBe(403);
+    expect((await t.request("/form", { method: "POST", headers: SAME_ORIGIN, body: new TextEncoder().encode("text=x") })).status).toBe(415);
+  });
+
+  test("over a socket, a bodyless post as fetch sends it (Content-Length: 0) and as curl -X POST does (no length) runs the action", async () => {
+    const listening = await listenApp();
+    try {
+      const fetched = await fetch(`${listening.origin}/shop/items/32/like`, { method: "POST", redirect: "manual" });
+      expect(fetched.status).toBe(303);
+      const port = Number(new URL(listening.origin).port);
+      const curl = await rawExchange(port, `POST /form HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: */*\r\nConnection: close\r\n\r\n`);
+      expect(curl.status).toBe(422);
+      expect(new TextDecoder().decode(curl.body)).toContain("text is required");
+    } finally {
+      await listening.stop();
+    }
   });
 
   test("another content type is 415; malformed JSON is 400", async () => {

@@ -1,6 +1,7 @@
 // startup-config.ts: the configuration a process starts with, and the address it listens on, or one line
 // naming the bad variable and exit 1.
-import { ConfigError, parseConfig, type Config } from "./config.ts";
+import { ConfigError, parseConfig, type Config } from "./config/config.ts";
+import { isLoopbackHost } from "./http/host-check.ts";
 
 function exitWith(error: ConfigError): never {
   console.error(`brisk: invalid configuration: ${error.message}`);
@@ -33,6 +34,19 @@ export function listenOrExit(listen: () => void, config: Pick<Config, "host" | "
   } catch (error) {
     exitWith(listenError(error, config));
   }
+}
+
+/**
+ * The warning for a server that browsers reach over plain HTTP while cookies are `Secure`: they drop such a
+ * cookie without a word, and a visitor who signs in is not signed in. Other machines reach it (HOST is not
+ * loopback) and no proxy ends TLS in front of it (TRUST_PROXY unset: behind one, form posts need it anyway).
+ */
+export function plainHttpWarning(config: Pick<Config, "host" | "port" | "trustProxy" | "cookieSecure">): string | undefined {
+  if (!config.cookieSecure || config.trustProxy || isLoopbackHost(config.host)) return undefined;
+  return (
+    `cookies are Secure, which browsers keep only over HTTPS, and this server speaks plain HTTP on ${config.host}:${config.port}: ` +
+    "behind a proxy that ends TLS, set TRUST_PROXY=true; to run a staging host over plain HTTP, set COOKIE_SECURE=false"
+  );
 }
 
 /**
