@@ -7,7 +7,7 @@ import { useAppRuntime } from "./app-context.ts";
 type Tracked<T> = Promise<T> & { status?: "pending" | "fulfilled" | "rejected"; value?: T; reason?: unknown };
 
 /** A promise React's `use()` can read synchronously once settled, so hydration does not suspend again. */
-export function tracked<T>(): { promise: Tracked<T>; resolve(v: T): void; reject(e: unknown): void } {
+function tracked<T>(): { promise: Tracked<T>; resolve(v: T): void; reject(e: unknown): void } {
   const { promise, resolve, reject } = Promise.withResolvers<T>();
   const p = promise as Tracked<T>;
   p.status = "pending";
@@ -54,7 +54,7 @@ export function splitDeferred(data: unknown): { ready: unknown; deferred: Map<st
  * one: the server settles them as its loader's promises do, the client as page-data lines or inline scripts
  * arrive, so both sides render the same values and throw the same errors. Unknown or repeated keys are ignored.
  */
-export function openSettlements(ready: unknown, keys: readonly string[]) {
+function openSettlements(ready: unknown, keys: readonly string[]) {
   const pending = new Map(keys.map((key) => [key, { value: tracked<unknown>(), settlement: tracked<DeferredSettlement>() }] as const));
   // Defined, not assigned, like splitDeferred's keys: any key stays a key.
   const data = keys.length ? Object.fromEntries([...Object.entries(ready as object), ...[...pending].map(([key, p]) => [key, p.value.promise])]) : ready;
@@ -100,7 +100,7 @@ export function settlementRoute(key: string): string {
 }
 
 /** The error a page sees when a streamed value failed: it keeps the server's digest and side. */
-export function serverError(error: PageError): Error & { digest?: string } {
+function serverError(error: PageError): Error & { digest?: string } {
   const fallback = error.side === "server" ? "A server-side exception occurred" : "A streamed value never arrived";
   return Object.assign(new Error(error.message ?? fallback), {
     // Only the server mints digests; a value lost on the way has none to show or tag.
@@ -111,7 +111,7 @@ export function serverError(error: PageError): Error & { digest?: string } {
 }
 
 /** Turns a settlement back into the value or the rejection the page reads. */
-export function applySettlement(s: DeferredSettlement, target: { resolve(v: unknown): void; reject(e: unknown): void }) {
+function applySettlement(s: DeferredSettlement, target: { resolve(v: unknown): void; reject(e: unknown): void }) {
   if (s.error) target.reject(serverError(s.error));
   else if (s.outcome) target.reject(outcomeFromInfo(s.outcome));
   else target.resolve(s.value);

@@ -23,13 +23,13 @@ interface Transport<E> {
  * - 429 without X-Sentry-Rate-Limits: the tunnel's own "too busy". Sentry's 429 always carries that
  *   header, and an envelope it refused for quota stays refused.
  */
-export function isUndelivered({ statusCode, headers }: Answer): boolean {
+function isUndelivered({ statusCode, headers }: Answer): boolean {
   if (statusCode === undefined) return true;
   if (statusCode === 429) return !headers?.["x-sentry-rate-limits"];
   return statusCode === 502 || statusCode === 503 || statusCode === 504;
 }
 
-export class UndeliveredError extends Error {
+class UndeliveredError extends Error {
   constructor(readonly statusCode: number | undefined) {
     super(`Sentry envelope not delivered: ${statusCode === undefined ? "not sent (rate limit or full buffer)" : `HTTP ${statusCode}`}`);
     this.name = "UndeliveredError";

@@ -18,7 +18,7 @@ export function configOrExit(env: Record<string, string | undefined>): Config {
 }
 
 /** The variable a failed listen is about, and what to say: the port is taken or privileged, else the host is not ours. */
-export function listenError(error: unknown, { host, port }: Pick<Config, "host" | "port">): ConfigError {
+function listenError(error: unknown, { host, port }: Pick<Config, "host" | "port">): ConfigError {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "EADDRINUSE") return new ConfigError("PORT", `${port} is already in use`);
   if (code === "EACCES") return new ConfigError("PORT", `${port} needs privileges this process does not have`);

@@ -8,7 +8,7 @@ import { ASSETS_PREFIX } from "./assets.ts";
 /** Files a component may import for their URL: images, icons and fonts. */
 export const IMPORTED_ASSET = /\.(svg|png|jpe?g|gif|webp|avif|ico|woff2?|ttf|otf)$/;
 
-export function importedAssetName(path: string, bytes: Uint8Array): string {
+function importedAssetName(path: string, bytes: Uint8Array): string {
   const file = basename(path);
   const dot = file.lastIndexOf(".");
   return `${file.slice(0, dot)}-${Bun.hash(bytes).toString(36).slice(0, 10)}${file.slice(dot)}`;

@@ -27,7 +27,7 @@ export interface PublicFiles {
  * `.git/config`, `docs/.secret`), which is a tool's or an editor's file, not the site's. `.well-known/` at
  * the root is the exception: it is where the web looks for a site's own files (RFC 8615).
  */
-export function isHiddenName(name: string): boolean {
+function isHiddenName(name: string): boolean {
   return name
     .split("/")
     .some((segment, i) => segment.startsWith(".") && !(i === 1 && segment === ".well-known"));

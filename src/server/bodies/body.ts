@@ -27,7 +27,7 @@ export interface ActionBodyOptions {
   readonly pace?: BodyPace;
 }
 
-export const DEFAULT_MAX_FIELDS = 1000;
+const DEFAULT_MAX_FIELDS = 1000;
 
 const FORM = "application/x-www-form-urlencoded";
 const MULTIPART = "multipart/form-data";

@@ -36,7 +36,7 @@ function filterUrlQuery(url: string, filter: QueryFilter): string {
   return `${url.slice(0, start)}${filtered ? `?${filtered}` : ""}${end === -1 ? "" : url.slice(end)}`;
 }
 
-export function scopedRequestOf(event: Event): ScopedRequest | undefined {
+function scopedRequestOf(event: Event): ScopedRequest | undefined {
   return event.sdkProcessingMetadata?.[SCOPED_REQUEST_KEY] as ScopedRequest | undefined;
 }
 

@@ -72,7 +72,7 @@ export function tooBusy(): Response {
 }
 
 /** The parsed first line of an envelope when it is a JSON object; undefined otherwise. */
-export function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> | undefined {
+function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> | undefined {
   const end = bytes.indexOf(10);
   try {
     const header: unknown = JSON.parse(decoder.decode(end === -1 ? bytes : bytes.subarray(0, end)));

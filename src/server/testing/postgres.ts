@@ -31,7 +31,7 @@ export interface Postgres {
 }
 
 /** The newest installed PostgreSQL's bin folder, or undefined when the package is not installed. */
-export async function postgresBinDir(): Promise<string | undefined> {
+async function postgresBinDir(): Promise<string | undefined> {
   const versions = await readdir("/usr/lib/postgresql").catch(() => [] as string[]);
   const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
   return newest && (await Bun.file(`/usr/lib/postgresql/${newest}/bin/postgres`).exists()) ? `/usr/lib/postgresql/${newest}/bin` : undefined;
