@@ -130,7 +130,7 @@ describe("the framework's boundary", () => {
   test("sees an import across the line, a type-only one included", () => {
     const app = 'import type { Config } from "../../../src/server/config.ts";\nimport { x } from "brisk/runtime/outcome.ts";\n';
     expect(violations("test/fixtures/app/x.ts", app, appRule)).toHaveLength(2);
-    const runtime = 'import type {\n  Cookies,\n} from "./cookies/cookies.ts";\nexport type { Mode } from "./config/config.ts";\n';
+    const runtime = 'import type {\n  Cookies,\n} from "../server/cookies/cookies.ts";\nexport type { Mode } from "../server/config/config.ts";\n';
     expect(violations("src/runtime/x.ts", runtime, runtimeRule)).toHaveLength(2);
     expect(violations("src/server/x.ts", 'const m = await import("../runtime/browser/navigate.ts");', serverRule)).toHaveLength(1);
     expect(violations("src/app/x.ts", 'import { defineApp } from "brisk";\nimport { db } from "./db.server.ts";', appRule)).toEqual([]);

@@ -26,7 +26,7 @@ describe("wouter without its browser location", () => {
     const dir = await mkdtemp(join(tmpdir(), "brisk-wouter-location-"));
     dirs.push(dir);
     const index = join(dir, "node_modules/wouter/src/index.js");
-    await Bun.write(index, 'import { useBrowserLocation } from "../use-browser-location.js";\nexport const hook = useBrowserLocation;\n');
+    await Bun.write(index, 'import { useBrowserLocation } from "./use-browser-location.js";\nexport const hook = useBrowserLocation;\n');
     await Bun.write(join(dir, "node_modules/wouter/src/use-browser-location.js"), "export const useBrowserLocation = () => [];\n");
     await Bun.write(join(dir, "entry.js"), `import { hook } from ${JSON.stringify(index)};\nconsole.log(hook);\n`);
     const result = await Bun.build({ entrypoints: [join(dir, "entry.js")], plugins: [wouterWithoutBrowserLocation], throw: false });

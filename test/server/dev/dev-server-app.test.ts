@@ -25,8 +25,8 @@ beforeAll(async () => {
     write(
       "app.ts",
       `import { defineApp } from ${runtime("app-definition.ts")};
-import { Page } from "../Page.tsx";
-import { pageLoader } from "../page.server.ts";
+import { Page } from "./Page.tsx";
+import { pageLoader } from "./page.server.ts";
 export default defineApp({
   routes: [{ path: "/", component: Page, loader: pageLoader }],
   fallbacks: {} as never,
@@ -35,7 +35,7 @@ export default defineApp({
 `,
     ),
     write("Page.tsx", `export function Page() {\n  return <h1>first</h1>;\n}\n`),
-    write("page.server.ts", `import { rows } from "../db.ts";\nexport const pageLoader = () => ({ rows: rows() });\n`),
+    write("page.server.ts", `import { rows } from "./db.ts";\nexport const pageLoader = () => ({ rows: rows() });\n`),
     write("db.ts", `export const rows = () => [1, 2, 3];\n`),
     write("client.tsx", `import app from "#app";\nconsole.log(app);\n`),
     write("styles.css", "h1 { color: red; }\n"),
