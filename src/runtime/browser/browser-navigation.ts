@@ -92,6 +92,8 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
     fetch: async (request) => {
       if (!(await withNavigator(request.href, async (n) => (await n.fetch(request), true)))) request.done(undefined);
     },
+    // Ahead of a click: without the navigation code (offline) there is nothing to do ahead.
+    prefetch: (href) => void navigator().then((n) => n.prefetch(href), () => {}),
     // A failure here is retried by the first navigation.
     preload: () => void navigator().catch(() => {}),
     onStart: (listener) => void starts.add(listener),
