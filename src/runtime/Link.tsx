@@ -41,6 +41,8 @@ export function Link({ prefetch = "none", ...props }: LinkProps) {
     onFocus: both(props.onFocus, start),
     onMouseLeave: both(props.onMouseLeave, stop),
     onBlur: both(props.onBlur, stop),
+    // The click navigates: there is nothing left to load ahead.
+    onClick: both(props.onClick, stop),
     // A touch is followed by the click within milliseconds: no pointer passes over a screen.
     onTouchStart: both(props.onTouchStart, () => nav.prefetch(href)),
   };

@@ -15,7 +15,8 @@ export interface Navigator {
   submit(submission: Submission): Promise<boolean>;
   revalidate(): Promise<void>;
   fetch(request: FetcherRequest): Promise<void>;
-  prefetch(href: string): void;
+  /** Resolves once the page's data has arrived. */
+  prefetch(href: string): Promise<void>;
 }
 
 export function createNavigate(options: CreateNavigateOptions): Navigator {

@@ -32,7 +32,8 @@ function warm(n: NavigatorState, { payload }: FetchedPage): void {
   }
 }
 
-export function prefetch(n: NavigatorState, href: string): void {
+/** Resolves once the page's data has arrived (or failed); at once when there is nothing to load ahead. */
+export async function prefetch(n: NavigatorState, href: string): Promise<void> {
   const target = new URL(href, location.href);
   if (target.origin !== location.origin || isCurrent(target)) return;
   const route = n.tree.match(target.pathname)?.route;
@@ -48,7 +49,7 @@ export function prefetch(n: NavigatorState, href: string): void {
   const answer = fetchPageData(target, n.buildId, controller.signal, { keep: prefix });
   const entry: Prefetched = { prefix, at: Date.now(), answer, controller, expiry: setTimeout(() => drop(n, key, entry), PREFETCH_FRESH_MS) };
   n.prefetched.set(key, entry);
-  answer.then(
+  await answer.then(
     (fetched) => warm(n, fetched),
     () => drop(n, key, entry),
   );
