@@ -11,7 +11,7 @@ const open = (path: string, javaScript = true) => openPage(on.browser, on.server
 const number = async (page: Page, selector: string) => Number(await page.textContent(selector));
 
 describe("after a fetcher whose action redirects (a shop's Add to cart)", () => {
-  test("the layout's count shows the new count without a reload, counted at once and never taken back", async () => {
+  test("the layout's count shows the new count without a reload, counted at once (useFetchers, the fetcher's key) and never taken back", async () => {
     const { page, watch, data } = await open("/shop/items/21");
     const [cart, loads] = [await number(page, "#cart"), await number(page, "#shop-loads")];
     await recordTexts(page, "#cart");
@@ -19,8 +19,11 @@ describe("after a fetcher whose action redirects (a shop's Add to cart)", () => 
     await page.click("#add-to-cart");
     // Counted by the layout from the fetcher in flight (useFetchers), before the server confirms it.
     await page.waitForFunction((n) => Number(document.querySelector("#cart")?.textContent) === n + 1, cart);
+    // The layout reads the item page's fetcher by its key.
+    expect(await page.textContent("#cart-state")).toBe("submitting");
     release();
     await page.locator("#add-state", { hasText: "idle" }).waitFor();
+    expect(await page.textContent("#cart-state")).toBe("idle");
     expect(await number(page, "#cart")).toBe(cart + 1);
     expect(await number(page, "#shop-loads")).toBe(loads + 1);
     expect(new Set(await seenTexts(page))).toEqual(new Set([String(cart + 1)]));
