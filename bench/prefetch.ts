@@ -4,9 +4,9 @@
 // click (no hover, so nothing ahead), each in a fresh context (an empty cache), alternating.
 //
 // PREFETCH_RUNS: clicks per link and mode (5).
-import { parse } from "devalue";
 import type { Browser, Page } from "playwright-core";
 import { hydrated, launchBrowser, listenApp } from "brisk/test";
+import { htmlModules } from "./lib/client-weight.ts";
 import { median, round } from "./lib/stats.ts";
 
 const RUNS = Number(Bun.env.PREFETCH_RUNS ?? 5);
@@ -50,12 +50,11 @@ function timedClick(page: Page, href: string, heading: string): Promise<number> 
   );
 }
 
-/** The chunks and stylesheets a page's data names. */
+/** The chunks and stylesheets of a page, as its document links them: what its page data names too. */
 async function codeOf(origin: string, href: string): Promise<string[]> {
-  const head = (await (await fetch(`${origin}/__data${href}`, { headers: { accept: "application/x-ndjson" } })).text()).split("\n")[0]!;
-  // JSON, or devalue's form when the data needs it.
-  const { assets } = (head.startsWith("[") ? parse(head) : JSON.parse(head)) as { assets: { js: string[]; css: string[] } };
-  return [...assets.js, ...assets.css];
+  const html = await (await fetch(origin + href)).text();
+  const stylesheets = [...html.matchAll(/<link\b[^>]*>/g)].map(([tag]) => tag).filter((tag) => /\srel="stylesheet"/.test(tag));
+  return [...htmlModules(html), ...stylesheets.map((tag) => /\shref="([^"]*)"/.exec(tag)![1]!)];
 }
 
 async function clickOnce(browser: Browser, origin: string, target: (typeof TARGETS)[number], mode: Mode): Promise<number> {
@@ -64,7 +63,7 @@ async function clickOnce(browser: Browser, origin: string, target: (typeof TARGE
     if (mode === "prefetched") {
       const link = page.locator(`ul.examples a[href="${target.href}"]`);
       await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/__data${target.href}`)), link.hover()]);
-      // Its chunks and stylesheets too, which its page data names: each fetched in full.
+      // Its chunks and stylesheets too: each fetched in full.
       await page.waitForFunction(
         (hrefs) => hrefs.every((href) => performance.getEntriesByName(new URL(href, location.href).href).some((e) => (e as PerformanceResourceTiming).responseEnd > 0)),
         await codeOf(origin, target.href),
