@@ -14,7 +14,7 @@ import { instantLoader } from "./pages/Instant.server.ts";
 import { LateError, LateNotFound } from "./pages/LateExamples.tsx";
 import { lateErrorLoader, lateNotFoundLoader } from "./pages/LateExamples.server.ts";
 import { NestedError, NestedIndex, NestedItem, NestedLayout, NestedNotFound, NestedSlow } from "./pages/Nested.tsx";
-import { brokenLoader, itemLoader, nestedLoader, slowLoader } from "./pages/Nested.server.ts";
+import { brokenLoader, bumpAction, itemLoader, nestedLoader, slowLoader } from "./pages/Nested.server.ts";
 import { NeverRendered } from "./pages/NeverRendered.tsx";
 import { previewLoader } from "./pages/Preview.server.ts";
 import {
@@ -98,6 +98,8 @@ export const routes: readonly RouteDefinition[] = [
       { path: "items/:id", component: NestedItem, loader: itemLoader },
       { path: "broken", component: NeverRendered, loader: brokenLoader },
       { path: "slow", component: NestedSlow, loader: slowLoader },
+      // A route without a page, whose action redirects to the layout.
+      { path: "bump", action: bumpAction },
     ],
   },
 ];

@@ -1,25 +1,23 @@
 // fetcher.tsx: a form (or a call) that posts to a route's action, or loads a route's data, without moving the
 // page: a like button, a newsletter sign-up, a search box's suggestions. Each fetcher has its own state, so
-// several can be in flight at once, and a page can show the outcome it expects while the server works.
-import { useCallback, useEffect, useMemo, useRef, useState, type FormHTMLAttributes } from "react";
+// several can be in flight at once, and a page can show the outcome it expects while the server works; any
+// component can see them all (useFetchers), and components that name the same key share one.
+import { useCallback, useEffect, useId, useMemo, useSyncExternalStore, type FormHTMLAttributes } from "react";
 import type { ActionValue } from "./action-data.ts";
+import { fetcherStore, type FetcherInFlight, type FetcherSnapshot, type FetcherState } from "./fetcher-store.ts";
 import { usePostHandler } from "./form-post.ts";
 import { useNavigation } from "./navigation.ts";
 
-export type FetcherState = "idle" | "submitting" | "loading";
+export type { FetcherInFlight, FetcherState };
 
 export interface FetcherFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
   /** The route whose action it posts to. */
   action: string;
 }
 
-export interface Fetcher<T> {
-  /** `submitting` while its action runs, `loading` while a load runs, else `idle`. */
-  state: FetcherState;
-  /** What the last action returned (or the last load's data), once it has arrived. */
-  data: T | undefined;
-  /** The fields being submitted, while they are: render the result they should have before it is confirmed. */
-  formData: FormData | undefined;
+export interface Fetcher<T> extends FetcherSnapshot<T> {
+  /** Its key: the one given, or one of its own. */
+  key: string;
   /**
    * A real `<form method="post">`: without JavaScript the browser posts it and shows the page it gets back,
    * as for `<Form>`. With JavaScript it posts through the fetcher and the page stays.
@@ -31,10 +29,12 @@ export interface Fetcher<T> {
   load(href: string): Promise<void>;
 }
 
-interface Snapshot<T> {
-  state: FetcherState;
-  data: T | undefined;
-  formData: FormData | undefined;
+export interface FetcherOptions {
+  /**
+   * Components that name the same key share one fetcher: its state, its data, its request (a button in a list
+   * and the count in the header). Without one, the fetcher is this component's own.
+   */
+  key?: string;
 }
 
 function asFormData(fields: FormData | URLSearchParams | Record<string, string>): FormData {
@@ -44,26 +44,36 @@ function asFormData(fields: FormData | URLSearchParams | Record<string, string>)
   return form;
 }
 
+/** Where a request goes, as the page names it: path and search. */
+function pathOf(href: string): string {
+  const url = new URL(href, location.href);
+  return url.pathname + url.search;
+}
+
 /**
  * `const like = useFetcher<typeof likeAction>()`: posts without navigating; `like.data` is the action's value.
  * Outcomes are never silent: a redirect navigates, a not-found, forbidden, unauthorized or error shows its
  * page as a navigation would. After an action the page's loaders run again, so the page shows what changed.
+ * A request is abandoned when another starts on the same fetcher, or the last component using it goes.
  */
-export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(): Fetcher<ActionValue<A>> {
+export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(options: FetcherOptions = {}): Fetcher<ActionValue<A>> {
   const nav = useNavigation();
-  const [snapshot, setSnapshot] = useState<Snapshot<ActionValue<A>>>({ state: "idle", data: undefined, formData: undefined });
-  const current = useRef<AbortController | undefined>(undefined);
-  useEffect(() => () => current.current?.abort(), []);
+  const store = fetcherStore(nav);
+  const own = useId();
+  const key = options.key ?? own;
+  const read = () => store.get(key) as FetcherSnapshot<ActionValue<A>>;
+  const snapshot = useSyncExternalStore(store.subscribe, read, read);
+  useEffect(() => store.use(key), [store, key]);
 
   const run = useCallback(
     async (href: string, state: FetcherState, body?: FormData | URLSearchParams, formData?: FormData, fallback?: () => void) => {
       // A new request takes over: the answer of the one before it is no longer wanted.
-      current.current?.abort();
-      const controller = (current.current = new AbortController());
-      setSnapshot((s) => ({ ...s, state, formData }));
+      const controller = store.start(key);
+      store.update(key, (s) => ({ ...s, state, formData, formAction: body ? pathOf(href) : undefined }));
       await nav.fetch({
         href,
         body,
+        formData,
         fallback,
         signal: controller.signal,
         // Called in the same render as the page it leads to, so the page never shows both the new data
@@ -71,11 +81,11 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>():
         done: (answer) => {
           // A request another one took over from no longer speaks for the fetcher.
           if (controller.signal.aborted) return;
-          setSnapshot((s) => ({ state: "idle", data: answer ? (answer.data as ActionValue<A>) : s.data, formData: undefined }));
+          store.update(key, (s) => ({ state: "idle", data: answer ? answer.data : s.data, formData: undefined, formAction: undefined }));
         },
       });
     },
-    [nav],
+    [nav, store, key],
   );
 
   const submit = useCallback(
@@ -97,5 +107,11 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>():
     [submit],
   );
 
-  return { ...snapshot, Form, submit, load };
+  return { ...snapshot, key, Form, submit, load };
+}
+
+/** Every fetcher of the page that is not idle, from any component: their keys, states, fields and actions. */
+export function useFetchers(): FetcherInFlight[] {
+  const store = fetcherStore(useNavigation());
+  return useSyncExternalStore(store.subscribe, store.inFlight, store.inFlight);
 }

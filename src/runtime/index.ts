@@ -9,6 +9,7 @@ export type { ErrorPageProps, Fallbacks } from "./fallback-pages.ts";
 
 // The route table and what loaders and actions are given.
 export type { Action, ActionBody, ActionContext, Loader, LoaderContext, Middleware, MiddlewareArgs, NextFunction, RouteDefinition, RouteFallbacks } from "./route.ts";
+export type { ShouldRevalidate, ShouldRevalidateArgs } from "./should-revalidate.ts";
 export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
 export { route, type ChildRoute, type RouteOptions } from "./typed-route.ts";
@@ -23,10 +24,11 @@ export { data, type ActionData } from "./action-data.ts";
 export { useActionData, useLoaderData, useRouteLoaderData } from "./loader-data.tsx";
 export { Outlet } from "./Outlet.tsx";
 export { Form, useFormPending, type FormProps } from "./Form.tsx";
-export { useFetcher, type Fetcher, type FetcherFormProps, type FetcherState } from "./fetcher.tsx";
-export { usePending, useRevalidate, type NavigateOptions, type Pending } from "./navigation.ts";
-// Brisk's navigation drives wouter's router, so its links and hooks are the app's.
-export { Link, useLocation, useParams, useRoute, useSearch } from "wouter";
+export { useFetcher, useFetchers, type Fetcher, type FetcherFormProps, type FetcherInFlight, type FetcherOptions, type FetcherState } from "./fetcher.tsx";
+export { usePending, useRevalidate, useSearchParams, type NavigateOptions, type Pending, type SearchParamsInit, type SetSearchParams } from "./navigation.ts";
+export { Link, type LinkProps, type PrefetchMode } from "./Link.tsx";
+// Brisk's navigation drives wouter's router, so its hooks are the app's.
+export { useLocation, useParams, useRoute, useSearch } from "wouter";
 
 // The app's <html> shell.
 export { Links, PageContent } from "./document.tsx";

@@ -1,5 +1,5 @@
 // navigation.ts: the location and page that are showing, as a store both wouter and the app read.
-import { createContext, useContext, useSyncExternalStore } from "react";
+import { createContext, useCallback, useContext, useMemo, useSyncExternalStore } from "react";
 import type { ClientConfig, PagePayload } from "./page-payload.ts";
 
 /** A page ready to render: its payload plus each route's loader data, by id, with streamed values as promises. */
@@ -25,6 +25,8 @@ export interface Pending {
   kind: "loading" | "submitting";
   /** The URL asked for. */
   to: string;
+  /** The fields of the `<Form>` that asked for it, while it is pending: show the result they should have. */
+  formData?: FormData;
 }
 
 export interface NavigateOptions {
@@ -34,8 +36,14 @@ export interface NavigateOptions {
 export interface Submission {
   /** The form's `action`, resolved against the page. */
   action: string;
+  /** A GET form navigates to `action` with its fields as the search; a POST form runs the route's action. */
+  method?: "get" | "post";
   /** The fields, with the button that submitted the form. */
   body: FormData | URLSearchParams;
+  /** The same fields as FormData, for the pending state and shouldRevalidate. */
+  formData: FormData;
+  /** The page it leads to takes the current history entry instead of a new one. */
+  replace?: boolean;
   /** Sends the form as the browser would, when only a document load can show the answer (a new deploy). */
   fallback(): void;
 }
@@ -45,6 +53,8 @@ export interface FetcherRequest {
   /** The route's URL, resolved against the page. */
   href: string;
   body?: FormData | URLSearchParams;
+  /** With `body`: the same fields as FormData, for shouldRevalidate. */
+  formData?: FormData;
   /** Sends the form as the browser would, when only a document load can answer it. */
   fallback?(): void;
   /** Aborted when the fetcher starts again or its component goes. */
@@ -61,8 +71,9 @@ export interface Navigation {
   subscribe(listener: () => void): () => void;
   navigate(to: string, options?: NavigateOptions): void;
   /**
-   * Posts a form through page data; resolves once the page shows the answer, with true when the action
-   * succeeded (below 400: a redirect, or data without an error status), so the form can start empty again.
+   * Posts a form through page data (a GET form: navigates to its URL); resolves once the page shows the
+   * answer, with true when the action succeeded (below 400: a redirect, or data without an error status), so
+   * the form can start empty again.
    */
   submit(submission: Submission): Promise<boolean>;
   /** Fetches the current page's data again and shows it, the URL and scroll position unchanged. */
@@ -73,6 +84,8 @@ export interface Navigation {
    * never silent: a redirect navigates, the others show their page in place of the current one.
    */
   fetch(request: FetcherRequest): Promise<void>;
+  /** Loads the page at `href` ahead of a click on a link to it: its data (used once, while fresh) and code. */
+  prefetch(href: string): void;
   config: ClientConfig;
   /** The host named by the exception pages. */
   host: string;
@@ -105,6 +118,28 @@ export function useBriskSearch(): string {
   return useNavState().search;
 }
 
+/** A new search: what `URLSearchParams` takes, or a function of the current one. */
+export type SearchParamsInit = ConstructorParameters<typeof URLSearchParams>[0];
+export type SetSearchParams = (next: SearchParamsInit | ((current: URLSearchParams) => SearchParamsInit), options?: NavigateOptions) => void;
+
+/**
+ * The page's search, and a setter that navigates to the same path with another search (a new history entry
+ * unless `replace`), whose loaders run again as for any new search.
+ */
+export function useSearchParams(): [URLSearchParams, SetSearchParams] {
+  const nav = useNavigation();
+  const { path, search } = useNavState();
+  const params = useMemo(() => new URLSearchParams(search), [search]);
+  const set = useCallback<SetSearchParams>(
+    (next, options) => {
+      const query = new URLSearchParams(typeof next === "function" ? next(new URLSearchParams(search)) : next).toString();
+      nav.navigate(query ? `${path}?${query}` : path, options);
+    },
+    [nav, path, search],
+  );
+  return [params, set];
+}
+
 /** What the page is waiting for, if anything: a form's action, or another page's data. */
 export function usePending(): Pending | undefined {
   return useNavState().pending;
@@ -124,6 +159,7 @@ export function staticNavigation(state: NavState, config: ClientConfig, host: st
     submit: async () => false,
     revalidate: async () => {},
     fetch: async () => {},
+    prefetch: () => {},
     config,
     host,
     nonce,

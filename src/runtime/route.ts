@@ -3,6 +3,7 @@ import type { ComponentType } from "react";
 import type { Fallbacks } from "./fallback-pages.ts";
 import type { Cookies } from "./cookies.ts";
 import type { RouterContextProvider } from "./router-context.ts";
+import type { ShouldRevalidateArgs } from "./should-revalidate.ts";
 
 export interface LoaderContext<Params extends Record<string, string> = Record<string, string>> {
   /** Decoded path parameters of this route and the layouts above it, e.g. `{ id: "42" }` for `/users/:id`. */
@@ -123,6 +124,13 @@ export interface RouteDefinition {
    * action below it or a route without a page never runs it. From a `*.server.ts` module, like the loader.
    */
   middleware?: readonly Middleware[];
+  /**
+   * Whether this route's loader runs again on a client navigation, after an action or a revalidation, where
+   * the level is already showing (a new route or a level that shows no data always loads). Return
+   * `defaultShouldRevalidate` for Brisk's choice. It runs in the browser: define it in a module the browser
+   * loads, not a `*.server.ts` one. A level kept this way shows the data it had.
+   */
+  shouldRevalidate?(args: ShouldRevalidateArgs): boolean;
   /** Stylesheets of this route only, relative to `src/app`, linked before it renders. */
   styles?: string[];
   /**

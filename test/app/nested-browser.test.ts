@@ -64,6 +64,29 @@ test("a child's not-found shows inside the layout, which stays as it was", async
   await page.close();
 });
 
+test("the bump button (a fetcher whose action redirects): the layout's count moves without a reload", async () => {
+  const { page, watch } = await open("/examples/nested");
+  const bumps = Number(await page.textContent("#bumps"));
+  await page.click("#nested-bump");
+  await page.locator("#bumps", { hasText: String(bumps + 1) }).waitFor();
+  await page.locator("#nested-bump:enabled").waitFor();
+  expect(page.url()).toBe(`${chromium.served.origin}/examples/nested`);
+  expect(watch.documents).toEqual([`${chromium.served.origin}/examples/nested`]);
+  expect(watch.problems).toEqual([]);
+  await page.close();
+});
+
+test("the bump button with JavaScript off: the browser posts, follows the 303 and shows the new count", async () => {
+  const context = await chromium.browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${chromium.served.origin}/examples/nested`);
+  const bumps = Number(await page.textContent("#bumps"));
+  const [response] = await Promise.all([page.waitForNavigation(), page.click("#nested-bump")]);
+  expect(response?.url()).toBe(`${chromium.served.origin}/examples/nested`);
+  expect(Number(await page.textContent("#bumps"))).toBe(bumps + 1);
+  await context.close();
+});
+
 test("the broken child shows the error and its digest inside the layout, on a document and after a client navigation", async () => {
   const direct = await open("/examples/nested/broken");
   const digest = await direct.page.textContent(".nested-error .digest code");

@@ -115,6 +115,25 @@ async function addEntry(name: string, message: string): Promise<{ id: number; na
   return res.json();
 }
 
+describe("POST /examples/nested/bump, an action-only route under the layout", () => {
+  const bumpsIn = (page: string) => Number(/<span id="bumps">(\d+)<\/span>/.exec(page)?.[1]);
+  const bump = () => t.request("/examples/nested/bump", { method: "POST", headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: "" });
+
+  test("adds one and answers 303 to the layout, whose page shows the new count", async () => {
+    const before = bumpsIn((await html("/examples/nested")).html);
+    const res = await bump();
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/examples/nested");
+    expect(bumpsIn((await html("/examples/nested")).html)).toBe(before + 1);
+  });
+
+  test("through page data, as a fetcher posts it: the redirect as data, for the client to follow", async () => {
+    const res = await t.request("/__data/examples/nested/bump", { method: "POST", headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    expect(res.status).toBe(200);
+    expect(JSON.parse((await res.text()).split("\n")[0]!).outcome).toEqual({ kind: "redirect", location: "/examples/nested", status: 303 });
+  });
+});
+
 describe("/examples/guestbook.rss, a route without a page", () => {
   test("200 application/rss+xml: RSS 2.0 with the newest entries first, each linking its page", async () => {
     const older = await addEntry("Feed one", "first");

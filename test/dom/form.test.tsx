@@ -2,7 +2,8 @@
 // the navigation store once, with the fields and the button that sent it, and empties itself after success.
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
-import { useFetcher } from "../../src/runtime/fetcher.tsx";
+import { useState } from "react";
+import { useFetcher, useFetchers } from "../../src/runtime/fetcher.tsx";
 import { Form, useFormPending } from "../../src/runtime/Form.tsx";
 import type { FetcherRequest, Navigation, Submission } from "../../src/runtime/navigation.ts";
 import { navigationFor, payload, renderWith } from "./render.tsx";
@@ -73,6 +74,38 @@ describe("Form", () => {
     ok = true;
     await act(async () => void fireEvent.click(screen.getByRole("button")));
     expect(input.value).toBe("");
+  });
+});
+
+describe("Form method=get", () => {
+  test("a real GET form to the current path (the browser replaces the search with its fields); the fields handed on as a GET, the form kept after it", async () => {
+    const { navigation, submissions } = harness(async () => true);
+    await renderWith(
+      navigation,
+      <Form method="get">
+        <input name="q" defaultValue="" />
+        <button type="submit">Search</button>
+      </Form>,
+    );
+    const form = document.querySelector("form")!;
+    expect([form.getAttribute("method"), form.getAttribute("action")]).toEqual(["get", "/items"]);
+    const input = document.querySelector("input")!;
+    fireEvent.change(input, { target: { value: "lamps" } });
+    await act(async () => void fireEvent.click(screen.getByRole("button")));
+    expect(submissions.map((s) => [s.method, String(s.body), s.formData.get("q")])).toEqual([["get", "q=lamps", "lamps"]]);
+    expect(input.value).toBe("lamps");
+  });
+
+  test("replace is handed on with the submission", async () => {
+    const { navigation, submissions } = harness(async () => true);
+    await renderWith(
+      navigation,
+      <Form replace>
+        <button type="submit">Sign in</button>
+      </Form>,
+    );
+    await act(async () => void fireEvent.click(screen.getByRole("button")));
+    expect(submissions.map((s) => [s.method, s.replace])).toEqual([["post", true]]);
   });
 });
 
@@ -154,5 +187,77 @@ describe("useFetcher", () => {
     expect(shownFor("a")).toBe("submitting:1 (sending)");
     await act(async () => calls[1]!.finish({ data: { likes: 2 } }));
     expect(shownFor("a")).toBe("idle:2");
+  });
+});
+
+describe("fetchers by key, and every fetcher in flight", () => {
+  function harness() {
+    const calls: FetcherRequest[] = [];
+    const { nav } = navigationFor(payload({ path: "/items" }));
+    const navigation: Navigation = { ...nav, fetch: (request) => new Promise<void>(() => void calls.push(request)) };
+    return { navigation, calls };
+  }
+
+  function AddButton({ id }: { id: string }) {
+    const add = useFetcher({ key: "cart" });
+    return (
+      <button type="button" onClick={() => void add.submit({ item: id }, { action: "/cart/add" })}>
+        Add {id}
+      </button>
+    );
+  }
+
+  function CartState() {
+    const cart = useFetcher({ key: "cart" });
+    return <output data-id="cart">{`${cart.key}:${cart.state}:${String(cart.formData?.get("item"))}`}</output>;
+  }
+
+  function InFlight() {
+    const all = useFetchers();
+    return <output data-id="all">{all.map((f) => `${f.key}@${f.formAction}:${f.state}:${String(f.formData?.get("item"))}`).join(",")}</output>;
+  }
+
+  const text = (id: string) => document.querySelector(`output[data-id="${id}"]`)!.textContent;
+
+  test("components naming the same key share one fetcher; useFetchers lists it from anywhere, with where it posts", async () => {
+    const { navigation, calls } = harness();
+    await renderWith(
+      navigation,
+      <>
+        <AddButton id="7" />
+        <CartState />
+        <InFlight />
+      </>,
+    );
+    expect([text("cart"), text("all")]).toEqual(["cart:idle:undefined", ""]);
+    await act(async () => void fireEvent.click(screen.getByRole("button")));
+    expect(calls).toHaveLength(1);
+    expect(text("cart")).toBe("cart:submitting:7");
+    expect(text("all")).toBe("cart@/cart/add:submitting:7");
+    await act(async () => calls[0]!.done({ data: { count: 1 } }));
+    expect([text("cart"), text("all")]).toEqual(["cart:idle:undefined", ""]);
+  });
+
+  test("a shared fetcher's request goes on while one of its components goes; the last one going abandons it", async () => {
+    const { navigation, calls } = harness();
+    function Page() {
+      const [shown, setShown] = useState({ button: true, state: true });
+      return (
+        <>
+          {shown.button ? <AddButton id="1" /> : null}
+          {shown.state ? <CartState /> : null}
+          <button type="button" onClick={() => setShown((s) => (s.button ? { ...s, button: false } : { ...s, state: false }))}>
+            Remove one
+          </button>
+        </>
+      );
+    }
+    await renderWith(navigation, <Page />);
+    await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Add 1" })));
+    await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Remove one" })));
+    expect(calls[0]!.signal.aborted).toBe(false);
+    expect(text("cart")).toBe("cart:submitting:1");
+    await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Remove one" })));
+    expect(calls[0]!.signal.aborted).toBe(true);
   });
 });

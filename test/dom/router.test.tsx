@@ -1,6 +1,7 @@
 // The page the app renders for the navigation state: routes, params, search, links.
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
+import { useSearchParams } from "../../src/runtime/navigation.ts";
 import { Page } from "../../src/runtime/Page.tsx";
 import { navigationFor, payload, renderWith } from "./render.tsx";
 
@@ -46,7 +47,7 @@ describe("nested routes", () => {
       path: "/shop/items/3",
       route: "/shop/items/:id",
       levels: [
-        { id: "shop", data: { loads: 4, who: "ada" } },
+        { id: "shop", data: { loads: 4, who: "ada", cart: 2 } },
         { id: "/shop/items/:id", data: { id: "3", likes: 1 } },
       ],
       ...over,
@@ -59,7 +60,7 @@ describe("nested routes", () => {
   });
 
   test("a boundary in the payload: the layout with its data, the route's fallback in its Outlet", async () => {
-    const p = shopPayload({ levels: [{ id: "shop", data: { loads: 4, who: "ada" } }, { id: "/shop/items/:id" }], boundary: { id: "shop", depth: 1 }, outcome: { kind: "not-found", status: 404 } });
+    const p = shopPayload({ levels: [{ id: "shop", data: { loads: 4, who: "ada", cart: 2 } }, { id: "/shop/items/:id" }], boundary: { id: "shop", depth: 1 }, outcome: { kind: "not-found", status: 404 } });
     await renderWith(navigationFor(p).nav, <Page />);
     expect(document.querySelector("#shop-child #shop-not-found")).toBeTruthy();
     expect(document.querySelector("#whoami")?.textContent).toBe("ada");
@@ -70,5 +71,39 @@ describe("nested routes", () => {
     await renderWith(navigationFor(p).nav, <Page />);
     expect(document.querySelector("#shop-nav")).toBeNull();
     expect(document.querySelector("#shop-error")?.textContent).toContain("abcdefghij");
+  });
+});
+
+describe("useSearchParams", () => {
+  function Pager() {
+    const [params, setParams] = useSearchParams();
+    return (
+      <>
+        <output>{`${params.get("q")} page ${params.get("page")}`}</output>
+        <button type="button" onClick={() => setParams((p) => (p.set("page", "3"), p))}>
+          Next
+        </button>
+        <button type="button" onClick={() => setParams({ q: "b" }, { replace: true })}>
+          Other
+        </button>
+        <button type="button" onClick={() => setParams("")}>
+          Clear
+        </button>
+      </>
+    );
+  }
+
+  test("reads the search; setting it navigates to the same path with the new search, as asked", async () => {
+    const { nav, calls } = navigationFor(payload({ path: "/items", search: "q=a%26b&page=2" }));
+    await renderWith(nav, <Pager />);
+    expect(screen.getByRole("status").textContent).toBe("a&b page 2");
+    fireEvent.click(screen.getByRole("button", { name: "Next" }));
+    fireEvent.click(screen.getByRole("button", { name: "Other" }));
+    fireEvent.click(screen.getByRole("button", { name: "Clear" }));
+    expect(calls).toEqual([
+      ["/items?q=a%26b&page=3", undefined],
+      ["/items?q=b", { replace: true }],
+      ["/items", undefined],
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 // Nested.tsx: /examples/nested, a layout whose children render in its <Outlet />: the layout's state (the
 // input) and data (its loader's run count) stay while a visitor moves between them, and a child's not-found
 // or error shows inside it.
-import { Link, Outlet, useLoaderData, useLocation, useRouteLoaderData, type ErrorPageProps } from "brisk";
+import { Link, Outlet, useFetcher, useLoaderData, useLocation, useRouteLoaderData, type ErrorPageProps } from "brisk";
 import { ErrorDetails } from "../fallbacks/ErrorDetails.tsx";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { itemLoader, nestedLoader, slowLoader } from "./Nested.server.ts";
@@ -29,7 +29,7 @@ function NestedNav() {
 }
 
 export function NestedLayout() {
-  const { loads, name } = useLoaderData<typeof nestedLoader>();
+  const { loads, name, bumps } = useLoaderData<typeof nestedLoader>();
   return (
     <ExampleFrame title="Nested routes">
       <p>
@@ -43,7 +43,8 @@ export function NestedLayout() {
       </label>
       <p className="nested-facts">
         Layout loader runs in this process: <span id="layout-loads">{loads}</span>. Signed in as:{" "}
-        <span id="whoami">{name ?? "nobody"}</span> (<Link href="/examples/session">sign in</Link>).
+        <span id="whoami">{name ?? "nobody"}</span> (<Link href="/examples/session">sign in</Link>). Bumps:{" "}
+        <span id="bumps">{bumps}</span>.
       </p>
       <section className="nested-child">
         <Outlet />
@@ -55,10 +56,19 @@ export function NestedLayout() {
 export function NestedIndex() {
   // A level below reads the layout's data by the layout's id (routes.tsx names it "nested").
   const layout = useRouteLoaderData<typeof nestedLoader>("nested");
+  const bump = useFetcher();
   return (
-    <p id="nested-index">
-      {`The index route answers the layout's own path. It reads the layout's data too: hello, ${layout?.name ?? "nobody"}. Pick a child above.`}
-    </p>
+    <>
+      <p id="nested-index">
+        {`The index route answers the layout's own path. It reads the layout's data too: hello, ${layout?.name ?? "nobody"}. Pick a child above.`}
+      </p>
+      {/* Posts to a route without a page, which redirects back here: the layout's count moves, with no reload. */}
+      <bump.Form action="/examples/nested/bump" className="nested-bump">
+        <button type="submit" id="nested-bump" disabled={bump.state !== "idle"}>
+          Bump the layout's count
+        </button>
+      </bump.Form>
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useLoaderData } from "brisk";
+import { Form, useLoaderData } from "brisk";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { searchLoader } from "./SearchExample.server.ts";
 
@@ -6,10 +6,11 @@ export function SearchExample() {
   const { q } = useLoaderData<typeof searchLoader>();
   return (
     <ExampleFrame title="Search">
-      <form method="get" action="/examples/search">
-        <input name="q" defaultValue={q} aria-label="Query" />
+      {/* A GET form: with JavaScript it loads the results on the client; without, the browser loads the URL. */}
+      <Form method="get" action="/examples/search">
+        <input name="q" id="search-q" defaultValue={q} aria-label="Query" />
         <button type="submit">Search</button>
-      </form>
+      </Form>
       <p>
         You searched for: <output id="query">{q}</output>
       </p>

@@ -2,7 +2,7 @@
 // (navigate.ts) is a chunk of its own, fetched once the page is hydrating: a first visit never waits for it,
 // and a click that comes before it waits for it.
 import { flushSync } from "react-dom";
-import type { Navigator } from "./navigate.ts";
+import type { CreateNavigateOptions, Navigator } from "./navigate.ts";
 import type { NavigateOptions, Navigation, NavState, Submission } from "../navigation.ts";
 import type { BootState } from "../page-payload.ts";
 import { livePage, type LivePage } from "./page-view.ts";
@@ -25,16 +25,23 @@ export interface BrowserNavigation extends Navigation {
   onStart(listener: (to: string) => void): void;
 }
 
-export function createBrowserNavigation({ boot, initial, tree, report }: BrowserNavigationOptions): BrowserNavigation {
-  let state: NavState = { path: boot.page.path, search: boot.page.search, page: initial.view };
+export interface NavStore {
+  getState(): NavState;
+  /**
+   * With `alongside` (fetchers that end with this page), their state and the page render together, in one
+   * synchronous render: an optimistic count never shows the new data and the fields in flight at once.
+   */
+  commit(next: NavState, alongside?: () => void): void;
+  subscribe(listener: () => void): () => void;
+}
+
+/** The state the page renders from, starting at `initial`. */
+export function navStore(initial: NavState): NavStore {
+  let state = initial;
   const listeners = new Set<() => void>();
-  const store = {
+  return {
     getState: () => state,
-    /**
-     * With `alongside` (fetchers that end with this page), their state and the page render together, in one
-     * synchronous render: an optimistic count never shows the new data and the fields in flight at once.
-     */
-    commit(next: NavState, alongside?: () => void) {
+    commit(next, alongside) {
       const apply = () => {
         alongside?.();
         state = next;
@@ -43,21 +50,34 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
       if (alongside) flushSync(apply);
       else apply();
     },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
+}
+
+/** What the entry hands the navigation chunk: the store, and functions of its own the chunk must not import. */
+export function navigatorOptions(store: NavStore, boot: BootState, tree: RouteTree, report: Reporter): CreateNavigateOptions {
+  return {
+    store,
+    tree,
+    buildId: boot.page.buildId,
+    nonce: boot.nonce,
+    prepare: (url, payload, signal) => loadRouteOrRecover(url, payload, { tree, report, signal }),
+    open: livePage,
+  };
+}
+
+export function createBrowserNavigation({ boot, initial, tree, report }: BrowserNavigationOptions): BrowserNavigation {
+  const store = navStore({ path: boot.page.path, search: boot.page.search, page: initial.view });
 
   const starts = new Set<(to: string) => void>();
   let loading: Promise<Navigator> | undefined;
   const navigator = () =>
     (loading ??= import("./navigate.ts").then(
       ({ createNavigate }) =>
-        createNavigate({
-          store,
-          tree,
-          buildId: boot.page.buildId,
-          nonce: boot.nonce,
-          prepare: (url, payload, signal) => loadRouteOrRecover(url, payload, { tree, report, signal }),
-          open: livePage,
-        }),
+        createNavigate(navigatorOptions(store, boot, tree, report)),
       (error: unknown) => {
         // Forget the failure so the next navigation fetches again.
         loading = undefined;
@@ -67,7 +87,7 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
   /** Runs `use` once the navigation code is here; if it cannot arrive (offline), the page stays and offers a retry. */
   const withNavigator = <T,>(to: string, use: (n: Navigator) => Promise<T>): Promise<T | undefined> =>
     navigator().then(use, () => {
-      store.commit({ ...state, failedNavigation: { to: new URL(to, location.href).href, retry: () => void withNavigator(to, use) } });
+      store.commit({ ...store.getState(), failedNavigation: { to: new URL(to, location.href).href, retry: () => void withNavigator(to, use) } });
       return undefined;
     });
   const go = (to: string, options: NavigateOptions & { pop?: boolean }) => {
@@ -79,10 +99,7 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
 
   return {
     getState: store.getState,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: store.subscribe,
     navigate: (to, options = {}) => go(to, options),
     submit: async (submission: Submission) => (await withNavigator(submission.action, (n) => n.submit(submission))) ?? false,
     revalidate: async () => void (await withNavigator(location.href, (n) => n.revalidate())),
@@ -90,6 +107,8 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
     fetch: async (request) => {
       if (!(await withNavigator(request.href, async (n) => (await n.fetch(request), true)))) request.done(undefined);
     },
+    // Ahead of a click: without the navigation code (offline) there is nothing to do ahead.
+    prefetch: (href) => void navigator().then((n) => n.prefetch(href), () => {}),
     // A failure here is retried by the first navigation. The codec comes too: what the navigation chunk
     // needs for a page whose data JSON does not carry.
     preload: () => {

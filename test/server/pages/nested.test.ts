@@ -60,7 +60,7 @@ describe("documents", () => {
     expect(html).toContain('<nav id="shop-nav">');
     expect(html).toContain('<p id="shop-index">featured <!-- -->kettle</p>');
     expect(bootState(html).page.levels).toEqual([
-      { id: "shop", data: { loads: expect.any(Number), who: "nobody" } },
+      { id: "shop", data: { loads: expect.any(Number), who: "nobody", cart: expect.any(Number) } },
       { id: "/shop?index", data: { featured: "kettle" } },
     ]);
   });

@@ -1,0 +1,92 @@
+// fetcher-requests.ts: a fetcher's request on the client: a post to a route's action or a load of a route's
+// data, the page staying where it is. An action's answer is followed by the page loaded again as after any
+// action (a redirect's page, or this one); an outcome or an error shows as a navigation would.
+import type { FetcherRequest } from "../navigation.ts";
+import { go, revalidate } from "./moves.ts";
+import { commitPage, ready, settleAll, type NavigatorState } from "./navigator.ts";
+import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
+import { clearPrefetched } from "./prefetch.ts";
+import { submittedForm } from "./submit.ts";
+
+/** The page shows a fetcher's outcome or error as a navigation would, its URL and history unchanged. */
+async function showInPlace(n: NavigatorState, answer: FetchedPage, signal: AbortSignal): Promise<void> {
+  const { path, search, page } = n.store.getState();
+  let { payload } = answer;
+  // A route fallback belongs to the routes it was rendered for: another route's page shows the app's.
+  if (payload.route !== page.payload.route) payload = { ...payload, boundary: undefined, levels: [] };
+  const readiness = await ready(n, new URL(location.href), payload, signal);
+  if (readiness === "reloading" || signal.aborted) return;
+  const live = n.open(payload, page);
+  commitPage(n, { path, search, page: live.view, loadFailed: readiness === "failed" });
+  await settleAll(live, answer);
+}
+
+/** What a route without a page answered: its JSON, its text, or nothing. */
+async function answerData(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  return response.headers.get("content-type")?.includes("json") ? response.json() : response.text();
+}
+
+/**
+ * A fetcher's request. Its `done` goes with the page it leads to (a redirect's, the outcome's, the page's
+ * loaders run again after an action) when there is one, else at once.
+ */
+export async function fetchFor(n: NavigatorState, request: FetcherRequest): Promise<void> {
+  const { href, body, fallback, signal } = request;
+  let ended = false;
+  const done = (answer: { data: unknown } | undefined) => {
+    if (ended) return;
+    ended = true;
+    if (!signal.aborted) request.done(answer);
+  };
+  let waiting: (() => void) | undefined;
+  const withPage = (answer: { data: unknown } | undefined) => void n.ending.push((waiting = () => done(answer)));
+  const target = new URL(href, location.href);
+  if (target.origin !== location.origin) return (done(undefined), fallback ? fallback() : location.assign(target.href));
+  const form = body ? submittedForm("POST", target, body, request.formData ?? new FormData()) : undefined;
+  // An action may change what was loaded ahead.
+  if (body) clearPrefetched(n);
+  try {
+    const answer = await fetchPageData(target, n.buildId, signal, { body });
+    const { payload, status } = answer;
+    if (payload.outcome?.kind === "redirect") {
+      withPage(undefined);
+      return await go(n, new URL(payload.outcome.location!, target).href, form ? { cause: { kind: "action", form } } : {});
+    }
+    if (payload.outcome || payload.error) {
+      withPage(undefined);
+      return await showInPlace(n, answer, signal);
+    }
+    // A form's action: its value, shown with the page's loaders run again (the page shows what it changed).
+    if (form) {
+      withPage({ data: payload.actionData });
+      return await revalidate(n, { kind: "action", form, status, result: payload.actionData });
+    }
+    const live = n.open(payload, n.store.getState().page);
+    done({ data: live.view.data.get(payload.levels.at(-1)?.id ?? "") });
+    await settleAll(live, answer);
+  } catch (error) {
+    if (signal.aborted) return;
+    if (error instanceof FullLoadNeeded) {
+      const status = error.status ?? 0;
+      // A route without a page answered with what it returned (JSON, say): that is the fetcher's data.
+      if (status >= 200 && status < 300 && error.response) {
+        const data = await answerData(error.response);
+        if (!form) return done({ data });
+        withPage({ data });
+        return await revalidate(n, { kind: "action", form, status, result: data });
+      }
+      done(undefined);
+      // Refused before the action ran (another build, a body the server would not read): the browser
+      // posts the form itself, and the document it gets says why.
+      if (body && fallback && status >= 400 && status < 500) fallback();
+      else location.assign(target.href);
+      return;
+    }
+    withPage(undefined);
+    commitPage(n, { ...n.store.getState(), failedNavigation: { to: target.href, retry: () => void fetchFor(n, request) } });
+  } finally {
+    // Ended without waiting for a page (or it was shown): the fetcher is not left waiting.
+    if (!waiting || !n.ending.includes(waiting)) done(undefined);
+  }
+}

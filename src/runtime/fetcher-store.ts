@@ -1,0 +1,96 @@
+// fetcher-store.ts: the page's fetchers by key: components naming the same key share one fetcher, and any
+// component can see every fetcher in flight (a header's count that adds the items still being posted).
+import type { Navigation } from "./navigation.ts";
+
+export type FetcherState = "idle" | "submitting" | "loading";
+
+export interface FetcherSnapshot<T = unknown> {
+  /** `submitting` while its action runs, `loading` while a load runs, else `idle`. */
+  state: FetcherState;
+  /** What the last action returned (or the last load's data), once it has arrived. */
+  data: T | undefined;
+  /** The fields being submitted, while they are: render the result they should have before it is confirmed. */
+  formData: FormData | undefined;
+  /** Where they are being posted (path and search), while they are. */
+  formAction: string | undefined;
+}
+
+/** A fetcher in flight, as `useFetchers()` lists it. */
+export interface FetcherInFlight extends FetcherSnapshot {
+  key: string;
+}
+
+interface Entry {
+  snapshot: FetcherSnapshot;
+  /** The request in flight: a new one, or the last component using the key going, aborts it. */
+  controller?: AbortController;
+  /** Mounted components using the key. */
+  users: number;
+}
+
+export interface FetcherStore {
+  subscribe(listener: () => void): () => void;
+  get(key: string): FetcherSnapshot;
+  /** A component uses `key` until the returned function is called; the last one to go ends its request. */
+  use(key: string): () => void;
+  /** A new request for `key`: the one before it is abandoned. */
+  start(key: string): AbortController;
+  update(key: string, next: (snapshot: FetcherSnapshot) => FetcherSnapshot): void;
+  /** Every fetcher not idle; the same array until one changes. */
+  inFlight(): FetcherInFlight[];
+}
+
+export const IDLE: FetcherSnapshot = { state: "idle", data: undefined, formData: undefined, formAction: undefined };
+
+function createFetcherStore(): FetcherStore {
+  const entries = new Map<string, Entry>();
+  const listeners = new Set<() => void>();
+  let busy: FetcherInFlight[] | undefined;
+  const entry = (key: string) => {
+    let found = entries.get(key);
+    if (!found) entries.set(key, (found = { snapshot: IDLE, users: 0 }));
+    return found;
+  };
+  const changed = () => {
+    busy = undefined;
+    for (const listener of listeners) listener();
+  };
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get: (key) => entries.get(key)?.snapshot ?? IDLE,
+    use(key) {
+      entry(key).users++;
+      return () => {
+        const found = entries.get(key);
+        if (!found || --found.users > 0) return;
+        found.controller?.abort();
+        entries.delete(key);
+        if (found.snapshot.state !== "idle") changed();
+      };
+    },
+    start(key) {
+      const found = entry(key);
+      found.controller?.abort();
+      return (found.controller = new AbortController());
+    },
+    update(key, next) {
+      const found = entry(key);
+      found.snapshot = next(found.snapshot);
+      changed();
+    },
+    inFlight: () =>
+      (busy ??= [...entries].flatMap(([key, { snapshot }]) => (snapshot.state === "idle" ? [] : [{ key, ...snapshot }]))),
+  };
+}
+
+const stores = new WeakMap<Navigation, FetcherStore>();
+
+/** The fetchers of the page this navigation shows (one store per navigation: per request on the server). */
+export function fetcherStore(nav: Navigation): FetcherStore {
+  let store = stores.get(nav);
+  if (!store) stores.set(nav, (store = createFetcherStore()));
+  return store;
+}
