@@ -2,24 +2,24 @@
 // carry the server's digest, arrive once, and a page without a DSN downloads no Sentry code at all. On the
 // fixture app (test/fixtures/app).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isIgnored, originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import type { Event } from "@sentry/core";
 import type { Browser, Page, Request } from "playwright-core";
 import type { ClientAssets } from "../../src/server/assets/assets.ts";
-import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
+import { type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
 import { sentryDebugId } from "../../src/runtime/debug-id.ts";
 import { TRACING_MODULE } from "../../src/server/assets/manifest.ts";
 import { CODEC_MODULE } from "../../src/server/pages/wire.ts";
-import { clientAssets, clientSourcemaps, listenApp, testConfig, type Listening } from "../support/app.ts";
+import { clientSourcemaps, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
-import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
+import { type FakeIngest } from "../support/fake-ingest.ts";
+import { useServerSentry } from "../support/sentry-ingest.ts";
 
 const SENTRY_MODULE = "src/runtime/browser/browser-sentry.ts";
 const NAVIGATION_MODULE = "src/runtime/browser/navigate.ts";
 
+const sentry = useServerSentry({}, "production");
 let ingest: FakeIngest;
 let assets: ClientAssets;
 let monitoring: ServerMonitoring;
@@ -31,13 +31,9 @@ let sentryChunk: string;
 let dataDir: string;
 
 beforeAll(async () => {
-  ingest = await startFakeIngest();
-  assets = await clientAssets("production");
+  ({ ingest, assets, monitoring, dataDir } = sentry());
   sentryChunk = `/assets/${assets.manifest.chunks[SENTRY_MODULE]}`;
-  dataDir = await mkdtemp(join(tmpdir(), "brisk-e2e-sentry-"));
-  const env = { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir };
-  monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
-  withDsn = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+  withDsn = await listenApp(sentry().env, sentry().deps);
   withoutDsn = await listenApp();
   browser = await launchBrowser();
 });
@@ -46,10 +42,6 @@ afterAll(async () => {
   await browser?.close();
   await withDsn?.stop();
   await withoutDsn?.stop();
-  // Sentry is global to the process: later test files must not inherit this client.
-  await monitoring?.close(2_000);
-  await ingest?.stop();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 beforeEach(() => ingest.reset());

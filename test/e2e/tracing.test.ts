@@ -2,39 +2,30 @@
 // continues the server's page transaction, a navigation's page data is part of its trace, and both sides name
 // their transactions after the route pattern. On the fixture app (test/fixtures/app).
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Event } from "@sentry/core";
 import type { Browser } from "playwright-core";
 import { TRACING_MODULE } from "../../src/server/assets/manifest.ts";
-import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
-import { clientAssets, listenApp, testConfig, type Listening } from "../support/app.ts";
+import { type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
+import { clientAssets, listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser } from "../support/browser.ts";
-import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
+import { type FakeIngest } from "../support/fake-ingest.ts";
+import { useServerSentry } from "../support/sentry-ingest.ts";
 
+const sentry = useServerSentry({ SENTRY_TRACES_SAMPLE_RATE: "1" }, "production");
 let ingest: FakeIngest;
 let monitoring: ServerMonitoring;
 let server: Listening;
 let browser: Browser;
-let dataDir: string;
 
 beforeAll(async () => {
-  ingest = await startFakeIngest();
-  const assets = await clientAssets("production");
-  dataDir = await mkdtemp(join(tmpdir(), "brisk-e2e-tracing-"));
-  const env = { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "1", DATA_DIR: dataDir };
-  monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
-  server = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+  ({ ingest, monitoring } = sentry());
+  server = await listenApp(sentry().env, sentry().deps);
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await monitoring?.close(2_000);
-  await ingest?.stop();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 beforeEach(() => ingest.reset());

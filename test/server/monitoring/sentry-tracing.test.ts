@@ -1,17 +1,16 @@
 // Server tracing with the real @sentry/bun and SENTRY_TRACES_SAMPLE_RATE=1, against a fake ingest: page transactions
 // named after their route with spans for their steps, nothing for assets, the tunnel, health or page data outside a
 // navigation, and the trace handed to the browser in the page and on page data.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Event } from "@sentry/core";
 import type { ClientAssets } from "../../../src/server/assets/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../../src/server/monitoring/sentry.ts";
-import { clientAssets, testApp, testConfig, type TestApp } from "../../support/app.ts";
-import { startFakeIngest, type FakeIngest } from "../../support/fake-ingest.ts";
+import { testApp, testConfig, type TestApp } from "../../support/app.ts";
+import { type FakeIngest } from "../../support/fake-ingest.ts";
+import { useServerSentry } from "../../support/sentry-ingest.ts";
 import { bootState } from "../../support/page-state.ts";
 
+const sentry = useServerSentry({ SENTRY_TRACES_SAMPLE_RATE: "1" });
 let ingest: FakeIngest;
 let assets: ClientAssets;
 let dataDir: string;
@@ -19,18 +18,8 @@ let monitoring: ServerMonitoring;
 let t: TestApp;
 
 beforeAll(async () => {
-  ingest = await startFakeIngest();
-  assets = await clientAssets();
-  dataDir = await mkdtemp(join(tmpdir(), "brisk-tracing-data-"));
-  const env = { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "1", DATA_DIR: dataDir };
-  monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
-  t = await testApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
-});
-
-afterAll(async () => {
-  await monitoring?.close(2_000);
-  await ingest?.stop();
-  await rm(dataDir, { recursive: true, force: true });
+  ({ ingest, assets, dataDir, monitoring } = sentry());
+  t = await testApp(sentry().env, sentry().deps);
 });
 
 beforeEach(() => ingest.reset());

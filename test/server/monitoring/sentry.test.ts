@@ -2,32 +2,24 @@
 // the visitor sees; outcomes and disconnects never. Sentry.init is global to the process: this file inits it
 // once, after the tests that need it off, and closes it at the end.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as Sentry from "@sentry/bun";
 import type { Event } from "@sentry/core";
 import type { ClientAssets } from "../../../src/server/assets/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../../src/server/monitoring/sentry.ts";
 import { storePrerenderedPages } from "../../../src/server/create-app.ts";
-import { clientAssets, listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../../support/app.ts";
-import { startFakeIngest, type FakeIngest } from "../../support/fake-ingest.ts";
+import { listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../../support/app.ts";
+import { type FakeIngest } from "../../support/fake-ingest.ts";
+import { useFakeIngest } from "../../support/sentry-ingest.ts";
 import { bootState, settledInScripts } from "../../support/page-state.ts";
 
+const setup = useFakeIngest();
 let ingest: FakeIngest;
 let assets: ClientAssets;
 /** DATA_DIR: where an outbox would go, never the working folder. */
 let dataDir: string;
 
-beforeAll(async () => {
-  ingest = await startFakeIngest();
-  assets = await clientAssets();
-  dataDir = await mkdtemp(join(tmpdir(), "brisk-sentry-data-"));
-});
-
-afterAll(async () => {
-  await ingest?.stop();
-  await rm(dataDir, { recursive: true, force: true });
+beforeAll(() => {
+  ({ ingest, assets, dataDir } = setup());
 });
 
 const digestIn = (html: string) => /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)?.[1];
