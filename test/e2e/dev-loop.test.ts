@@ -350,7 +350,7 @@ describe("bun run dev", () => {
     await edit(DEV_SERVER, (t) => `${t}\nexport const broken = ;\n`);
     await page.locator("#dev-error", { hasText: "The server code does not load" }).waitFor({ timeout: 20_000 });
     expect(await page.locator("#dev-error").innerText()).toContain(`${DEV_SERVER}:`);
-    await dev.waitForOutput(/error: Unexpected ;\n\s+at src\/server\/http\/public-files\.ts:\d+:\d+/);
+    await dev.waitForOutput(/error: Unexpected ;\n\s+at src\/server\/assets\/public-files\.ts:\d+:\d+/);
     await edit(DEV_SERVER, (t) => t.replace("\nexport const broken = ;\n", ""));
     await page.locator("h1", { hasText: `Search, edit ${EDITS}` }).waitFor({ timeout: 20_000 });
     await live();
