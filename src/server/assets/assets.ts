@@ -10,10 +10,9 @@ import type { Manifest } from "./manifest.ts";
 import { encodedBody, type Precompressed } from "./precompressed.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
 import { text } from "../request/answers.ts";
+import type { Bytes } from "../request/bytes.ts";
 
 export const ASSETS_PREFIX = "/assets/";
-
-type Bytes = Uint8Array<ArrayBuffer>;
 
 interface Asset extends Precompressed {
   type: string;

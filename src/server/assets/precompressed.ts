@@ -1,7 +1,6 @@
 // precompressed.ts: a body kept with its forms compressed ahead of time, and the form a client takes best.
 import { pickEncoding } from "../http/accept-encoding.ts";
-
-type Bytes = Uint8Array<ArrayBuffer>;
+import type { Bytes } from "../request/bytes.ts";
 
 /** A body with the forms compressed ahead of time, if any. */
 export interface Precompressed {

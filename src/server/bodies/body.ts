@@ -11,7 +11,8 @@
 // needs `parse: "none"`. Nothing past maxBytes is held (see request-body.ts); maxFields caps the entries
 // (fields and files) a form may have, counted on the raw bytes before a FormData is built. `message`
 // is plain text that names no secret, safe for the answer's body and the log.
-import { BodyTimeout, readBody, type BodyPace, type Bytes } from "./request-body.ts";
+import { BodyTimeout, readBody, type BodyPace } from "./request-body.ts";
+import { type Bytes } from "../request/bytes.ts";
 
 export type BodyRead =
   | { readonly ok: true; readonly kind: "form"; readonly form: FormData }

@@ -19,8 +19,7 @@
 // else's uploads out.
 
 import type { WritesConfig } from "../config/config.ts";
-
-export type Bytes = Uint8Array<ArrayBuffer>;
+import type { Bytes } from "../request/bytes.ts";
 
 /**
  * Headers of the 408 for a body that fell behind its pace. The rest of the body will never be read, so the connection

@@ -1,5 +1,6 @@
 // tunnel-upstream.ts: sends one accepted body on to Sentry and turns Sentry's answer into the visitor's.
-import { readBody, type Bytes } from "../bodies/request-body.ts";
+import { readBody } from "../bodies/request-body.ts";
+import { type Bytes } from "../request/bytes.ts";
 
 export interface Upstream {
   readonly timeoutMs: number;

@@ -2,7 +2,8 @@
 import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@sentry/core";
 import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
 import { createAdmission, type Admission, type Slot } from "../bodies/admission.ts";
-import { BODY_TIMEOUT_HEADERS, BodyTimeout, readBody, type BodyPace, type Bytes } from "../bodies/request-body.ts";
+import { BODY_TIMEOUT_HEADERS, BodyTimeout, readBody, type BodyPace } from "../bodies/request-body.ts";
+import { type Bytes } from "../request/bytes.ts";
 import { crossHostRefusal } from "../bodies/same-origin.ts";
 
 export interface TunnelOptions {

@@ -4,6 +4,7 @@
 import zlib from "node:zlib";
 import { scriptJson } from "../../runtime/script-json.ts";
 import type { Precompressed } from "../assets/precompressed.ts";
+import type { Bytes } from "../request/bytes.ts";
 
 /** Rendered where a response's own values go; the HTML is split there once. */
 export const SLOT_MARKERS = {
@@ -100,8 +101,6 @@ const WINDOW = 32 * 1024;
  */
 const PLACEHOLDER = String.fromCharCode(1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27);
 const CONTROL = /[\0-\x08\x0b\x0c\x0e-\x1f]/;
-
-type Bytes = Uint8Array<ArrayBuffer>;
 
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 const fromBase64 = (text: string): Bytes => new Uint8Array(Buffer.from(text, "base64"));
