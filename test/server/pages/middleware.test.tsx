@@ -1,7 +1,7 @@
 // middleware.test.tsx: route middleware as a guard that holds on every request path into a guarded layout
 // (documents, page data whatever levels the client says it keeps, form and fetcher posts, fetcher loads,
 // routes without a page, API routes), the typed context it fills, next() and its answer, and the keep hint.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { Elysia } from "elysia";
 import {
   createContext,
@@ -181,7 +181,7 @@ const paths: Array<[string, (cookie: string) => Promise<Response>]> = [
 
 describe("a layout's guard middleware holds on every request path", () => {
   for (const [kind, send] of paths) {
-    test(`${kind}: signed out and forged are 401 with nothing of the vault; signed in, 200`, async () => {
+    test(`${kind}: signed out, forged and expired are 401 with nothing of the vault; signed in, 200`, async () => {
       for (const cookie of ["", forged]) {
         const res = await send(cookie);
         expect(res.status).toBe(401);
@@ -193,6 +193,13 @@ describe("a layout's guard middleware holds on every request path", () => {
       const res = await send(signedIn);
       expect(res.status).toBe(200);
       expect(res.headers.get("x-vault")).toBe("stamped");
+      // Expired: the same signed-in cookie once its 14 days have passed, on a clock the test moves on.
+      setSystemTime(Date.now() + 15 * 24 * 60 * 60 * 1000);
+      try {
+        expect((await send(signedIn)).status).toBe(401);
+      } finally {
+        setSystemTime();
+      }
     });
   }
 
