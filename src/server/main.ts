@@ -38,7 +38,7 @@ const appStarted = await startApp(config, app, stdoutLogger).catch(cannotStart);
 const startSentry = async () =>
   config.sentryDsn ? (await import("./monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId) : undefined;
 // Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts a moment after listening:
-// loading @sentry/bun costs ~50-80 ms of CPU, which would otherwise delay the first answers (a container's
+// loading @sentry/bun costs tens of milliseconds of CPU (bench/README.md), which would delay the first answers (a container's
 // health probe, a scaled-up replica's first visitors). Errors of those first moments wait in `early`.
 let monitoring = config.sentryTracesSampleRate === undefined ? undefined : await startSentry();
 const early: Array<Parameters<CaptureError>> = [];

@@ -22,8 +22,9 @@ const SIGNATURE_CHARS = 43;
 
 export async function createCookieSigner(secrets: readonly string[]): Promise<CookieSigner> {
   if (secrets.length === 0) throw new Error("cookie signer: at least one secret is needed");
-  // Bun's hasher, not Web Crypto: crypto.subtle.sign costs ~22 µs a call (a round trip off the JS thread), a
-  // keyed hasher copied per call ~0.3 µs, and a page behind a session checks a cookie on every request.
+  // Bun's hasher, not Web Crypto: crypto.subtle.sign is a round trip off the JS thread, a keyed hasher copied
+  // per call a fraction of that (bench/README.md, per layer), and a page behind a session checks a cookie on
+  // every request.
   const keys = secrets.map((secret) => new Bun.CryptoHasher("sha256", secret));
   const mac = (key: Bun.CryptoHasher, name: string, value: string, purpose: string | undefined) =>
     key

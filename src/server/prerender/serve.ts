@@ -32,7 +32,8 @@ interface ServeDeps {
 
 /**
  * Gzip only, when the visitor takes it: a page is joined from pieces compressed once, which brotli's format
- * does not allow around the nonce, and brotli per response costs ~20 times the CPU for 12 % fewer bytes.
+ * does not allow around the nonce, and brotli per response costs many times the CPU for a few percent fewer
+ * bytes (bench/README.md, stored pages).
  */
 const DOCUMENT_CODINGS = ["gzip"] as const;
 
