@@ -20,6 +20,7 @@
 // signs the guestbook and reports errors, every one of which must succeed (303, 200); a
 // HEAD flood over every page, streamed ones most; and light load while the log shipper is killed and, a few
 // seconds later, started again. At the end the server gets SIGTERM. Its stdout and stderr are read throughout.
+// Last, the abandoned-stream attack (soak-abandon.ts), each case on a fresh server of the same binary.
 //
 // What it prints, last:
 //   the route table: every target, the statuses it may answer, and the statuses it did answer;
@@ -39,7 +40,8 @@
 //   PASS/FAIL attacks: no answer outside an attack's expected set, no error-level line from an attack, and
 //             the log shipper's restart followed by the server's count of the lines it could not write;
 //   PASS/FAIL tunnel 2xx envelopes at the ingest: every envelope the tunnel answered 2xx for (browser
-//             envelopes and the 1 MiB uploads), by event_id, reached the fake ingest.
+//             envelopes and the 1 MiB uploads), by event_id, reached the fake ingest;
+//   then a line per abandoned-stream case and PASS/FAIL abandoned streams (soak-abandon.ts).
 // The exit code is 0 only when all pass.
 import { closeSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -48,6 +50,7 @@ import { join } from "node:path";
 import { startFakeIngest, type FakeIngest } from "../test/support/fake-ingest.ts";
 import { buildBinary, type Binary } from "./lib/binary.ts";
 import { definedEnv, freePort, until200 } from "./lib/proc.ts";
+import { soakAbandonedStreams } from "./soak-abandon.ts";
 import { runAttacks, type AttackResult } from "./soak-attacks.ts";
 import { emptyCounts, runLoad, soakTargets } from "./soak-load.ts";
 import { eachLine, emptyTally, sortStderrLine, sortStdoutLine } from "./soak-logs.ts";
@@ -209,7 +212,9 @@ const build = await mkdtemp(join(tmpdir(), "brisk-soak-build-"));
 let pass = false;
 try {
   console.log("soak: building the bench app's binary…");
-  pass = await main(await buildBinary(build));
+  const binary = await buildBinary(build);
+  pass = await main(binary);
+  pass = (await soakAbandonedStreams(binary.path)) && pass;
 } finally {
   await rm(build, { recursive: true, force: true });
 }
