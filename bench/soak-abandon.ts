@@ -16,7 +16,8 @@ import { join } from "node:path";
 import { startFakeIngest } from "../test/support/fake-ingest.ts";
 import { abandonStreams } from "./lib/abandon-client.ts";
 import { buildBinary } from "./lib/binary.ts";
-import { definedEnv, freePort, memoryOf, stopChild, until200 } from "./lib/proc.ts";
+import { freePort, memoryOf, stopChild, until200 } from "./lib/proc.ts";
+import { soakServerEnv } from "./lib/soak-env.ts";
 import { int, round } from "./lib/stats.ts";
 import { sampleRss } from "./soak-rss.ts";
 
@@ -48,16 +49,7 @@ async function runCase(binaryPath: string, dsn: string, { path, encoding }: (typ
   const dir = await mkdtemp(join(tmpdir(), "brisk-abandon-"));
   const server = Bun.spawn([binaryPath], {
     cwd: dir,
-    env: definedEnv({
-      ...Bun.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      SENTRY_DSN: dsn,
-      SENTRY_TUNNEL_DSNS: undefined,
-      COOKIE_SECRET: "soak-cookie-secret-of-at-least-32-characters",
-      DATA_DIR: join(dir, "data"),
-    }),
+    env: soakServerEnv(port, dsn, dir),
     stdout: "ignore",
     stderr: "ignore",
   });

@@ -49,7 +49,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeIngest, type FakeIngest } from "../test/support/fake-ingest.ts";
 import { buildBinary, type Binary } from "./lib/binary.ts";
-import { definedEnv, freePort, until200 } from "./lib/proc.ts";
+import { freePort, until200 } from "./lib/proc.ts";
+import { soakServerEnv } from "./lib/soak-env.ts";
 import { soakAbandonedStreams } from "./soak-abandon.ts";
 import { runAttacks, type AttackResult } from "./soak-attacks.ts";
 import { emptyCounts, runLoad, soakTargets } from "./soak-load.ts";
@@ -116,19 +117,7 @@ async function startBrisk(binary: Binary, ingest: FakeIngest) {
   // Not pinned to a core, unlike the throughput bench: a soak wants the server's behaviour, not a stable rate.
   const server = Bun.spawn([binary.path], {
     cwd: dir,
-    env: definedEnv({
-      ...Bun.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      SENTRY_DSN: ingest.dsn(),
-      SENTRY_TUNNEL_DSNS: undefined,
-      MONITORING_TIMEOUT_MS: String(TUNNEL_TIMEOUT_MS),
-      // Set, as a deployment sets it: otherwise the start warns that it generated one.
-      COOKIE_SECRET: "soak-cookie-secret-of-at-least-32-characters",
-      // The store, the cookie secret and Sentry's outbox in the soak's own folder, never the checkout's ./data.
-      DATA_DIR: join(dir, "data"),
-    }),
+    env: soakServerEnv(port, ingest.dsn(), dir, { MONITORING_TIMEOUT_MS: String(TUNNEL_TIMEOUT_MS) }),
     stdout: shipper.fd,
     stderr: "pipe",
   });
