@@ -114,6 +114,19 @@ describe("a body that has all arrived", () => {
   });
 });
 
+describe("a body that fails", () => {
+  test("before its first bytes: the answer fails the same way, with its status and no coding", async () => {
+    const failing = new ReadableStream({ start: (c) => c.error(new Error("the page failed")) });
+    const res = await compressed(
+      new Request("http://localhost/", { headers: { "accept-encoding": "br" } }),
+      new Response(failing, { status: 200, headers: { "content-type": "text/html; charset=utf-8" } }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-encoding")).toBeNull();
+    await expect(res.text()).rejects.toThrow("the page failed");
+  });
+});
+
 describe("page data", () => {
   test("a small fixed answer goes as it is, with its length", async () => {
     const res = await t.request("/__data/", { headers: { "accept-encoding": "br, gzip" } });

@@ -61,13 +61,13 @@ interface Ready {
  * by the time an already settled promise has loses the race and is kept for later. A body of declared length
  * is all there: read whole, since its last read may settle a turn late and lose that race.
  */
-async function readReady(response: Response & { body: ReadableStream<Uint8Array> }): Promise<Ready> {
+async function readReady(response: Response): Promise<Ready> {
   const length = Number(response.headers.get("content-length") ?? NaN);
   if (length <= ONE_SHOT_MAX_BYTES) {
     const bytes = await response.bytes();
     return { chunks: [bytes], bytes: bytes.byteLength };
   }
-  const reader = response.body.getReader();
+  const reader = response.body!.getReader();
   const ready: Ready = { chunks: [], bytes: 0 };
   let result = await reader.read();
   while (!result.done) {
@@ -141,9 +141,9 @@ export async function compressed(request: Request, response: Response): Promise<
   if (!coding || !response.body) return response;
   let ready: Ready;
   try {
-    ready = await readReady(response as Response & { body: ReadableStream<Uint8Array> });
+    ready = await readReady(response);
   } catch (error) {
-    // The body failed before its first bytes: it fails the same way for the client, whose headers said 200.
+    // The body failed before its first bytes: it fails the same way for the client, its headers as they were.
     return withBody(response, new ReadableStream({ start: (controller) => controller.error(error) }), response.headers);
   }
   const headers = new Headers(response.headers);
