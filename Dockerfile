@@ -34,6 +34,10 @@ VOLUME /data
 # SHUTDOWN_TIMEOUT_MS: in-flight requests get 8 s after SIGTERM, then Sentry up to 2 s to flush, within
 # `docker stop`'s default 10 s grace. Raise both together (docker stop -t, terminationGracePeriodSeconds).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 SHUTDOWN_TIMEOUT_MS=8000 DATA_DIR=/data
+# JavaScriptCore sizes its heap by the host's RAM, not the container's limit: told 1 GiB, it collects the garbage of
+# a busy server soon enough to keep it ~30 MiB smaller (bench/README.md, "peak RSS"). Set it to the container's
+# memory limit in bytes when that is lower (-e BUN_JSC_forceRAMSize=268435456 for 256 MiB).
+ENV BUN_JSC_forceRAMSize=1073741824
 # The release the maps were uploaded for; empty means the client build id, the upload's default too.
 ARG SENTRY_RELEASE
 ENV SENTRY_RELEASE=${SENTRY_RELEASE}

@@ -95,8 +95,8 @@ try {
       const record = createRequestContext(request);
       return monitoring.monitor.request!(request, null, () => monitoring.monitor.routed!(request, () => record, async () => new Response(null)));
     },
-    "compression, brotli, streamed 10 KB page": () =>
-      drain(compressed(get(items, { "accept-encoding": "br, gzip" }), new Response(new Blob([html]).stream(), { headers: { "content-type": "text/html" } }))),
+    "compression, brotli, streamed 10 KB page": async () =>
+      drain(await compressed(get(items, { "accept-encoding": "br, gzip" }), new Response(new Blob([html]).stream(), { headers: { "content-type": "text/html" } }))),
     "page handler (render, no Elysia)": async () => drain(await handlePage(createRequestContext(get(), { cookies: deps.cookies }), deps)),
     "whole app, Elysia in process": async () => drain(await bare.handle(get())),
   };

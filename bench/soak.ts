@@ -22,6 +22,7 @@
 // form and API and reports errors: the first must be served within 3 s, and at least half of them; a
 // HEAD flood over every page, streamed ones most; and light load while the log shipper is killed and, a few
 // seconds later, started again. At the end the server gets SIGTERM. Its stdout and stderr are read throughout.
+// Last, the abandoned-stream attack (soak-abandon.ts), each case on a fresh server of the same binary.
 //
 // What it prints, last:
 //   the route table: every target, the statuses it may answer, and the statuses it did answer;
@@ -42,7 +43,8 @@
 //             attack's own targets met (the stall from eight addresses), and the log shipper's restart
 //             followed by the server's count of the lines it could not write;
 //   PASS/FAIL tunnel 2xx envelopes at the ingest: every envelope the tunnel answered 2xx for (browser
-//             envelopes and the 1 MiB uploads), by event_id, reached the fake ingest.
+//             envelopes and the 1 MiB uploads), by event_id, reached the fake ingest;
+//   then a line per abandoned-stream case and PASS/FAIL abandoned streams (soak-abandon.ts).
 // The exit code is 0 only when all pass.
 import { closeSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -50,7 +52,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeIngest, type FakeIngest } from "../test/support/fake-ingest.ts";
 import { buildBinary, type Binary } from "./lib/binary.ts";
-import { definedEnv, freePort, until200 } from "./lib/proc.ts";
+import { freePort, until200 } from "./lib/proc.ts";
+import { soakServerEnv } from "./lib/soak-env.ts";
+import { soakAbandonedStreams } from "./soak-abandon.ts";
 import { runAttacks, type AttackResult } from "./soak-attacks.ts";
 import { emptyCounts, runLoad, soakTargets } from "./soak-load.ts";
 import { eachLine, emptyTally, sortStderrLine, sortStdoutLine } from "./soak-logs.ts";
@@ -116,19 +120,7 @@ async function startBrisk(binary: Binary, ingest: FakeIngest) {
   // Not pinned to a core, unlike the throughput bench: a soak wants the server's behaviour, not a stable rate.
   const server = Bun.spawn([binary.path], {
     cwd: dir,
-    env: definedEnv({
-      ...Bun.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      SENTRY_DSN: ingest.dsn(),
-      SENTRY_TUNNEL_DSNS: undefined,
-      MONITORING_TIMEOUT_MS: String(TUNNEL_TIMEOUT_MS),
-      // Set, as a deployment sets it: otherwise the start warns that it generated one.
-      COOKIE_SECRET: "soak-cookie-secret-of-at-least-32-characters",
-      // The store, the cookie secret and Sentry's outbox in the soak's own folder, never the checkout's ./data.
-      DATA_DIR: join(dir, "data"),
-    }),
+    env: soakServerEnv(port, ingest.dsn(), dir, { MONITORING_TIMEOUT_MS: String(TUNNEL_TIMEOUT_MS) }),
     stdout: shipper.fd,
     stderr: "pipe",
   });
@@ -212,7 +204,9 @@ const build = await mkdtemp(join(tmpdir(), "brisk-soak-build-"));
 let pass = false;
 try {
   console.log("soak: building the bench app's binary…");
-  pass = await main(await buildBinary(build));
+  const binary = await buildBinary(build);
+  pass = await main(binary);
+  pass = (await soakAbandonedStreams(binary.path)) && pass;
 } finally {
   await rm(build, { recursive: true, force: true });
 }

@@ -1,12 +1,18 @@
 // bench-servers.ts: the bench's servers (bench/*-server.ts) as every measuring script starts them: pinned to the
-// server core, in production, on a client build of the bench app, each with a DATA_DIR of its own (its SQLite
-// store, so every guestbook starts empty), the bench's COOKIE_SECRET, and Sentry off unless `env` names a DSN.
+// server core, in production with the deployment's heap sizing, on a client build of the bench app, each with a
+// DATA_DIR of its own (its SQLite store, so every guestbook starts empty), the bench's COOKIE_SECRET, and Sentry off
+// unless `env` names a DSN.
 import { join } from "node:path";
 import { startServer, type Child } from "./proc.ts";
 import { BENCH_COOKIE_SECRET } from "./session.ts";
 
 /** The checkout this bench belongs to. */
 const HERE = join(import.meta.dir, "../..");
+/**
+ * The heap size JavaScriptCore is told the host has, as the image (Dockerfile) and `bun run start` tell it: the
+ * bench's servers run as Brisk is deployed. The reference gets it too, so both sides collect alike.
+ */
+export const JSC_RAM_SIZE = "1073741824";
 /** Where the reference forwards tunnel posts unless a run gives it an ingest: nothing listens there. */
 const NO_INGEST = "http://127.0.0.1:9/";
 
@@ -46,6 +52,7 @@ export function benchServers(work: string, clientDir: string): BenchServers {
       const child = await startServer(name, ["bun", "--preload", join(bench, "lib/server-plugins.ts"), join(bench, script)], {
         env: {
           NODE_ENV: "production",
+          BUN_JSC_forceRAMSize: JSC_RAM_SIZE,
           BENCH_CLIENT_DIR: from.clientDir,
           BENCH_INGEST_URL: NO_INGEST,
           SENTRY_DSN: undefined,

@@ -47,7 +47,7 @@ describe("documents", () => {
   });
 
   test("an app's own Vary is kept", async () => {
-    const res = compressed(
+    const res = await compressed(
       new Request("http://localhost/", { headers: { "accept-encoding": "gzip" } }),
       new Response("<p>x</p>".repeat(200), { headers: { "content-type": "text/html; charset=utf-8", vary: "Cookie" } }),
     );
@@ -84,11 +84,11 @@ describe("documents", () => {
     expect(redirect.headers.get("content-encoding")).toBeNull();
     const request = new Request("http://localhost/", accept);
     const html = { "content-type": "text/html; charset=utf-8" };
-    const notModified = compressed(request, new Response(null, { status: 304, headers: html }));
+    const notModified = await compressed(request, new Response(null, { status: 304, headers: html }));
     expect(notModified.headers.get("content-encoding")).toBeNull();
-    const tiny = compressed(request, new Response("<p>hi</p>", { headers: { ...html, "content-length": "9" } }));
+    const tiny = await compressed(request, new Response("<p>hi</p>", { headers: { ...html, "content-length": "9" } }));
     expect(tiny.headers.get("content-encoding")).toBeNull();
-    const text = compressed(request, new Response("x".repeat(5000), { headers: { "content-type": "text/plain" } }));
+    const text = await compressed(request, new Response("x".repeat(5000), { headers: { "content-type": "text/plain" } }));
     expect(text.headers.get("content-encoding")).toBeNull();
   });
 });
@@ -102,7 +102,7 @@ describe("a body that has all arrived", () => {
   const accept = (coding: string) => new Request("http://localhost/", { headers: { "accept-encoding": coding } });
 
   test.each(["br", "gzip"] as const)("%s: several chunks come out whole, as one", async (coding) => {
-    const res = compressed(accept(coding), arrived(["<p>one</p>", "<p>two</p>", "<p>three</p>"]));
+    const res = await compressed(accept(coding), arrived(["<p>one</p>", "<p>two</p>", "<p>three</p>"]));
     expect(res.headers.get("content-encoding")).toBe(coding);
     expect(await bodyText(res)).toBe("<p>one</p><p>two</p><p>three</p>");
   });
@@ -110,7 +110,20 @@ describe("a body that has all arrived", () => {
   test.each(["br", "gzip"] as const)("%s: past ONE_SHOT_MAX_BYTES it goes through the encoder's stream, whole", async (coding) => {
     const chunk = "<p>a line of a long page</p>".repeat(1000);
     const chunks = Array.from({ length: Math.ceil(ONE_SHOT_MAX_BYTES / chunk.length) + 2 }, () => chunk);
-    expect(await bodyText(compressed(accept(coding), arrived(chunks)))).toBe(chunks.join(""));
+    expect(await bodyText(await compressed(accept(coding), arrived(chunks)))).toBe(chunks.join(""));
+  });
+});
+
+describe("a body that fails", () => {
+  test("before its first bytes: the answer fails the same way, with its status and no coding", async () => {
+    const failing = new ReadableStream({ start: (c) => c.error(new Error("the page failed")) });
+    const res = await compressed(
+      new Request("http://localhost/", { headers: { "accept-encoding": "br" } }),
+      new Response(failing, { status: 200, headers: { "content-type": "text/html; charset=utf-8" } }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-encoding")).toBeNull();
+    await expect(res.text()).rejects.toThrow("the page failed");
   });
 });
 
