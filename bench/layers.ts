@@ -98,6 +98,9 @@ try {
     "compression, brotli, streamed 10 KB page": async () =>
       drain(await compressed(get(items, { "accept-encoding": "br, gzip" }), new Response(new Blob([html]).stream(), { headers: { "content-type": "text/html" } }))),
     "page handler (render, no Elysia)": async () => drain(await handlePage(createRequestContext(get(), { cookies: deps.cookies }), deps)),
+    // The session check in the loader, then the same check made by a guard middleware (bench/app/pages/guard.server.ts).
+    "page handler, /session/items (the check in the loader)": async () => drain(await handlePage(createRequestContext(get(`${ORIGIN}/session/items`, { cookie }), { cookies: deps.cookies }), deps)),
+    "page handler, /guarded/items (the check in a guard middleware)": async () => drain(await handlePage(createRequestContext(get(`${ORIGIN}/guarded/items`, { cookie }), { cookies: deps.cookies }), deps)),
     "whole app, Elysia in process": async () => drain(await bare.handle(get())),
   };
 
