@@ -10,7 +10,7 @@ import { docPages, errorInDocs, projectsOf, ROOT, samplesOf, type SampleProject 
 const read = (file: string) => Bun.file(join(ROOT, file)).text();
 
 /** The names a module exports, from its `export { … }` lists and its exported declarations. */
-export function exportsOf(source: string): string[] {
+function exportsOf(source: string): string[] {
   const lists = [...source.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((m) => m[1]!.split(","));
   const names = lists.map((entry) => entry.trim().replace(/^type\s+/, "").split(/\s+as\s+/).at(-1)!.trim()).filter(Boolean);
   const declared = [...source.matchAll(/^export (?:declare )?(?:async )?(?:function\*?|const|let|class|interface|type|enum) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]!);
@@ -18,7 +18,7 @@ export function exportsOf(source: string): string[] {
 }
 
 /** The names a page's headings give in backticks: `useFetcher`, `<Form>` and `Fetcher` alike. */
-export function headingNames(markdown: string): string[] {
+function headingNames(markdown: string): string[] {
   const headings = markdown.replace(/^```[\s\S]*?^```/gm, "").match(/^#{2,4} .*$/gm) ?? [];
   const names = headings.flatMap((h) => [...h.matchAll(/`<?([A-Za-z_$][\w$]*)[^`]*`/g)].map((m) => m[1]!));
   return [...new Set(names)].sort();
@@ -42,14 +42,14 @@ describe("the reference", () => {
 
   test("docs/reference/configuration.md lists every variable the configuration reads, and only real ones", async () => {
     const config = await read("src/server/config/config.ts");
-    const read_ = new Set([...config.matchAll(/\(env, "([A-Z][A-Z0-9_]+)"/g), ...config.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));
-    expect(read_.size).toBeGreaterThan(20);
+    const parsed = new Set([...config.matchAll(/\(env, "([A-Z][A-Z0-9_]+)"/g), ...config.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]!));
+    expect(parsed.size).toBeGreaterThan(20);
     const table = await read("docs/reference/configuration.md");
     const listed = new Set([...table.matchAll(/^\| `([A-Za-z][A-Za-z0-9_]+)` \|/gm)].map((m) => m[1]!));
     // Elsewhere in the project: the build's Sentry upload, brisk/test's Chromium, the container. Bun's own (BUN_*) are Bun's.
     const code = (await Promise.all(["src/server/build/sourcemap-upload.ts", "src/server/testing/browser.ts", "Dockerfile", "package.json"].map(read))).join("\n");
-    const unknown = [...listed].filter((name) => !read_.has(name) && !name.startsWith("BUN_") && !code.includes(name));
-    expect({ missing: [...read_].filter((name) => !listed.has(name)), unknown }).toEqual({ missing: [], unknown: [] });
+    const unknown = [...listed].filter((name) => !parsed.has(name) && !name.startsWith("BUN_") && !code.includes(name));
+    expect({ missing: [...parsed].filter((name) => !listed.has(name)), unknown }).toEqual({ missing: [], unknown: [] });
   });
 
   test("the exports are read from export lists and declarations alike", () => {

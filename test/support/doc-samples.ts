@@ -45,7 +45,7 @@ export function samplesOf(doc: string, markdown: string): Sample[] {
 }
 
 /** A file written for the check, and the sample it came from. */
-export interface SampleFile {
+interface SampleFile {
   path: string;
   sample: Sample;
 }
@@ -57,7 +57,7 @@ export interface SampleProject {
 }
 
 /** Whether a page is a chapter of the guide, whose app carries over from chapter to chapter. */
-export const isChapter = (doc: string) => /^docs\/guide\/\d+[^/]*\.md$/.test(doc);
+const isChapter = (doc: string) => /^docs\/guide\/\d+[^/]*\.md$/.test(doc);
 
 /** The projects the pages' samples make (see the convention above). */
 export function projectsOf(pages: ReadonlyArray<{ doc: string; samples: readonly Sample[] }>): SampleProject[] {
