@@ -1,10 +1,11 @@
 // boundary.test.ts: the line between the framework and the apps on it. An app (the examples, the fixture
-// apps, the bench's app, the README's samples, the examples' tests) reaches Brisk only as `brisk`,
+// apps, the bench's app, the samples of README.md and docs/, the examples' tests) reaches Brisk only as `brisk`,
 // `brisk/server` or `brisk/test`; the code both sides run never leans on the server's files (types included),
 // the server never on the browser's, nothing in src/ on scripts/ or the tests, and no framework test or
 // bench on the examples.
 import { describe, expect, test } from "bun:test";
 import { dirname, join, relative, resolve } from "node:path";
+import { docPages, samplesOf } from "../support/doc-samples.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const PUBLIC_ENTRIES = new Set(["brisk", "brisk/server", "brisk/test"]);
@@ -90,13 +91,14 @@ describe("the framework's boundary", () => {
     });
   }
 
-  test("the README's samples import Brisk by its public names", async () => {
-    const readme = await Bun.file(join(ROOT, "README.md")).text();
-    const samples = [...readme.matchAll(/```tsx?\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    expect(samples.length).toBeGreaterThan(3);
-    // A sample is written as a file of src/app (the paths in its comments say which); one level down is enough
-    // for a relative import to show whether it climbs out of the app.
-    const found = samples.flatMap((sample) => violations("src/app/pages/sample.tsx", sample, appRule));
+  test("the samples of README.md and docs/ import Brisk by its public names", async () => {
+    const samples = (await Promise.all((await docPages()).map(async (doc) => samplesOf(doc, await Bun.file(join(ROOT, doc)).text())))).flat();
+    expect(samples.filter((s) => s.doc.startsWith("docs/")).length).toBeGreaterThan(20);
+    // A sample is written as a file of the app (the paths in its comments say which); one level down in src/app is
+    // enough for a relative import to show whether it climbs out of the app.
+    const found = samples.flatMap(({ doc, line, path, code }) =>
+      violations(path ?? "src/app/pages/sample.tsx", code, appRule).map((v) => `${doc}:${line}: ${v}`),
+    );
     expect(found).toEqual([]);
   });
 

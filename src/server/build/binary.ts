@@ -28,7 +28,7 @@ export interface BinaryOptions {
   /**
    * Embeds the server's source maps, with function names kept, so that stacks in logs and Sentry name the
    * `src/…` file, line and function instead of a chunk of the binary. On by default; what it costs in size,
-   * cold start and memory is in the README ("Monitoring in production").
+   * cold start and memory is in bench/README.md ("Server source maps in the binary").
    */
   serverSourcemaps?: boolean;
   /**

@@ -6,7 +6,7 @@ import { text } from "../request/answers.ts";
 /**
  * Elysia finds the path with `url.indexOf("/", 11)`: it assumes a host of at least four characters
  * ("http://a.bc/"). With a shorter one the search starts inside the path, so `Host: x` and
- * `/ab/healthz` route as `/healthz` (README, Known issues). Such requests are refused instead.
+ * `/ab/healthz` route as `/healthz` (docs/reference/http.md, "What Bun does first"). Such requests are refused instead.
  */
 const ELYSIA_PATH_SEARCH_FROM = 11;
 

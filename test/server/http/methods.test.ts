@@ -1,6 +1,6 @@
 // methods.test.ts: what each request method meets over a real socket. Every method Bun passes to JavaScript gets
-// a status and a log line; the ones it does not are the README's known issue, asserted here so that this file
-// fails once a Bun upgrade changes them.
+// a status and a log line; the ones it does not are a known issue (docs/reference/http.md, "What Bun does
+// first"), asserted here so that this file fails once a Bun upgrade changes them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { listenApp, logFor, type Listening } from "../../support/app.ts";
 import { rawExchange, type RawResponse } from "../../support/raw-http.ts";

@@ -72,7 +72,7 @@ describe("a streamed page the visitor cuts off", () => {
   test("known issue: a request pipelined behind a streamed page cuts it (Bun), and the page's line says 499", async () => {
     // Bun closes the connection when a second request arrives while a streamed response is still going
     // (oven-sh/bun#38128); nothing in JavaScript sees the second request. When this test fails after a Bun
-    // upgrade, the bug is gone: take it out of the README's known issues.
+    // upgrade, the bug is gone: take it out of docs/reference/http.md ("What Bun does first").
     const before = server.logs.length;
     const port = server.app.server!.port!;
     const pipelined = "GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
