@@ -42,7 +42,7 @@ try {
     if (post) for (const s of servers) await checkSubmission(s.origin, fleet.dataDirOf(s.name));
     const extra: Partial<MeasureOptions> = post
       ? { bodyFile: formFile, contentType: FORM_TYPE, headers: (s) => ({ origin: s.origin }) }
-      : { pathFor: (s) => (s === reference ? referencePathOf(name) : name), headers: () => (name === PATHS.session ? { cookie } : {}) };
+      : { pathFor: (s) => (s === reference ? referencePathOf(name) : name), headers: (): Record<string, string> => (name === PATHS.session ? { cookie } : {}) };
     const m = await measureInTurns(servers, post ? GUESTBOOK_PATH : name, { warmupSeconds: 3, seconds: SECONDS, slices: SECONDS, workDir: work, ...extra });
     for (const x of m) {
       const us = (x.serverCpu / x.rps) * 1e6;
