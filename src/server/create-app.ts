@@ -143,13 +143,15 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const isStored = servedFromStore(forPages, prerendered, context);
   // Development's pages keep the route: the dev server's own global hooks put its reload script on them.
   const early = config.mode === "production" && !hasGlobalHooks(app.api);
+  // The error hook's answer, had the pages' route (Elysia names it `/*`) thrown it.
+  const failed = (request: Request, error: unknown) => errorResponse({ request, error: error as Error, code: "UNKNOWN", route: "/*" }, capture);
   const server = new Elysia({ name: "brisk" })
     .use(requestScopePlugin(deps.monitor, isStored))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, context))
     // After the request log's first hook, which makes the request's record.
     .use(storedAnswerPlugin(prerendered, { isStored, publicFiles: deps.publicFiles ?? assets.publicFiles, log }))
-    .use(early ? earlyPagePlugin(pageDeps, { forPages, common: security.common, capture, log }) : new Elysia())
+    .use(early ? earlyPagePlugin(pageDeps, { forPages, common: security.common, failed, log }) : new Elysia())
     .use(hostCheckPlugin())
     .onError({ as: "global" }, function respondToError({ request, error, code, route }) {
       return errorResponse({ request, error, code, route }, capture);

@@ -2,23 +2,20 @@
 // Elysia then routes nothing and runs none of its per-route hooks for them, so what those hooks add (the Host
 // check, the request id, the common security headers, the error answer and the log line) is added here.
 import { Elysia, type AnyElysia } from "elysia";
-import { errorResponse } from "../error-response.ts";
 import { hostProblem } from "../http/host-check.ts";
 import type { Logger } from "../monitoring/logger.ts";
 import { logAnswer } from "../monitoring/request-log.ts";
-import { contextOf, type CaptureError, type RequestContext } from "../request/context.ts";
+import { contextOf, type RequestContext } from "../request/context.ts";
 import type { PageDeps } from "./page-request.ts";
 import { pageAnswer } from "./pages.ts";
-
-/** The pages' route as Elysia names it to the error hook: a handler error's line and event carry it. */
-const PAGES_ROUTE = "/*";
 
 export interface EarlyPageDeps {
   /** Whether a path is the pages' (no other route matches it). */
   forPages: (path: string) => boolean;
   /** The headers every response carries (security-headers.ts). */
   common: Readonly<Record<string, string>>;
-  capture: CaptureError;
+  /** What the server's error hook answers to what the pages' route threw (error-response.ts). */
+  failed: (request: Request, error: unknown) => Response;
   log: Logger;
 }
 
@@ -50,9 +47,7 @@ export function earlyPagePlugin(deps: PageDeps, early: EarlyPageDeps) {
     logAnswer(early.log, record, response.status);
     return response;
   };
-  // What the server's error hook answers, had the route thrown.
-  const fail = (record: RequestContext, error: unknown) =>
-    finish(record, errorResponse({ request: record.request, error: error as Error, code: "UNKNOWN", route: PAGES_ROUTE }, early.capture));
+  const fail = (record: RequestContext, error: unknown) => finish(record, early.failed(record.request, error));
   const answer = (request: Request): Promise<Response> | undefined => {
     const record = contextOf(request);
     if (!early.forPages(record.path) || hostProblem(request)) return undefined;
