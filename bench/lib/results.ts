@@ -328,8 +328,8 @@ function layersTable(r: Results, missed: Set<string>): Table {
     title: "Where the missed throughput targets' time goes, layer by layer (CPU per response, this run's rows)",
     note:
       "Each column is one server's CPU per response less the one before it: the reference (or the static ceiling); Brisk's page handler alone on raw `Bun.serve` " +
-      "(routing, loaders, outcomes, Brisk's React tree, boot data, headers and nonce: bench/ablation-server.ts); the whole server with Sentry off (Elysia's entry, " +
-      "the request record, the Host check, the log line, the request id and security headers: a page is answered from the first hook, `pages/early-page.ts`); " +
+      "(routing, loaders, outcomes, Brisk's React tree, boot data, headers and nonce: bench/ablation-server.ts); the whole server with Sentry off (Elysia's routing and " +
+      "hooks: the request record, the Host check, the log line, the request id and security headers); " +
       "Sentry on (errors only: the request's isolation scope and its release-health session); tracing at 0.1. Budget: the CPU per response the target allows. " +
       "A stored answer has no handler row (it never reaches the pages). Read each column with the noise of its two rows (±15 µs on a shared machine); " +
       "`bun bench/layers.ts` times the small layers one by one, `bun bench/before-after.ts` measures a change against another checkout." +

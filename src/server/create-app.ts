@@ -17,8 +17,6 @@ import { monitoringPlugin } from "./monitoring/monitoring-plugin.ts";
 import { visitorAddress } from "./request/forwarded.ts";
 import type { PageDeps } from "./pages/page-request.ts";
 import { pagesPlugin } from "./pages/pages.ts";
-import { earlyPagePlugin, hasGlobalHooks } from "./pages/early-page.ts";
-import { pagesPathTest } from "./request/pages-route.ts";
 import { builtPages } from "./prerender/built-pages.ts";
 import { prerenderRoutes, type Prerendered } from "./prerender/store.ts";
 import type { PrerenderedPages } from "./prerender/stored-page.ts";
@@ -139,19 +137,13 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   // Asked per request, once the server has all its routes.
   // Every request's context is made with these, by whichever of the first hooks asks for it first.
   const context: ContextOptions = { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies };
-  const forPages = pagesPathTest((): AnyElysia["routes"] => server.routes);
-  const isStored = servedFromStore(forPages, prerendered, context);
-  // Development's pages keep the route: the dev server's own global hooks put its reload script on them.
-  const early = config.mode === "production" && !hasGlobalHooks(app.api);
-  // The error hook's answer, had the pages' route (Elysia names it `/*`) thrown it.
-  const failed = (request: Request, error: unknown) => errorResponse({ request, error: error as Error, code: "UNKNOWN", route: "/*" }, capture);
+  const isStored = servedFromStore((): AnyElysia["routes"] => server.routes, prerendered, context);
   const server = new Elysia({ name: "brisk" })
     .use(requestScopePlugin(deps.monitor, isStored))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, context))
     // After the request log's first hook, which makes the request's record.
     .use(storedAnswerPlugin(prerendered, { isStored, publicFiles: deps.publicFiles ?? assets.publicFiles, log }))
-    .use(early ? earlyPagePlugin(pageDeps, { forPages, common: security.common, failed, log }) : new Elysia())
     .use(hostCheckPlugin())
     .onError({ as: "global" }, function respondToError({ request, error, code, route }) {
       return errorResponse({ request, error, code, route }, capture);

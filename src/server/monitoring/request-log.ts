@@ -1,7 +1,7 @@
 // request-log.ts: gives every request an id and a record, and writes its one JSON log line at the end.
 import { Elysia } from "elysia";
 import type { Logger } from "./logger.ts";
-import { contextOf, type ContextOptions, type RequestContext, type RequestRecord } from "../request/context.ts";
+import { contextOf, type ContextOptions, type RequestRecord } from "../request/context.ts";
 import { addHeaders } from "../request/headers.ts";
 
 /** nginx's status for a request whose client closed the connection before the response was complete. */
@@ -41,16 +41,12 @@ export function requestLogPlugin(log: Logger, context: ContextOptions) {
       addHeaders({ responseValue, set }, [["x-request-id", contextOf(request).id]]);
     })
     .onAfterResponse({ as: "global" }, function logRequest({ request, responseValue, set }) {
+      const record = contextOf(request);
       const status = responseValue instanceof Response ? responseValue.status : Number(set.status) || 200;
-      logAnswer(log, contextOf(request), status);
+      if (!record.done) return log(logLine(record, status));
+      // A streamed page is logged when it has finished rendering, so late errors join its line; one the
+      // visitor cut off is logged as such, not as the 200 its headers said.
+      const end = () => log(logLine(record, request.signal.aborted ? CLIENT_CLOSED : status));
+      record.done.then(end, end);
     });
-}
-
-/** Writes the request's line once it is answered: at once, or for a streamed page once it has all rendered. */
-export function logAnswer(log: Logger, record: RequestContext, status: number): void {
-  if (!record.done) return log(logLine(record, status));
-  // A streamed page is logged when it has finished rendering, so late errors join its line; one the
-  // visitor cut off is logged as such, not as the 200 its headers said.
-  const end = () => log(logLine(record, record.request.signal.aborted ? CLIENT_CLOSED : status));
-  record.done.then(end, end);
 }

@@ -84,30 +84,22 @@ async function headOf(page: PageRequest, deps: PageDeps): Promise<Response> {
   return new Response(null, { status: response.status, headers });
 }
 
-/**
- * The pages' answer to a request no other route takes: a public file, the 4xx of a URL no page can answer, or
- * the page. From the pages' route, or in production from the request's first hook (early-page.ts).
- */
-export function pageAnswer(record: RequestContext, deps: PageDeps): Response | Promise<Response> {
-  const { request } = record;
-  // Public files are static answers, like assets: no page transaction (the file's path is one the URL
-  // parser leaves as it is, so the record's raw path finds it).
-  const reading = request.method === "GET" || request.method === "HEAD";
-  if (reading) {
-    const file = deps.publicFile(request, record.path);
-    if (file) return file;
-  }
-  const target = pageTarget(record);
-  if (target instanceof Response) return target;
-  // A prerendered page never gets here: it is answered before routing (served-from-store.ts).
-  return monitorPage(deps.monitor, request, record, () => renderTarget(request, record, target, deps));
-}
-
 export function pagesPlugin(deps: PageDeps) {
   return new Elysia({ name: "brisk:pages" }).all(
     "*",
     function servePage({ request }) {
-      return pageAnswer(contextOf(request), deps);
+      const record = contextOf(request);
+      // Public files are static answers, like assets: no page transaction (the file's path is one the URL
+      // parser leaves as it is, so the record's raw path finds it).
+      const reading = request.method === "GET" || request.method === "HEAD";
+      if (reading) {
+        const file = deps.publicFile(request, record.path);
+        if (file) return file;
+      }
+      const target = pageTarget(record);
+      if (target instanceof Response) return target;
+      // A prerendered page never gets here: it is answered before routing (served-from-store.ts).
+      return monitorPage(deps.monitor, request, record, () => renderTarget(request, record, target, deps));
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
     { parse: "none" },

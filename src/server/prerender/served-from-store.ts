@@ -1,8 +1,10 @@
 // served-from-store.ts: which requests get a stored page, and their answer from the request's first hook. Nothing
 // of the app's runs for them, so they are left out of Sentry's request scope (about a third of a stored answer's
 // time) and answered before Elysia routes them and runs its per-route hooks, which the ceiling has none of.
-import { Elysia } from "elysia";
+import { Elysia, type AnyElysia } from "elysia";
+import { parse } from "regexparam";
 import { hostProblem } from "../http/host-check.ts";
+import { requestPath } from "../request/request-path.ts";
 import { publicFileAt, type PublicFiles } from "../assets/public-files.ts";
 import type { Logger } from "../monitoring/logger.ts";
 import { logLine } from "../monitoring/request-log.ts";
@@ -22,26 +24,42 @@ function storedResponse(context: RequestContext, prerendered: StoredResponses): 
   return page instanceof Response ? undefined : prerendered.response(context.request, page.url, context, page.isData);
 }
 
+/** The pages' catch-all (`*`, which Elysia lists as `/*`): every other route answers its paths before it. */
+const PAGES_ROUTES = new Set(["*", "/*"]);
+
 /**
  * Whether the pages would answer a request from the store. Asked by the request scope, which wraps Elysia's
  * handler, before any hook, and again by the first hook inside it: the answer is kept on the request's context,
- * which the first to ask makes with the server's `options`. `forPages` says whether a path is the pages'.
+ * which the first to ask makes with the server's `options`.
  */
 export function servedFromStore(
-  forPages: (path: string) => boolean,
+  routes: () => AnyElysia["routes"],
   prerendered: StoredResponses | undefined,
   options: ContextOptions,
 ): (request: Request) => boolean {
+  // Read on first use: the server's routes are all there once it serves. One pattern for them all: one test
+  // per request rather than one per route.
+  let ownRoutes: RegExp | undefined;
+  const answeredElsewhere = (path: string) => {
+    ownRoutes ??= new RegExp(
+      routes()
+        .filter((r) => !PAGES_ROUTES.has(r.path))
+        .map((r) => `(?:${parse(r.path).pattern.source})`)
+        .join("|") || "(?!)",
+      "i",
+    );
+    return ownRoutes.test(path);
+  };
   // Cheapest first: the method, then the other routes' patterns (an API or tunnel path is no unmatched page,
   // whatever the stored not-found page would say; an asset never gets its URL parsed here), then the pages.
-  const decide = (context: RequestContext) =>
+  const decide = (request: Request) =>
     prerendered !== undefined &&
-    (context.method === "GET" || context.method === "HEAD") &&
-    forPages(context.path) &&
-    isStoredResponse(context, prerendered);
+    (request.method === "GET" || request.method === "HEAD") &&
+    !answeredElsewhere(requestPath(request.url)) &&
+    isStoredResponse(contextOf(request, options), prerendered);
   return (request) => {
     const context = contextOf(request, options);
-    return (context.stored ??= decide(context));
+    return (context.stored ??= decide(request));
   };
 }
 

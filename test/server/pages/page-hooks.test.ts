@@ -1,6 +1,7 @@
-// A production server's pages are answered from the request's first hook (early-page.ts), past Elysia's routing
-// and per-route hooks: what those hooks gave a page still holds: one log line with the answer's request id, the
-// server's security headers on the pages' every answer, the error hook's 500, and an app's own global hooks.
+// What the server's hooks give a page rendered per request, and must still give it on any shorter path to the pages
+// (one answered from the first hook was tried: bench/README.md, "Fewer layers per request"): one log line with the
+// answer's request id, the server's security headers on the pages' every answer, the error hook's 500, and an
+// app's own global hooks.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { defineApp } from "../../../src/runtime/app-definition.ts";
