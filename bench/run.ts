@@ -14,7 +14,7 @@ import { meterForeignLoad } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { benchServers, type BenchServers } from "./lib/bench-servers.ts";
 import { LOAD_CORE, memoryOf, pinSelf, pinning, type Child } from "./lib/proc.ts";
-import { PATHS, PER_REQUEST, TRACED_ALL, TRACED_TENTH, buildReport, referencePathOf, type Results } from "./lib/results.ts";
+import { HANDLER, PATHS, PER_REQUEST, TRACED_ALL, TRACED_TENTH, buildReport, referencePathOf, type Results } from "./lib/results.ts";
 import { sessionCookie } from "./lib/session.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
@@ -69,6 +69,8 @@ try {
   const staticHtml = join(work, "static.html");
   await Bun.write(staticHtml, await (await fetch(`${off.origin}/`)).text());
   const ceiling = await start("static ceiling", "static-server.ts", { BENCH_STATIC_HTML: staticHtml });
+  // The page pipeline alone (Brisk's handler on raw Bun.serve): what the rest of the server adds is the difference.
+  const handler = await start(HANDLER, "ablation-server.ts");
 
   say("client weight");
   const homeHtml = await (await fetch(`${on.origin}/`)).text();
@@ -103,7 +105,7 @@ try {
     throughput.push(...(await measureInTurns([on, ref, off, ...extra], path, { ...TURNS, workDir: work, headers: () => headers, pathFor })));
   };
   // The pages rendered per request first, so that the peak RSS read after them is theirs alone.
-  for (const { path } of PER_REQUEST) await measurePath(path, traced);
+  for (const { path } of PER_REQUEST) await measurePath(path, [handler, ...traced]);
   const perRequestPeakMiB = memoryOf(on.pid).peakMiB;
   for (const path of [PATHS.home, PATHS.notFound, PATHS.stream]) await measurePath(path, path === PATHS.home ? [ceiling] : []);
 
@@ -139,7 +141,7 @@ try {
   ];
 
   say(`writes: POST ${GUESTBOOK_PATH}`);
-  const writers = [on, ref, off];
+  const writers = [on, ref, off, handler];
   const formFile = join(work, "guestbook-form.txt");
   await Bun.write(formFile, GUESTBOOK_FORM);
   // Fails the run before measuring when a server does not answer 303 or does not store the row.

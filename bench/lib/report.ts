@@ -23,7 +23,7 @@ export function verdict(pass: boolean | undefined): string {
 export function targetsTable(targets: Target[]): Table {
   return {
     title: "Targets (Sentry on unless noted)",
-    note: "Where a target is missed, bench/README.md (\"Where the misses come from\") says where the time or the bytes go, from profiles and `bun bench/ablation.ts`.",
+    note: "Where a throughput target is missed, the next table splits its time by layer; bench/README.md says where the rest of the time or the bytes go, from profiles and `bun bench/ablation.ts`.",
     header: ["figure", "measured", "target", "result"],
     rows: targets.map((t) => [t.figure, t.measured, t.target, verdict(t.pass)]),
   };

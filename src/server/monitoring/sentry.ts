@@ -2,7 +2,6 @@
 import { join } from "node:path";
 import * as Sentry from "@sentry/bun";
 import { makeOfflineTransport, type OfflineTransportOptions } from "@sentry/core";
-import { recordRequestSession } from "@sentry/core/server";
 import { OUTCOME_MARKER, isOutcome } from "../../runtime/outcome.ts";
 import { transactionName } from "../../runtime/trace-names.ts";
 import { failUndelivered } from "../../runtime/sentry-transport.ts";
@@ -15,6 +14,7 @@ import { createOutbox } from "./sentry-outbox.ts";
 import { embeddedSourcesIntegration, projectFrame } from "./sentry-frames.ts";
 import { QUERY_FILTER, SCOPED_REQUEST_KEY, scopedRequestIntegration, type ScopedRequest } from "./sentry-request.ts";
 import { tracingHooks } from "./sentry-tracing.ts";
+import { requestSessions, type RequestSession } from "./sentry-sessions.ts";
 
 export interface ServerMonitoring {
   capture: CaptureError;
@@ -56,26 +56,6 @@ function integrations() {
   ];
 }
 
-/**
- * Counts the current request in release health (the SDK's per-minute request aggregates, as its own HTTP
- * integration does); the function returned ends it. The SDK reads one thing of a Node response, its
- * "close" event: this object stands in for it.
- */
-function startRequestSession(client: Sentry.NodeClient): () => void {
-  let close = () => {};
-  const response = {
-    statusCode: 0,
-    headers: {},
-    once(_event: string | symbol, handler: () => void) {
-      close = handler;
-      return response;
-    },
-    on: () => response,
-  };
-  recordRequestSession(client, { requestIsolationScope: Sentry.getIsolationScope(), response, sessionFlushingDelayMS: SESSION_FLUSH_MS });
-  return () => close();
-}
-
 export function initServerSentry(config: Config, release: string, { log = stdoutLogger }: { log?: Logger } = {}): ServerMonitoring | undefined {
   if (!config.sentryDsn) return undefined;
   const tracing = config.sentryTracesSampleRate !== undefined;
@@ -102,6 +82,7 @@ export function initServerSentry(config: Config, release: string, { log = stdout
     ignoreErrors: [new RegExp(`^${OUTCOME_MARKER}`)],
   });
   const client = Sentry.getClient<Sentry.NodeClient>()!;
+  const sessions = requestSessions(client, SESSION_FLUSH_MS);
   const traced = config.sentryTracesSampleRate !== undefined ? tracingHooks(config.sentryTracesSampleRate) : undefined;
   const monitor: RequestMonitor = {
     request(request, server, handle) {
@@ -118,7 +99,11 @@ export function initServerSentry(config: Config, release: string, { log = stdout
     routed(request, record, handle) {
       // An uptime check's HEAD is no visit.
       if (request.method === "HEAD") return handle();
-      const close = startRequestSession(client);
+      // Counted in release health (the SDK's per-minute request aggregates, as its own HTTP integration does).
+      const scope = Sentry.getIsolationScope();
+      scope.setSDKProcessingMetadata({ requestSession: { status: "ok" } satisfies RequestSession });
+      // The scope keeps a copy: the one the client marks when an error is captured.
+      const close = () => sessions.count(scope.getScopeData().sdkProcessingMetadata.requestSession as RequestSession);
       const answered = traced ? traced.routed(request, record, handle) : handle();
       // Not returned from finally(): that would hold the response back until the stream has ended.
       return answered.finally(() => {
