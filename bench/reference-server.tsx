@@ -19,6 +19,7 @@ import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { Router } from "wouter";
 import { LevelContext } from "../src/runtime/loader-data.tsx";
+import { NavigationContext, type Navigation } from "../src/runtime/navigation.ts";
 import { scriptJson } from "../src/runtime/script-json.ts";
 import { NotFound } from "./app/fallbacks.tsx";
 import { validateEntry } from "./app/guestbook/entry.ts";
@@ -55,6 +56,9 @@ function sessionUser(request: Request): string | undefined {
   return given.length === expected.length && timingSafeEqual(given, expected) ? value : undefined;
 }
 
+/** The bench pages' `<Link>`s (Brisk's) ask for the navigation only to prefetch, which none of them does. */
+const linksOnly = { prefetch() {} } as unknown as Navigation;
+
 function Shell({ path, data, children }: { path: string; data: unknown; children: ReactNode }) {
   return (
     <html lang="en">
@@ -72,7 +76,9 @@ function Shell({ path, data, children }: { path: string; data: unknown; children
       <body>
         {/* wouter's Link needs a router on the server; ssrPath is the cheapest one. */}
         <Router ssrPath={path}>
-          <LevelContext value={{ depth: 0, data }}>{children}</LevelContext>
+          <NavigationContext value={linksOnly}>
+            <LevelContext value={{ depth: 0, data }}>{children}</LevelContext>
+          </NavigationContext>
         </Router>
       </body>
     </html>
