@@ -6,6 +6,8 @@
 // with Sentry off too, to tell Sentry's share of the main thread's time.
 // VISITOR_BASELINE=<checkout>: a third server, Brisk as that checkout (another git worktree) builds and runs it,
 // taking turns with this one's: a before and after in one run.
+// VISITOR_FRESH=1: every server started anew before each condition and warmed by a few requests of the page only,
+// not by a load: what a visitor meets soon after a deploy.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,13 +18,14 @@ import { benchServers } from "./lib/bench-servers.ts";
 import { LOAD_CORE, pinSelf } from "./lib/proc.ts";
 import { markdown, targetsTable } from "./lib/report.ts";
 import { PATHS } from "./lib/results.ts";
-import { measureVisitors, perRequestConditions, type VisitorTarget } from "./lib/visitor.ts";
+import { FRESH_WARM_REQUESTS, measureVisitors, perRequestConditions, type VisitorServers, type VisitorTarget } from "./lib/visitor.ts";
 import { perRequestVisitorTargets, visitorTable } from "./lib/visitor-report.ts";
 
 const RUNS = Number(Bun.env.VISITOR_RUNS ?? 10);
 const PATH = Bun.env.VISITOR_PATH ?? PATHS.items;
 const BASELINE = Bun.env.VISITOR_BASELINE;
 const SENTRY_OFF = Bun.env.VISITOR_SENTRY_OFF === "1";
+const FRESH = Bun.env.VISITOR_FRESH === "1";
 const say = (message: string) => console.error(`visitor: ${message}`);
 const pct = (share: number) => `${Math.round(share * 100)} %`;
 
@@ -42,27 +45,37 @@ try {
   const sentry = { SENTRY_DSN: "http://publickey@127.0.0.1:9/42" };
   say("building the client");
   await buildClient({ outdir: clientDir, appModule: BENCH_APP });
-  const targets: VisitorTarget[] = [
-    { ...(await fleet.start("brisk, Sentry on", "brisk-server.ts", sentry)), hydrates: true },
-    { ...(await fleet.start("reference", "reference-server.tsx")), hydrates: false },
-  ];
-  if (SENTRY_OFF) targets.push({ ...(await fleet.start("brisk, Sentry off", "brisk-server.ts")), hydrates: true });
-  if (BASELINE) {
-    say(`building the baseline's client in ${BASELINE}`);
-    targets.push({ ...(await fleet.startBaseline("baseline brisk, Sentry on", BASELINE, sentry)), hydrates: true });
-  }
+  const startAll = async (): Promise<VisitorTarget[]> => {
+    const targets: VisitorTarget[] = [
+      { ...(await fleet.start("brisk, Sentry on", "brisk-server.ts", sentry)), hydrates: true },
+      { ...(await fleet.start("reference", "reference-server.tsx")), hydrates: false },
+    ];
+    if (SENTRY_OFF) targets.push({ ...(await fleet.start("brisk, Sentry off", "brisk-server.ts")), hydrates: true });
+    if (BASELINE) targets.push({ ...(await fleet.startBaseline("baseline brisk, Sentry on", BASELINE, sentry)), hydrates: true });
+    return targets;
+  };
+  if (BASELINE) say(`building the baseline's client in ${BASELINE}`);
+  const targets = await startAll();
+  const servers: VisitorServers = FRESH
+    ? async () => {
+        say(`servers started anew, each warmed by ${FRESH_WARM_REQUESTS} requests of ${PATH}`);
+        await fleet.stopAll();
+        return startAll();
+      }
+    : targets;
   const before = await quietLoad();
   say(`${RUNS} cold loads of ${PATH} per server and condition`);
-  const results = await measureVisitors(targets, perRequestConditions(PATH), RUNS);
+  const results = await measureVisitors(servers, perRequestConditions(PATH), RUNS);
   const after = await quietLoad();
-  const servers = { brisk: "brisk, Sentry on", reference: "reference" };
+  const current = { brisk: "brisk, Sentry on", reference: "reference" };
   const baseline = { brisk: "baseline brisk, Sentry on", reference: "reference" };
   const targetRows = [
-    ...perRequestVisitorTargets(results, servers, PATH),
+    ...perRequestVisitorTargets(results, current, PATH),
     ...(BASELINE ? perRequestVisitorTargets(results, baseline, PATH).map((t) => ({ ...t, figure: `baseline: ${t.figure}` })) : []),
   ];
   console.log(markdown(targetsTable(targetRows)));
-  console.log(markdown(visitorTable(results, PATH, "")));
+  const about = FRESH ? `Servers started anew for each condition, warmed by ${FRESH_WARM_REQUESTS} requests of the page, no load.` : "";
+  console.log(markdown(visitorTable(results, PATH, about)));
   console.log(`Other processes used ${pct(before)} of a core in the quiet 3 s before the loads, ${pct(after)} in the 3 s after.`);
 } finally {
   await fleet.stopAll();

@@ -28,7 +28,7 @@ export interface BenchServers {
   dataDirOf(name: string): string;
   /**
    * Starts `checkout`'s own bench server (another git worktree, a commit to compare with), on a client build that
-   * checkout makes of its bench app.
+   * checkout makes of its bench app (once: a second start of that name reuses it).
    */
   startBaseline(name: string, checkout: string, env?: Record<string, string | undefined>): Promise<Child>;
   /** Stops every server started so far. */
@@ -42,6 +42,8 @@ export function benchServers(work: string, clientDir: string): BenchServers {
     dataDirOf,
     async startBaseline(name, checkout, env) {
       const baselineClient = join(work, `client-${fileName(name)}`);
+      // Built once: a restart of the same server (the visitor bench's fresh servers) runs the same build.
+      if (await Bun.file(join(baselineClient, "manifest.json")).exists()) return servers.start(name, "brisk-server.ts", env, { checkout, clientDir: baselineClient });
       const build = `import { buildClient } from "./src/server/build/client-build.ts"; await buildClient({ outdir: ${JSON.stringify(baselineClient)}, appModule: ${JSON.stringify(join(checkout, "bench/app/app.ts"))} });`;
       const built = Bun.spawnSync(["bun", "-e", build], { cwd: checkout, stderr: "inherit" });
       if (built.exitCode !== 0) throw new Error(`the client build of ${checkout} failed (${built.exitCode})`);

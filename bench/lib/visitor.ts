@@ -8,7 +8,7 @@
 // document of a fresh tab is measured too (unthrottled): there Chromium may keep the tab's first process for
 // a page, but must start a new one for a page that sends Cross-Origin-Opener-Policy (Brisk's documents do),
 // which costs that row ~170 ms on this VM and nothing in the others.
-import type { Browser } from "playwright-core";
+import type { Browser, CDPSession } from "playwright-core";
 import { launchBrowser } from "../../test/support/browser.ts";
 import { median } from "./stats.ts";
 
@@ -20,9 +20,14 @@ export interface VisitorTarget {
 }
 
 export interface Load {
-  /** The document's first and last bytes, from the navigation's start (Navigation Timing). */
+  /**
+   * The document's first and last bytes, from the navigation's start, as DevTools saw them arrive (its headers,
+   * its last byte off the emulated network): Navigation Timing's responseStart leaves the emulated latency out.
+   */
   responseStartMs: number;
   responseEndMs: number;
+  /** The last byte of the page's first script (its entry), on the same clock: before or after the first paint. */
+  entryEndMs?: number;
   fcpMs: number;
   lcpMs: number;
   dclMs: number;
@@ -107,7 +112,66 @@ const OBSERVE = () => {
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-hydrated"] });
 };
 
-async function coldLoad(browser: Browser, target: VisitorTarget, condition: VisitorCondition, from: string | undefined): Promise<Load> {
+/**
+ * The document's and the entry's arrival as DevTools reports them: its events carry the browser's monotonic clock,
+ * and the document's request also the wall time it left at, which puts them on the page's own timeline.
+ */
+function watchNetwork(cdp: CDPSession) {
+  const sizes = new Map<string, number>();
+  const finished = new Map<string, number>();
+  let document: { id: string; timestamp: number; wallTime: number; headers?: number } | undefined;
+  let entryId: string | undefined;
+  cdp.on("Network.requestWillBeSent", (e) => {
+    if (e.type === "Document") document ??= { id: e.requestId, timestamp: e.timestamp, wallTime: e.wallTime };
+    else if (e.type === "Script") entryId ??= e.requestId;
+  });
+  cdp.on("Network.responseReceived", (e) => {
+    if (e.requestId === document?.id) document.headers = e.timestamp;
+  });
+  cdp.on("Network.loadingFinished", (e) => {
+    sizes.set(e.requestId, e.encodedDataLength);
+    finished.set(e.requestId, e.timestamp);
+  });
+  /** Given the page's `performance.timeOrigin`: the figures in ms from the navigation's start. */
+  return (timeOrigin: number) => {
+    if (!document?.headers) throw new Error("DevTools reported no document response");
+    const { id, timestamp, wallTime } = document;
+    const onPage = (at: number) => (wallTime + at - timestamp) * 1000 - timeOrigin;
+    const entryEnd = entryId === undefined ? undefined : finished.get(entryId);
+    return {
+      responseStartMs: onPage(document.headers),
+      responseEndMs: onPage(finished.get(id) ?? Number.NaN),
+      entryEndMs: entryEnd === undefined ? undefined : onPage(entryEnd),
+      bytes: [...sizes.values()].reduce((a, b) => a + b, 0),
+      documentBytes: sizes.get(id) ?? 0,
+    };
+  };
+}
+
+/** Chromium's processes, all of them: the browser, its renderers, the GPU and network services. */
+async function chromiumCpuSeconds(browserSession: CDPSession): Promise<number> {
+  const { processInfo } = await browserSession.send("SystemInfo.getProcessInfo");
+  return processInfo.reduce((sum, p) => sum + p.cpuTime, 0);
+}
+
+/**
+ * Resolves once Chromium has used at most a tick of CPU (10 ms) over `windowMs`: a new context starts a renderer
+ * for the omnibox's WebUI popup, ~0.7 s of CPU, which would otherwise run during the measured load, on the core
+ * the page has (the bench pins itself and Chromium to one). A visitor's browser did that when its window opened.
+ */
+async function untilQuiet(browserSession: CDPSession, windowMs = 200, timeoutMs = 15_000): Promise<void> {
+  const start = performance.now();
+  const samples = [await chromiumCpuSeconds(browserSession)];
+  const steps = windowMs / 50;
+  while (performance.now() - start < timeoutMs) {
+    await Bun.sleep(50);
+    samples.push(await chromiumCpuSeconds(browserSession));
+    if (samples.length > steps && samples.at(-1)! - samples.at(-1 - steps)! <= 0.01) return;
+  }
+  throw new Error(`Chromium was still busy ${timeoutMs} ms after the load began`);
+}
+
+async function coldLoad(browser: Browser, browserSession: CDPSession, target: VisitorTarget, condition: VisitorCondition, from: string | undefined): Promise<Load> {
   const { path, throttle } = condition;
   const context = await browser.newContext();
   try {
@@ -115,6 +179,7 @@ async function coldLoad(browser: Browser, target: VisitorTarget, condition: Visi
     await page.addInitScript(OBSERVE);
     // Before the DevTools session: the other site's page is not part of the load.
     if (from) await page.goto(from);
+    await untilQuiet(browserSession);
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
@@ -122,12 +187,7 @@ async function coldLoad(browser: Browser, target: VisitorTarget, condition: Visi
       await cdp.send("Network.emulateNetworkConditions", throttle.network);
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle.cpuSlowdown });
     }
-    const sizes = new Map<string, number>();
-    let documentId: string | undefined;
-    cdp.on("Network.responseReceived", (e) => {
-      if (e.type === "Document") documentId ??= e.requestId;
-    });
-    cdp.on("Network.loadingFinished", (e) => void sizes.set(e.requestId, e.encodedDataLength));
+    const network = watchNetwork(cdp);
     await page.goto(target.origin + path, { waitUntil: "load" });
     if (target.hydrates) await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 30_000 });
     // Late LCP candidates and the long tasks of hydration's effects land within this.
@@ -136,18 +196,14 @@ async function coldLoad(browser: Browser, target: VisitorTarget, condition: Visi
       const v = (window as unknown as { __visitor: { lcp: number; longTasks: LongTask[]; hydrated: number } }).__visitor;
       const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1;
       const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-      return { ...v, fcp, dcl: nav.domContentLoadedEventEnd, responseStart: nav.responseStart, responseEnd: nav.responseEnd };
+      return { ...v, fcp, dcl: nav.domContentLoadedEventEnd, timeOrigin: performance.timeOrigin };
     });
-    const documentBytes = documentId ? (sizes.get(documentId) ?? 0) : 0;
     return {
-      responseStartMs: m.responseStart,
-      responseEndMs: m.responseEnd,
+      ...network(m.timeOrigin),
       fcpMs: m.fcp,
       lcpMs: m.lcp,
       dclMs: m.dcl,
       hydratedMs: m.hydrated >= 0 ? m.hydrated : undefined,
-      bytes: [...sizes.values()].reduce((a, b) => a + b, 0),
-      documentBytes,
       longTasks: m.longTasks.length,
       longTaskMs: m.longTasks.reduce((sum, t) => sum + t.duration, 0),
       tbtMs: blockingTime(m.longTasks, m.fcp),
@@ -174,9 +230,28 @@ export function perRequestConditions(path: string): VisitorCondition[] {
   ];
 }
 
-/** `runs` cold loads per target and condition, after one unrecorded load each; the targets take turns. */
-export async function measureVisitors(targets: VisitorTarget[], conditions: readonly VisitorCondition[], runs: number): Promise<VisitorResult[]> {
+/** Requests of the page a fresh server answers before its visitors come: a deploy's health checks and first few. */
+export const FRESH_WARM_REQUESTS = 5;
+
+/**
+ * The servers to load: the same ones throughout, each warmed by an unrecorded load per condition; or a function
+ * that starts them anew, called before each condition, and then warmed by FRESH_WARM_REQUESTS plain requests of
+ * its page only: what a visitor meets soon after a deploy.
+ */
+export type VisitorServers = VisitorTarget[] | (() => Promise<VisitorTarget[]>);
+
+async function warm(target: VisitorTarget, path: string): Promise<void> {
+  for (let i = 0; i < FRESH_WARM_REQUESTS; i++) {
+    const res = await fetch(target.origin + path);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${target.name} answered ${path} with ${res.status}`);
+  }
+}
+
+/** `runs` cold loads per server and condition, the servers taking turns. */
+export async function measureVisitors(targets: VisitorServers, conditions: readonly VisitorCondition[], runs: number): Promise<VisitorResult[]> {
   const browser = await launchBrowser();
+  const browserSession = await browser.newBrowserCDPSession();
   // The other site: another loopback address is another site to Chromium.
   const elsewhere = Bun.serve({
     hostname: "127.0.0.2",
@@ -187,10 +262,13 @@ export async function measureVisitors(targets: VisitorTarget[], conditions: read
     const results: VisitorResult[] = [];
     for (const condition of conditions) {
       const from = condition.arrival === "from another site" ? elsewhere.url.href : undefined;
-      const byTarget = targets.map((t): VisitorResult => ({ ...condition, server: t.name, loads: [] }));
-      for (let i = -1; i < runs; i++) {
-        for (const [k, target] of targets.entries()) {
-          const load = await coldLoad(browser, target, condition, from);
+      const fresh = typeof targets === "function";
+      const servers = fresh ? await targets() : targets;
+      if (fresh) for (const target of servers) await warm(target, condition.path);
+      const byTarget = servers.map((t): VisitorResult => ({ ...condition, server: t.name, loads: [] }));
+      for (let i = fresh ? 0 : -1; i < runs; i++) {
+        for (const [k, target] of servers.entries()) {
+          const load = await coldLoad(browser, browserSession, target, condition, from);
           if (i >= 0) byTarget[k]!.loads.push(load);
         }
       }
@@ -212,6 +290,7 @@ export function medians(r: VisitorResult) {
   return {
     responseStartMs: of((l) => l.responseStartMs),
     responseEndMs: of((l) => l.responseEndMs),
+    entryEndMs: of((l) => l.entryEndMs),
     fcpMs: of((l) => l.fcpMs),
     lcpMs: of((l) => l.lcpMs),
     dclMs: of((l) => l.dclMs),

@@ -38,7 +38,7 @@ test("the binary serves the app's page, with its loader's data", async () => {
   expect(res.status).toBe(200);
   const html = await res.text();
   expect(html).toContain("<h1>Hello, <!-- -->Ada</h1>");
-  expect(html).toMatch(/<script[^>]+src="\/assets\/entry-client-[a-z0-9]+\.js"/);
+  expect(html).toMatch(/<link rel="modulepreload" href="\/assets\/entry-client-[a-z0-9]+\.js"/);
 });
 
 test("the binary answers an unknown path with the app's not-found page", async () => {

@@ -30,8 +30,16 @@ async function scriptTexts(html: string): Promise<string[]> {
   return scripts;
 }
 
-/** A JS realm of its own, as a page is: nothing of this test's globals leaks into what the scripts see. */
-const realm = createContext({ window: {} });
+/**
+ * A JS realm of its own, as a page is: nothing of this test's globals leaks into what the scripts see. Its page
+ * has not painted yet, so the boot script's import of the entry waits (on an observer that never reports).
+ */
+const realm = createContext({
+  window: {},
+  document: { visibilityState: "visible" },
+  PerformanceObserver: Object.assign(function () {}, { supportedEntryTypes: ["paint"] }, { prototype: { observe() {} } }),
+  addEventListener() {},
+});
 
 /** Runs the page's boot script in that realm and returns what it put on window.__BRISK__. */
 async function bootStateOf(html: string): Promise<{ page: { levels: Array<{ data: { q: string } }> } }> {

@@ -63,9 +63,9 @@ describe("the stored page", () => {
     expect(a.headers.get("x-request-id")).not.toBe(b.headers.get("x-request-id"));
     const html = await a.text();
     const nonce = nonceOf(a);
-    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map(([tag]) => tag);
-    expect(scripts.length).toBeGreaterThan(1);
-    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    const tags = [...html.matchAll(/<script\b[^>]*>|<link rel="modulepreload"[^>]*>/g)].map(([tag]) => tag);
+    expect(tags.length).toBeGreaterThan(1);
+    for (const tag of tags) expect(tag).toContain(`nonce="${nonce}"`);
     expect(bootState(html).nonce).toBe(nonce);
     expect(bootState(html).host).toBe("localhost");
     expect(html).not.toMatch(/brisk0prerender|brisk-prerender-host/);
