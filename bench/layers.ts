@@ -128,6 +128,13 @@ try {
     console.log(`| ${name} | ${(median(xs) - (name in cases ? base : asyncBase)).toFixed(2)} |`);
   }
   console.log(`| (a request made: the baseline) | ${base.toFixed(2)} |`);
+  // Rows that differ by one step are compared round by round: each round measures both alike, under the same load.
+  const paired = (a: string, b: string) => {
+    const [xs, ys] = [times.get(a)!, times.get(b)!];
+    const diffs = xs.map((x, i) => x - ys[i]!);
+    return `${median(diffs).toFixed(2)} µs (rounds: ${Math.min(...diffs).toFixed(1)} to ${Math.max(...diffs).toFixed(1)})`;
+  };
+  console.log(`\nA guard middleware against the same check in the loader, per request: ${paired("page handler, /guarded/items (the check in a guard middleware)", "page handler, /session/items (the check in the loader)")}`);
   await monitoring.close(0);
 } finally {
   await rm(work, { recursive: true, force: true });
