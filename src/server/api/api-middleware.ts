@@ -15,6 +15,7 @@ import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { Middleware } from "../../runtime/route.ts";
 import { requestCookies } from "./request-cookies.ts";
 import { contextOf } from "../request/context.ts";
+import { appHeaderName } from "../request/headers.ts";
 import { runChain } from "../request/middleware.ts";
 
 /** Middleware for every API route registered after it on the instance that uses it. */
@@ -33,8 +34,7 @@ export function apiMiddleware(...middleware: readonly Middleware[]) {
         headers: request.headers,
         cookies: requestCookies(request),
         setHeader(name: string, value: string) {
-          if (name.toLowerCase() === "set-cookie") throw new TypeError("setHeader: use ctx.cookies.set() for cookies");
-          set.headers[name.toLowerCase()] = value;
+          set.headers[appHeaderName(name)] = value;
         },
         signal: request.signal,
         context,

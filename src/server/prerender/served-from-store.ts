@@ -4,7 +4,6 @@
 import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
 import { hostProblem } from "../http/host-check.ts";
-import { requestPath } from "../request/request-path.ts";
 import { publicFileAt, type PublicFiles } from "../assets/public-files.ts";
 import type { Logger } from "../monitoring/logger.ts";
 import { logLine } from "../monitoring/request-log.ts";
@@ -52,14 +51,14 @@ export function servedFromStore(
   };
   // Cheapest first: the method, then the other routes' patterns (an API or tunnel path is no unmatched page,
   // whatever the stored not-found page would say; an asset never gets its URL parsed here), then the pages.
-  const decide = (request: Request) =>
+  const decide = (context: RequestContext) =>
     prerendered !== undefined &&
-    (request.method === "GET" || request.method === "HEAD") &&
-    !answeredElsewhere(requestPath(request.url)) &&
-    isStoredResponse(contextOf(request, options), prerendered);
+    (context.method === "GET" || context.method === "HEAD") &&
+    !answeredElsewhere(context.path) &&
+    isStoredResponse(context, prerendered);
   return (request) => {
     const context = contextOf(request, options);
-    return (context.stored ??= decide(request));
+    return (context.stored ??= decide(context));
   };
 }
 

@@ -46,3 +46,13 @@ export function addHeaders(
     else if (!target.has(name)) target.set(name, value);
   }
 }
+
+/**
+ * The name an app's `setHeader(name, value)` sets, lower-cased: any header but Set-Cookie, which has its own
+ * API (`ctx.cookies`) that keeps one Set-Cookie per cookie and the defaults.
+ */
+export function appHeaderName(name: string): string {
+  const key = name.toLowerCase();
+  if (key === "set-cookie") throw new TypeError("setHeader: use ctx.cookies.set() for cookies");
+  return key;
+}

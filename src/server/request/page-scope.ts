@@ -5,6 +5,7 @@ import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/route.ts";
 import type { CookieSettings } from "../cookies/cookies.ts";
 import { cookiesOf, type RequestContext } from "./context.ts";
+import { appHeaderName } from "./headers.ts";
 
 export interface PageScope {
   /**
@@ -26,12 +27,7 @@ export interface PageScope {
 export function pageScope(context: RequestContext, request: Request, url: URL, settings: CookieSettings, body?: ActionBody): PageScope {
   const headers = new Map<string, string>();
   let values: RouterContextProvider | undefined;
-  const setHeader = (name: string, value: string) => {
-    const key = name.toLowerCase();
-    // Cookies have their own API, which keeps one Set-Cookie per cookie and the defaults.
-    if (key === "set-cookie") throw new TypeError("setHeader: use ctx.cookies.set() for cookies");
-    headers.set(key, value);
-  };
+  const setHeader = (name: string, value: string) => void headers.set(appHeaderName(name), value);
   const self: PageScope = {
     body,
     ctx: (params) => ({
