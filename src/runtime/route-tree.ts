@@ -125,7 +125,20 @@ export function rankOf(pattern: string, index = false): number {
   return rank;
 }
 
-type Branch = { levels: RouteNode[]; rank: number } & Compiled;
+/** A branch and the name its matches carry: its full pattern, or for a layout matched loosely `<layout>/*`. */
+type Branch = { levels: RouteNode[]; rank: number; name: string } & Compiled;
+
+/** The first branch (in rank order) whose pattern matches the path, with each level's params. */
+function firstMatch(branches: readonly Branch[], pathname: string): RouteMatch | undefined {
+  for (const { levels, pattern, keys, name } of branches) {
+    const found = pattern.exec(pathname);
+    if (!found) continue;
+    const matched = matchedLevels(levels, keys, found);
+    const leaf = matched.at(-1)!;
+    return { route: leaf.node.route, pattern: name, params: leaf.params, levels: matched };
+  }
+  return undefined;
+}
 
 /** Highest rank first; `sort` is stable, so equal ranks keep the table's order. */
 const byRank = (branches: Branch[]) => branches.sort((a, b) => b.rank - a.rank);
@@ -159,9 +172,11 @@ function compile(routes: readonly RouteDefinition[]): RouteTree {
       const levels = [...above, node];
       if (route.children) {
         walk(route.children, levels);
-        layouts.push({ levels, rank: levels.length * 1000 + rankOf(pattern), ...parsePattern(pattern, true) });
+        // Named as a splat under the layout: what wouter's <Route> matches the path with, and the logs' route.
+        const name = `${pattern === "/" ? "" : pattern}/*`;
+        layouts.push({ levels, rank: levels.length * 1000 + rankOf(pattern), name, ...parsePattern(pattern, true) });
       }
-      if (!route.children?.some((child) => child.index)) branches.push({ levels, rank: rankOf(pattern, route.index), ...parsePattern(pattern) });
+      if (!route.children?.some((child) => child.index)) branches.push({ levels, rank: rankOf(pattern, route.index), name: pattern, ...parsePattern(pattern) });
     }
   };
   walk(routes, []);
@@ -172,23 +187,10 @@ function compile(routes: readonly RouteDefinition[]): RouteTree {
     nodes,
     byId,
     match(pathname) {
-      for (const { levels, pattern, keys } of branches) {
-        const found = pattern.exec(pathname);
-        if (!found) continue;
-        const matched = matchedLevels(levels, keys, found);
-        const leaf = matched.at(-1)!;
-        return { route: leaf.node.route, pattern: leaf.node.pattern, params: leaf.params, levels: matched };
-      }
-      for (const { levels, pattern, keys } of layouts) {
-        const found = pattern.exec(pathname);
-        if (!found) continue;
-        const matched = matchedLevels(levels, keys, found);
-        const leaf = matched.at(-1)!;
-        // Named as a splat under the layout: what wouter's <Route> matches the path with, and the logs' route.
-        const below = `${leaf.node.pattern === "/" ? "" : leaf.node.pattern}/*`;
-        return { route: leaf.node.route, pattern: below, params: leaf.params, levels: matched, missing: true };
-      }
-      return null;
+      const exact = firstMatch(branches, pathname);
+      if (exact) return exact;
+      const layout = firstMatch(layouts, pathname);
+      return layout ? { ...layout, missing: true } : null;
     },
   };
 }

@@ -19,10 +19,11 @@ import { hasMiddleware, runMiddleware } from "../request/middleware.ts";
 /** Renders the page a request asks for: no public file, no stored page (bench/ablation-server.ts runs it bare). */
 export async function handlePage(context: RequestContext, deps: PageDeps): Promise<Response> {
   const target = pageTarget(context);
-  return target instanceof Response ? target : renderTarget(context.request, context, target, deps);
+  return target instanceof Response ? target : renderTarget(context, target, deps);
 }
 
-async function renderTarget(request: Request, record: RequestContext, target: PageTarget, deps: PageDeps) {
+async function renderTarget(record: RequestContext, target: PageTarget, deps: PageDeps) {
+  const { request } = record;
   const match = deps.match(target.url.pathname);
   const allowed = allowedMethods(match);
   if (!allowed.includes(request.method)) return text(405, "method not allowed", { allow: allowed.join(", ") });
@@ -99,7 +100,7 @@ export function pagesPlugin(deps: PageDeps) {
       const target = pageTarget(record);
       if (target instanceof Response) return target;
       // A prerendered page never gets here: it is answered before routing (served-from-store.ts).
-      return monitorPage(deps.monitor, request, record, () => renderTarget(request, record, target, deps));
+      return monitorPage(deps.monitor, request, record, () => renderTarget(record, target, deps));
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
     { parse: "none" },
