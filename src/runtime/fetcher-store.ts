@@ -26,6 +26,10 @@ interface Entry {
   controller?: AbortController;
   /** Mounted components using the key. */
   users: number;
+  /** Its last request was a load: runs it again. */
+  reload?: () => void;
+  /** The revalidation (NavState.revalidated) it last loaded again for: components sharing the key ask once each. */
+  reloadedFor?: number;
 }
 
 export interface FetcherStore {
@@ -36,6 +40,13 @@ export interface FetcherStore {
   /** A new request for `key`: the one before it is abandoned. */
   start(key: string): AbortController;
   update(key: string, next: (snapshot: FetcherSnapshot) => FetcherSnapshot): void;
+  /**
+   * What loads `key`'s data again after the page's next revalidation (its last request was a load, made at
+   * `revalidation`), or none (a post).
+   */
+  loadedBy(key: string, reload: (() => void) | undefined, revalidation: number | undefined): void;
+  /** The page's data loaded again (`revalidation`, NavState.revalidated): `key` loads its data again, once. */
+  revalidate(key: string, revalidation: number): void;
   /** Every fetcher not idle; the same array until one changes. */
   inFlight(): FetcherInFlight[];
 }
@@ -80,6 +91,17 @@ function createFetcherStore(): FetcherStore {
       const found = entry(key);
       found.snapshot = next(found.snapshot);
       changed();
+    },
+    loadedBy(key, reload, revalidation) {
+      const found = entry(key);
+      found.reload = reload;
+      found.reloadedFor = revalidation;
+    },
+    revalidate(key, revalidation) {
+      const found = entries.get(key);
+      if (!found?.reload || found.reloadedFor === revalidation) return;
+      found.reloadedFor = revalidation;
+      found.reload();
     },
     inFlight: () =>
       (busy ??= [...entries].flatMap(([key, { snapshot }]) => (snapshot.state === "idle" ? [] : [{ key, ...snapshot }]))),

@@ -53,7 +53,8 @@ function pathOf(href: string): string {
 /**
  * `const like = useFetcher<typeof likeAction>()`: posts without navigating; `like.data` is the action's value.
  * Outcomes are never silent: a redirect navigates, a not-found, forbidden, unauthorized or error shows its
- * page as a navigation would. After an action the page's loaders run again, so the page shows what changed.
+ * page as a navigation would. After an action the page's loaders run again, and every fetcher's loaded data is
+ * loaded again, so the page shows what changed.
  * A request is abandoned when another starts on the same fetcher, or the last component using it goes.
  */
 export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(options: FetcherOptions = {}): Fetcher<ActionValue<A>> {
@@ -64,11 +65,18 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
   const read = () => store.get(key) as FetcherSnapshot<ActionValue<A>>;
   const snapshot = useSyncExternalStore(store.subscribe, read, read);
   useEffect(() => store.use(key), [store, key]);
+  // Data it loaded is loaded again whenever the page's is after an action, as React Router's fetchers are.
+  const readRevalidated = () => nav.getState().revalidated;
+  const revalidated = useSyncExternalStore(nav.subscribe, readRevalidated, readRevalidated);
+  useEffect(() => {
+    if (revalidated !== undefined) store.revalidate(key, revalidated);
+  }, [store, key, revalidated]);
 
   const run = useCallback(
     async (href: string, state: FetcherState, body?: FormData | URLSearchParams, formData?: FormData, fallback?: () => void) => {
       // A new request takes over: the answer of the one before it is no longer wanted.
       const controller = store.start(key);
+      store.loadedBy(key, body ? undefined : () => void run(href, "loading"), nav.getState().revalidated);
       store.update(key, (s) => ({ ...s, state, formData, formAction: body ? pathOf(href) : undefined }));
       await nav.fetch({
         href,

@@ -18,6 +18,12 @@ export interface NavState {
   failedNavigation?: { to: string; retry(): void };
   /** A navigation or a form submission is on its way: the page can say so (`usePending()`). */
   pending?: Pending;
+  /**
+   * How many times the page's levels have loaded again after an action or `useRevalidate()`: a fetcher holding
+   * loaded data loads it again when this moves, so what the action changed shows there too (as React Router's
+   * fetchers do). An action answering with an error status loads nothing again, fetchers included.
+   */
+  revalidated?: number;
 }
 
 export interface Pending {

@@ -133,6 +133,21 @@ describe("after an action", () => {
     expect(planLoads(page)).toBe(layout + 1);
     expect(item(page).loads).toBe(loads + 1);
   });
+
+  test("fetchers holding loaded data are told to load it again when an action or a revalidation loads the page's levels, never by a link or a 422", async () => {
+    const page = await openPage(live.origin, "/plan/items/1");
+    const revalidations = () => page.store.getState().revalidated ?? 0;
+    await page.navigator.go("/plan/items/2", {});
+    expect(revalidations()).toBe(0);
+    expect(await page.navigator.submit(submission("/plan/items/2", { note: " " }))).toBe(false);
+    expect(revalidations()).toBe(0);
+    expect(await page.navigator.submit(submission("/plan/items/2", { note: "kept" }))).toBe(true);
+    expect(revalidations()).toBe(1);
+    await page.navigator.revalidate();
+    expect(revalidations()).toBe(2);
+    await page.navigator.go("/plan/items/1", {});
+    expect(revalidations()).toBe(2);
+  });
 });
 
 describe("a GET form", () => {

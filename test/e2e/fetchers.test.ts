@@ -44,6 +44,22 @@ describe("with JavaScript", () => {
     await page.close();
   });
 
+  test("data a fetcher loaded is loaded again after another fetcher's action: it shows what the action changed", async () => {
+    const { page, watch } = await open();
+    await page.click("#load-count");
+    await page.waitForFunction(() => document.querySelector("#loaded-count")?.textContent?.startsWith("count "));
+    const before = Number((await page.textContent("#loaded-count"))!.slice("count ".length));
+    const loads = await number(page, "#fetchers-loads");
+    await page.click("#likes + button");
+    await page.waitForFunction((n) => document.querySelector("#loaded-count")?.textContent === `count ${n + 1}`, before);
+    // The page's own loader ran again too, and nothing loaded twice into the page.
+    expect(await number(page, "#fetchers-loads")).toBeGreaterThan(loads);
+    expect(await number(page, "#likes")).toBe(before + 1);
+    expect(watch.documents).toHaveLength(1);
+    expect(watch.problems).toEqual([]);
+    await page.close();
+  });
+
   test("several at once, each with its own state: a load completes while a like is still on its way", async () => {
     const { page } = await open();
     const likes = await number(page, "#likes");

@@ -10,14 +10,14 @@ import { submittedForm } from "./submit.ts";
 
 /** The page shows a fetcher's outcome or error as a navigation would, its URL and history unchanged. */
 async function showInPlace(n: NavigatorState, answer: FetchedPage, signal: AbortSignal): Promise<void> {
-  const { path, search, page } = n.store.getState();
+  const { path, search, page, revalidated } = n.store.getState();
   let { payload } = answer;
   // A route fallback belongs to the routes it was rendered for: another route's page shows the app's.
   if (payload.route !== page.payload.route) payload = { ...payload, boundary: undefined, levels: [] };
   const readiness = await ready(n, new URL(location.href), payload, signal);
   if (readiness === "reloading" || signal.aborted) return;
   const live = n.open(payload, page);
-  commitPage(n, { path, search, page: live.view, loadFailed: readiness === "failed" });
+  commitPage(n, { path, search, page: live.view, loadFailed: readiness === "failed", revalidated });
   await settleAll(live, answer);
 }
 

@@ -1,6 +1,6 @@
 // moves.ts: another page, or this one again: a link, back and forward, a GET form, an action's redirect, a
 // revalidation. Each asks for what its load plan leaves to load, then shows the page with the levels it keeps.
-import type { NavigateOptions } from "../navigation.ts";
+import type { NavigateOptions, NavState } from "../navigation.ts";
 import { holdOver, planLoad, type LoadCause, type LoadPlan } from "./load-plan.ts";
 import { begin, commitPage, isCurrent, ready, settleAll, type NavigatorState } from "./navigator.ts";
 import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
@@ -8,6 +8,9 @@ import { clearPrefetched, takePrefetched } from "./prefetch.ts";
 
 /** Redirect chains longer than this are a loop; the browser's own full load will say so. */
 const MAX_REDIRECTS = 5;
+
+/** The state with one more revalidation counted. */
+const afterRevalidation = (state: NavState): NavState => ({ ...state, revalidated: (state.revalidated ?? 0) + 1 });
 
 /** How the history entry and scroll position follow a commit. */
 export interface Move {
@@ -50,7 +53,10 @@ export async function show(n: NavigatorState, first: FetchedPage, from: URL, pla
   if (payload.levels.some(({ id, kept }) => kept && !shown.data.has(id))) return location.assign(url.href);
   const live = n.open(payload, shown);
   if (move.history !== "none") window.history[move.history === "push" ? "pushState" : "replaceState"](null, "", href);
-  commitPage(n, { path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed" });
+  // Fetchers holding loaded data load it again whenever an action or a revalidation loaded the page's levels again.
+  const reloaded = cause.kind !== "navigation" && plan.keep.some((kept) => !kept);
+  const { revalidated } = reloaded ? afterRevalidation(n.store.getState()) : n.store.getState();
+  commitPage(n, { path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed", revalidated });
   if (move.scroll) scrollAfterCommit(url);
   await settleAll(live, fetched);
 }
