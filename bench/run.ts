@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { TRACING_MODULE, type Manifest } from "../src/server/assets/manifest.ts";
-import { startFakeIngest } from "../test/support/fake-ingest.ts";
+import { startFakeIngest } from "brisk/test";
 import { countArrivals } from "./lib/arrivals.ts";
 import { buildBinary, coldStarts, peakMemory, startBinary } from "./lib/binary.ts";
 import { measureClientWeight, weighFiles } from "./lib/client-weight.ts";

@@ -13,10 +13,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeIngest } from "../test/support/fake-ingest.ts";
+import { freePort, startFakeIngest } from "brisk/test";
 import { abandonStreams } from "./lib/abandon-client.ts";
 import { buildBinary } from "./lib/binary.ts";
-import { freePort, memoryOf, stopChild, until200 } from "./lib/proc.ts";
+import { memoryOf, stopChild, until200 } from "./lib/proc.ts";
 import { soakServerEnv } from "./lib/soak-env.ts";
 import { int, round } from "./lib/stats.ts";
 import { sampleRss } from "./soak-rss.ts";

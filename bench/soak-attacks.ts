@@ -3,7 +3,7 @@
 // that ask for every slot), a HEAD flood, and a log shipper that dies and comes back. Each reports what
 // it sent and how the server answered; the report holds the run to its targets (peak RSS, no error line from
 // an attack, no envelope lost).
-import type { FakeIngest } from "../test/support/fake-ingest.ts";
+import type { FakeIngest } from "brisk/test";
 import { stallUploads } from "../test/support/stalled-uploads.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
 import { emptyCounts, runLoad, soakTargets, type LoadCounts, type Target } from "./soak-load.ts";

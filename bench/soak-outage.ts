@@ -14,9 +14,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFakeIngest, type FakeIngest } from "../test/support/fake-ingest.ts";
+import { freePort, startFakeIngest, type FakeIngest } from "brisk/test";
 import { buildBinary, type Binary } from "./lib/binary.ts";
-import { definedEnv, freePort, memoryOf, until200 } from "./lib/proc.ts";
+import { definedEnv, memoryOf, until200 } from "./lib/proc.ts";
 
 /** The bench app's page whose loader throws: every answer is a 500 with a digest, one Sentry event. */
 const FAILING_PAGE = "/server-error";

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../src/server/build/client-build.ts";
-import { startFakeIngest } from "../test/support/fake-ingest.ts";
+import { startFakeIngest } from "brisk/test";
 import { BENCH_APP } from "./lib/bench-app.ts";
 import { benchServers } from "./lib/bench-servers.ts";
 import { LOAD_CORE, pinSelf } from "./lib/proc.ts";

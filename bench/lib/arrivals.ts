@@ -1,6 +1,6 @@
 // arrivals.ts: counts what reaches the fake ingest, per ingest path, so a tunnel's 2xx answers can be
 // checked against what arrived (Brisk and the reference forward to different project paths).
-import type { FakeIngest } from "../../test/support/fake-ingest.ts";
+import type { FakeIngest } from "brisk/test";
 
 /**
  * The fake ingest keeps every request; at thousands a second that is gigabytes, so this drains its

@@ -1,7 +1,8 @@
 // binary.ts: the bench app's compiled server, built from the working tree: size, cold start, idle and peak memory.
 import { buildBinary as buildAppBinary } from "../../src/server/build/binary.ts";
 import { BENCH_APP } from "./bench-app.ts";
-import { SERVER_CORE, cpuSecondsOf, definedEnv, freePort, memoryOf, ourPids, pinned, stopChild, until200 } from "./proc.ts";
+import { freePort } from "brisk/test";
+import { SERVER_CORE, cpuSecondsOf, definedEnv, memoryOf, ourPids, pinned, stopChild, until200 } from "./proc.ts";
 
 export interface Binary {
   path: string;

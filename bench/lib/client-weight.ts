@@ -3,7 +3,7 @@
 // pull in. After hydration: every other script Chromium fetched for the page until the network went
 // quiet (the navigation chunk, Sentry's chunk). Without Chromium, the build's Sentry chunk stands in.
 import { brotliCompressSync, constants } from "node:zlib";
-import { launchBrowser } from "../../test/support/browser.ts";
+import { launchBrowser } from "brisk/test";
 
 export interface Weight {
   files: string[];

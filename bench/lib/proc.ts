@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import type { Subprocess } from "bun";
+import { freePort } from "brisk/test";
 
 /** Servers on one core, wrk and the bench itself (with the fake ingest) on the other: no fight for a core. */
 export const SERVER_CORE = 0;
@@ -23,13 +24,6 @@ export function pinSelf(core: number): void {
 
 /** Processes of this run (servers, the binary): their CPU is ours, not foreign load. */
 export const ourPids = new Set<number>();
-
-export async function freePort(): Promise<number> {
-  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const { port } = probe;
-  probe.stop(true);
-  return port;
-}
 
 /** Polls `url` until it answers 200; resolves with the milliseconds since `since`. */
 export async function until200(url: string, since: number, timeoutMs: number, everyMs = 1): Promise<number> {

@@ -9,7 +9,7 @@
 // a page, but must start a new one for a page that sends Cross-Origin-Opener-Policy (Brisk's documents do),
 // which costs that row ~170 ms on this VM and nothing in the others.
 import type { Browser, CDPSession } from "playwright-core";
-import { launchBrowser } from "../../test/support/browser.ts";
+import { launchBrowser } from "brisk/test";
 import { median } from "./stats.ts";
 
 export interface VisitorTarget {

@@ -4,7 +4,8 @@ import { cleanup, screen } from "@testing-library/react";
 import { clientErrorPageProps, showsErrorDetails } from "../../src/runtime/error-page.ts";
 import { OutcomePage } from "../../src/runtime/OutcomePage.tsx";
 import { ErrorPage } from "../fixtures/app/pages.tsx";
-import { navigationFor, payload, renderWith } from "./render.tsx";
+import { pagePayload, testNavigation } from "../../src/server/testing/dom.tsx";
+import { renderWith } from "./render.tsx";
 
 afterEach(cleanup);
 
@@ -14,7 +15,7 @@ describe("outcome pages", () => {
     ["forbidden", "Forbidden"],
     ["unauthorized", "Sign-in required"],
   ] as const)("%s renders its own page, a way home and noindex", async (kind, heading) => {
-    await renderWith(navigationFor(payload()).nav, <OutcomePage kind={kind} />);
+    await renderWith(testNavigation(pagePayload()).nav, <OutcomePage kind={kind} />);
     expect(screen.getByRole("heading", { level: 1 }).textContent).toContain(heading);
     expect(screen.getByRole("link", { name: /home page/ }).getAttribute("href")).toBe("/");
     expect(document.querySelector('meta[name="robots"]')?.getAttribute("content")).toBe("noindex");
@@ -24,7 +25,7 @@ describe("outcome pages", () => {
 describe("the exception page of an error caught in the browser", () => {
   test("names the host and the side, and shows the digest", async () => {
     const error = Object.assign(new Error("boom"), { digest: "abc123defg", side: "server" });
-    await renderWith(navigationFor(payload()).nav, <ErrorPage {...clientErrorPageProps(error, "shop.example", "production")} />);
+    await renderWith(testNavigation(pagePayload()).nav, <ErrorPage {...clientErrorPageProps(error, "shop.example", "production")} />);
     expect(screen.getByRole("alert").textContent).toContain("A server-side exception has occurred while loading shop.example");
     expect(screen.getByText("abc123defg").tagName).toBe("CODE");
   });
@@ -38,7 +39,7 @@ describe("the exception page of an error caught in the browser", () => {
 
   test("development: the message and the stack, on the page", async () => {
     const error = new Error("boom in loader");
-    await renderWith(navigationFor(payload()).nav, <ErrorPage {...clientErrorPageProps(error, "h", "development")} />);
+    await renderWith(testNavigation(pagePayload()).nav, <ErrorPage {...clientErrorPageProps(error, "h", "development")} />);
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("boom in loader");
     expect(document.querySelector("pre")?.textContent).toContain("fallbacks.test.tsx");
   });

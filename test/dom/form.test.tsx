@@ -6,7 +6,8 @@ import { useState } from "react";
 import { useFetcher, useFetchers } from "../../src/runtime/fetcher.tsx";
 import { Form, useFormPending } from "../../src/runtime/Form.tsx";
 import type { FetcherRequest, Navigation, Submission } from "../../src/runtime/navigation.ts";
-import { navigationFor, payload, renderWith } from "./render.tsx";
+import { pagePayload, testNavigation } from "../../src/server/testing/dom.tsx";
+import { renderWith } from "./render.tsx";
 
 afterEach(cleanup);
 
@@ -16,7 +17,7 @@ function Pending() {
 
 function harness(answer: () => Promise<boolean>) {
   const submissions: Submission[] = [];
-  const { nav } = navigationFor(payload({ path: "/items", search: "page=2" }));
+  const { nav } = testNavigation(pagePayload({ path: "/items", search: "page=2" }));
   const navigation: Navigation = {
     ...nav,
     submit: (s) => {
@@ -116,7 +117,7 @@ describe("useFetcher", () => {
 
   function fetchHarness() {
     const calls: Call[] = [];
-    const { nav } = navigationFor(payload({ path: "/items" }));
+    const { nav } = testNavigation(pagePayload({ path: "/items" }));
     const navigation: Navigation = {
       ...nav,
       fetch: (request) =>
@@ -193,7 +194,7 @@ describe("useFetcher", () => {
 describe("fetchers by key, and every fetcher in flight", () => {
   function harness() {
     const calls: FetcherRequest[] = [];
-    const { nav } = navigationFor(payload({ path: "/items" }));
+    const { nav } = testNavigation(pagePayload({ path: "/items" }));
     const navigation: Navigation = { ...nav, fetch: (request) => new Promise<void>(() => void calls.push(request)) };
     return { navigation, calls };
   }

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
 import { Link } from "../../src/runtime/Link.tsx";
 import type { Navigation } from "../../src/runtime/navigation.ts";
-import { navigationFor, payload, renderWith } from "./render.tsx";
+import { pagePayload, testNavigation } from "../../src/server/testing/dom.tsx";
+import { renderWith } from "./render.tsx";
 
 afterEach(() => {
   cleanup();
@@ -13,7 +14,7 @@ afterEach(() => {
 
 function recording() {
   const prefetched: string[] = [];
-  const { nav, calls } = navigationFor(payload({ path: "/" }));
+  const { nav, calls } = testNavigation(pagePayload({ path: "/" }));
   const navigation: Navigation = { ...nav, prefetch: (href) => void prefetched.push(href) };
   return { navigation, prefetched, calls };
 }

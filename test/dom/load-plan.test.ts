@@ -8,7 +8,7 @@ import type { LevelPayload, PagePayload } from "../../src/runtime/page-payload.t
 import type { RouteDefinition } from "../../src/runtime/route.ts";
 import { routeTree } from "../../src/runtime/route-tree.ts";
 import type { ShouldRevalidateArgs } from "../../src/runtime/should-revalidate.ts";
-import { payload } from "./render.tsx";
+import { pagePayload } from "../../src/server/testing/dom.tsx";
 
 const fixture = routeTree(fixtureApp.routes);
 const navigation: LoadCause = { kind: "navigation" };
@@ -18,7 +18,7 @@ const action = (status?: number, result?: unknown): LoadCause => ({ kind: "actio
 /** The page showing at `url` with these levels, each with its data. */
 function shown(url: string, levels: LevelPayload[], over: Partial<PagePayload> = {}): NavState {
   const { pathname, search } = new URL(url, "http://x");
-  const page = payload({ path: pathname, search: search.slice(1), levels, ...over });
+  const page = pagePayload({ path: pathname, search: search.slice(1), levels, ...over });
   return { path: pathname, search: search.slice(1), page: { payload: page, data: new Map(levels.map((l) => [l.id, l.data ?? null])) } };
 }
 
@@ -103,7 +103,7 @@ describe("shouldRevalidate", () => {
     const { tree, state } = nested(() => true, () => false);
     const plan = planLoad(state, new URL("http://x/a/b/1/c/2"), tree, navigation);
     expect(plan).toEqual({ keep: [false, true, false], prefix: 0 });
-    const answer = payload({ levels: [{ id: "/a", data: { n: 2 } }, { id: "/a/b/:id", data: { n: 2 } }, { id: "/a/b/:id/c/:x", data: { n: 2 } }] });
+    const answer = pagePayload({ levels: [{ id: "/a", data: { n: 2 } }, { id: "/a/b/:id", data: { n: 2 } }, { id: "/a/b/:id/c/:x", data: { n: 2 } }] });
     expect(holdOver(answer, plan).levels).toEqual([{ id: "/a", data: { n: 2 } }, { id: "/a/b/:id", kept: true }, { id: "/a/b/:id/c/:x", data: { n: 2 } }]);
   });
 
@@ -116,9 +116,9 @@ describe("shouldRevalidate", () => {
 
 describe("holdOver", () => {
   test("leaves the answer as it is when it keeps nothing more; never holds a level below the answer's fallback", () => {
-    const answer = payload({ levels: [{ id: "plan", kept: true }, { id: "/plan/items/:id", data: {} }] });
+    const answer = pagePayload({ levels: [{ id: "plan", kept: true }, { id: "/plan/items/:id", data: {} }] });
     expect(holdOver(answer, { keep: [true, false], prefix: 1 })).toBe(answer);
-    const failed = payload({ levels: [{ id: "plan", data: {} }, { id: "/plan/items/:id" }], boundary: { id: "plan", depth: 1 }, outcome: { kind: "not-found", status: 404 } });
+    const failed = pagePayload({ levels: [{ id: "plan", data: {} }, { id: "/plan/items/:id" }], boundary: { id: "plan", depth: 1 }, outcome: { kind: "not-found", status: 404 } });
     expect(holdOver(failed, { keep: [true, true], prefix: 1 }).levels).toEqual([{ id: "plan", kept: true }, { id: "/plan/items/:id" }]);
   });
 });

@@ -4,7 +4,8 @@ import { cleanup, screen } from "@testing-library/react";
 import { forbidden, notFound, redirect } from "../../src/runtime/outcome.ts";
 import { PageBoundary } from "../../src/runtime/PageBoundary.tsx";
 import { ReporterContext, type ErrorReport } from "../../src/runtime/report.ts";
-import { navigationFor, payload, renderWith } from "./render.tsx";
+import { pagePayload, testNavigation } from "../../src/server/testing/dom.tsx";
+import { renderWith } from "./render.tsx";
 
 afterEach(cleanup);
 
@@ -14,7 +15,7 @@ function Throws({ thrower }: { thrower: () => never }): never {
 
 async function renderThrowing(thrower: () => never, mode: "production" | "development" = "production") {
   const reports: ErrorReport[] = [];
-  const { nav, calls } = navigationFor(payload(), undefined, mode);
+  const { nav, calls } = testNavigation(pagePayload(), undefined, mode);
   // React logs caught errors on the console; that is expected here and not what these tests read.
   const quiet = spyOn(console, "error").mockImplementation(() => {});
   await renderWith(
@@ -89,7 +90,7 @@ describe("a route's own boundary (its fallbacks)", () => {
     const reports: ErrorReport[] = [];
     const quiet = spyOn(console, "error").mockImplementation(() => {});
     await renderWith(
-      navigationFor(payload()).nav,
+      testNavigation(pagePayload()).nav,
       <ReporterContext value={(r) => void reports.push(r)}>
         <PageBoundary>
           <main>

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { fetchPageData, FullLoadNeeded, pageDataUrl } from "../../src/runtime/browser/page-data-client.ts";
 import type { DeferredSettlement } from "../../src/runtime/page-payload.ts";
-import { freePort } from "../support/process.ts";
+import { freePort } from "brisk/test";
 import { liveFixture, openPage, setPageUrl } from "./live-fixture.ts";
 
 const live = liveFixture();

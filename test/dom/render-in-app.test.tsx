@@ -4,7 +4,7 @@ import { afterEach, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { Link, useLoaderData, useParams, useSearch } from "brisk";
 import fixtureApp from "../fixtures/app/app.ts";
-import { renderInApp } from "../../src/server/testing/dom.tsx";
+import { renderInApp } from "brisk/test";
 
 afterEach(cleanup);
 

@@ -1,12 +1,9 @@
 // render.tsx (DOM test support): brisk/test's rendering inside an app, on the fixture app, in a navigation
-// store of our choosing.
+// store of our choosing (pagePayload and testNavigation, from src/server/testing/dom.tsx, make one).
 import type { ReactNode } from "react";
 import fixtureApp from "../fixtures/app/app.ts";
 import type { Navigation } from "../../src/runtime/navigation.ts";
 import { renderWithNavigation } from "../../src/server/testing/dom.tsx";
-
-// Imported from the module, not from brisk/test: a DOM test has no use for the server brisk/test loads.
-export { pagePayload as payload, testNavigation as navigationFor } from "../../src/server/testing/dom.tsx";
 
 export async function renderWith(nav: Navigation, ui: ReactNode): Promise<void> {
   await renderWithNavigation(fixtureApp, nav, ui);

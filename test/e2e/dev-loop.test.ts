@@ -8,8 +8,8 @@ import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/
 import { networkInterfaces, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
-import { freePort, serverEnv, start, waitForStatus, type Running } from "../support/process.ts";
+import { freePort, hydrated, launchBrowser, watchPage, type PageWatch } from "brisk/test";
+import { serverEnv, start, waitForStatus, type Running } from "../support/process.ts";
 import { rawExchange } from "../support/raw-http.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");

@@ -2,7 +2,7 @@
 // result shown before the server confirms it, and every outcome shown, with JavaScript on and off.
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { hydrated, watchPage, type PageWatch } from "../support/browser.ts";
+import { hydrated, watchPage, type PageWatch } from "brisk/test";
 import { chromiumOnFixture } from "../support/chromium-on-fixture.ts";
 
 const on = chromiumOnFixture();

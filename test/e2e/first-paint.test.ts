@@ -3,16 +3,15 @@
 // fixture app (test/fixtures/app).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { storePrerenderedPages } from "../../src/server/create-app.ts";
-import { listenApp, type Listening } from "../support/app.ts";
-import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
+import { hydrated, launchBrowser, listenApp, watchPage, type ListeningApp } from "brisk/test";
+import { FIXTURE } from "../support/app.ts";
 
-let server: Listening;
+let server: ListeningApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await listenApp();
-  await storePrerenderedPages(server.app);
+  server = await listenApp(FIXTURE);
+  await server.prerendered();
   browser = await launchBrowser();
 });
 

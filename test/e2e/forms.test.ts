@@ -3,13 +3,13 @@
 // (test/fixtures/app/writes.tsx). No console errors, no CSP violations.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
-import { listenApp, type Listening } from "../support/app.ts";
+import { hydrated, launchBrowser, listenApp, watchPage, type ListeningApp, type PageWatch } from "brisk/test";
+import { FIXTURE } from "../support/app.ts";
 
-let server: Listening;
+let server: ListeningApp;
 let browser: Browser;
 beforeAll(async () => {
-  server = await listenApp();
+  server = await listenApp(FIXTURE);
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {

@@ -2,7 +2,7 @@
 // a new entry, so Back returns to the form's page as it does without JavaScript; `<Form replace>` keeps the entry.
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { hydrated } from "../support/browser.ts";
+import { hydrated } from "brisk/test";
 import { chromiumOnFixture } from "../support/chromium-on-fixture.ts";
 import { openPage } from "../support/opened-page.ts";
 

@@ -1,17 +1,17 @@
 // Hydration and client navigation in Chromium, against the fixture app (test/fixtures/app) on a real socket.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser, Page } from "playwright-core";
-import { clientAssets, listenApp, type Listening } from "../support/app.ts";
-import { hydrated, launchBrowser, watchPage, type PageWatch } from "../support/browser.ts";
+import { hydrated, launchBrowser, listenApp, watchPage, type ListeningApp, type PageWatch } from "brisk/test";
+import { clientAssets, FIXTURE } from "../support/app.ts";
 
-let server: Listening;
+let server: ListeningApp;
 let browser: Browser;
 /** The navigation code, fetched after hydration. */
 let navigationChunk: string;
 
 beforeAll(async () => {
   // A development client: React then reports every hydration mismatch on the console.
-  server = await listenApp({}, { clientMode: "development" });
+  server = await listenApp({ ...FIXTURE, clientMode: "development" });
   navigationChunk = (await clientAssets("development")).manifest.chunks["src/runtime/browser/navigate.ts"]!;
   browser = await launchBrowser();
 });

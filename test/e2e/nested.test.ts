@@ -3,7 +3,7 @@
 // each level hydrates from its own data.
 import { describe, expect, test } from "bun:test";
 import type { Page, Request as BrowserRequest } from "playwright-core";
-import { hydrated, watchPage, type PageWatch } from "../support/browser.ts";
+import { hydrated, watchPage, type PageWatch } from "brisk/test";
 import { chromiumOnFixture } from "../support/chromium-on-fixture.ts";
 
 const on = chromiumOnFixture();

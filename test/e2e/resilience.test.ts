@@ -3,11 +3,10 @@
 // (test/fixtures/app).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { clientAssets, listenApp, type Listening } from "../support/app.ts";
-import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
-import { startFakeIngest, type FakeIngest } from "../support/fake-ingest.ts";
+import { hydrated, launchBrowser, listenApp, startFakeIngest, watchPage, type FakeIngest, type ListeningApp } from "brisk/test";
+import { clientAssets, FIXTURE } from "../support/app.ts";
 
-let server: Listening;
+let server: ListeningApp;
 let ingest: FakeIngest;
 let browser: Browser;
 let chunk: string;
@@ -16,7 +15,7 @@ let navigationChunk: string;
 
 beforeAll(async () => {
   ingest = await startFakeIngest();
-  server = await listenApp({ SENTRY_DSN: ingest.dsn() });
+  server = await listenApp({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } });
   const { manifest } = await clientAssets("production");
   chunk = manifest.chunks["test/fixtures/app/lazy.tsx"]!;
   stylesheet = manifest.styles["lazy.css"]!;

@@ -11,9 +11,8 @@ import { type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
 import { sentryDebugId } from "../../src/runtime/debug-id.ts";
 import { TRACING_MODULE } from "../../src/server/assets/manifest.ts";
 import { CODEC_MODULE } from "../../src/server/pages/wire.ts";
-import { clientSourcemaps, listenApp, type Listening } from "../support/app.ts";
-import { hydrated, launchBrowser } from "../support/browser.ts";
-import { type FakeIngest } from "../support/fake-ingest.ts";
+import { hydrated, launchBrowser, listenApp, type FakeIngest, type ListeningApp } from "brisk/test";
+import { clientSourcemaps, FIXTURE, listenWith } from "../support/app.ts";
 import { useServerSentry } from "../support/sentry-ingest.ts";
 
 const SENTRY_MODULE = "src/runtime/browser/browser-sentry.ts";
@@ -24,8 +23,8 @@ let ingest: FakeIngest;
 let assets: ClientAssets;
 let monitoring: ServerMonitoring;
 /** SENTRY_DSN points at the fake ingest: server Sentry, browser Sentry and the tunnel are on. */
-let withDsn: Listening;
-let withoutDsn: Listening;
+let withDsn: ListeningApp;
+let withoutDsn: ListeningApp;
 let browser: Browser;
 let sentryChunk: string;
 let dataDir: string;
@@ -33,8 +32,8 @@ let dataDir: string;
 beforeAll(async () => {
   ({ ingest, assets, monitoring, dataDir } = sentry());
   sentryChunk = `/assets/${assets.manifest.chunks[SENTRY_MODULE]}`;
-  withDsn = await listenApp(sentry().env, sentry().deps);
-  withoutDsn = await listenApp();
+  withDsn = await listenWith({ ...FIXTURE, env: sentry().env }, sentry().deps);
+  withoutDsn = await listenApp(FIXTURE);
   browser = await launchBrowser();
 });
 
@@ -66,7 +65,7 @@ interface Visit {
   requests: Request[];
 }
 
-async function visit(server: Listening, path: string): Promise<Visit> {
+async function visit(server: ListeningApp, path: string): Promise<Visit> {
   const page = await browser.newPage();
   const requests: Request[] = [];
   page.on("request", (r) => void requests.push(r));

@@ -7,18 +7,18 @@ import type { Browser, Page } from "playwright-core";
 import { createElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { scriptJson } from "../../src/runtime/script-json.ts";
-import { listenApp, type Listening } from "../support/app.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { launchBrowser, listenApp, type ListeningApp } from "brisk/test";
+import { FIXTURE } from "../support/app.ts";
 import { MARKER, codeUnits, fuzzParams, hostileString } from "../support/fuzz.ts";
 
-let server: Listening;
+let server: ListeningApp;
 let browser: Browser;
 let page: Page;
 /** Script errors on the page: a value that escaped its script tag shows up here first. */
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  server = await listenApp();
+  server = await listenApp(FIXTURE);
   browser = await launchBrowser();
   page = await browser.newPage();
   page.on("pageerror", (e) => pageErrors.push(e.message));

@@ -6,20 +6,19 @@ import type { Event } from "@sentry/core";
 import type { Browser } from "playwright-core";
 import { TRACING_MODULE } from "../../src/server/assets/manifest.ts";
 import { type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
-import { clientAssets, listenApp, type Listening } from "../support/app.ts";
-import { hydrated, launchBrowser } from "../support/browser.ts";
-import { type FakeIngest } from "../support/fake-ingest.ts";
+import { hydrated, launchBrowser, type FakeIngest, type ListeningApp } from "brisk/test";
+import { clientAssets, FIXTURE, listenWith } from "../support/app.ts";
 import { useServerSentry } from "../support/sentry-ingest.ts";
 
 const sentry = useServerSentry({ SENTRY_TRACES_SAMPLE_RATE: "1" }, "production");
 let ingest: FakeIngest;
 let monitoring: ServerMonitoring;
-let server: Listening;
+let server: ListeningApp;
 let browser: Browser;
 
 beforeAll(async () => {
   ({ ingest, monitoring } = sentry());
-  server = await listenApp(sentry().env, sentry().deps);
+  server = await listenWith({ ...FIXTURE, env: sentry().env }, sentry().deps);
   browser = await launchBrowser();
 });
 

@@ -2,8 +2,7 @@
 // ±Infinity and -0 hydrates without a mismatch, and shows the same values after a client navigation; so does
 // one whose data has `__proto__` keys; a streamed value settled before the shell shows as a late one does.
 import { describe, expect, test } from "bun:test";
-import { logFor } from "../support/app.ts";
-import { hydrated, watchPage } from "../support/browser.ts";
+import { hydrated, logFor, watchPage } from "brisk/test";
 import { chromiumOnFixture } from "../support/chromium-on-fixture.ts";
 
 const on = chromiumOnFixture();

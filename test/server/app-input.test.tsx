@@ -9,11 +9,12 @@ import { defineApp } from "../../src/runtime/app-definition.ts";
 import { notFound } from "../../src/runtime/outcome.ts";
 import { createApp } from "../../src/server/create-app.ts";
 import type { LogRecord } from "../../src/server/monitoring/logger.ts";
-import { clientAssets, loadApp, logFor, testApp, testConfig, type TestApp } from "../support/app.ts";
+import { logFor, serveApp, type ServedApp } from "brisk/test";
+import { clientAssets, FIXTURE, loadApp, serveWith, testConfig } from "../support/app.ts";
 
-let t: TestApp;
+let t: ServedApp;
 beforeAll(async () => {
-  t = await testApp();
+  t = await serveApp(FIXTURE);
 });
 
 const json = (body: unknown) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -78,7 +79,7 @@ describe("API routes", () => {
   });
 
   test("bodies are read within ACTION_MAX_BYTES (413) and must be JSON or a form (415)", async () => {
-    const small = await testApp({ ACTION_MAX_BYTES: "1024" });
+    const small = await serveApp({ ...FIXTURE, env: { ACTION_MAX_BYTES: "1024" } });
     const big = await small.request("/api/notes", json({ text: "x".repeat(2000) }));
     expect(big.status).toBe(413);
     expect((await big.json()).error).toContain("1024");
@@ -117,7 +118,7 @@ describe("API routes", () => {
 
   test("an error is a JSON 500 with the digest and request id, logged and captured once", async () => {
     const captured: unknown[] = [];
-    const app = await testApp({}, { capture: (e) => void captured.push(e) });
+    const app = await serveWith(FIXTURE, { capture: (e) => void captured.push(e) });
     const res = await app.request("/api/fails");
     expect(res.status).toBe(500);
     const body = await res.json();
@@ -134,7 +135,7 @@ describe("outcomes answer for themselves outside the page pipeline", () => {
     ["/api/forbidden", 403, { error: "forbidden" }],
   ])("%s: %i as JSON, logged as info and never captured", async (path, status, body) => {
     const captured: unknown[] = [];
-    const app = await testApp({}, { capture: (e) => void captured.push(e) });
+    const app = await serveWith(FIXTURE, { capture: (e) => void captured.push(e) });
     const res = await app.request(path);
     expect(res.status).toBe(status);
     expect(await res.json()).toEqual(body);
@@ -168,7 +169,7 @@ test("/healthz answers text/plain", async () => {
 test("the app's server.start is handed its mode, data folder and database URL, and none of the operator's secrets", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "brisk-started-"));
   const secret = "an operator cookie secret that is long enough to sign with";
-  await testApp({ DATA_DIR: dataDir, COOKIE_SECRET: secret, DATABASE_URL: "postgres://app@127.0.0.1:9/db", SENTRY_DSN: "http://key@127.0.0.1:9/1" }, { appModule: join(import.meta.dir, "../fixtures/started-app/app.ts") });
+  await serveApp({ app: join(import.meta.dir, "../fixtures/started-app/app.ts"), env: { DATA_DIR: dataDir, COOKIE_SECRET: secret, DATABASE_URL: "postgres://app@127.0.0.1:9/db", SENTRY_DSN: "http://key@127.0.0.1:9/1" } });
   const handed = await Bun.file(join(dataDir, "started")).json();
   expect(Object.keys(handed).sort()).toEqual(["dataDir", "databaseUrl", "mode"]);
   expect(handed).toEqual({ mode: "production", dataDir, databaseUrl: "postgres://app@127.0.0.1:9/db" });

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { drain } from "../../src/server/shutdown.ts";
 import { binaryAlone, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../support/binary.ts";
-import { startFakeIngest } from "../support/fake-ingest.ts";
+import { startFakeIngest } from "brisk/test";
 
 let alone: Alone;
 const started: RunningBinary[] = [];

@@ -1,19 +1,23 @@
-// app.ts (test support): brisk/test's served app, for the framework's tests: the fixture app unless a test
-// names another module, with the same call shapes the framework tests were written against.
+// app.ts (test support): the framework's fixture app for its tests: brisk/test's options that serve it
+// (`serveApp(FIXTURE)`), its definition and client build, and brisk/test's serving with what only the
+// framework's tests hand the server (serveWith, listenWith: createApp's dependencies, reached directly).
 import { join } from "node:path";
-import { listenApp as listen, serveApp, type ListeningApp, type ServedApp } from "brisk/test";
+import type { ServeOptions } from "brisk/test";
 import type { AppDefinition } from "../../src/runtime/app-definition.ts";
-import type { AppDeps } from "../../src/server/create-app.ts";
 import type { ClientAssets } from "../../src/server/assets/assets.ts";
 import { loadApp as loadAppModule } from "../../src/server/testing/app-module.ts";
-import { clientBuild, type ClientMode } from "../../src/server/testing/client.ts";
+import { clientBuild } from "../../src/server/testing/client.ts";
+import type { ClientMode } from "../../src/server/testing/serve.ts";
 
 export { testConfig, testDataDir } from "../../src/server/testing/config.ts";
-export { logFor } from "brisk/test";
+export { listenWith, serveWith } from "../../src/server/testing/served-app.ts";
 
 /** The framework's own test app (test/fixtures/app): framework tests never depend on the example app. */
 export const FIXTURE_APP_MODULE = join(import.meta.dir, "../fixtures/app/app.ts");
 export const FIXTURE_PUBLIC_DIR = join(import.meta.dir, "../fixtures/public");
+
+/** brisk/test's options for the fixture app, with its own public/: spread them under a test's own. */
+export const FIXTURE = { app: FIXTURE_APP_MODULE, publicDir: FIXTURE_PUBLIC_DIR } as const satisfies ServeOptions;
 
 export function loadApp(appModule: string = FIXTURE_APP_MODULE): Promise<AppDefinition> {
   return loadAppModule(appModule);
@@ -30,26 +34,4 @@ export async function clientAssets(mode: ClientMode = "production", appModule: s
 /** The folder the production build wrote its source maps to (with a copy of each script). */
 export async function clientSourcemaps(appModule: string = FIXTURE_APP_MODULE): Promise<string> {
   return (await build("production", appModule)).sourcemaps;
-}
-
-export type TestApp = ServedApp;
-export type Listening = ListeningApp;
-
-type TestAppDeps = AppDeps & { clientMode?: ClientMode; appModule?: string };
-
-const serveOptions = (env: Record<string, string>, { clientMode, appModule = FIXTURE_APP_MODULE, ...deps }: TestAppDeps) => ({
-  app: appModule,
-  env,
-  clientMode,
-  publicDir: publicDirOf(appModule),
-  deps,
-});
-
-export function testApp(env: Record<string, string> = {}, deps: TestAppDeps = {}): Promise<TestApp> {
-  return serveApp(serveOptions(env, deps));
-}
-
-/** The same app on a real socket on 127.0.0.1. */
-export function listenApp(env: Record<string, string> = {}, deps: TestAppDeps = {}): Promise<Listening> {
-  return listen(serveOptions(env, deps));
 }

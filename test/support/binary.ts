@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBinary } from "../../src/server/build/binary.ts";
 import { FIXTURE_APP_MODULE } from "./app.ts";
-import { freePort, serverEnv, start, waitForStatus, type Running } from "./process.ts";
+import { freePort } from "brisk/test";
+import { serverEnv, start, waitForStatus, type Running } from "./process.ts";
 
 /** Generous: a compile takes seconds on an idle machine and much longer on a busy CI runner. */
 export const BUILD_TIMEOUT_MS = 180_000;

@@ -2,11 +2,11 @@
 // then reports every hydration mismatch on the console) and one Chromium, for a whole test file.
 import { afterAll, beforeAll } from "bun:test";
 import type { Browser } from "playwright-core";
-import { listenApp, type Listening } from "./app.ts";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, listenApp, type ListeningApp } from "brisk/test";
+import { FIXTURE } from "./app.ts";
 
 export interface ChromiumOnFixture {
-  server: Listening;
+  server: ListeningApp;
   browser: Browser;
 }
 
@@ -14,7 +14,7 @@ export interface ChromiumOnFixture {
 export function chromiumOnFixture(): ChromiumOnFixture {
   const handle = {} as ChromiumOnFixture;
   beforeAll(async () => {
-    handle.server = await listenApp({}, { clientMode: "development" });
+    handle.server = await listenApp({ ...FIXTURE, clientMode: "development" });
     handle.browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 // opened-page.ts (test support): a page opened in Chromium on a path, hydrated when it runs JavaScript, with its
 // watch and the page-data requests it makes (method, path and search), for the tests of client navigation.
 import type { Browser, Page } from "playwright-core";
-import { hydrated, watchPage, type PageWatch } from "./browser.ts";
+import { hydrated, watchPage, type PageWatch } from "brisk/test";
 
 export interface OpenedPage {
   page: Page;

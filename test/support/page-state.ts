@@ -2,7 +2,7 @@
 // streamed scripts queue, and the lines of page data.
 import { expect } from "bun:test";
 import { revive } from "../../src/runtime/browser/codec.ts";
-import type { TestApp } from "./app.ts";
+import type { ServedApp } from "brisk/test";
 
 /** The expression a document's boot script puts on window.__BRISK__ (render.tsx), before it imports the page's modules. */
 const BOOT = /<script nonce="[^"]*" id="_R_">(window\.__BRISK__=(JSON\.parse\("(?:[^"\\]|\\.)*"\)));[^<]*<\/script>/;
@@ -31,7 +31,7 @@ export function bootScript(html: string): string {
 export const settledInScripts = (html: string) => [...html.matchAll(SETTLE)].map((m): any => revive(evaluate(m[1]!)));
 
 /** The page data of `path`: its status, its first line (the payload) and each streamed line after it. */
-export async function pageData(t: TestApp, path: string, init?: RequestInit) {
+export async function pageData(t: ServedApp, path: string, init?: RequestInit) {
   const res = await t.request(`/__data${path}`, init);
   expect(res.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
   const lines = (await res.text()).trim().split("\n").map((l): any => revive(JSON.parse(l)));

@@ -1,7 +1,5 @@
-// process.ts (test support): real server processes: a free port, their output as it comes, ready when they answer.
+// process.ts (test support): real server processes: their output as it comes, ready when they answer.
 import type { Subprocess } from "bun";
-
-export { freePort } from "../../src/server/testing/free-port.ts";
 
 export interface Running {
   proc: Subprocess<"ignore", "pipe", "pipe">;

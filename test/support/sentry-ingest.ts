@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ClientAssets } from "../../src/server/assets/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../src/server/monitoring/sentry.ts";
-import type { ClientMode } from "../../src/server/testing/client.ts";
+import type { ClientMode } from "../../src/server/testing/serve.ts";
+import { startFakeIngest, type FakeIngest } from "brisk/test";
 import { clientAssets, testConfig } from "./app.ts";
-import { startFakeIngest, type FakeIngest } from "./fake-ingest.ts";
 
 export interface IngestSetup {
   ingest: FakeIngest;

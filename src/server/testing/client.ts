@@ -7,8 +7,7 @@ import { join } from "node:path";
 import { buildClient } from "../build/client-build.ts";
 import { loadClientAssets, type ClientAssets } from "../assets/assets.ts";
 import { loadApp } from "./app-module.ts";
-
-export type ClientMode = "production" | "development";
+import type { ClientMode } from "./serve.ts";
 
 export interface ClientBuild {
   assets: ClientAssets;

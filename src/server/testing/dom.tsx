@@ -10,7 +10,6 @@ import { routeTree } from "../../runtime/route-tree.ts";
 import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
 import { PAGE_DATA_VERSION, type PagePayload } from "../../runtime/page-payload.ts";
 import { Page } from "../../runtime/Page.tsx";
-import { loadApp } from "./app-module.ts";
 
 /** A page's data as the server sends it, with these fields over an empty page at `/`. */
 export function pagePayload(over: Partial<PagePayload> = {}): PagePayload {
@@ -86,7 +85,8 @@ export interface RenderedInApp extends Rendered {
  * not-found fallback). Call `unmount()` after the test.
  */
 export async function renderInApp(ui?: ReactNode, options: RenderInAppOptions = {}): Promise<RenderedInApp> {
-  const app = options.app ?? (await loadApp());
+  // Loaded on the call: finding the project's app is the build's code, which brisk/test does not load with itself.
+  const app = options.app ?? (await (await import("./app-module.ts")).loadApp());
   const url = new URL(options.path ?? "/", "http://localhost");
   const match = routeTree(app.routes).match(url.pathname);
   const route = match?.pattern ?? null;

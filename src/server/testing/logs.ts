@@ -1,5 +1,5 @@
 // logs.ts (brisk/test): the log line a served app wrote for one response.
-import type { LogRecord } from "../monitoring/logger.ts";
+import type { LogRecord } from "../../runtime/app-server.ts";
 
 /** Waits until a response's log line has been written (streamed pages log when they finish). */
 export async function logFor(logs: LogRecord[], response: Response, timeoutMs = 3000): Promise<LogRecord> {

@@ -8,7 +8,8 @@ import { createApp } from "../../../src/server/create-app.ts";
 import { createCookieSigner } from "../../../src/server/cookies/cookie-signer.ts";
 import { createCookies } from "../../../src/server/cookies/cookies.ts";
 import { written } from "../../fixtures/app/loaders.server.ts";
-import { clientAssets, loadApp, testApp, testConfig, type TestApp } from "../../support/app.ts";
+import { serveApp, type ServedApp } from "brisk/test";
+import { clientAssets, FIXTURE, loadApp, testConfig } from "../../support/app.ts";
 
 const SECRET = "an api test secret that is long enough to sign with";
 
@@ -132,9 +133,9 @@ describe("an API route's cookies are the pages' cookies", () => {
 });
 
 describe("a repeated form field (issue 23, R10)", () => {
-  let fixture: TestApp;
+  let fixture: ServedApp;
   beforeAll(async () => {
-    fixture = await testApp();
+    fixture = await serveApp(FIXTURE);
   });
   const origin = { origin: "http://localhost" };
   const bodies: Array<[string, () => BodyInit]> = [

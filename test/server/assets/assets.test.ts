@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { buildClient } from "../../../src/server/build/client-build.ts";
 import { loadClientAssets } from "../../../src/server/assets/assets.ts";
 import type { Manifest } from "../../../src/server/assets/manifest.ts";
-import { clientAssets, FIXTURE_APP_MODULE, loadApp, testApp } from "../../support/app.ts";
+import { serveApp } from "brisk/test";
+import { clientAssets, FIXTURE, FIXTURE_APP_MODULE, loadApp } from "../../support/app.ts";
 
 const dirs: string[] = [];
 let build: string;
@@ -61,7 +62,7 @@ test.each([
 });
 
 test("a code-split route's page preloads its chunk under the page's nonce, and other pages do not", async () => {
-  const { request } = await testApp();
+  const { request } = await serveApp(FIXTURE);
   const { manifest } = await clientAssets();
   const chunk = `/assets/${manifest.chunks["test/fixtures/app/lazy.tsx"]}`;
   const preloads = async (path: string) => {
@@ -76,7 +77,7 @@ test("a code-split route's page preloads its chunk under the page's nonce, and o
 });
 
 test("an asset's coding follows Accept-Encoding's tokens, case and q-values", async () => {
-  const t = await testApp();
+  const t = await serveApp(FIXTURE);
   const assets = await clientAssets();
   const codingFor = async (accept: string) =>
     (await t.request(`/assets/${assets.manifest.entry}`, { headers: { "accept-encoding": accept } })).headers.get("content-encoding");

@@ -7,15 +7,16 @@ import { routeTree } from "../../../src/runtime/route-tree.ts";
 import { buildClient } from "../../../src/server/build/client-build.ts";
 import { INLINE_STYLE_MAX_BYTES, loadClientAssets } from "../../../src/server/assets/assets.ts";
 import type { Manifest } from "../../../src/server/assets/manifest.ts";
-import { FIXTURE_APP_MODULE, loadApp, testApp, type TestApp } from "../../support/app.ts";
+import { serveApp, type ServedApp } from "brisk/test";
+import { FIXTURE, FIXTURE_APP_MODULE, loadApp } from "../../support/app.ts";
 import { bootState } from "../../support/page-state.ts";
 
-let t: TestApp;
+let t: ServedApp;
 let build: string;
 const dirs: string[] = [];
 const { routes } = await loadApp();
 beforeAll(async () => {
-  t = await testApp();
+  t = await serveApp(FIXTURE);
   build = await mkdtemp(join(tmpdir(), "brisk-inline-build-"));
   dirs.push(build);
   await buildClient({ outdir: build, appModule: FIXTURE_APP_MODULE });

@@ -9,12 +9,13 @@ import { dirname, join } from "node:path";
 import { createApp } from "../../../src/server/create-app.ts";
 import { livePublicFiles, type PublicFiles } from "../../../src/server/assets/public-files.ts";
 import { clientBuild } from "../../../src/server/testing/client.ts";
-import { clientAssets, FIXTURE_APP_MODULE, loadApp, testApp, testConfig, type TestApp } from "../../support/app.ts";
+import { serveApp, type ServedApp } from "brisk/test";
+import { clientAssets, FIXTURE, FIXTURE_APP_MODULE, loadApp, testConfig } from "../../support/app.ts";
 import { rawExchange } from "../../support/raw-http.ts";
 
-let t: TestApp;
+let t: ServedApp;
 beforeAll(async () => {
-  t = await testApp();
+  t = await serveApp(FIXTURE);
 });
 
 describe("public files from the build", () => {

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BODY_READS_AT_ONCE } from "../../../src/server/bodies/body-reads.ts";
 import { CLIENT_SHARE } from "../../../src/server/bodies/admission.ts";
-import { startFakeIngest, type FakeIngest } from "../../support/fake-ingest.ts";
-import { listenApp, type Listening } from "../../support/app.ts";
+import { listenApp, startFakeIngest, type FakeIngest, type ListeningApp } from "brisk/test";
+import { FIXTURE } from "../../support/app.ts";
 import { stallUploads } from "../../support/stalled-uploads.ts";
 
 let ingest: FakeIngest;
@@ -38,9 +38,9 @@ async function probe(origin: string, dsn: string, extra: Record<string, string> 
 
 /** The fixture app on a socket, with SENTRY_DSN at the fake ingest and `env`, for the tests of one describe block. */
 function serving(env: Record<string, string>): { readonly origin: string; readonly port: number } {
-  let t: Listening | undefined;
+  let t: ListeningApp | undefined;
   beforeAll(async () => {
-    t = await listenApp({ SENTRY_DSN: ingest.dsn(), ...env });
+    t = await listenApp({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn(), ...env } });
   });
   afterAll(() => t?.stop());
   return {

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkHealth, healthUrl } from "../../../src/server/healthcheck.ts";
 import { binaryAlone, builtBinary, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../../support/binary.ts";
-import { startFakeIngest, type FakeIngest } from "../../support/fake-ingest.ts";
-import { freePort, serverEnv } from "../../support/process.ts";
+import { freePort, startFakeIngest, type FakeIngest } from "brisk/test";
+import { serverEnv } from "../../support/process.ts";
 
 let alone: Alone;
 let server: RunningBinary;

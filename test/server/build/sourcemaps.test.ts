@@ -4,7 +4,8 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { isIgnored, originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import { debugIdOf } from "../../../src/runtime/debug-id.ts";
-import { clientAssets, clientSourcemaps, testApp } from "../../support/app.ts";
+import { serveApp } from "brisk/test";
+import { clientAssets, clientSourcemaps, FIXTURE } from "../../support/app.ts";
 
 const scriptsOf = (files: readonly string[]) => files.filter((f) => f.endsWith(".js"));
 
@@ -67,7 +68,7 @@ test("every dependency's source is in the map's ignore list (not in-app once map
 test("no map is served: none is left in the client folder (the binary embeds it), and /assets/<script>.map is a plain 404", async () => {
   const served = await readdir(join(await clientSourcemaps(), "../client"));
   expect(served.filter((f) => f.endsWith(".map"))).toEqual([]);
-  const t = await testApp();
+  const t = await serveApp(FIXTURE);
   const assets = await clientAssets();
   for (const script of scriptsOf(assets.manifest.files)) {
     const res = await t.request(`/assets/${script}.map`);

@@ -5,13 +5,14 @@ import fc from "fast-check";
 import { revive } from "../../../src/runtime/browser/codec.ts";
 import { isResourceRoute, routeTree } from "../../../src/runtime/route-tree.ts";
 import { PAGE_DATA_PREFIX } from "../../../src/runtime/page-payload.ts";
-import { listenApp, loadApp, type Listening } from "../../support/app.ts";
+import { listenApp, type ListeningApp } from "brisk/test";
+import { FIXTURE, loadApp } from "../../support/app.ts";
 import { MARKER, fuzzParams, hostileString, tally } from "../../support/fuzz.ts";
 import { rawExchange } from "../../support/raw-http.ts";
 
-let server: Listening;
+let server: ListeningApp;
 beforeAll(async () => {
-  server = await listenApp();
+  server = await listenApp(FIXTURE);
 });
 afterAll(() => server?.stop());
 
@@ -131,7 +132,7 @@ async function viaHandle(path: string): Promise<number | undefined> {
   } catch {
     return undefined;
   }
-  const res = await server.app.handle(request);
+  const res = await server.handle(request);
   checkPage(request.url, res.status, res.headers.get("content-type") ?? "", await res.text());
   return res.status;
 }
@@ -190,7 +191,7 @@ const hostHeader = fc.oneof(
 /** GETs `target` with `host` over a bare socket; CR and LF are dropped, since they would end the line itself. */
 async function rawGet(target: string, host: string) {
   const head = `GET ${target.replace(/[\r\n]/g, "")} HTTP/1.1\r\nHost: ${host.replace(/[\r\n]/g, "")}\r\nConnection: close\r\n\r\n`;
-  const res = await rawExchange(server.app.server!.port!, new TextEncoder().encode(head));
+  const res = await rawExchange(server.port, new TextEncoder().encode(head));
   const what = { target, host };
   // Every request here is complete, so the server must answer and close within the exchange's 5 s.
   expect({ ...what, answered: res.closed }).toEqual({ ...what, answered: true });

@@ -5,12 +5,13 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createContext, runInContext } from "node:vm";
 import { scriptJson } from "../../../src/runtime/script-json.ts";
-import { testApp, type TestApp } from "../../support/app.ts";
+import { serveApp, type ServedApp } from "brisk/test";
+import { FIXTURE } from "../../support/app.ts";
 import { fuzzParams, hostileString } from "../../support/fuzz.ts";
 
-let t: TestApp;
+let t: ServedApp;
 beforeAll(async () => {
-  t = await testApp();
+  t = await serveApp(FIXTURE);
 });
 
 /** The text of every <script> element, as an HTML tokenizer (lol-html, as in browsers) splits the page. */

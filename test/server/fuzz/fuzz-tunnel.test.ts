@@ -2,8 +2,8 @@
 // ingest URL, answers 5xx only when that upstream failed, and keeps serving.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { listenApp, type Listening } from "../../support/app.ts";
-import { startFakeIngest, type FakeIngest } from "../../support/fake-ingest.ts";
+import { startFakeIngest, type FakeIngest, type ListeningApp } from "brisk/test";
+import { FIXTURE, listenWith } from "../../support/app.ts";
 import { fuzzParams, tally } from "../../support/fuzz.ts";
 import { concat, rawExchange } from "../../support/raw-http.ts";
 
@@ -19,7 +19,7 @@ interface UpstreamCall {
 let ingest: FakeIngest;
 /** Where the "status 302" upstream points: anything arriving here means a redirect was followed. */
 let trap: FakeIngest;
-let server: Listening;
+let server: ListeningApp;
 const calls: UpstreamCall[] = [];
 let pendingCalls = 0;
 
@@ -54,14 +54,17 @@ beforeAll(async () => {
     [dsns[1]!, `${ingest.url}/api/7/envelope/?sentry_version=7&sentry_key=otherkey`],
     [dsns[2]!, `${ingest.url}/sentry/prefix/api/5/envelope/?sentry_version=7&sentry_key=selfkey`],
   ]);
-  server = await listenApp(
+  server = await listenWith(
     {
-      SENTRY_DSN: dsns[0]!,
-      SENTRY_TUNNEL_DSNS: dsns.slice(1).join(","),
-      MONITORING_MAX_BYTES: String(MAX_BYTES),
-      MONITORING_TIMEOUT_MS: "100",
-      // Small, so that a slot leaked by any case shows up as a 429 in the checks after the run.
-      MONITORING_MAX_IN_FLIGHT: "4",
+      ...FIXTURE,
+      env: {
+        SENTRY_DSN: dsns[0]!,
+        SENTRY_TUNNEL_DSNS: dsns.slice(1).join(","),
+        MONITORING_MAX_BYTES: String(MAX_BYTES),
+        MONITORING_TIMEOUT_MS: "100",
+        // Small, so that a slot leaked by any case shows up as a 429 in the checks after the run.
+        MONITORING_MAX_IN_FLIGHT: "4",
+      },
     },
     { fetch: fetchSpy },
   );
@@ -278,7 +281,7 @@ describe("tunnel under random input (app.handle)", () => {
           // Headers the Request constructor itself refuses never reach a server.
           return;
         }
-        const res = await server.app.handle(request);
+        const res = await server.handle(request);
         await res.arrayBuffer();
         await settled();
         checkExchange(res.status, calls, bytes);
@@ -368,7 +371,7 @@ describe("tunnel under random input (real socket)", () => {
           const head = ["POST /monitoring HTTP/1.1", "Host: 127.0.0.1", ...frame.headers, ...lines, "Connection: close", "", ""].join("\r\n");
           const payload = frame.chunked ? chunkedBody(bytes, frame.chunked === "lying") : bytes;
           // Short: a server still waiting for bytes a lying Content-Length promised is doing its job.
-          const res = await rawExchange(server.app.server!.port!, concat([encoder.encode(head), payload]), 150);
+          const res = await rawExchange(server.port, concat([encoder.encode(head), payload]), 150);
           await settled();
           checkExchange(res.status, calls);
           // An empty 400 is Bun's HTTP parser refusing the request; the tunnel's own 400s say why.

@@ -2,13 +2,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import zlib from "node:zlib";
 import { ONE_SHOT_MAX_BYTES, compressed } from "../../../src/server/http/compress.ts";
-import { listenApp, testApp, type Listening, type TestApp } from "../../support/app.ts";
+import { listenApp, serveApp, type ListeningApp, type ServedApp } from "brisk/test";
+import { FIXTURE } from "../../support/app.ts";
 
-let t: TestApp;
-let served: Listening;
+let t: ServedApp;
+let served: ListeningApp;
 beforeAll(async () => {
-  t = await testApp();
-  served = await listenApp();
+  t = await serveApp(FIXTURE);
+  served = await listenApp(FIXTURE);
 });
 afterAll(() => served.stop());
 
@@ -56,7 +57,7 @@ describe("documents", () => {
   });
 
   test("development: pages go as they are, for the dev server to append its reload script", async () => {
-    const dev = await testApp({ NODE_ENV: "development" }, { clientMode: "development" });
+    const dev = await serveApp({ ...FIXTURE, env: { NODE_ENV: "development" }, clientMode: "development" });
     const res = await dev.request("/", { headers: { "accept-encoding": "br, gzip" } });
     expect(res.headers.get("content-encoding")).toBeNull();
     expect(await res.text()).toContain("Fixture home");

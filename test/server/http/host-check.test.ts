@@ -4,15 +4,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { isDevServerHost, isLoopbackHost } from "../../../src/server/http/host-check.ts";
 import type { LogRecord } from "../../../src/server/monitoring/logger.ts";
-import { listenApp, logFor, type Listening } from "../../support/app.ts";
+import { listenApp, logFor, type ListeningApp } from "brisk/test";
+import { FIXTURE } from "../../support/app.ts";
 import { rawExchange, type RawResponse } from "../../support/raw-http.ts";
 
-let server: Listening;
+let server: ListeningApp;
 let port: number;
 let entry: string;
 beforeAll(async () => {
-  server = await listenApp();
-  port = server.app.server!.port!;
+  server = await listenApp(FIXTURE);
+  port = server.port;
   const home = await fetch(`${server.origin}/`);
   entry = /href="(\/assets\/entry-client-[^"]+\.js)"/.exec(await home.text())![1]!;
   // Its line is written once the page has ended: the tests count the lines that come after it.

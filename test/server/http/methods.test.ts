@@ -2,12 +2,13 @@
 // a status and a log line; the ones it does not are a known issue (docs/reference/http.md, "What Bun does
 // first"), asserted here so that this file fails once a Bun upgrade changes them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { listenApp, logFor, type Listening } from "../../support/app.ts";
+import { listenApp, logFor, type ListeningApp } from "brisk/test";
+import { FIXTURE } from "../../support/app.ts";
 import { rawExchange, type RawResponse } from "../../support/raw-http.ts";
 
-let server: Listening;
+let server: ListeningApp;
 beforeAll(async () => {
-  server = await listenApp();
+  server = await listenApp(FIXTURE);
 });
 afterAll(() => server.stop());
 
@@ -23,7 +24,7 @@ const ROUTED = [
 const PATHS = ["/", "/form", "/feed.xml", "/shop/items/1/like", "/__data/", "/api/notes", "/monitoring", "/assets/missing.js", "/no/such/page"];
 
 const exchange = (method: string, path: string): Promise<RawResponse> =>
-  rawExchange(server.app.server!.port!, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+  rawExchange(server.port, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
 
 /** The log line of a raw answer, found by its X-Request-Id as logFor finds a fetched one's. */
 const logOf = (res: RawResponse) => logFor(server.logs, new Response(null, { headers: res.headers }));

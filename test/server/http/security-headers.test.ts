@@ -1,11 +1,11 @@
 // Security headers on every response, a fresh CSP nonce per page, and CSP reports forwarded to Sentry.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { logFor, testApp, type TestApp } from "../../support/app.ts";
-import { startFakeIngest, type FakeIngest } from "../../support/fake-ingest.ts";
+import { logFor, serveApp, startFakeIngest, type FakeIngest, type ServedApp } from "brisk/test";
+import { FIXTURE, serveWith } from "../../support/app.ts";
 
-let t: TestApp;
+let t: ServedApp;
 beforeAll(async () => {
-  t = await testApp();
+  t = await serveApp(FIXTURE);
 });
 
 const nonceOf = (csp: string | null) => /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
@@ -22,7 +22,7 @@ describe("security headers", () => {
   );
 
   test("HSTS_MAX_AGE puts Strict-Transport-Security on every response", async () => {
-    const hsts = await testApp({ HSTS_MAX_AGE: "31536000" });
+    const hsts = await serveApp({ ...FIXTURE, env: { HSTS_MAX_AGE: "31536000" } });
     for (const path of ["/", "/healthz", "/assets/missing.js", "/server-error"]) {
       const res = await hsts.request(path);
       expect({ path, hsts: res.headers.get("strict-transport-security") }).toEqual({ path, hsts: "max-age=31536000" });
@@ -33,7 +33,7 @@ describe("security headers", () => {
     const frameAncestors = (res: Response) =>
       res.headers.get("content-security-policy")!.split("; ").find((d) => d.startsWith("frame-ancestors "));
     expect(frameAncestors(await t.request("/"))).toBe("frame-ancestors 'none'");
-    const framed = await testApp({}, { frameAncestors: ["'self'", "https://partner.example"] });
+    const framed = await serveWith(FIXTURE, { frameAncestors: ["'self'", "https://partner.example"] });
     expect(frameAncestors(await framed.request("/"))).toBe("frame-ancestors 'self' https://partner.example");
   });
 
@@ -101,7 +101,7 @@ describe("HTML from a route without a page", () => {
   });
 
   test("who may frame it is the app's choice, as for pages", async () => {
-    const framed = await testApp({}, { frameAncestors: ["'self'"] });
+    const framed = await serveWith(FIXTURE, { frameAncestors: ["'self'"] });
     expect(directives(await framed.request("/preview"))).toContain("frame-ancestors 'self'");
   });
 
@@ -124,10 +124,10 @@ describe("HTML from a route without a page", () => {
 
 describe("CSP reports", () => {
   let ingest: FakeIngest;
-  let withSentry: TestApp;
+  let withSentry: ServedApp;
   beforeAll(async () => {
     ingest = await startFakeIngest();
-    withSentry = await testApp({ SENTRY_DSN: ingest.dsn() });
+    withSentry = await serveApp({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } });
   });
   afterAll(() => ingest.stop());
 

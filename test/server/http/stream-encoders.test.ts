@@ -4,11 +4,12 @@ import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import zlib from "node:zlib";
 import { compressed } from "../../../src/server/http/compress.ts";
 import { MAX_STREAM_ENCODERS, liveStreamEncoders } from "../../../src/server/http/stream-encoders.ts";
-import { testApp, type TestApp } from "../../support/app.ts";
+import { serveApp, type ServedApp } from "brisk/test";
+import { FIXTURE } from "../../support/app.ts";
 
-let t: TestApp;
+let t: ServedApp;
 beforeAll(async () => {
-  t = await testApp();
+  t = await serveApp(FIXTURE);
 });
 
 const encoder = new TextEncoder();

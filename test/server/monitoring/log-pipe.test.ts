@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { binaryAlone, BUILD_TIMEOUT_MS, type Alone } from "../../support/binary.ts";
-import { freePort, serverEnv, waitForStatus } from "../../support/process.ts";
+import { freePort } from "brisk/test";
+import { serverEnv, waitForStatus } from "../../support/process.ts";
 
 let alone: Alone;
 beforeAll(async () => {

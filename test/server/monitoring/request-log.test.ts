@@ -1,14 +1,14 @@
 // request-log.test.ts: each request's one log line: its id, its real path and the status the visitor really got.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { listenApp, logFor, testApp, type Listening } from "../../support/app.ts";
-import { startFakeIngest, type FakeIngest } from "../../support/fake-ingest.ts";
+import { logFor, serveApp, startFakeIngest, type FakeIngest, type ListeningApp } from "brisk/test";
+import { FIXTURE, listenWith } from "../../support/app.ts";
 import { rawExchange } from "../../support/raw-http.ts";
 
 describe("X-Request-Id", () => {
   const incoming = { "x-request-id": "lb-7f3a9c21.trace:42" };
 
   test("with TRUST_PROXY, a well-formed incoming id is kept, on the answer and its line", async () => {
-    const t = await testApp({ TRUST_PROXY: "true" });
+    const t = await serveApp({ ...FIXTURE, env: { TRUST_PROXY: "true" } });
     const res = await t.request("/healthz", { headers: incoming });
     expect(res.headers.get("x-request-id")).toBe("lb-7f3a9c21.trace:42");
     expect((await logFor(t.logs, res)).path).toBe("/healthz");
@@ -17,7 +17,7 @@ describe("X-Request-Id", () => {
   });
 
   test("without TRUST_PROXY, a visitor's id is replaced on pages, assets and the tunnel alike", async () => {
-    const t = await testApp();
+    const t = await serveApp(FIXTURE);
     for (const path of ["/healthz", "/", "/assets/nope.js"]) {
       const res = await t.request(path, { headers: incoming });
       expect({ path, id: res.headers.get("x-request-id") }).toEqual({ path, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -34,7 +34,7 @@ describe("the tunnel while Sentry is down", () => {
   const envelope = () => `${JSON.stringify({ dsn: ingest.dsn() })}\n{"type":"event"}\n{}\n`;
 
   test("its 502 (unreachable) and a 503 passed on from Sentry are warnings; the site's own 500 is still an error", async () => {
-    const t = await testApp({ SENTRY_DSN: ingest.dsn() });
+    const t = await serveApp({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } });
     await ingest.setMode("down");
     const unreachable = await t.request("/monitoring", { method: "POST", body: envelope() });
     await ingest.setMode("status", { status: 503 });
@@ -50,10 +50,10 @@ describe("the tunnel while Sentry is down", () => {
 });
 
 describe("a streamed page the visitor cuts off", () => {
-  let server: Listening;
+  let server: ListeningApp;
   const captured: unknown[] = [];
   beforeAll(async () => {
-    server = await listenApp({}, { capture: (error) => captured.push(error) });
+    server = await listenWith(FIXTURE, { capture: (error) => captured.push(error) });
   });
   afterAll(() => server.stop());
 
@@ -74,7 +74,7 @@ describe("a streamed page the visitor cuts off", () => {
     // (oven-sh/bun#38128); nothing in JavaScript sees the second request. When this test fails after a Bun
     // upgrade, the bug is gone: take it out of docs/reference/http.md ("What Bun does first").
     const before = server.logs.length;
-    const port = server.app.server!.port!;
+    const port = server.port;
     const pipelined = "GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
     const res = await rawExchange(port, pipelined);
     expect(res.status).toBe(200);

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { binaryAlone, BUILD_TIMEOUT_MS, builtBinary, startBinary, type Alone, type RunningBinary } from "../../support/binary.ts";
-import { startFakeIngest, type FakeIngest } from "../../support/fake-ingest.ts";
+import { startFakeIngest, type FakeIngest } from "brisk/test";
 
 let alone: Alone;
 let ingest: FakeIngest;

@@ -5,8 +5,8 @@ import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Event } from "@sentry/core";
 import type { ClientAssets } from "../../../src/server/assets/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../../src/server/monitoring/sentry.ts";
-import { testApp, testConfig, type TestApp } from "../../support/app.ts";
-import { type FakeIngest } from "../../support/fake-ingest.ts";
+import type { FakeIngest, ServedApp } from "brisk/test";
+import { FIXTURE, serveWith, testConfig } from "../../support/app.ts";
 import { useServerSentry } from "../../support/sentry-ingest.ts";
 import { bootState } from "../../support/page-state.ts";
 
@@ -15,11 +15,11 @@ let ingest: FakeIngest;
 let assets: ClientAssets;
 let dataDir: string;
 let monitoring: ServerMonitoring;
-let t: TestApp;
+let t: ServedApp;
 
 beforeAll(async () => {
   ({ ingest, assets, dataDir, monitoring } = sentry());
-  t = await testApp(sentry().env, sentry().deps);
+  t = await serveWith({ ...FIXTURE, env: sentry().env }, sentry().deps);
 });
 
 beforeEach(() => ingest.reset());
@@ -205,7 +205,7 @@ describe("the trace handed to the browser", () => {
   });
 
   test("without tracing the page carries no trace", async () => {
-    const untraced = await testApp({ SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir }, { capture: monitoring.capture });
+    const untraced = await serveWith({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir } }, { capture: monitoring.capture });
     const html = await (await untraced.request("/")).text();
     expect(bootState(html).trace).toBeUndefined();
   });
@@ -216,7 +216,7 @@ describe("a page not sampled (SENTRY_TRACES_SAMPLE_RATE=0)", () => {
     await monitoring.close(2_000);
     const env = { SENTRY_DSN: ingest.dsn(), SENTRY_TRACES_SAMPLE_RATE: "0", DATA_DIR: dataDir };
     monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
-    t = await testApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+    t = await serveWith({ ...FIXTURE, env }, { capture: monitoring.capture, monitor: monitoring.monitor });
   });
 
   test("sends no transaction, and its page tells the browser the trace is not sampled", async () => {

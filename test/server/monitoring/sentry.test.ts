@@ -6,9 +6,8 @@ import * as Sentry from "@sentry/bun";
 import type { Event } from "@sentry/core";
 import type { ClientAssets } from "../../../src/server/assets/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../../src/server/monitoring/sentry.ts";
-import { storePrerenderedPages } from "../../../src/server/create-app.ts";
-import { listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../../support/app.ts";
-import { type FakeIngest } from "../../support/fake-ingest.ts";
+import { logFor, serveApp, type FakeIngest, type ListeningApp, type ServedApp } from "brisk/test";
+import { FIXTURE, listenWith, serveWith, testConfig } from "../../support/app.ts";
 import { useFakeIngest } from "../../support/sentry-ingest.ts";
 import { bootState, settledInScripts } from "../../support/page-state.ts";
 
@@ -46,7 +45,7 @@ describe("without SENTRY_DSN", () => {
     const env = { SENTRY_TUNNEL_DSNS: ingest.dsn() };
     expect(initServerSentry(testConfig(env), assets.manifest.buildId)).toBeUndefined();
     expect(Sentry.getClient()).toBe(before);
-    const t = await testApp(env);
+    const t = await serveApp({ ...FIXTURE, env });
     for (const path of [...FAILING, ...OUTCOMES]) await (await t.request(path)).text();
     const html = await (await t.request("/server-error")).text();
     expect(digestIn(html)).toMatch(/^[0-9a-z]{10}$/);
@@ -60,7 +59,7 @@ describe("without SENTRY_DSN", () => {
 describe("a DSN with a secret", () => {
   test("the page gets the public key only, and the tunnel still takes the browser's envelopes for it", async () => {
     const secretDsn = ingest.dsn().replace("publickey@", "publickey:topsecret@");
-    const t = await testApp({ SENTRY_DSN: secretDsn });
+    const t = await serveApp({ ...FIXTURE, env: { SENTRY_DSN: secretDsn } });
     const html = await (await t.request("/")).text();
     expect(html).not.toContain("topsecret");
     const config = bootState(html).config;
@@ -75,12 +74,12 @@ describe("a DSN with a secret", () => {
 
 describe("with SENTRY_DSN", () => {
   let monitoring: ServerMonitoring;
-  let t: TestApp;
+  let t: ServedApp;
 
   beforeAll(async () => {
     const env = { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir };
     monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
-    t = await testApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+    t = await serveWith({ ...FIXTURE, env }, { capture: monitoring.capture, monitor: monitoring.monitor });
   });
 
   afterAll(async () => {
@@ -185,7 +184,7 @@ describe("with SENTRY_DSN", () => {
         throw new Error("asset store unavailable");
       },
     };
-    const app = await testApp({ SENTRY_DSN: ingest.dsn() }, { capture: monitoring.capture, monitor: monitoring.monitor, assets: broken });
+    const app = await serveWith({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } }, { capture: monitoring.capture, monitor: monitoring.monitor, assets: broken });
     const res = await app.request(`/assets/${assets.manifest.entry}`);
     expect(res.status).toBe(500);
     const digest = /digest ([0-9a-z]{10})/.exec(await res.text())?.[1];
@@ -198,8 +197,8 @@ describe("with SENTRY_DSN", () => {
   });
 
   test("an API route's error under a stored not-found page still carries its request (stored answers alone run bare)", async () => {
-    const app = await testApp({ SENTRY_DSN: ingest.dsn() }, { capture: monitoring.capture, monitor: monitoring.monitor });
-    await storePrerenderedPages(app.app);
+    const app = await serveWith({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } }, { capture: monitoring.capture, monitor: monitoring.monitor });
+    await app.prerendered();
     const stored = await app.request("/no/such/page");
     expect(stored.status).toBe(404);
     const res = await app.request("/api/fails?visitor=api");
@@ -291,7 +290,7 @@ describe("with SENTRY_DSN", () => {
 
   test("a visitor who leaves mid-stream is no error: nothing is sent", async () => {
     const visitor = new AbortController();
-    const res = await t.app.handle(new Request("http://localhost/late-error", { signal: visitor.signal }));
+    const res = await t.handle(new Request("http://localhost/late-error", { signal: visitor.signal }));
     expect(res.status).toBe(200);
     // The shell has arrived; the streamed section (100 ms later) has not.
     await res.body!.getReader().read();
@@ -308,13 +307,13 @@ describe.each([
   ["with TRUST_PROXY", { TRUST_PROXY: "true" }, "203.0.113.9"],
 ])("with SENTRY_SEND_DEFAULT_PII=true, %s", (_name, extra, address) => {
   let monitoring: ServerMonitoring;
-  let server: Listening;
+  let server: ListeningApp;
 
   beforeAll(async () => {
     const env = { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir, SENTRY_SEND_DEFAULT_PII: "true", ...extra };
     monitoring = initServerSentry(testConfig(env), assets.manifest.buildId, { log: () => {} })!;
     // A real socket: the visitor's address is the socket's unless a trusted proxy says otherwise.
-    server = await listenApp(env, { capture: monitoring.capture, monitor: monitoring.monitor });
+    server = await listenWith({ ...FIXTURE, env }, { capture: monitoring.capture, monitor: monitoring.monitor });
     await ingest.reset();
   });
 

@@ -6,7 +6,7 @@ import { parseConfig } from "../../../src/server/config/config.ts";
 import { monitoringPlugin } from "../../../src/server/monitoring/monitoring-plugin.ts";
 import { createTunnel } from "../../../src/server/monitoring/tunnel.ts";
 import { RETRY_AFTER_SECONDS } from "../../../src/server/monitoring/tunnel-upstream.ts";
-import { type FakeIngest, startFakeIngest } from "../../support/fake-ingest.ts";
+import { startFakeIngest, type FakeIngest } from "brisk/test";
 
 let ingest: FakeIngest;
 beforeEach(async () => {

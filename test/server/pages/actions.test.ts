@@ -5,14 +5,15 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { BUILD_HEADER } from "../../../src/runtime/page-payload.ts";
 import { BODY_READS_AT_ONCE } from "../../../src/server/bodies/body-reads.ts";
 import { written } from "../../fixtures/app/loaders.server.ts";
-import { listenApp, logFor, testApp, type TestApp } from "../../support/app.ts";
+import { listenApp, logFor, serveApp, type ServedApp } from "brisk/test";
+import { FIXTURE, serveWith } from "../../support/app.ts";
 import { bootState } from "../../support/page-state.ts";
 import { rawExchange } from "../../support/raw-http.ts";
 
-let t: TestApp;
+let t: ServedApp;
 const captured: unknown[] = [];
 beforeAll(async () => {
-  t = await testApp({}, { capture: (e) => void captured.push(e) });
+  t = await serveWith(FIXTURE, { capture: (e) => void captured.push(e) });
 });
 
 const SAME_ORIGIN = { origin: "http://localhost", "sec-fetch-site": "same-origin" };
@@ -138,7 +139,7 @@ describe("cross-site posts are refused before the action runs and before the bod
   });
 
   test("with TRUST_PROXY the forwarded origin is this site's", async () => {
-    const proxied = await testApp({ TRUST_PROXY: "true" });
+    const proxied = await serveApp({ ...FIXTURE, env: { TRUST_PROXY: "true" } });
     const res = await proxied.request(
       "/form",
       form({ text: "proxied" }, { origin: "https://shop.example", "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" }),
@@ -154,7 +155,7 @@ describe("cross-site posts are refused before the action runs and before the bod
 
 describe("bodies", () => {
   test("over ACTION_MAX_BYTES by Content-Length: 413, nothing written", async () => {
-    const small = await testApp({ ACTION_MAX_BYTES: "1024" });
+    const small = await serveApp({ ...FIXTURE, env: { ACTION_MAX_BYTES: "1024" } });
     const before = written.length;
     const res = await small.request("/form", form({ text: "x".repeat(2000) }));
     expect(res.status).toBe(413);
@@ -162,7 +163,7 @@ describe("bodies", () => {
   });
 
   test("over ACTION_MAX_BYTES while streaming, with no Content-Length: 413 without reading the rest", async () => {
-    const small = await testApp({ ACTION_MAX_BYTES: "1024" });
+    const small = await serveApp({ ...FIXTURE, env: { ACTION_MAX_BYTES: "1024" } });
     let chunks = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -178,7 +179,7 @@ describe("bodies", () => {
 
   test("bodies read at once are bounded: past the slots a post is 429 with Retry-After, its body unread", async () => {
     // Each held post from a visitor of its own (behind a trusted proxy), so no one visitor's share is what refuses.
-    const proxied = await testApp({ TRUST_PROXY: "true" });
+    const proxied = await serveApp({ ...FIXTURE, env: { TRUST_PROXY: "true" } });
     const visitor = (i: number) => ({ ...SAME_ORIGIN, "x-forwarded-for": `203.0.113.${i}` });
     const enders: Array<() => void> = [];
     const hanging = () =>
@@ -218,7 +219,7 @@ describe("bodies", () => {
   });
 
   test("over a socket, a bodyless post as fetch sends it (Content-Length: 0) and as curl -X POST does (no length) runs the action", async () => {
-    const listening = await listenApp();
+    const listening = await listenApp(FIXTURE);
     try {
       const fetched = await fetch(`${listening.origin}/shop/items/32/like`, { method: "POST", redirect: "manual" });
       expect(fetched.status).toBe(303);

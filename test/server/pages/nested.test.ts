@@ -3,12 +3,13 @@
 // routes without a page.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { routeTree } from "../../../src/runtime/route-tree.ts";
-import { logFor, testApp, type TestApp } from "../../support/app.ts";
+import { logFor, serveApp, type ServedApp } from "brisk/test";
+import { FIXTURE, testConfig } from "../../support/app.ts";
 import { bootState, pageData as pageDataIn, settledInScripts } from "../../support/page-state.ts";
 
-let t: TestApp;
+let t: ServedApp;
 beforeAll(async () => {
-  t = await testApp();
+  t = await serveApp(FIXTURE);
 });
 
 const pageData = (path: string, init?: RequestInit) => pageDataIn(t, path, init);
@@ -258,7 +259,7 @@ describe("routes without a page", () => {
   });
 
   test("the same body limit as page actions", async () => {
-    const res = await t.request("/shop/items/6/like", { method: "POST", headers: form, body: "x=".padEnd(t.config.actionMaxBytes + 10, "a") });
+    const res = await t.request("/shop/items/6/like", { method: "POST", headers: form, body: "x=".padEnd(testConfig().actionMaxBytes + 10, "a") });
     expect(res.status).toBe(413);
   });
 

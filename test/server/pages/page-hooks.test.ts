@@ -7,11 +7,12 @@ import { Elysia } from "elysia";
 import { defineApp } from "../../../src/runtime/app-definition.ts";
 import type { ErrorContext } from "../../../src/server/request/context.ts";
 import { createApp } from "../../../src/server/create-app.ts";
-import { clientAssets, listenApp, loadApp, logFor, testApp, testConfig, type Listening } from "../../support/app.ts";
+import { listenApp, logFor, type ListeningApp } from "brisk/test";
+import { clientAssets, FIXTURE, loadApp, serveWith, testConfig } from "../../support/app.ts";
 
-let server: Listening;
+let server: ListeningApp;
 beforeAll(async () => {
-  server = await listenApp({ HSTS_MAX_AGE: "600" });
+  server = await listenApp({ ...FIXTURE, env: { HSTS_MAX_AGE: "600" } });
 });
 afterAll(() => server.stop());
 
@@ -55,17 +56,14 @@ describe("a page rendered per request", () => {
 
 test("what fails outside the page's own error pages is the error hook's 500: digest, request id, one line, captured once", async () => {
   const captured: ErrorContext[] = [];
-  const app = await testApp(
-    {},
-    {
-      capture: (_error, context) => void captured.push(context),
-      monitor: {
-        routed() {
-          throw new Error("the monitor broke");
-        },
+  const app = await serveWith(FIXTURE, {
+    capture: (_error, context) => void captured.push(context),
+    monitor: {
+      routed() {
+        throw new Error("the monitor broke");
       },
     },
-  );
+  });
   const res = await app.request("/items/7");
   expect(res.status).toBe(500);
   const digest = /digest ([\w-]+)/.exec(await res.text())?.[1];

@@ -1,11 +1,12 @@
 // The example routes through the real app (app.handle): statuses, headers, content and log lines.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { logFor, testApp, type TestApp } from "../../support/app.ts";
+import { logFor, serveApp, type ServedApp } from "brisk/test";
+import { FIXTURE, serveWith } from "../../support/app.ts";
 import { bootScript, bootState, pageData as pageDataIn, settledInScripts } from "../../support/page-state.ts";
 
-let t: TestApp;
+let t: ServedApp;
 beforeAll(async () => {
-  t = await testApp();
+  t = await serveApp(FIXTURE);
 });
 
 const digestIn = (html: string) => /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)?.[1];
@@ -80,7 +81,7 @@ describe("errors before the shell", () => {
   });
 
   test("in development the error page shows the message and the stack", async () => {
-    const dev = await testApp({ NODE_ENV: "development" });
+    const dev = await serveApp({ ...FIXTURE, env: { NODE_ENV: "development" } });
     const html = await (await dev.request("/server-error")).text();
     expect(html).toContain("Fixture failure in a loader");
     expect(html).toContain("loaders.server.ts");
@@ -195,7 +196,7 @@ describe("HTTP hygiene", () => {
     "HEAD %s stops after the shell: a 200 logged as info, nothing captured",
     async (path) => {
       const captured: unknown[] = [];
-      const quiet = await testApp({}, { capture: (error) => captured.push(error) });
+      const quiet = await serveWith(FIXTURE, { capture: (error) => captured.push(error) });
       const res = await quiet.request(path, { method: "HEAD" });
       expect(res.status).toBe(200);
       expect(await res.text()).toBe("");
@@ -207,7 +208,7 @@ describe("HTTP hygiene", () => {
 
   test("HEAD on a page whose loader fails is still that failure: 500, an error line, captured once", async () => {
     const captured: unknown[] = [];
-    const app = await testApp({}, { capture: (error) => captured.push(error) });
+    const app = await serveWith(FIXTURE, { capture: (error) => captured.push(error) });
     const res = await app.request("/server-error", { method: "HEAD" });
     expect(res.status).toBe(500);
     expect((await logFor(app.logs, res)).level).toBe("error");

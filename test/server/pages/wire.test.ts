@@ -4,12 +4,13 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ASSETS_PREFIX } from "../../../src/server/assets/assets.ts";
 import { CODEC_MODULE, needsCodec } from "../../../src/server/pages/wire.ts";
-import { clientAssets, logFor, testApp, type TestApp } from "../../support/app.ts";
+import { logFor, serveApp, type ServedApp } from "brisk/test";
+import { clientAssets, FIXTURE } from "../../support/app.ts";
 import { bootScript, bootState, pageData as pageDataIn, settledInScripts } from "../../support/page-state.ts";
 
-let t: TestApp;
+let t: ServedApp;
 beforeAll(async () => {
-  t = await testApp();
+  t = await serveApp(FIXTURE);
 });
 
 const pageData = (path: string) => pageDataIn(t, path);
@@ -141,7 +142,7 @@ describe("what cannot be sent", () => {
   });
 
   test("in development the page says why", async () => {
-    const dev = await testApp({ NODE_ENV: "development" });
+    const dev = await serveApp({ ...FIXTURE, env: { NODE_ENV: "development" } });
     const html = await (await dev.request("/unsendable")).text();
     expect(html).toContain("the data of route /unsendable cannot be sent to the browser: a function at data.user.save");
   });

@@ -10,15 +10,16 @@ import { createApp, storePrerenderedPages } from "../../../src/server/create-app
 import type { ErrorContext } from "../../../src/server/request/context.ts";
 import type { RequestMonitor } from "../../../src/server/request/monitor.ts";
 import { prerenderState } from "../../fixtures/app/loaders.server.ts";
-import { clientAssets, listenApp, loadApp, testApp, testConfig, type TestApp } from "../../support/app.ts";
+import { listenApp, type ServedApp } from "brisk/test";
+import { clientAssets, FIXTURE, loadApp, serveWith, testConfig } from "../../support/app.ts";
 import { bootState } from "../../support/page-state.ts";
 import { rawExchange } from "../../support/raw-http.ts";
 
-let t: TestApp;
+let t: ServedApp;
 const captured: Array<[unknown, ErrorContext]> = [];
 beforeAll(async () => {
-  t = await testApp({}, { capture: (error, context) => void captured.push([error, context]) });
-  await storePrerenderedPages(t.app);
+  t = await serveWith(FIXTURE, { capture: (error, context) => void captured.push([error, context]) });
+  await t.prerendered();
 });
 afterEach(() => {
   setSystemTime();
@@ -200,10 +201,10 @@ describe("the not-found page for unmatched paths", () => {
 
 describe("HEAD over a real socket", () => {
   test("a stored page says the length its GET body has, in the coding asked for; a streamed page says chunked", async () => {
-    const server = await listenApp();
+    const server = await listenApp(FIXTURE);
     try {
-      await storePrerenderedPages(server.app);
-      const port = server.app.server!.port!;
+      await server.prerendered();
+      const port = server.port;
       const ask = (method: string, path: string, extra = "") =>
         rawExchange(port, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`);
       for (const extra of ["", "Accept-Encoding: gzip\r\n"]) {

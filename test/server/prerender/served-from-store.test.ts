@@ -3,12 +3,13 @@
 // public file before the stored not-found page. Over a real socket, as Bun serves them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { LogRecord } from "../../../src/server/monitoring/logger.ts";
-import { listenApp, type Listening } from "../../support/app.ts";
+import { listenApp, type ListeningApp } from "brisk/test";
+import { FIXTURE } from "../../support/app.ts";
 import { rawExchange } from "../../support/raw-http.ts";
 
-let server: Listening;
+let server: ListeningApp;
 beforeAll(async () => {
-  server = await listenApp({ HSTS_MAX_AGE: "600" });
+  server = await listenApp({ ...FIXTURE, env: { HSTS_MAX_AGE: "600" } });
   await server.prerendered();
 });
 afterAll(() => server.stop());
@@ -42,7 +43,7 @@ describe("a stored answer", () => {
 
   test("a Host too short to route by is still refused, and logged once", async () => {
     const before = server.logs.length;
-    const res = await rawExchange(server.app.server!.port!, "GET /prerendered HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const res = await rawExchange(server.port, "GET /prerendered HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     expect(res.status).toBe(400);
     expect(await linesAfter(before)).toMatchObject([{ status: 400, path: "/prerendered" }]);
   });

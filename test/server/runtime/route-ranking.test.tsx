@@ -6,7 +6,8 @@ import { Outlet, unauthorized, useLoaderData, useParams, type RouteDefinition } 
 import { defineApp } from "../../../src/runtime/app-definition.ts";
 import { rankOf, routeTree } from "../../../src/runtime/route-tree.ts";
 import { createApp } from "../../../src/server/create-app.ts";
-import { clientAssets, loadApp, testApp, testConfig, type TestApp } from "../../support/app.ts";
+import { serveApp, type ServedApp } from "brisk/test";
+import { clientAssets, FIXTURE, loadApp, testConfig } from "../../support/app.ts";
 import { pageData } from "../../support/page-state.ts";
 
 const page = () => null;
@@ -72,9 +73,9 @@ describe("an unmatched path inside layouts", () => {
     expect(routeTree([{ path: "/a", component: page }]).match("/a/b")).toBeNull();
   });
 
-  let t: TestApp;
+  let t: ServedApp;
   beforeAll(async () => {
-    t = await testApp();
+    t = await serveApp(FIXTURE);
   });
 
   test("the layout's own not-found fallback shows inside it, 404", async () => {
