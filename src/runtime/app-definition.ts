@@ -10,8 +10,8 @@ export interface AppDefinition {
   routes: readonly RouteDefinition[];
   fallbacks: Fallbacks;
   /**
-   * The `<html>` shell. It renders `<Links />` in its head and `<PageContent />` in its body (from
-   * `brisk/runtime/document.tsx`); everything else in it is the app's own.
+   * The `<html>` shell. It renders `<Links />` in its head and `<PageContent />` in its body (both from
+   * `brisk`); everything else in it is the app's own.
    */
   Document: ComponentType;
   /** Stylesheets every page links, relative to the app's folder (the folder of the module that defines the app). */
@@ -23,6 +23,11 @@ export interface AppDefinition {
   api?: AnyElysia;
   /** The app's own start and stop on the server (a database, say); from a `*.server.ts` module like `api`. */
   server?: AppServer;
+  /**
+   * Who may show the pages in a frame: CSP `frame-ancestors` sources (`'self'`, `https://partner.example`).
+   * No one when omitted, against clickjacking.
+   */
+  frameAncestors?: readonly string[];
 }
 
 /** Declares the app; the identity function is there for the types and for one place to read. */

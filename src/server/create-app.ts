@@ -44,8 +44,6 @@ export interface AppDeps {
   log?: Logger;
   /** The tunnel's upstream fetch. */
   fetch?: typeof fetch;
-  /** Who may frame the pages (CSP frame-ancestors sources); no one when omitted. */
-  frameAncestors?: readonly string[];
 }
 
 function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
@@ -128,7 +126,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const assets = deps.assets ?? loadClientAssets(app.routes);
   const capture: CaptureError = deps.capture ?? (() => {});
   const log = deps.log ?? stdoutLogger;
-  const security = createSecurityHeaders(config, { frameAncestors: deps.frameAncestors });
+  const security = createSecurityHeaders(config, { frameAncestors: app.frameAncestors });
   // The socket's address is known once the server listens (app.handle has none).
   const bodyReads = bodyReadsOf(config, () => server.server);
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });

@@ -56,6 +56,20 @@ export interface SecurityOptions {
   readonly frameAncestors?: readonly string[];
 }
 
+/**
+ * One CSP source each: a keyword in quotes, a scheme, or a host with its scheme, port and path as CSP spells
+ * them. Anything else (a space, a `;`) would end the directive and let the value write a policy of its own.
+ */
+const FRAME_SOURCE = /^(?:'(?:self|none)'|[a-z][a-z0-9+.-]*:|(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9.-]+(?::(?:\d+|\*))?(?:\/[^\s;,']*)?|\*)$/i;
+
+function frameAncestorsDirective(sources: readonly string[]): string {
+  for (const source of sources) {
+    if (!FRAME_SOURCE.test(source)) throw new Error(`frameAncestors: ${JSON.stringify(source)} is not a CSP source (e.g. 'self', https://partner.example)`);
+  }
+  if (sources.includes("'none'") && sources.length > 1) throw new Error("frameAncestors: 'none' cannot stand beside other sources");
+  return `frame-ancestors ${sources.length ? sources.join(" ") : "'none'"}`;
+}
+
 export function createSecurityHeaders(
   config: Pick<Config, "sentryDsn" | "hstsMaxAge">,
   { frameAncestors = [] }: SecurityOptions = {},
@@ -73,7 +87,7 @@ export function createSecurityHeaders(
     "base-uri 'self'",
     "form-action 'self'",
     // No one may frame a page (clickjacking) unless the app names who may.
-    `frame-ancestors ${frameAncestors.length ? frameAncestors.join(" ") : "'none'"}`,
+    frameAncestorsDirective(frameAncestors),
     ...(reporting ? [`report-uri ${CSP_REPORT_PATH}`, "report-to csp"] : []),
   ].join("; ");
   // 'strict-dynamic': scripts our nonce'd scripts load (route chunks, Sentry) are trusted; nothing else runs.

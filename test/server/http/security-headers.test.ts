@@ -1,7 +1,12 @@
 // Security headers on every response, a fresh CSP nonce per page, and CSP reports forwarded to Sentry.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { logFor, serveApp, startFakeIngest, type FakeIngest, type ServedApp } from "brisk/test";
-import { FIXTURE, serveWith } from "../../support/app.ts";
+import { FIXTURE } from "../../support/app.ts";
+import { createSecurityHeaders } from "../../../src/server/http/security-headers.ts";
+
+/** The fixture app with the sites that may frame it. */
+const FRAMED = { ...FIXTURE, app: join(import.meta.dir, "../../fixtures/app/framed.ts") };
 
 let t: ServedApp;
 beforeAll(async () => {
@@ -21,6 +26,23 @@ describe("security headers", () => {
     },
   );
 
+  const directiveOf = (csp: string) => csp.split("; ").find((d) => d.startsWith("frame-ancestors "));
+
+  test.each([[["'self'"]], [["https://partner.example", "https://*.partner.example:8443/embed/"]], [["https:"]], [["'none'"]]])(
+    "%p: sources CSP reads as such are the app's to name",
+    (sources: string[]) => {
+      const csp = createSecurityHeaders({ sentryDsn: undefined, hstsMaxAge: undefined }, { frameAncestors: sources }).csp("n");
+      expect(directiveOf(csp)).toBe(`frame-ancestors ${sources.join(" ")}`);
+    },
+  );
+
+  test.each([[["'self'; script-src *"]], [["https://a.example https://b.example"]], [["'unsafe-inline'"]], [["https://a.example,evil"]], [[""]], [["'none'", "'self'"]]])(
+    "%p is refused when the server is made, never written into the policy",
+    (sources: string[]) => {
+      expect(() => createSecurityHeaders({ sentryDsn: undefined, hstsMaxAge: undefined }, { frameAncestors: sources })).toThrow(/^frameAncestors: /);
+    },
+  );
+
   test("HSTS_MAX_AGE puts Strict-Transport-Security on every response", async () => {
     const hsts = await serveApp({ ...FIXTURE, env: { HSTS_MAX_AGE: "31536000" } });
     for (const path of ["/", "/healthz", "/assets/missing.js", "/server-error"]) {
@@ -33,7 +55,7 @@ describe("security headers", () => {
     const frameAncestors = (res: Response) =>
       res.headers.get("content-security-policy")!.split("; ").find((d) => d.startsWith("frame-ancestors "));
     expect(frameAncestors(await t.request("/"))).toBe("frame-ancestors 'none'");
-    const framed = await serveWith(FIXTURE, { frameAncestors: ["'self'", "https://partner.example"] });
+    const framed = await serveApp(FRAMED);
     expect(frameAncestors(await framed.request("/"))).toBe("frame-ancestors 'self' https://partner.example");
   });
 
@@ -101,8 +123,8 @@ describe("HTML from a route without a page", () => {
   });
 
   test("who may frame it is the app's choice, as for pages", async () => {
-    const framed = await serveWith(FIXTURE, { frameAncestors: ["'self'"] });
-    expect(directives(await framed.request("/preview"))).toContain("frame-ancestors 'self'");
+    const framed = await serveApp(FRAMED);
+    expect(directives(await framed.request("/preview"))).toContain("frame-ancestors 'self' https://partner.example");
   });
 
   test("a CSP the route set is its own, the other document headers still come", async () => {
