@@ -7,7 +7,9 @@ import { etagMatches } from "../http/conditional.ts";
 import { encodedBody } from "../assets/precompressed.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
 import type { RequestRecord } from "../request/context.ts";
-import { bodiesOf, bytesOf, gzipOf, type SlotValues, type StoredData, type StoredPage, type StoredRoute } from "./stored-page.ts";
+import type { SlotValues } from "./page-slots.ts";
+import { bodiesOf, type StoredData } from "./stored-data.ts";
+import { bytesOf, gzipOf, type StoredPage, type StoredRoute } from "./stored-page.ts";
 
 /** The pages stored so far, as the serving side reads them. */
 export interface PageStore {

@@ -10,7 +10,9 @@ import { resolvePage } from "../pages/resolve-page.ts";
 import { hasMiddleware } from "../request/middleware.ts";
 import { createRequestContext, reportError, type RequestRecord } from "../request/context.ts";
 import { serveStored, type PageStore, type StoredResponses } from "./serve.ts";
-import { SLOT_MARKERS, htmlOf, storeData, storePage, type PrerenderedPages, type StoredPage, type StoredRoute } from "./stored-page.ts";
+import { SLOT_MARKERS, htmlOf } from "./page-slots.ts";
+import { storeData } from "./stored-data.ts";
+import { storePage, type PrerenderedPages, type StoredPage, type StoredRoute } from "./stored-page.ts";
 
 /** Why a route cannot be prerendered: it reads the request, sets a cookie, or does not answer 200. */
 export class PrerenderError extends Error {
@@ -126,7 +128,7 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: PageDe
     if (hasMiddleware(routeTree(routes).match(path))) throw new PrerenderError(`route ${path} is marked prerender, but it or a route above it has middleware`);
   }
   const stored = new Map<string, StoredRoute>();
-  // As the boot script's JSON holds it (render.tsx); stored-page.ts escapes it for the script's string.
+  // As the boot script's JSON holds it (render.tsx); page-slots.ts escapes it for the script's string.
   const config = JSON.stringify(deps.clientConfig);
   // A build's pages for routes still marked; a route renamed since is rendered at start.
   for (const [path, route] of Object.entries(built?.routes ?? {})) if (marked.has(path)) stored.set(path, route);

@@ -2,7 +2,8 @@
 // member built from pieces compressed once, with every value escaped for where it sits.
 import { describe, expect, test } from "bun:test";
 import { scriptJson } from "../../../src/runtime/script-json.ts";
-import { SLOT_MARKERS, gzipOf, htmlOf, storePage, type SlotValues } from "../../../src/server/prerender/stored-page.ts";
+import { SLOT_MARKERS, htmlOf, type SlotValues } from "../../../src/server/prerender/page-slots.ts";
+import { gzipOf, storePage } from "../../../src/server/prerender/stored-page.ts";
 
 const { nonce, host, path, search, config } = SLOT_MARKERS;
 const html =
