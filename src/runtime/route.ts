@@ -138,6 +138,6 @@ export interface RouteDefinition {
    * Only for a path without parameters whose loaders read no headers, cookies or search (that fails the start).
    */
   prerender?: boolean;
-  /** With `prerender`: the stored page is rendered again in the background once it is this many seconds old. */
+  /** With `prerender`: the prerendered page is rendered again in the background once it is this many seconds old. */
   revalidate?: number;
 }

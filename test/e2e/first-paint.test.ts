@@ -3,7 +3,7 @@
 // fixture app (test/fixtures/app).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
-import { storePrerenderedPages } from "../../src/server/create-app.ts";
+import { renderPrerenderedPages } from "../../src/server/create-app.ts";
 import { listenApp, type Listening } from "../support/app.ts";
 import { hydrated, launchBrowser, watchPage } from "../support/browser.ts";
 
@@ -12,7 +12,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   server = await listenApp();
-  await storePrerenderedPages(server.app);
+  await renderPrerenderedPages(server.app);
   browser = await launchBrowser();
 });
 
@@ -52,7 +52,7 @@ test("the prerendered page: compressed, its stylesheet inline and kept through h
   await page.close();
 });
 
-test("the stored not-found page: 404, gzip, the path it was asked for, hydrated with no CSP violation", async () => {
+test("the prerendered not-found page: 404, gzip, the path it was asked for, hydrated with no CSP violation", async () => {
   const page = await browser.newPage();
   const watch = watchPage(page);
   const response = await page.goto(`${server.origin}/no/such/a&b`);

@@ -9,7 +9,7 @@ import type { RouteAssets } from "../../runtime/page-payload.ts";
 import type { Manifest } from "./manifest.ts";
 import { encodedBody, type Precompressed } from "./precompressed.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
-import { text } from "../request/answers.ts";
+import { text } from "../request/responses.ts";
 import type { Bytes } from "../request/bytes.ts";
 
 export const ASSETS_PREFIX = "/assets/";

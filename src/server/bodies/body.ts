@@ -10,7 +10,7 @@
 // and never throws for a client's input. The body is read at most once, so an Elysia route using it
 // needs `parse: "none"`. Nothing past maxBytes is held (see request-body.ts); maxFields caps the entries
 // (fields and files) a form may have, counted on the raw bytes before a FormData is built. `message`
-// is plain text that names no secret, safe for the answer's body and the log.
+// is plain text that names no secret, safe for the response's body and the log.
 import { BodyTimeout, readBody, type BodyPace } from "./request-body.ts";
 import { type Bytes } from "../request/bytes.ts";
 

@@ -10,7 +10,7 @@
 //                                `secure` (production); options override them one by one.
 //   delete(name, options)        an expired cookie; path and domain must match the ones it was set with.
 //   setCookieHeaders()           one Set-Cookie value per name changed, for the document and page-data
-//                                answers alike.
+//                                responses alike.
 // A cookie set or deleted during the request reads back as set (a page rendered after its action sees the
 // new value). An invalid cookie name throws a TypeError: it is the app's bug, never a visitor's input.
 // Sessions get more of the jar than the app does (session-jar.ts): values signed for a purpose, and the

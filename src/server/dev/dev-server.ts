@@ -17,7 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { Elysia } from "elysia";
 import type { Config } from "../config/config.ts";
 import { isDevServerHost, isLoopbackHost } from "../http/host-check.ts";
-import { text } from "../request/answers.ts";
+import { text } from "../request/responses.ts";
 import { configOrExit } from "../startup-config.ts";
 import { CLIENT_SHELL_PATH, clientBundles, type ClientBundles } from "./client-bundle.ts";
 import clientShell from "./client.html";

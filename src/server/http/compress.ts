@@ -134,7 +134,7 @@ const withBody = (response: Response, body: BodyInit | null, headers: Headers) =
  */
 export async function compressed(request: Request, response: Response): Promise<Response> {
   if (request.method === "HEAD" || !isCompressible(response)) return response;
-  // Whatever is picked, a cache must key this URL's answers on the header.
+  // Whatever is picked, a cache must key this URL's responses on the header.
   const vary = response.headers.get("vary");
   response.headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
   const coding = pickEncoding(request.headers.get("accept-encoding"), CODINGS);

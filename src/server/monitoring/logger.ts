@@ -16,7 +16,7 @@ const FLUSH_MS = 10;
 
 /**
  * Lines are gathered and written together: a write per request is a system call per request (a large share
- * of a stored 404's CPU, bench/README.md), and under load hundreds of lines share one write. Nothing waits
+ * of a prerendered 404's CPU, bench/README.md), and under load hundreds of lines share one write. Nothing waits
  * longer than FLUSH_MS.
  */
 export function batchedLogger(write: (text: string) => void): BatchedLogger {

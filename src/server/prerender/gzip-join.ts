@@ -1,4 +1,4 @@
-// gzip-join.ts: a stored page as one gzip member joined per response: raw deflate segments compressed once,
+// gzip-join.ts: a prerendered page as one gzip member joined per response: raw deflate segments compressed once,
 // when the page is stored, each slot's value between them as stored blocks, and the checksum and size taken
 // over what the visitor reads. No response compresses anything.
 import zlib from "node:zlib";

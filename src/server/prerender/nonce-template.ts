@@ -36,9 +36,9 @@ export function template(chunks: readonly Uint8Array[]): Template {
   return { bytes: joined(chunks), nonces };
 }
 
-/** Throws unless `length` is a nonce's: a stored page's bytes leave exactly that much room for it. */
+/** Throws unless `length` is a nonce's: a prerendered page's bytes leave exactly that much room for it. */
 export function checkNonceLength(length: number): void {
-  if (length !== NONCE_LENGTH) throw new Error(`a nonce of ${length} bytes; stored pages take ${NONCE_LENGTH}`);
+  if (length !== NONCE_LENGTH) throw new Error(`a nonce of ${length} bytes; prerendered pages take ${NONCE_LENGTH}`);
 }
 
 /** A response's nonce as the bytes its templates take. */

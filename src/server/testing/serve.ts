@@ -2,7 +2,7 @@
 // app.handle in-process or on a real socket.
 import type { Config } from "../config/config.ts";
 import { startApp } from "../app-start.ts";
-import { createApp, storePrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
+import { createApp, renderPrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
 import { importedAssets } from "../assets/imported-assets.ts";
 import type { LogRecord } from "../monitoring/logger.ts";
 import { projectAppModule } from "../build/app-module.ts";
@@ -73,7 +73,7 @@ export async function serveApp(options: ServeOptions = {}): Promise<ServedApp> {
     config,
     logs,
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
-    prerendered: () => storePrerenderedPages(app),
+    prerendered: () => renderPrerenderedPages(app),
     sentry: monitoring,
     stop: once(started.stop),
   };

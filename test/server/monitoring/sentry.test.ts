@@ -6,7 +6,7 @@ import * as Sentry from "@sentry/bun";
 import type { Event } from "@sentry/core";
 import type { ClientAssets } from "../../../src/server/assets/assets.ts";
 import { initServerSentry, type ServerMonitoring } from "../../../src/server/monitoring/sentry.ts";
-import { storePrerenderedPages } from "../../../src/server/create-app.ts";
+import { renderPrerenderedPages } from "../../../src/server/create-app.ts";
 import { listenApp, logFor, testApp, testConfig, type Listening, type TestApp } from "../../support/app.ts";
 import { type FakeIngest } from "../../support/fake-ingest.ts";
 import { useFakeIngest } from "../../support/sentry-ingest.ts";
@@ -197,9 +197,9 @@ describe("with SENTRY_DSN", () => {
     expect(events[0]?.transaction).toBe("GET /assets/*");
   });
 
-  test("an API route's error under a stored not-found page still carries its request (stored answers alone run bare)", async () => {
+  test("an API route's error under a prerendered not-found page still carries its request (prerendered responses alone run bare)", async () => {
     const app = await testApp({ SENTRY_DSN: ingest.dsn() }, { capture: monitoring.capture, monitor: monitoring.monitor });
-    await storePrerenderedPages(app.app);
+    await renderPrerenderedPages(app.app);
     const stored = await app.request("/no/such/page");
     expect(stored.status).toBe(404);
     const res = await app.request("/api/fails?visitor=api");

@@ -1,4 +1,4 @@
-// stored-page.ts: a page rendered once, kept as the pieces between the values each response fills in (its
+// prerendered-page.ts: a page rendered once, kept as the pieces between the values each response fills in (its
 // nonce, host, path), with those pieces also kept gzip-compressed, so that a response is joined, never
 // rendered or compressed again.
 import type { Bytes } from "../request/bytes.ts";
@@ -6,9 +6,9 @@ import { fromBase64 } from "./base64.ts";
 import { deflatePage, gzipMember, gzipTemplate, type DeflatedPage } from "./gzip-join.ts";
 import { BLANK_NONCE, nonceBytes, template, withNonce, type Template } from "./nonce-template.ts";
 import { encodedFills, splitAtSlots, type SlottedPage, type SlotValues } from "./page-slots.ts";
-import type { StoredData } from "./stored-data.ts";
+import type { PrerenderedData } from "./prerendered-data.ts";
 
-export interface StoredPage extends SlottedPage {
+export interface PrerenderedPage extends SlottedPage {
   status: number;
   /** The page as raw deflate, in segments between the slots whose values go in as stored blocks (gzip-join.ts). */
   deflated: DeflatedPage;
@@ -19,30 +19,30 @@ export interface StoredPage extends SlottedPage {
   renderedAt: number;
 }
 
-/** A route's stored document and the page data client navigation asks for. */
-export interface StoredRoute {
-  document: StoredPage;
-  data: StoredData;
+/** A route's prerendered document and the page data client navigation asks for. */
+export interface PrerenderedRoute {
+  document: PrerenderedPage;
+  data: PrerenderedData;
 }
 
 /** What a build stores (`prerendered.json` beside the client build), for the server to start with. */
 export interface PrerenderedPages {
   buildId: string;
-  routes: Record<string, StoredRoute>;
+  routes: Record<string, PrerenderedRoute>;
   /** null: this app's not-found page cannot be stored (it shows more of the request than its path). */
-  notFound?: StoredPage | null;
+  notFound?: PrerenderedPage | null;
 }
 
 /** Splits a render made with the slot markers; `status` and `headers` are the render's. */
-export function storePage(html: string, status: number, headers: Array<[string, string]>): StoredPage {
+export function prerenderedPage(html: string, status: number, headers: Array<[string, string]>): PrerenderedPage {
   const { parts, slots } = splitAtSlots(html);
   return { status, parts, slots, deflated: deflatePage({ parts, slots }), etag: `"${Bun.hash(html).toString(36)}"`, headers, renderedAt: Date.now() };
 }
 
 const encoder = new TextEncoder();
-const decodedParts = new WeakMap<StoredPage, { raw: Uint8Array[]; segments: Bytes[] }>();
+const decodedParts = new WeakMap<PrerenderedPage, { raw: Uint8Array[]; segments: Bytes[] }>();
 
-function decodedOf(page: StoredPage) {
+function decodedOf(page: PrerenderedPage) {
   let decoded = decodedParts.get(page);
   if (!decoded) {
     decoded = { raw: page.parts.map((p) => encoder.encode(p)), segments: page.deflated.segments.map(fromBase64) };
@@ -66,9 +66,9 @@ interface Filled {
  * common ones (a favicon, a robots.txt). A fuller page forgets its oldest.
  */
 const FILLINGS_PER_PAGE = 16;
-const fillings = new WeakMap<StoredPage, Map<string, Filled>>();
+const fillings = new WeakMap<PrerenderedPage, Map<string, Filled>>();
 
-function filledOf(page: StoredPage, values: SlotValues): Filled {
+function filledOf(page: PrerenderedPage, values: SlotValues): Filled {
   let kept = fillings.get(page);
   if (!kept) fillings.set(page, (kept = new Map()));
   const key = `${values.host}\n${values.path}\n${values.search}`;
@@ -93,12 +93,12 @@ function filledOf(page: StoredPage, values: SlotValues): Filled {
  * A page joined as a string is encoded again for every response, and one with any character beyond Latin-1
  * is held as UTF-16 and transcoded whole.
  */
-export function bytesOf(page: StoredPage, values: SlotValues): Bytes {
+export function bytesOf(page: PrerenderedPage, values: SlotValues): Bytes {
   return withNonce(filledOf(page, values).identity, nonceBytes(values.nonce));
 }
 
 /** The page as one gzip member, joined from its segments compressed once (gzip-join.ts). */
-export function gzipOf(page: StoredPage, values: SlotValues): Bytes {
+export function gzipOf(page: PrerenderedPage, values: SlotValues): Bytes {
   const filled = filledOf(page, values);
   filled.gzip ??= gzipTemplate(page, filled.values, decodedOf(page).segments);
   return gzipMember(filled.gzip, filled.identity, nonceBytes(values.nonce));

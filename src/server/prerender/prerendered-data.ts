@@ -1,18 +1,18 @@
-// stored-data.ts: a stored route's page data: no slots, so kept whole and compressed whole, at the best levels
-// (once per render), and served like an asset.
+// prerendered-data.ts: a prerendered route's page data: no slots, so kept whole and compressed whole, at the
+// best levels (once per render), and served like an asset.
 import zlib from "node:zlib";
 import type { Precompressed } from "../assets/precompressed.ts";
 import { fromBase64, toBase64 } from "./base64.ts";
 
 /** Page data as a build stores it: the body and its two codings. */
-export interface StoredData {
+export interface PrerenderedData {
   body: string;
   br: string;
   gzip: string;
   headers: Array<[string, string]>;
 }
 
-export function storeData(body: string, headers: Array<[string, string]>): StoredData {
+export function prerenderedData(body: string, headers: Array<[string, string]>): PrerenderedData {
   const br = zlib.brotliCompressSync(body, {
     params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
   });
@@ -20,10 +20,10 @@ export function storeData(body: string, headers: Array<[string, string]>): Store
 }
 
 const encoder = new TextEncoder();
-const decodedData = new WeakMap<StoredData, Precompressed>();
+const decodedData = new WeakMap<PrerenderedData, Precompressed>();
 
 /** The page data's bytes, as they are and in both codings: decoded once. */
-export function bodiesOf(data: StoredData): Precompressed {
+export function bodiesOf(data: PrerenderedData): Precompressed {
   let decoded = decodedData.get(data);
   if (!decoded) decodedData.set(data, (decoded = { body: encoder.encode(data.body), br: fromBase64(data.br), gzip: fromBase64(data.gzip) }));
   return decoded;
