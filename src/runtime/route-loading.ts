@@ -19,7 +19,7 @@ export const STYLESHEET_PRECEDENCE = "brisk";
 export const INLINE_STYLE_PRECEDENCE = "brisk-inline";
 
 /** A stylesheet that has not loaded by then is treated as failed: a navigation never hangs on one. */
-export const STYLESHEET_TIMEOUT_MS = 4000;
+const STYLESHEET_TIMEOUT_MS = 4000;
 
 /** A route resource that failed twice; `resource` is its URL when known. */
 export class RouteLoadError extends Error {

@@ -31,7 +31,7 @@ export interface LoadPlan {
 }
 
 /** How many levels of a page show their own data: none when the app's page stands for the whole page. */
-export function levelsShown({ error, outcome, boundary }: PagePayload): number {
+function levelsShown({ error, outcome, boundary }: PagePayload): number {
   if ((error || outcome) && !boundary) return 0;
   return boundary?.depth ?? Infinity;
 }

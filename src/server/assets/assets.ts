@@ -63,7 +63,7 @@ function inlinedStyles(manifest: Manifest, read: (name: string) => Bytes): Map<s
  * Where the client build lives: beside the code in a compiled binary (scripts/build.ts embeds dist/client
  * as `client/…`), or in dist/client when running from source.
  */
-export function findClientDir(): string {
+function findClientDir(): string {
   const candidates = [join(import.meta.dir, "client"), join(import.meta.dir, "../../../dist/client")];
   const dir = candidates.find((d) => existsSync(join(d, "manifest.json")));
   if (!dir) throw new Error(`no client build found (looked in ${candidates.join(", ")}); run \`bun run build:client\``);

@@ -11,7 +11,7 @@ const CODINGS = ["br", "gzip"] as const satisfies readonly Coding[];
  * Under this a body gains less than its encoder's overhead (a TCP segment carries it either way). Only
  * bodies whose length is known up front are measured; a streamed body is compressed whatever its size.
  */
-export const MIN_COMPRESS_BYTES = 1024;
+const MIN_COMPRESS_BYTES = 1024;
 
 const COMPRESSIBLE = ["text/html", PAGE_DATA_TYPE];
 

@@ -16,7 +16,10 @@ import { pageScope } from "../request/page-scope.ts";
 import { resourceResponse } from "./resource.ts";
 import { hasMiddleware, runMiddleware } from "../request/middleware.ts";
 
-/** Renders the page a request asks for: no public file, no prerendered page (bench/ablation-server.ts runs it bare). */
+/**
+ * Renders the page a request asks for: no public file, no prerendered page. Exported for the bench alone
+ * (bench/layers.ts, bench/ablation-server.ts), which runs it without Elysia; the server goes through pagesPlugin.
+ */
 export async function handlePage(context: RequestContext, deps: PageDeps): Promise<Response> {
   const target = pageTarget(context);
   return target instanceof Response ? target : renderTarget(context, target, deps);

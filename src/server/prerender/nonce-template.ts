@@ -3,7 +3,7 @@
 import type { Bytes } from "../request/bytes.ts";
 
 /** The nonce is always this long (16 random bytes in base64), so back-references may reach across it. */
-export const NONCE_LENGTH = 24;
+const NONCE_LENGTH = 24;
 
 /** The bytes of a response but its nonce, and where each copy of the nonce goes. */
 export interface Template {

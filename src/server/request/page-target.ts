@@ -6,7 +6,7 @@ import type { PageTarget, RequestContext } from "./context.ts";
 import { isPageDataPath } from "./request-path.ts";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
-export const MAX_PATH_BYTES = 8 * 1024;
+const MAX_PATH_BYTES = 8 * 1024;
 
 /**
  * The request's page, or the 4xx for a URL no page can answer: parsed once, when first asked (by the stored
