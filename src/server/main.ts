@@ -37,9 +37,10 @@ const cannotStart = (error: unknown): never => {
 const appStarted = await startApp(config, app, stdoutLogger).catch(cannotStart);
 const startSentry = async () =>
   config.sentryDsn ? (await import("./monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId) : undefined;
-// Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts a moment after listening:
-// loading @sentry/bun costs tens of milliseconds of CPU (bench/README.md), which would delay the first responses (a container's
-// health probe, a scaled-up replica's first visitors). Errors of those first moments wait in `early`.
+// Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts a moment after listening: loading
+// @sentry/bun costs CPU (bench/README.md, figures the source carried: start-up), which would delay the first
+// responses (a container's health probe, a scaled-up replica's first visitors). Errors of those first moments wait
+// in `early`.
 let monitoring = config.sentryTracesSampleRate === undefined ? undefined : await startSentry();
 const early: Array<Parameters<CaptureError>> = [];
 const capture: CaptureError = (error, context) => (monitoring ? monitoring.capture(error, context) : early.push([error, context]));

@@ -37,8 +37,8 @@ export interface ClientAssets {
 }
 
 /**
- * An app stylesheet up to this size goes into the page's head instead of a link: its bytes (about a third
- * of this once the page is compressed) cost less than the round trip a link costs before the first paint.
+ * An app stylesheet up to this size goes into the page's head instead of a link: its bytes (fewer still once the
+ * page is compressed) cost less than the round trip a link costs before the first paint.
  * A larger one is better fetched once and cached.
  */
 export const INLINE_STYLE_MAX_BYTES = 4096;

@@ -122,7 +122,7 @@ export async function buildClient({
   } satisfies Partial<Bun.BuildConfig>;
   // The tracing code is a bundle apart, with its own copy of Sentry's core (which shares its state through
   // Sentry's global carrier): split from the Sentry chunk, the modules both use would make a chunk of their
-  // own, and the cross-chunk names cost pages without tracing about 5 kB gzip more.
+  // own, and the cross-chunk names cost pages without tracing more (bench/README.md, figures the source carried).
   const entrypoints = [...(scripts ? [join(ROOT, ENTRY)] : []), ...styles.map((s) => join(appDir, s))];
   const [result, tracing] = await Promise.all([
     // Nothing to bundle: the dev server's stylesheets of an app without any (Bun.build refuses an empty list).
@@ -133,7 +133,8 @@ export async function buildClient({
           entrypoints,
           splitting: true,
           // Bun's loader that adds a modulepreload link for each chunk an import() pulls in costs every first visit
-          // ~0.4 kB gzip; the HTML preloads a first page's chunks, and navigate.ts a navigation's (preload-modules.ts).
+          // (bench/README.md, figures the source carried); the HTML preloads a first page's chunks, and navigate.ts a
+          // navigation's (preload-modules.ts).
           modulePreload: false,
         }),
     scripts ? Bun.build({ ...options, entrypoints: [join(ROOT, TRACING_MODULE)], splitting: false }) : undefined,

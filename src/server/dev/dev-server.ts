@@ -127,7 +127,7 @@ async function loadApp(app: DevApp, { config, reload, edits }: Parts, firstBundl
     importedDir,
     buildId: `dev-${Date.now().toString(36)}`,
   });
-  // @sentry/bun alone takes a few hundred milliseconds to load: only with a DSN.
+  // @sentry/bun is slow to load (bench/README.md, figures the source carried: start-up): only with a DSN.
   const monitoring = config.sentryDsn ? (await import("../monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development") : undefined;
   // Public files are read from the folder on each request: an edit there shows without a rebuild.
   const publicFiles = livePublicFiles(join(ROOT, "public"));

@@ -6,15 +6,15 @@ export type Coding = "br" | "gzip";
 /**
  * Encoders alive at once, past which a streamed response goes as it is (identity). Each lives until its response
  * has ended or its visitor has gone, and under load Bun tells of a closed connection seconds late: visitors that
- * leave at the first bytes and come straight back would otherwise hold thousands (0.54 MB each at brotli 4).
- * At most ~3 MB of brotli or ~15 MB of gzip; a response that has all arrived by its first read needs none.
+ * leave at the first bytes and come straight back would otherwise hold thousands (bench/README.md, streamed
+ * answers abandoned at their first bytes). A response that has all arrived by its first read needs none.
  */
 export const MAX_STREAM_ENCODERS = 64;
 
 /**
- * Brotli at quality 1 for a streamed body: ~45 KB of native memory against ~540 KB at quality 4 (and ~290 KB at
- * 2), for ~20 % more bytes on a streamed page (1,751 → 2,120 on the bench's /stream), whose every chunk is
- * flushed anyway. Gzip's memory (~230 KB) hardly moves with its level or window, so it keeps its level.
+ * Brotli at quality 1 for a streamed body: far less native memory than quality 4 for somewhat more bytes on a
+ * streamed page, whose every chunk is flushed anyway; gzip's memory hardly moves with its level or window, so
+ * it keeps its level (bench/README.md, streamed answers abandoned at their first bytes).
  */
 const STREAM_BROTLI = { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT };
 export const GZIP = { level: 6 };

@@ -50,8 +50,8 @@ function now(): string {
 
 /**
  * One log line: the record with its time first, as JSON. The time goes in front of the record's own JSON
- * rather than into a copy of it (a third of the cost, bench/layers.ts); a record with a `time` of its own keeps it,
- * as the copy did.
+ * rather than into a copy of it, cheaper (bench/README.md, figures the source carried: prerendered pages); a
+ * record with a `time` of its own keeps it, as the copy did.
  */
 function formatLine(record: LogRecord): string {
   if ("time" in record) return `${JSON.stringify({ time: now(), ...record })}\n`;

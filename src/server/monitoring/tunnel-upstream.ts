@@ -55,8 +55,8 @@ async function visitorResponse(upstream: Response): Promise<Response> {
 
 /**
  * The bytes as fetch takes them at the least cost: their own buffer, handed over (`transfer()`), when they
- * fill it. Measured with 64 uploads of 1 MiB held by a slow upstream: ~1.4 MiB of memory each this way,
- * ~2.1 MiB when fetch is given the view. A view on part of a larger buffer goes as it is.
+ * fill it: less memory per upload in flight than when fetch is given the view (bench/README.md, figures the
+ * source carried: the tunnel). A view on part of a larger buffer goes as it is.
  */
 function handOver(bytes: Bytes): BodyInit {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer.transfer() : bytes;

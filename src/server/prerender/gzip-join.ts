@@ -128,8 +128,8 @@ function crcWithNonce({ bytes, nonces }: Template, nonce: Uint8Array): number {
 
 /**
  * The gzip member with the response's nonce written in, its checksum and size those of `identity` (the same
- * page uncompressed) with that nonce. Costs a few microseconds, where compressing the page again costs fifty
- * to a hundred.
+ * page uncompressed) with that nonce: a small part of what compressing the page again would cost
+ * (bench/README.md, figures the source carried: prerendered pages).
  */
 export function gzipMember(gzip: Template, identity: Template, nonce: Uint8Array): Bytes {
   const member = withNonce(gzip, nonce);

@@ -63,7 +63,7 @@ export async function serveApp(options: ServeOptions = {}): Promise<ServedApp> {
   // As main.ts starts an app: the cookie secret, then the app's own start (its database).
   const started = await startApp(config, definition, log);
   const { assets } = await clientBuild({ app: appModule, mode: options.clientMode, publicDir: options.publicDir });
-  // Loaded only when asked for: @sentry/bun takes tens of milliseconds to load.
+  // Loaded only when asked for: @sentry/bun is slow to load (bench/README.md, figures the source carried).
   const sentry = options.sentry ? await import("../monitoring/sentry.ts") : undefined;
   const monitoring = sentry?.initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId, { log });
   const hooks = monitoring ? { capture: monitoring.capture, monitor: monitoring.monitor } : {};
