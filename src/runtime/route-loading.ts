@@ -6,7 +6,7 @@ import type { RouteTree } from "./route-tree.ts";
 /**
  * React 19's `precedence` group of every route stylesheet: the document renders its links with it, and the
  * client adds a route's stylesheet into the same group, so React adopts the link instead of adding a second.
- * It lives here, with the entry's code: in page.ts it would make that module a chunk shared with the
+ * It lives here, with the entry's code: in page-payload.ts it would make that module a chunk shared with the
  * navigation code, one more request on every first visit.
  */
 export const STYLESHEET_PRECEDENCE = "brisk";

@@ -42,13 +42,13 @@ export function browserPlugins(appPath: string, emit?: { dir: string; emitted: S
 }
 
 /** Below this size a compressed copy saves less than the bytes of its own headers. */
-const COMPRESS_MIN_BYTES = 512;
+const PRECOMPRESS_MIN_BYTES = 512;
 
 /**
  * For each `lazyPage` module of the route table: its chunk, then the chunks that one imports statically,
  * less those the entry already pulls in. A page preloads them all, so none waits for the entry to run.
  */
-function lazyPageChunks(
+function lazyPageManifest(
   outputs: BuildOutputs,
   entry: string,
   chunks: Record<string, string>,
@@ -174,7 +174,7 @@ export async function buildClient({
   files.push(...emitted);
   files.sort();
   const lazyPages = scripts
-    ? lazyPageChunks(outputs, entry, chunks, { app, appDir })
+    ? lazyPageManifest(outputs, entry, chunks, { app, appDir })
     : Object.fromEntries(allRoutes(app.routes).flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
   const publicFiles = listPublicDir(publicDir);
   // Only the files it lists, their contents rather than any symlink: the binary embeds this copy, so a
@@ -188,7 +188,7 @@ export async function buildClient({
       .filter((f) => compress && /\.(js|css)$/.test(f))
       .map(async (file) => {
         const bytes = new Uint8Array(await Bun.file(join(outdir, file)).arrayBuffer());
-        if (bytes.length < COMPRESS_MIN_BYTES) return;
+        if (bytes.length < PRECOMPRESS_MIN_BYTES) return;
         const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
         const gz = Bun.gzipSync(bytes, { level: 9 });
         await Promise.all([Bun.write(join(outdir, `${file}.br`), br), Bun.write(join(outdir, `${file}.gz`), gz)]);
