@@ -2,7 +2,7 @@
 // client build of it.
 // Set SENTRY_DSN for "Sentry on" (and SENTRY_TRACES_SAMPLE_RATE for tracing): Sentry is initialised before the app
 // listens, as in main.ts with tracing.
-import { createApp, storePrerenderedPages } from "../src/server/create-app.ts";
+import { createApp, renderPrerenderedPages } from "../src/server/create-app.ts";
 import { startApp } from "../src/server/app-start.ts";
 import { loadClientAssets } from "../src/server/assets/assets.ts";
 import { parseConfig } from "../src/server/config/config.ts";
@@ -17,4 +17,4 @@ const monitoring = config.sentryDsn
 const { cookieSigner } = await startApp(config, app, () => {});
 const server = createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture, monitor: monitoring?.monitor });
 server.listen({ hostname: config.host, port: config.port, reusePort: true });
-await storePrerenderedPages(server);
+await renderPrerenderedPages(server);

@@ -48,9 +48,9 @@ async function start() {
     // A code-split route is loaded before hydration, so hydration never meets a suspended lazy component.
     const route = await loadRouteOrRecover(new URL(location.href), boot.page, { tree, report });
     if (route === "ready") {
-      // In a transition, hydration yields to the browser every few milliseconds instead of holding the main
-      // thread for the whole page (a long task of ~100 ms on a slow phone for a 10 KB page); a click meanwhile
-      // still hydrates its target at once.
+      // In a transition, hydration yields to the browser every few milliseconds instead of holding the main thread
+      // for the whole page (a long task on a slow phone: bench/README.md, figures the source carried); a click
+      // meanwhile still hydrates its target at once.
       startTransition(() => {
         hydrateRoot(
           document,

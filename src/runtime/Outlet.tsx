@@ -55,7 +55,7 @@ function RouteFallback({ boundary }: { boundary: Boundary }) {
 }
 
 /** One route of the page, or the fallback standing in for it and the levels below. */
-export function RouteLevel({ depth }: { depth: number }) {
+function RouteLevel({ depth }: { depth: number }) {
   const runtime = useAppRuntime();
   const { page } = useNavState();
   const levels = useShownLevels();

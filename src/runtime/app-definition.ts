@@ -10,8 +10,8 @@ export interface AppDefinition {
   routes: readonly RouteDefinition[];
   fallbacks: Fallbacks;
   /**
-   * The `<html>` shell. It renders `<Links />` in its head and `<PageContent />` in its body (both from
-   * `brisk`); everything else in it is the app's own.
+   * The `<html>` shell. It renders `<Links />` in its head and `<PageContent />` in its body (from `brisk`);
+   * everything else in it is the app's own.
    */
   Document: ComponentType;
   /** Stylesheets every page links, relative to the app's folder (the folder of the module that defines the app). */

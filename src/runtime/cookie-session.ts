@@ -10,7 +10,7 @@ import { parseSessionState, requestSession, secondsUntil, signedInUser, type Ses
  * Browsers keep a cookie of at most 4096 bytes, name and value together (RFC 6265 asks for no more); a longer
  * one is dropped without a word, which would sign the visitor out. Writing one is refused instead.
  */
-export const MAX_COOKIE_BYTES = 4096;
+const MAX_COOKIE_BYTES = 4096;
 
 /**
  * A session write refused because the cookie would pass the `limit` browsers keep (`bytes` it would take); the

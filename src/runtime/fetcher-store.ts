@@ -51,7 +51,7 @@ export interface FetcherStore {
   inFlight(): FetcherInFlight[];
 }
 
-export const IDLE: FetcherSnapshot = { state: "idle", data: undefined, formData: undefined, formAction: undefined };
+const IDLE: FetcherSnapshot = { state: "idle", data: undefined, formData: undefined, formAction: undefined };
 
 function createFetcherStore(): FetcherStore {
   const entries = new Map<string, Entry>();

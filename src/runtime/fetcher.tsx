@@ -74,7 +74,7 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
 
   const run = useCallback(
     async (href: string, state: FetcherState, body?: FormData | URLSearchParams, formData?: FormData, fallback?: () => void) => {
-      // A new request takes over: the answer of the one before it is no longer wanted.
+      // A new request takes over: the response to the one before it is no longer wanted.
       const controller = store.start(key);
       store.loadedBy(key, body ? undefined : () => void run(href, "loading"), nav.getState().revalidated);
       store.update(key, (s) => ({ ...s, state, formData, formAction: body ? pathOf(href) : undefined }));
@@ -86,10 +86,10 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
         signal: controller.signal,
         // Called in the same render as the page it leads to, so the page never shows both the new data
         // and the fields still in flight (an optimistic count twice).
-        done: (answer) => {
+        done: (result) => {
           // A request another one took over from no longer speaks for the fetcher.
           if (controller.signal.aborted) return;
-          store.update(key, (s) => ({ state: "idle", data: answer ? answer.data : s.data, formData: undefined, formAction: undefined }));
+          store.update(key, (s) => ({ state: "idle", data: result ? result.data : s.data, formData: undefined, formAction: undefined }));
         },
       });
     },

@@ -1,5 +1,5 @@
 // loader-data.tsx: hands each route level its loader data, a named route's data to any level, and the action's
-// answer to the page.
+// value to the page.
 import { createContext, useContext } from "react";
 import type { ActionValue } from "./action-data.ts";
 import { useNavState } from "./navigation.ts";

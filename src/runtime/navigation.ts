@@ -50,7 +50,7 @@ export interface Submission {
   formData: FormData;
   /** The page it leads to takes the current history entry instead of a new one. */
   replace?: boolean;
-  /** Sends the form as the browser would, when only a document load can show the answer (a new deploy). */
+  /** Sends the form as the browser would, when only a document load can show the response (a new deploy). */
   fallback(): void;
 }
 
@@ -69,7 +69,7 @@ export interface FetcherRequest {
    * Called once the request is over: with the action's value (or the loaded data), or with nothing when
    * an outcome took the page elsewhere. When the page shows new data with it, in the same render.
    */
-  done(answer: { data: unknown } | undefined): void;
+  done(result: { data: unknown } | undefined): void;
 }
 
 export interface Navigation {
@@ -78,7 +78,7 @@ export interface Navigation {
   navigate(to: string, options?: NavigateOptions): void;
   /**
    * Posts a form through page data (a GET form: navigates to its URL); resolves once the page shows the
-   * answer, with true when the action succeeded (below 400: a redirect, or data without an error status), so
+   * response, with true when the action succeeded (below 400: a redirect, or data without an error status), so
    * the form can start empty again.
    */
   submit(submission: Submission): Promise<boolean>;

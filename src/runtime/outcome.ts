@@ -33,7 +33,7 @@ export class Outcome extends Error {
   }
 
   /**
-   * The outcome as an HTTP answer, for places with no page to render (an API route, a plugin): the status,
+   * The outcome as an HTTP response, for places with no page to render (an API route, a plugin): the status,
    * `Location` for a redirect, and a short body in the format the caller speaks. Never cached: an outcome
    * usually depends on who asks.
    */
@@ -47,7 +47,7 @@ export class Outcome extends Error {
   }
 }
 
-/** An outcome's own answer headers: never cached (an outcome usually depends on who asks), and a redirect's Location. */
+/** An outcome's own response headers: never cached (an outcome usually depends on who asks), and a redirect's Location. */
 export function outcomeHeaders({ location }: Pick<OutcomeInfo, "location">): Record<string, string> {
   const headers: Record<string, string> = { "cache-control": "no-store" };
   if (location !== undefined) headers.location = location;

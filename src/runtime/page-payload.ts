@@ -11,7 +11,7 @@ export const PAGE_DATA_PREFIX = "/__data";
 /**
  * The page-data query parameter by which the client says how many outer levels of the page it already
  * shows and keeps (a layout between two of its children): their loaders do not run. In the URL, not a
- * header, so a cache that keeps page data keeps partial and whole answers apart.
+ * header, so a cache that keeps page data keeps partial and whole responses apart.
  */
 export const KEEP_PARAM = "_keep";
 

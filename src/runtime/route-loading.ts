@@ -6,7 +6,7 @@ import type { RouteTree } from "./route-tree.ts";
 /**
  * React 19's `precedence` group of every route stylesheet: the document renders its links with it, and the
  * client adds a route's stylesheet into the same group, so React adopts the link instead of adding a second.
- * It lives here, with the entry's code: in page.ts it would make that module a chunk shared with the
+ * It lives here, with the entry's code: in page-payload.ts it would make that module a chunk shared with the
  * navigation code, one more request on every first visit.
  */
 export const STYLESHEET_PRECEDENCE = "brisk";
@@ -19,7 +19,7 @@ export const STYLESHEET_PRECEDENCE = "brisk";
 export const INLINE_STYLE_PRECEDENCE = "brisk-inline";
 
 /** A stylesheet that has not loaded by then is treated as failed: a navigation never hangs on one. */
-export const STYLESHEET_TIMEOUT_MS = 4000;
+const STYLESHEET_TIMEOUT_MS = 4000;
 
 /** A route resource that failed twice; `resource` is its URL when known. */
 export class RouteLoadError extends Error {

@@ -13,13 +13,13 @@ export interface LoaderContext<Params extends Record<string, string> = Record<st
   /** The request's headers. */
   headers: Headers;
   /**
-   * The request's cookies (`get`, `getSigned`), and the ones the answer sets (`set`, `setSigned`, `delete`):
+   * The request's cookies (`get`, `getSigned`), and the ones the response sets (`set`, `setSigned`, `delete`):
    * HttpOnly, SameSite=Lax, Path=/ and, in production, Secure unless the call says otherwise. They reach
    * the browser on the document and on page data alike. A tampered signed cookie reads as absent.
    */
   cookies: Cookies;
   /**
-   * Sets a header of the answer, on the document and on page data alike: `Cache-Control` for a public
+   * Sets a header of the response, on the document and on page data alike: `Cache-Control` for a public
    * page, say. Outcome and error pages ignore `Cache-Control` (they are never cached).
    */
   setHeader(name: string, value: string): void;
@@ -59,14 +59,14 @@ export interface MiddlewareArgs<Params extends Record<string, string> = Record<s
 
 /**
  * Runs the rest of the request (inner middleware, the action, the loaders, the render) and resolves with its
- * answer once its status and headers are decided, before its body is sent: the headers may still change.
+ * response once its status and headers are decided, before its body is sent: the headers may still change.
  * Called by Brisk after the middleware if it never calls it; at most once.
  */
 export type NextFunction = () => Promise<Response>;
 
 /**
  * A route's middleware. It may throw an outcome (`unauthorized()`: the nearest route fallback, or JSON for a
- * request that does not take HTML), fill the context, and call `next()` to see or change the answer's headers.
+ * request that does not take HTML), fill the context, and call `next()` to see or change the response's headers.
  * Returning a `Response` answers with it instead.
  */
 // A method's bivariance, so that middleware typed for its own params fits a route table's list, as a loader does.
@@ -138,6 +138,6 @@ export interface RouteDefinition {
    * Only for a path without parameters whose loaders read no headers, cookies or search (that fails the start).
    */
   prerender?: boolean;
-  /** With `prerender`: the stored page is rendered again in the background once it is this many seconds old. */
+  /** With `prerender`: the prerendered page is rendered again in the background once it is this many seconds old. */
   revalidate?: number;
 }

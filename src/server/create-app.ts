@@ -10,7 +10,7 @@ import { publicDsn, type Config } from "./config/config.ts";
 import type { CookieSigner } from "./cookies/cookie-signer.ts";
 import { errorResponse } from "./error-response.ts";
 import { hostCheckPlugin } from "./http/host-check.ts";
-import { text } from "./request/answers.ts";
+import { text } from "./request/responses.ts";
 import { stdoutLogger, type Logger } from "./monitoring/logger.ts";
 import { TRACING_MODULE } from "./assets/manifest.ts";
 import { monitoringPlugin } from "./monitoring/monitoring-plugin.ts";
@@ -18,8 +18,8 @@ import { visitorAddress } from "./request/forwarded.ts";
 import type { PageDeps } from "./pages/page-request.ts";
 import { pagesPlugin } from "./pages/pages.ts";
 import { builtPages } from "./prerender/built-pages.ts";
-import { prerenderRoutes, type Prerendered } from "./prerender/store.ts";
-import type { PrerenderedPages } from "./prerender/stored-page.ts";
+import { prerenderRoutes, type Prerendered } from "./prerender/prerender-routes.ts";
+import type { PrerenderedPages } from "./prerender/prerendered-page.ts";
 import { createBodyReads, type BodyReads } from "./bodies/body-reads.ts";
 import { bodyPaceOf } from "./bodies/request-body.ts";
 import { createPublicFileHandler, type PublicFiles } from "./assets/public-files.ts";
@@ -27,7 +27,7 @@ import { type RequestMonitor } from "./request/monitor.ts";
 import { requestScopePlugin } from "./monitoring/request-scope.ts";
 import { requestLogPlugin } from "./monitoring/request-log.ts";
 import type { CaptureError, ContextOptions } from "./request/context.ts";
-import { servedFromStore, storedAnswerPlugin } from "./prerender/served-from-store.ts";
+import { prerenderedCheck, prerenderedPlugin } from "./prerender/prerendered-plugin.ts";
 import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./http/security-headers.ts";
 
 export interface AppDeps {
@@ -113,7 +113,7 @@ const prerenders = new WeakMap<object, Prerendered>();
  * are stored; rejects naming a route that cannot be prerendered. Called after listening: until then, those
  * pages render as usual.
  */
-export function storePrerenderedPages(server: BriskApp): Promise<void> {
+export function renderPrerenderedPages(server: BriskApp): Promise<void> {
   return prerenders.get(server)?.start() ?? Promise.resolve();
 }
 
@@ -135,13 +135,13 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   // Asked per request, once the server has all its routes.
   // Every request's context is made with these, by whichever of the first hooks asks for it first.
   const context: ContextOptions = { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies };
-  const isStored = servedFromStore((): AnyElysia["routes"] => server.routes, prerendered, context);
+  const isPrerendered = prerenderedCheck((): AnyElysia["routes"] => server.routes, prerendered, context);
   const server = new Elysia({ name: "brisk" })
-    .use(requestScopePlugin(deps.monitor, isStored))
+    .use(requestScopePlugin(deps.monitor, isPrerendered))
     .use(securityHeadersPlugin(security))
     .use(requestLogPlugin(log, context))
     // After the request log's first hook, which makes the request's record.
-    .use(storedAnswerPlugin(prerendered, { isStored, publicFiles: deps.publicFiles ?? assets.publicFiles, log }))
+    .use(prerenderedPlugin(prerendered, { isPrerendered, publicFiles: deps.publicFiles ?? assets.publicFiles, log }))
     .use(hostCheckPlugin())
     .onError({ as: "global" }, function respondToError({ request, error, code, route }) {
       return errorResponse({ request, error, code, route }, capture);

@@ -1,13 +1,13 @@
-// error-response.ts: the answer for whatever a handler or plugin threw, from the one global error hook.
+// error-response.ts: the response to whatever a handler or plugin threw, from the one global error hook.
 // Outcomes answer for themselves, the request's own faults are 4xx, and the rest is a 500 with a digest,
 // reported once. Under /api/ it is JSON; elsewhere plain text (pages render their own error pages).
 import type { ErrorHandler } from "elysia";
 import { isOutcome } from "../runtime/outcome.ts";
 import { BodyRefused } from "./api/api.ts";
-import { INTERNAL_SERVER_ERROR, jsonError } from "./request/answers.ts";
+import { INTERNAL_SERVER_ERROR, jsonError } from "./request/responses.ts";
 import { isApiPath } from "./request/request-path.ts";
 import { CrossSiteRefused } from "./api/api-cross-site.ts";
-import { text } from "./request/answers.ts";
+import { text } from "./request/responses.ts";
 import { BODY_TIMEOUT_HEADERS } from "./bodies/request-body.ts";
 import { contextOf, reportError, type CaptureError } from "./request/context.ts";
 import { cookiesSetBy } from "./api/request-cookies.ts";

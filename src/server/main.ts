@@ -21,7 +21,7 @@ const { importedAssets } = await import("./assets/imported-assets.ts");
 Bun.plugin(importedAssets());
 // Imported only to serve: the health probe, run every few seconds, skips loading React and Elysia.
 // `#app` is the app's definition (package.json "imports"): the one place the framework meets the app.
-const [{ createApp, storePrerenderedPages }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all([
+const [{ createApp, renderPrerenderedPages }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all([
   import("./create-app.ts"),
   import("./assets/assets.ts"),
   import("./app-start.ts"),
@@ -37,9 +37,10 @@ const cannotStart = (error: unknown): never => {
 const appStarted = await startApp(config, app, stdoutLogger).catch(cannotStart);
 const startSentry = async () =>
   config.sentryDsn ? (await import("./monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId) : undefined;
-// Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts a moment after listening:
-// loading @sentry/bun costs tens of milliseconds of CPU (bench/README.md), which would delay the first answers (a container's
-// health probe, a scaled-up replica's first visitors). Errors of those first moments wait in `early`.
+// Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts a moment after listening: loading
+// @sentry/bun costs CPU (bench/README.md, figures the source carried: start-up), which would delay the first
+// responses (a container's health probe, a scaled-up replica's first visitors). Errors of those first moments wait
+// in `early`.
 let monitoring = config.sentryTracesSampleRate === undefined ? undefined : await startSentry();
 const early: Array<Parameters<CaptureError>> = [];
 const capture: CaptureError = (error, context) => (monitoring ? monitoring.capture(error, context) : early.push([error, context]));
@@ -55,7 +56,7 @@ const brisk = createApp(config, app, {
 listenOrExit(() => brisk.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 }), config);
 // The prerendered pages are rendered while the server already answers (rendering them as usual until then),
 // so they cost the cold start nothing; a route marked prerender that cannot be ends the process, naming it.
-void storePrerenderedPages(brisk).catch(cannotStart);
+void renderPrerenderedPages(brisk).catch(cannotStart);
 const SENTRY_START_DELAY_MS = 200;
 const sentryStarted = monitoring
   ? Promise.resolve()

@@ -1,5 +1,5 @@
 // The example app as a visitor meets it, through the server in-process: every example's status, public/ and
-// imported images, the guestbook's form and API, the session, the cache header and the stored pages.
+// imported images, the guestbook's form and API, the session, the cache header and the prerendered pages.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { serveApp, type ServedApp } from "brisk/test";
 import { EXAMPLES } from "../../src/app/pages/examples.ts";

@@ -1,7 +1,7 @@
 // fetchPageData (page-data-client.ts) in happy-dom against the fixture app's real server: the payload first, the
-// streamed values as their lines arrive, the levels the client keeps, and FullLoadNeeded for anything else.
+// streamed values as their lines arrive, the levels the client keeps, and NotPageData for anything else.
 import { describe, expect, test } from "bun:test";
-import { fetchPageData, FullLoadNeeded, pageDataUrl } from "../../src/runtime/browser/page-data-client.ts";
+import { fetchPageData, NotPageData, pageDataUrl } from "../../src/runtime/browser/page-data-client.ts";
 import type { DeferredSettlement } from "../../src/runtime/page-payload.ts";
 import { freePort } from "brisk/test";
 import { liveFixture, openPage, setPageUrl } from "./live-fixture.ts";
@@ -42,28 +42,28 @@ describe("fetchPageData", () => {
     expect(page.payload.actionData).toEqual({ error: "A note is required" });
   });
 
-  test("page data of another build: FullLoadNeeded (a GET's page, a post refused with 409 before its action)", async () => {
+  test("page data of another build: NotPageData (a GET's page, a post refused with 409 before its action)", async () => {
     const other = "another-build";
-    expect(fetchPageData(new URL("/", live.origin), other, signal())).rejects.toBeInstanceOf(FullLoadNeeded);
+    expect(fetchPageData(new URL("/", live.origin), other, signal())).rejects.toBeInstanceOf(NotPageData);
     const refused = await fetchPageData(new URL("/plan/items/1", live.origin), other, signal(), { body: new URLSearchParams({ note: "x" }) }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(FullLoadNeeded);
-    expect((refused as FullLoadNeeded).status).toBe(409);
+    expect(refused).toBeInstanceOf(NotPageData);
+    expect((refused as NotPageData).status).toBe(409);
   });
 
-  test("a route without a page: FullLoadNeeded with its answer, unread", async () => {
+  test("a route without a page: NotPageData with its response, unread", async () => {
     const build = await buildOf();
-    const answer = await fetchPageData(new URL("/resource?q=x", live.origin), build, signal()).catch((e: unknown) => e);
-    expect(answer).toBeInstanceOf(FullLoadNeeded);
-    expect((answer as FullLoadNeeded).status).toBe(200);
-    expect(await (answer as FullLoadNeeded).response!.json()).toEqual({ resource: true, q: "x" });
+    const response = await fetchPageData(new URL("/resource?q=x", live.origin), build, signal()).catch((e: unknown) => e);
+    expect(response).toBeInstanceOf(NotPageData);
+    expect((response as NotPageData).status).toBe(200);
+    expect(await (response as NotPageData).response!.json()).toEqual({ resource: true, q: "x" });
   });
 
-  test("nobody listening: the network's own failure, not FullLoadNeeded", async () => {
+  test("nobody listening: the network's own failure, not NotPageData", async () => {
     const nowhere = new URL(`http://localhost:${await freePort()}/`);
     // Page data is asked of the page's own origin.
     setPageUrl(nowhere.href);
     const failure = await fetchPageData(nowhere, "any", signal()).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(Error);
-    expect(failure).not.toBeInstanceOf(FullLoadNeeded);
+    expect(failure).not.toBeInstanceOf(NotPageData);
   });
 });

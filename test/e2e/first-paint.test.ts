@@ -51,7 +51,7 @@ test("the prerendered page: compressed, its stylesheet inline and kept through h
   await page.close();
 });
 
-test("the stored not-found page: 404, gzip, the path it was asked for, hydrated with no CSP violation", async () => {
+test("the prerendered not-found page: 404, gzip, the path it was asked for, hydrated with no CSP violation", async () => {
   const page = await browser.newPage();
   const watch = watchPage(page);
   const response = await page.goto(`${server.origin}/no/such/a&b`);

@@ -5,7 +5,7 @@ import { sessions } from "../sessions.server.ts";
 import { sleep } from "./sleep.ts";
 
 /** How long each of /examples/nested/slow's two loaders waits: together they still cost it once. */
-export const SLOW_MS = 300;
+const SLOW_MS = 300;
 const SLOW_PATH = "/examples/nested/slow";
 
 /** Runs of the layout's loader in this process: it stays the same while a visitor moves between the children. */

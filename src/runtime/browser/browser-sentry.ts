@@ -135,9 +135,10 @@ function sendUnsent(key: string, report: Reporter) {
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * Started in three tasks, not one: on a slow phone the client's start and the session's each take ~100 ms, and a
- * single task that long is what a visitor's tap waits for (total blocking time). Until the last step Brisk's own
- * listeners (reporter.ts) hold the page's errors, so none is reported twice or outside the session.
+ * Started in three tasks, not one: on a slow phone the client's start and the session's are each a long task
+ * (bench/README.md, figures the source carried: the browser), and a single task that long is what a visitor's tap
+ * waits for (total blocking time). Until the last step Brisk's own listeners (reporter.ts) hold the page's errors,
+ * so none is reported twice or outside the session.
  */
 export async function startBrowserSentry(
   { dsn, environment, release, tracing, sendDefaultPii }: NonNullable<ClientConfig["sentry"]>,

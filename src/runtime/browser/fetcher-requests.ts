@@ -1,28 +1,28 @@
 // fetcher-requests.ts: a fetcher's request on the client: a post to a route's action or a load of a route's
-// data, the page staying where it is. An action's answer is followed by the page loaded again as after any
+// data, the page staying where it is. An action's response is followed by the page loaded again as after any
 // action (a redirect's page, or this one); an outcome or an error shows as a navigation would.
 import type { FetcherRequest } from "../navigation.ts";
 import { go, revalidate } from "./moves.ts";
 import { commitPage, ready, settleAll, type NavigatorState } from "./navigator.ts";
-import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
+import { fetchPageData, NotPageData, type FetchedPage } from "./page-data-client.ts";
 import { clearPrefetched } from "./prefetch.ts";
 import { submittedForm } from "./submit.ts";
 
 /** The page shows a fetcher's outcome or error as a navigation would, its URL and history unchanged. */
-async function showInPlace(n: NavigatorState, answer: FetchedPage, signal: AbortSignal): Promise<void> {
+async function showInPlace(n: NavigatorState, fetched: FetchedPage, signal: AbortSignal): Promise<void> {
   const { path, search, page, revalidated } = n.store.getState();
-  let { payload } = answer;
+  let { payload } = fetched;
   // A route fallback belongs to the routes it was rendered for: another route's page shows the app's.
   if (payload.route !== page.payload.route) payload = { ...payload, boundary: undefined, levels: [] };
   const readiness = await ready(n, new URL(location.href), payload, signal);
   if (readiness === "reloading" || signal.aborted) return;
   const live = n.open(payload, page);
   commitPage(n, { path, search, page: live.view, loadFailed: readiness === "failed", revalidated });
-  await settleAll(live, answer);
+  await settleAll(live, fetched);
 }
 
 /** What a route without a page answered: its JSON, its text, or nothing. */
-async function answerData(response: Response): Promise<unknown> {
+async function resourceData(response: Response): Promise<unknown> {
   if (response.status === 204) return undefined;
   return response.headers.get("content-type")?.includes("json") ? response.json() : response.text();
 }
@@ -34,28 +34,28 @@ async function answerData(response: Response): Promise<unknown> {
 export async function fetchFor(n: NavigatorState, request: FetcherRequest): Promise<void> {
   const { href, body, fallback, signal } = request;
   let ended = false;
-  const done = (answer: { data: unknown } | undefined) => {
+  const done = (result: { data: unknown } | undefined) => {
     if (ended) return;
     ended = true;
-    if (!signal.aborted) request.done(answer);
+    if (!signal.aborted) request.done(result);
   };
   let waiting: (() => void) | undefined;
-  const withPage = (answer: { data: unknown } | undefined) => void n.ending.push((waiting = () => done(answer)));
+  const withPage = (result: { data: unknown } | undefined) => void n.ending.push((waiting = () => done(result)));
   const target = new URL(href, location.href);
   if (target.origin !== location.origin) return (done(undefined), fallback ? fallback() : location.assign(target.href));
   const form = body ? submittedForm("POST", target, body, request.formData ?? new FormData()) : undefined;
   // An action may change what was loaded ahead.
   if (body) clearPrefetched(n);
   try {
-    const answer = await fetchPageData(target, n.buildId, signal, { body });
-    const { payload, status } = answer;
+    const fetched = await fetchPageData(target, n.buildId, signal, { body });
+    const { payload, status } = fetched;
     if (payload.outcome?.kind === "redirect") {
       withPage(undefined);
       return await go(n, new URL(payload.outcome.location!, target).href, form ? { cause: { kind: "action", form } } : {});
     }
     if (payload.outcome || payload.error) {
       withPage(undefined);
-      return await showInPlace(n, answer, signal);
+      return await showInPlace(n, fetched, signal);
     }
     // A form's action: its value, shown with the page's loaders run again (the page shows what it changed).
     if (form) {
@@ -64,14 +64,14 @@ export async function fetchFor(n: NavigatorState, request: FetcherRequest): Prom
     }
     const live = n.open(payload, n.store.getState().page);
     done({ data: live.view.data.get(payload.levels.at(-1)?.id ?? "") });
-    await settleAll(live, answer);
+    await settleAll(live, fetched);
   } catch (error) {
     if (signal.aborted) return;
-    if (error instanceof FullLoadNeeded) {
+    if (error instanceof NotPageData) {
       const status = error.status ?? 0;
       // A route without a page answered with what it returned (JSON, say): that is the fetcher's data.
       if (status >= 200 && status < 300 && error.response) {
-        const data = await answerData(error.response);
+        const data = await resourceData(error.response);
         if (!form) return done({ data });
         withPage({ data });
         return await revalidate(n, { kind: "action", form, status, result: data });

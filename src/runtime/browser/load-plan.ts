@@ -20,7 +20,7 @@ export type LoadCause =
   | { kind: "navigation"; form?: SubmittedForm }
   /** The page's data again, asked for by the app (`useRevalidate`) or after a change made another way. */
   | { kind: "revalidation" }
-  /** After an action: its answer's status and value when it answered with data, neither when it redirected. */
+  /** After an action: its response's status and value when it answered with data, neither when it redirected. */
   | { kind: "action"; form: SubmittedForm; status?: number; result?: unknown };
 
 export interface LoadPlan {
@@ -31,7 +31,7 @@ export interface LoadPlan {
 }
 
 /** How many levels of a page show their own data: none when the app's page stands for the whole page. */
-export function levelsShown({ error, outcome, boundary }: PagePayload): number {
+function levelsShown({ error, outcome, boundary }: PagePayload): number {
   if ((error || outcome) && !boundary) return 0;
   return boundary?.depth ?? Infinity;
 }
@@ -81,9 +81,9 @@ export function planLoad(shown: NavState, target: URL, tree: RouteTree, cause: L
 }
 
 /**
- * The answer with the levels the plan keeps, past the ones the server was told of, marked kept: they show the
+ * The payload with the levels the plan keeps, past the ones the server was told of, marked kept: they show the
  * data they had, and what the server sent for them is left unread. Levels that show no data of their own
- * (below a fallback) take the answer's.
+ * (below a fallback) take the payload's.
  */
 export function holdOver(payload: PagePayload, { keep }: LoadPlan): PagePayload {
   const shown = levelsShown(payload);

@@ -3,7 +3,7 @@
 import type { NavigateOptions, NavState } from "../navigation.ts";
 import { holdOver, planLoad, type LoadCause, type LoadPlan } from "./load-plan.ts";
 import { begin, commitPage, isCurrent, ready, settleAll, type NavigatorState } from "./navigator.ts";
-import { fetchPageData, FullLoadNeeded, type FetchedPage } from "./page-data-client.ts";
+import { fetchPageData, NotPageData, type FetchedPage } from "./page-data-client.ts";
 import { clearPrefetched, takePrefetched } from "./prefetch.ts";
 
 /** Redirect chains longer than this are a loop; the browser's own full load will say so. */
@@ -83,7 +83,7 @@ export async function go(n: NavigatorState, to: string, options: GoOptions = {})
     await show(n, fetched, target, plan, pop ? { history: "none", scroll: false } : { history, scroll: true }, cause, controller.signal);
   } catch (error) {
     if (controller.signal.aborted) return;
-    if (error instanceof FullLoadNeeded) return location.assign(target.href);
+    if (error instanceof NotPageData) return location.assign(target.href);
     // Offline or reset: stay on the current page, whose URL has not changed, and offer a retry.
     commitPage(n, { ...n.store.getState(), pending: undefined, failedNavigation: { to: target.href, retry: () => void go(n, to, options) } });
   }
@@ -106,7 +106,7 @@ export async function revalidate(n: NavigatorState, cause: LoadCause = { kind: "
     await show(n, fetched, here, plan, { history: "none", scroll: false }, cause, controller.signal);
   } catch (error) {
     if (controller.signal.aborted) return;
-    if (error instanceof FullLoadNeeded) return location.reload();
+    if (error instanceof NotPageData) return location.reload();
     commitPage(n, { ...n.store.getState(), pending: undefined, failedNavigation: { to: here.href, retry: () => void revalidate(n, cause) } });
   }
 }

@@ -26,7 +26,7 @@ export interface Prefetched {
   prefix: number;
   /** When it was asked for (Date.now()). */
   at: number;
-  answer: Promise<FetchedPage>;
+  fetched: Promise<FetchedPage>;
   controller: AbortController;
   /** Lets the connection go once it is stale. */
   expiry: ReturnType<typeof setTimeout>;

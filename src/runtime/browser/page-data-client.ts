@@ -2,17 +2,20 @@
 import { received } from "./received.ts";
 import { BUILD_HEADER, KEEP_PARAM, PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "../page-payload.ts";
 
-/** The answer is not one this client understands (a new deploy, a proxy's HTML): load the page whole. */
-export class FullLoadNeeded extends Error {
+/**
+ * The response is not page data this client reads: a new deploy's, a proxy's HTML, or what a route without a page
+ * returned. The caller loads the page whole, or reads a route without a page's `response` itself.
+ */
+export class NotPageData extends Error {
   constructor(
     reason: string,
-    /** The answer's status, when there was one. */
+    /** The response's status, when there was one. */
     readonly status?: number,
-    /** The answer itself, unread, when it was not page data: a route without a page answers as it likes. */
+    /** The response itself, unread, when it was not page data: a route without a page answers as it likes. */
     readonly response?: Response,
   ) {
-    super(`full page load needed: ${reason}`);
-    this.name = "FullLoadNeeded";
+    super(`not page data: ${reason}`);
+    this.name = "NotPageData";
   }
 }
 
@@ -22,7 +25,7 @@ function parseLine<T>(line: string): T | Promise<T> {
 }
 
 export interface FetchedPage {
-  /** The answer's HTTP status: 200, an outcome's, or an action's (422 for a failed validation). */
+  /** The response's HTTP status: 200, an outcome's, or an action's (422 for a failed validation). */
   status: number;
   payload: PagePayload;
   settlements: AsyncIterable<DeferredSettlement>;
@@ -65,7 +68,7 @@ export function pageDataUrl(target: URL, keep = 0): string {
 }
 
 /**
- * Network failures reject as they are (TypeError); anything unreadable rejects as FullLoadNeeded. With a
+ * Network failures reject as they are (TypeError); anything unreadable rejects as NotPageData. With a
  * `body` it is a form post: the page data answers with the action's result and the page after it.
  */
 export async function fetchPageData(target: URL, buildId: string, signal: AbortSignal, { body, keep }: { body?: BodyInit; keep?: number } = {}): Promise<FetchedPage> {
@@ -75,7 +78,7 @@ export async function fetchPageData(target: URL, buildId: string, signal: AbortS
   if (body) Object.assign(init, { method: "POST", body });
   const response = await fetch(pageDataUrl(target, keep), init);
   if (!response.headers.get("content-type")?.startsWith(PAGE_DATA_TYPE) || !response.body) {
-    throw new FullLoadNeeded(`unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`, response.status, response);
+    throw new NotPageData(`unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`, response.status, response);
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const it = lines(reader, "");
@@ -84,9 +87,9 @@ export async function fetchPageData(target: URL, buildId: string, signal: AbortS
   try {
     payload = first.done ? undefined : await parseLine(first.value);
   } catch {
-    throw new FullLoadNeeded("page data is not JSON, or its codec could not load");
+    throw new NotPageData("page data is not JSON, or its codec could not load");
   }
-  if (!isPayload(payload, buildId)) throw new FullLoadNeeded("page data from another build or version");
+  if (!isPayload(payload, buildId)) throw new NotPageData("page data from another build or version");
   async function* settlements(): AsyncGenerator<DeferredSettlement> {
     for await (const line of it) yield parseLine<DeferredSettlement>(line);
   }

@@ -17,7 +17,7 @@ const LOST = "The page data stream ended before this value arrived";
 
 /**
  * The page of `payload`; its kept levels take their data from `shown`, the page they were kept from, which
- * the caller has checked has them (keptLevelsShown).
+ * the caller has checked has them (moves.ts loads the page whole otherwise).
  */
 export function livePage(payload: PagePayload, shown?: PageView): LivePage {
   const sent = payload.levels.filter((level) => !level.kept);

@@ -46,17 +46,17 @@ export async function prefetch(n: NavigatorState, href: string): Promise<void> {
   if (existing && existing.prefix === prefix && Date.now() - existing.at < PREFETCH_FRESH_MS) return;
   drop(n, key);
   const controller = new AbortController();
-  const answer = fetchPageData(target, n.buildId, controller.signal, { keep: prefix });
-  const entry: Prefetched = { prefix, at: Date.now(), answer, controller, expiry: setTimeout(() => drop(n, key, entry), PREFETCH_FRESH_MS) };
+  const fetched = fetchPageData(target, n.buildId, controller.signal, { keep: prefix });
+  const entry: Prefetched = { prefix, at: Date.now(), fetched, controller, expiry: setTimeout(() => drop(n, key, entry), PREFETCH_FRESH_MS) };
   n.prefetched.set(key, entry);
-  await answer.then(
+  await fetched.then(
     (fetched) => warm(n, fetched),
     () => drop(n, key, entry),
   );
 }
 
 /**
- * The prefetched answer for a navigation to `target` with `plan`, taken (it is used once), or undefined. If
+ * The prefetched page data for a navigation to `target` with `plan`, taken (it is used once), or undefined. If
  * the prefetch fails after all, the navigation asks again; abandoning the navigation abandons the prefetch.
  */
 export function takePrefetched(n: NavigatorState, target: URL, plan: LoadPlan, signal: AbortSignal): Promise<FetchedPage> | undefined {
@@ -70,7 +70,7 @@ export function takePrefetched(n: NavigatorState, target: URL, plan: LoadPlan, s
     return undefined;
   }
   signal.addEventListener("abort", () => entry.controller.abort(), { once: true });
-  return entry.answer.catch((error: unknown) => {
+  return entry.fetched.catch((error: unknown) => {
     if (signal.aborted) throw error;
     return fetchPageData(target, n.buildId, signal, { keep: plan.prefix });
   });

@@ -5,7 +5,7 @@ import type { Submission } from "../navigation.ts";
 import { planLoad, type SubmittedForm } from "./load-plan.ts";
 import { go, revalidate, show } from "./moves.ts";
 import { begin, isCurrent, settle, type NavigatorState } from "./navigator.ts";
-import { fetchPageData, FullLoadNeeded } from "./page-data-client.ts";
+import { fetchPageData, NotPageData } from "./page-data-client.ts";
 import { clearPrefetched } from "./prefetch.ts";
 
 /** A form as shouldRevalidate is told of it. */
@@ -14,7 +14,7 @@ export function submittedForm(method: SubmittedForm["method"], target: URL, body
   return { method, action: target.pathname + target.search, encType, data };
 }
 
-/** Resolves once the page shows the answer: true when the action succeeded (below 400). */
+/** Resolves once the page shows the response: true when the action succeeded (below 400). */
 export async function submit(n: NavigatorState, submission: Submission): Promise<boolean> {
   const { body, formData, replace } = submission;
   const target = new URL(submission.action, location.href);
@@ -30,22 +30,22 @@ export async function submit(n: NavigatorState, submission: Submission): Promise
   const form = submittedForm("POST", target, body, formData);
   const controller = begin(n, { kind: "submitting", to: target.href, formData });
   try {
-    const answer = await fetchPageData(target, n.buildId, controller.signal, { body });
-    const { outcome, actionData } = answer.payload;
+    const fetched = await fetchPageData(target, n.buildId, controller.signal, { body });
+    const { outcome, actionData } = fetched.payload;
     // Another page, in a new history entry (Back returns to the form's page); this page again, in its own.
     if (outcome?.kind === "redirect") return (await go(n, new URL(outcome.location!, target).href, { replace, cause: { kind: "action", form } }), true);
-    const cause = { kind: "action", form, status: answer.status, result: actionData } as const;
+    const cause = { kind: "action", form, status: fetched.status, result: actionData } as const;
     // The action's page with the data it returned: a new entry only if it is another page.
     const here = isCurrent(target);
     const plan = planLoad(n.store.getState(), target, n.tree, cause);
-    await show(n, answer, target, plan, { history: replace || here ? "replace" : "push", scroll: !here }, cause, controller.signal);
-    return answer.status < 400;
+    await show(n, fetched, target, plan, { history: replace || here ? "replace" : "push", scroll: !here }, cause, controller.signal);
+    return fetched.status < 400;
   } catch (error) {
     if (controller.signal.aborted) return false;
     settle(n);
     // Refused before the action ran (another build, a body the server would not read): the browser posts
-    // the form itself, and the document it gets says why. An answer from elsewhere: the page, loaded whole.
-    if (error instanceof FullLoadNeeded) {
+    // the form itself, and the document it gets says why. A response from elsewhere: the page, loaded whole.
+    if (error instanceof NotPageData) {
       const status = error.status ?? 0;
       // A route without a page answered with what its action returned (JSON, say): the action did its
       // work, and the page shows what it changed.

@@ -1,13 +1,13 @@
 // api-middleware.ts: the pages' route middleware for the app's API routes (`brisk/server`): the same functions
 // (a `requireUser` guard, a context filled once) run before the handler, and `next()` resolves with the
-// handler's answer, as on a page.
+// handler's response, as on a page.
 //
 //   export const api = new Elysia({ prefix: "/api" })
 //     .use(apiMiddleware(requireSignedIn))
 //     .get("/notes", ({ context }) => notesOf(context.get(userContext)));
 //
 // Elysia runs a handler between hooks, not inside a function a middleware could wrap: the chain runs in the
-// before-handle hook until its innermost `next()`, the handler runs, and the answer is handed to that `next()`
+// before-handle hook until its innermost `next()`, the handler runs, and the response is handed to that `next()`
 // in the map-response hook, which then waits for the chain to finish.
 import { Elysia } from "elysia";
 import { mapResponse } from "elysia/adapter/bun/handler";
@@ -39,41 +39,41 @@ export function apiMiddleware(...middleware: readonly Middleware[]) {
         signal: request.signal,
         context,
       };
-      const answer = Promise.withResolvers<Response>();
+      const response = Promise.withResolvers<Response>();
       const reached = Promise.withResolvers<"handler">();
       const chain = runChain(
         middleware.map((run) => ({ run, depth: 0, args: () => args })),
         (failure) => {
-          // Thrown on to the outer middleware, then to the server's error hook: an outcome is its JSON answer.
+          // Thrown on to the outer middleware, then to the server's error hook: an outcome is its JSON response.
           if (failure) return Promise.reject(failure.error);
           reached.resolve("handler");
-          return answer.promise;
+          return response.promise;
         },
       );
       const first = await Promise.race([reached.promise, chain]);
       if (first === "handler") {
-        contextOf(request).apiChain = { answer, chain };
+        contextOf(request).apiChain = { response, chain };
         return;
       }
       // The chain answered without the handler (a middleware returned a Response of its own).
       return first;
     })
-    .mapResponse({ as: "scoped" }, async function answerApiMiddleware({ request, responseValue, set }) {
+    .mapResponse({ as: "scoped" }, async function handResponseToMiddleware({ request, responseValue, set }) {
       const context = contextOf(request);
       const pending = context.apiChain;
       if (!pending) return;
       context.apiChain = undefined;
-      pending.answer.resolve(responseValue instanceof Response ? responseValue : mapResponse(responseValue, set, request));
+      pending.response.resolve(responseValue instanceof Response ? responseValue : mapResponse(responseValue, set, request));
       return pending.chain;
     })
     .onAfterResponse({ as: "scoped" }, function endApiMiddleware({ request }) {
-      // The handler failed (the error hook answered): the chain's `next()` never gets an answer, so it ends
+      // The handler failed (the error hook answered): the chain's `next()` never gets a response, so it ends
       // here with the failure, and whatever the middleware does after it (a finally) still runs.
       const context = contextOf(request);
       const pending = context.apiChain;
       if (!pending) return;
       context.apiChain = undefined;
       pending.chain.catch(() => {});
-      pending.answer.reject(new Error("the API route failed; its error answer was sent"));
+      pending.response.reject(new Error("the API route failed; its error response was sent"));
     });
 }

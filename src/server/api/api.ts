@@ -1,4 +1,4 @@
-// api.ts: mounts the app's API routes before the pages. Under /api/ every answer is JSON: an unknown path
+// api.ts: mounts the app's API routes before the pages. Under /api/ every response is JSON: an unknown path
 // is a JSON 404 and a known path with another method a 405 with `Allow`, never the HTML not-found page.
 import { Elysia, type AnyElysia } from "elysia";
 import { parse } from "regexparam";
@@ -6,7 +6,7 @@ import { TOO_MANY_UPLOADS, type BodyReads } from "../bodies/body-reads.ts";
 import { contextOf } from "../request/context.ts";
 import { cookiesSetBy } from "./request-cookies.ts";
 import { refuseCrossSiteWrites } from "./api-cross-site.ts";
-import { jsonError } from "../request/answers.ts";
+import { jsonError } from "../request/responses.ts";
 import { API_PREFIX, isApiPath } from "../request/request-path.ts";
 
 /** The methods each API path answers, from the app's own route list, so a 405 can say which are allowed. */

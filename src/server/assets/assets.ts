@@ -9,7 +9,7 @@ import type { RouteAssets } from "../../runtime/page-payload.ts";
 import type { Manifest } from "./manifest.ts";
 import { encodedBody, type Precompressed } from "./precompressed.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
-import { text } from "../request/answers.ts";
+import { text } from "../request/responses.ts";
 import type { Bytes } from "../request/bytes.ts";
 
 export const ASSETS_PREFIX = "/assets/";
@@ -37,8 +37,8 @@ export interface ClientAssets {
 }
 
 /**
- * An app stylesheet up to this size goes into the page's head instead of a link: its bytes (about a third
- * of this once the page is compressed) cost less than the round trip a link costs before the first paint.
+ * An app stylesheet up to this size goes into the page's head instead of a link: its bytes (fewer still once the
+ * page is compressed) cost less than the round trip a link costs before the first paint.
  * A larger one is better fetched once and cached.
  */
 export const INLINE_STYLE_MAX_BYTES = 4096;
@@ -63,7 +63,7 @@ function inlinedStyles(manifest: Manifest, read: (name: string) => Bytes): Map<s
  * Where the client build lives: beside the code in a compiled binary (scripts/build.ts embeds dist/client
  * as `client/…`), or in dist/client when running from source.
  */
-export function findClientDir(): string {
+function findClientDir(): string {
   const candidates = [join(import.meta.dir, "client"), join(import.meta.dir, "../../../dist/client")];
   const dir = candidates.find((d) => existsSync(join(d, "manifest.json")));
   if (!dir) throw new Error(`no client build found (looked in ${candidates.join(", ")}); run \`bun run build:client\``);

@@ -88,7 +88,7 @@ interface Validated {
 }
 
 /**
- * The answer for a public file, or undefined (at once, with no promise to wait for: most requests are
+ * The response for a public file, or undefined (at once, with no promise to wait for: most requests are
  * pages) when the path is not one. Bytes, their ETag and the headers derived from the file are kept per
  * file and modification time: public files are few and small (an icon, robots.txt).
  */
@@ -109,7 +109,7 @@ export function createPublicFileHandler(files: PublicFiles): (request: Request, 
     const headers: Record<string, string> = { "content-type": type, "cache-control": CACHE_CONTROL, etag, "last-modified": lastModified };
     if (notModified(request, etag, mtimeMs)) return new Response(null, { status: 304, headers });
     if (request.method !== "HEAD") return new Response(bytes, { headers });
-    // A body-less answer is otherwise told `Content-Length: 0`; a HEAD says what the GET would send.
+    // A body-less response is otherwise told `Content-Length: 0`; a HEAD says what the GET would send.
     return new Response(null, { headers: { ...headers, "content-length": String(bytes.byteLength) } });
   };
   return (request, pathname) => {

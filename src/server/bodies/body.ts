@@ -1,19 +1,15 @@
-// body.ts: reads an action's or API route's request body within limits and parses it by its content type.
-//
-// readActionBody(request, { maxBytes, maxFields, pace }) resolves, for anything a client can send, with
-//   { ok: true, kind: "form", form }   application/x-www-form-urlencoded or multipart/form-data (files too)
-//   { ok: true, kind: "json", json }   application/json, any JSON value
-//   { ok: false, status, message }     400 malformed body, invalid UTF-8, a charset other than UTF-8, a
-//                                      body that could not be read; 413 past maxBytes or maxFields;
-//                                      415 another or no content type, or a Content-Encoding; 408 a
-//                                      body that falls behind its pace (too slow, or past its deadline)
-// and never throws for a client's input. The body is read at most once, so an Elysia route using it
-// needs `parse: "none"`. Nothing past maxBytes is held (see request-body.ts); maxFields caps the entries
-// (fields and files) a form may have, counted on the raw bytes before a FormData is built. `message`
-// is plain text that names no secret, safe for the answer's body and the log.
+// body.ts: reads an action's or API route's request body within limits and parses it by its content type,
+// never throwing for a client's input. The body is read at most once, so an Elysia route using it needs
+// `parse: "none"`; nothing past maxBytes is held (see request-body.ts).
 import { BodyTimeout, readBody, type BodyPace } from "./request-body.ts";
 import { type Bytes } from "../request/bytes.ts";
 
+/**
+ * A form (application/x-www-form-urlencoded or multipart/form-data, files too), any JSON value (application/json),
+ * or why not: 400 a malformed body, invalid UTF-8, a charset other than UTF-8, a body that could not be read; 413
+ * past maxBytes or maxFields; 415 another or no content type, or a Content-Encoding; 408 a body that falls behind
+ * its pace. `message` is plain text that names no secret, safe for the response's body and the log.
+ */
 export type BodyRead =
   | { readonly ok: true; readonly kind: "form"; readonly form: FormData }
   | { readonly ok: true; readonly kind: "json"; readonly json: unknown }
@@ -22,7 +18,7 @@ export type BodyRead =
 export interface ActionBodyOptions {
   /** ACTION_MAX_BYTES: the most body bytes read. */
   readonly maxBytes: number;
-  /** The most entries (fields and files together) a form may have. */
+  /** The most entries (fields and files together) a form may have, counted before a FormData is built. */
   readonly maxFields?: number;
   /** BODY_TIMEOUT_MS, BODY_MIN_RATE, BODY_RATE_GRACE_MS: how fast the body must arrive; any pace when omitted. */
   readonly pace?: BodyPace;

@@ -3,11 +3,11 @@
 //
 // An endpoint that reads bodies gets an Admission with `capacity` slots and reads each body with a `limit`:
 //
-//   const answer = await admission.run(client, async (slot) => {
+//   const response = await admission.run(client, async (slot) => {
 //     const body = await readBody(request, limit, pace);   // undefined past the limit: 413; BodyTimeout
 //     return use(body);                                     // when it falls behind its pace: 408 and
 //   });                                                     // slot.fellBehind()
-//   return answer ?? tooBusy();            // every slot, or every one `client` may hold, taken: 429, the body untouched
+//   return response ?? tooBusy();          // every slot, or every one `client` may hold, taken: 429, the body untouched
 //
 // The bodies it holds then take at most `capacity × limit` bytes (plus, per body being read, the one
 // network chunk that crosses the limit), however many uploads arrive at once: a request refused for want
@@ -71,7 +71,7 @@ export async function readBody(message: Request | Response, limit: number, pace?
   const length = Number(declared ?? limit);
   const expected = length >= 0 ? length : limit;
   if (message instanceof Request && declared !== null && (!pace || wholeByGrace(pace, expected))) {
-    // Once the answer has gone out, Bun closes a connection whose body is unread, and this read ends with it.
+    // Once the response has gone out, Bun closes a connection whose body is unread, and this read ends with it.
     const bytes = await beforeDeadline(message.bytes(), pace && oneGoDeadline(pace, expected));
     // An in-process Request (app.handle) can carry a Content-Length its body does not keep to.
     return bytes.byteLength > limit ? undefined : bytes;

@@ -5,7 +5,7 @@
 // type an action reads (else 413, 408, 400 or 415; no body and no type is an empty form).
 import type { ActionBody } from "../../runtime/route.ts";
 import { TOO_MANY_UPLOADS, type BodyReads } from "./body-reads.ts";
-import { text } from "../request/answers.ts";
+import { text } from "../request/responses.ts";
 import { BODY_TIMEOUT_HEADERS } from "./request-body.ts";
 import { crossSiteRefusal } from "./same-origin.ts";
 

@@ -58,7 +58,8 @@ export async function buildBinary({
     // --bytecode needs ESM here: as CommonJS, main.ts's top-level await does not build.
     format: "esm",
     bytecode: true,
-    // Without it every `await import()` in main.ts is evaluated at start-up anyway (~40 ms of cold start).
+    // Without it every `await import()` in main.ts is evaluated at start-up anyway (bench/README.md, figures the
+    // source carried: start-up).
     splitting: true,
     // What --production does: without the define, React's development build (which leaks stacks into
     // pages) would be the one bundled.

@@ -42,13 +42,13 @@ export function browserPlugins(appPath: string, emit?: { dir: string; emitted: S
 }
 
 /** Below this size a compressed copy saves less than the bytes of its own headers. */
-const COMPRESS_MIN_BYTES = 512;
+const PRECOMPRESS_MIN_BYTES = 512;
 
 /**
  * For each `lazyPage` module of the route table: its chunk, then the chunks that one imports statically,
  * less those the entry already pulls in. A page preloads them all, so none waits for the entry to run.
  */
-function lazyPageChunks(
+function lazyPageManifest(
   outputs: BuildOutputs,
   entry: string,
   chunks: Record<string, string>,
@@ -122,7 +122,7 @@ export async function buildClient({
   } satisfies Partial<Bun.BuildConfig>;
   // The tracing code is a bundle apart, with its own copy of Sentry's core (which shares its state through
   // Sentry's global carrier): split from the Sentry chunk, the modules both use would make a chunk of their
-  // own, and the cross-chunk names cost pages without tracing about 5 kB gzip more.
+  // own, and the cross-chunk names cost pages without tracing more (bench/README.md, figures the source carried).
   const entrypoints = [...(scripts ? [join(ROOT, ENTRY)] : []), ...styles.map((s) => join(appDir, s))];
   const [result, tracing] = await Promise.all([
     // Nothing to bundle: the dev server's stylesheets of an app without any (Bun.build refuses an empty list).
@@ -133,7 +133,8 @@ export async function buildClient({
           entrypoints,
           splitting: true,
           // Bun's loader that adds a modulepreload link for each chunk an import() pulls in costs every first visit
-          // ~0.4 kB gzip; the HTML preloads a first page's chunks, and navigate.ts a navigation's (preload-modules.ts).
+          // (bench/README.md, figures the source carried); the HTML preloads a first page's chunks, and navigate.ts a
+          // navigation's (preload-modules.ts).
           modulePreload: false,
         }),
     scripts ? Bun.build({ ...options, entrypoints: [join(ROOT, TRACING_MODULE)], splitting: false }) : undefined,
@@ -173,7 +174,7 @@ export async function buildClient({
   files.push(...emitted);
   files.sort();
   const lazyPages = scripts
-    ? lazyPageChunks(outputs, entry, chunks, { app, appDir })
+    ? lazyPageManifest(outputs, entry, chunks, { app, appDir })
     : Object.fromEntries(allRoutes(app.routes).flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
   const publicFiles = listPublicDir(publicDir);
   // Only the files it lists, their contents rather than any symlink: the binary embeds this copy, so a
@@ -187,7 +188,7 @@ export async function buildClient({
       .filter((f) => compress && /\.(js|css)$/.test(f))
       .map(async (file) => {
         const bytes = new Uint8Array(await Bun.file(join(outdir, file)).arrayBuffer());
-        if (bytes.length < COMPRESS_MIN_BYTES) return;
+        if (bytes.length < PRECOMPRESS_MIN_BYTES) return;
         const br = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } });
         const gz = Bun.gzipSync(bytes, { level: 9 });
         await Promise.all([Bun.write(join(outdir, `${file}.br`), br), Bun.write(join(outdir, `${file}.gz`), gz)]);

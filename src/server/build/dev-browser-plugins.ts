@@ -9,9 +9,10 @@ import { browserPlugins } from "./client-build.ts";
 const BROWSER_SENTRY = Bun.resolveSync("../../runtime/browser/browser-sentry.ts", import.meta.dir);
 
 /**
- * Bun's development server bundles every dynamic import into the one script, and without tree-shaking the
- * Sentry SDK comes whole: 3 MB of unminified code the browser parses on every load. The client starts Sentry
- * only with a DSN, so without one it gets a stand-in that exports the same names.
+ * Bun's development server bundles every dynamic import into the one script, and without tree-shaking the Sentry
+ * SDK comes whole, megabytes of unminified code the browser parses on every load (bench/README.md, figures the
+ * source carried: the browser build). The client starts Sentry only with a DSN, so without one it gets a stand-in
+ * that exports the same names.
  */
 const sentryOnlyWithDsn: BunPlugin = {
   name: "brisk:dev-sentry-only-with-dsn",

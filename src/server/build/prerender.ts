@@ -16,7 +16,7 @@ export async function prerenderInto(clientDir: string, appModule?: string): Prom
   if (Bun.env.NODE_ENV !== "production") throw new Error("prerendering needs NODE_ENV=production: pages render as the server renders them");
   // As main.ts: what components import resolves to the client build's hashed URLs.
   Bun.plugin(importedAssets());
-  const [{ createApp, storePrerenderedPages, prerenderedPages }, { app }] = await Promise.all([import("../create-app.ts"), loadAppModule(appModule)]);
+  const [{ createApp, renderPrerenderedPages, prerenderedPages }, { app }] = await Promise.all([import("../create-app.ts"), loadAppModule(appModule)]);
   // A secret of this build alone: a prerendered loader may not read or set cookies, and none is kept.
   const config = { ...parseConfig(Bun.env), cookieSecrets: [crypto.randomUUID()] };
   // The app's own start (its database) only for a route's loader: the not-found page alone runs none, and a
@@ -25,7 +25,7 @@ export async function prerenderInto(clientDir: string, appModule?: string): Prom
   const started = await startApp(config, needsStart ? app : { ...app, server: undefined }, (record) => console.error(JSON.stringify(record)));
   try {
     const server = createApp(config, app, { assets: loadClientAssets(app.routes, clientDir), cookieSigner: started.cookieSigner, log: () => {} });
-    await storePrerenderedPages(server);
+    await renderPrerenderedPages(server);
     const pages = prerenderedPages(server)!;
     await Bun.write(join(clientDir, PRERENDERED_FILE), JSON.stringify(pages));
     return { routes: Object.keys(pages.routes), notFound: pages.notFound !== null };

@@ -14,9 +14,9 @@ const NAMED_IMPORT = [
 /**
  * - wouter imports use-sync-external-store's shim, which hands out React's own hook from React 18 on and
  *   otherwise a copy of it: importing React itself drops the shim.
- * - wouter's react-deps.js reads React through `import * as React` with a computed key (for React 17),
- *   which keeps every export of React in the bundle, about 6 kB unused. It gets the four hooks it reads
- *   as named imports instead; if a new wouter reads anything else, the build fails here rather than
+ * - wouter's react-deps.js reads React through `import * as React` with a computed key (for React 17), which keeps
+ *   every export of React in the bundle, unused (bench/README.md, figures the source carried). It gets the four
+ *   hooks it reads as named imports instead; if a new wouter reads anything else, the build fails here rather than
  *   ship a hook that is missing.
  */
 export function wouterOnReact(root: string): BunPlugin {

@@ -1,18 +1,5 @@
-// cookies.ts: one request's cookies as loaders and actions see them: read, set, delete and sign, then the Set-Cookie headers.
-//
-// createCookies(cookieHeader, { secure, signer }, method) wraps a Bun.CookieMap of the request's Cookie header.
-//   get(name)                    the value, or undefined; a header of any shape reads without throwing
-//                                (a value that is not valid percent-encoding reads with U+FFFD).
-//   getSigned(name)              the value when its signature verifies with one of the secrets, else
-//                                undefined: a tampered, unsigned or foreign cookie reads as absent.
-//   set / setSigned(name, value, options)
-//                                with the defaults HttpOnly, SameSite=Lax, Path=/ and Secure when
-//                                `secure` (production); options override them one by one.
-//   delete(name, options)        an expired cookie; path and domain must match the ones it was set with.
-//   setCookieHeaders()           one Set-Cookie value per name changed, for the document and page-data
-//                                answers alike.
-// A cookie set or deleted during the request reads back as set (a page rendered after its action sees the
-// new value). An invalid cookie name throws a TypeError: it is the app's bug, never a visitor's input.
+// cookies.ts: one request's cookies as loaders and actions see them (the `Cookies` of runtime/cookies.ts): read,
+// set, delete and sign, then the Set-Cookie headers, over a Bun.CookieMap of the request's Cookie header.
 // Sessions get more of the jar than the app does (session-jar.ts): values signed for a purpose, and the
 // request's `method` (GET unless given), since a HEAD reads no flash value.
 import type { CookieOptions, Cookies } from "../../runtime/cookies.ts";

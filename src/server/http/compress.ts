@@ -4,21 +4,21 @@ import { PAGE_DATA_TYPE } from "../../runtime/page-payload.ts";
 import { pickEncoding } from "./accept-encoding.ts";
 import { GZIP, openStreamEncoder, type Coding, type StreamEncoder } from "./stream-encoders.ts";
 
-/** Best first: brotli is ~15 % smaller than gzip on the pages at these levels. */
+/** Best first: brotli is smaller than gzip on the pages at these levels (bench/README.md, figures the source carried). */
 const CODINGS = ["br", "gzip"] as const satisfies readonly Coding[];
 
 /**
  * Under this a body gains less than its encoder's overhead (a TCP segment carries it either way). Only
  * bodies whose length is known up front are measured; a streamed body is compressed whatever its size.
  */
-export const MIN_COMPRESS_BYTES = 1024;
+const MIN_COMPRESS_BYTES = 1024;
 
 const COMPRESSIBLE = ["text/html", PAGE_DATA_TYPE];
 
 /**
  * A body compressed whole: brotli at quality 4 (not the default 11) and gzip at 6, since every response is
- * compressed as it is rendered, so the encoder's time is spent on every request; these levels cost ~110 and
- * ~70 µs on a 10 KB page. (A streamed body's encoder: stream-encoders.ts.)
+ * compressed as it is rendered, so the encoder's time is spent on every request (bench/README.md, figures the
+ * source carried: compression). (A streamed body's encoder: stream-encoders.ts.)
  */
 const BROTLI = { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT };
 
@@ -34,9 +34,9 @@ function isCompressible(response: Response): boolean {
 
 /**
  * A body that has all arrived by the time its first bytes are read (a page with nothing left to stream), up to
- * this size, is compressed in one synchronous call: a third of the CPU of zlib's stream for a 10 KB page (its
- * thread, its Node stream and events per chunk). A larger body goes through the stream, so that no single call
- * holds the event loop for long.
+ * this size, is compressed in one synchronous call, cheaper than zlib's stream with its thread, its Node stream
+ * and its events per chunk (bench/README.md, figures the source carried: compression). A larger body goes
+ * through the stream, so that no single call holds the event loop for long.
  */
 export const ONE_SHOT_MAX_BYTES = 256 * 1024;
 
@@ -134,7 +134,7 @@ const withBody = (response: Response, body: BodyInit | null, headers: Headers) =
  */
 export async function compressed(request: Request, response: Response): Promise<Response> {
   if (request.method === "HEAD" || !isCompressible(response)) return response;
-  // Whatever is picked, a cache must key this URL's answers on the header.
+  // Whatever is picked, a cache must key this URL's responses on the header.
   const vary = response.headers.get("vary");
   response.headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
   const coding = pickEncoding(request.headers.get("accept-encoding"), CODINGS);

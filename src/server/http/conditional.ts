@@ -1,4 +1,4 @@
-// conditional.ts: If-None-Match against a stored answer's ETag (RFC 9110 13.1.2), for public files and
+// conditional.ts: If-None-Match against a response's ETag (RFC 9110 13.1.2), for public files and
 // prerendered pages alike, and the HTTP-date an If-Modified-Since holds (RFC 9110 5.6.7).
 
 /** Whether the header names `etag` or `*`; a weak tag matches its strong form (the weak comparison). */

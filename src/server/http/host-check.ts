@@ -1,7 +1,7 @@
 // host-check.ts: refuses (400) a request whose Host header gives no URL to route by: missing, repeated, or too
 // short for Elysia; and tells whether a Host names the development server (DNS rebinding).
 import { Elysia } from "elysia";
-import { text } from "../request/answers.ts";
+import { text } from "../request/responses.ts";
 
 /**
  * Elysia finds the path with `url.indexOf("/", 11)`: it assumes a host of at least four characters

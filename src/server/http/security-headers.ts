@@ -13,10 +13,10 @@ export interface SecurityHeaders {
   nonce(): string;
   /** The HTML headers for that nonce, the common ones included: a new object the caller may fill. */
   html(nonce: string): Record<string, string>;
-  /** The Content-Security-Policy for that nonce alone (what a stored page's answer changes). */
+  /** The Content-Security-Policy for that nonce alone (what a prerendered page's response changes). */
   csp(nonce: string): string;
   /**
-   * The headers of an HTML answer the framework did not render (a route without a page's own Response): a
+   * The headers of an HTML response the framework did not render (a route without a page's own Response): a
    * document's, with a CSP that lets no script run, since no nonce vouches for any.
    */
   readonly scriptlessHtml: Readonly<Record<string, string>>;
@@ -24,13 +24,13 @@ export interface SecurityHeaders {
 
 const COMMON = {
   "x-content-type-options": "nosniff",
-  // Another site may not embed our pages, scripts or answers with <script>, <img> or no-cors fetch.
+  // Another site may not embed our pages, scripts or responses with <script>, <img> or no-cors fetch.
   "cross-origin-resource-policy": "same-origin",
 } as const;
 
 /**
  * Headers that govern a document: browsers read them on HTML only, so a script, a stylesheet or the
- * tunnel's answer would carry them for nothing. (A module's own referrer policy would be this one: the
+ * tunnel's response would carry them for nothing. (A module's own referrer policy would be this one: the
  * browser default.)
  */
 const DOCUMENT = {

@@ -1,20 +1,20 @@
-// stream-encoders.ts: the encoders of streamed answers: few at once, small, each closed the moment its answer ends.
+// stream-encoders.ts: the encoders of streamed responses: few at once, small, each closed the moment its response ends.
 import zlib from "node:zlib";
 
 export type Coding = "br" | "gzip";
 
 /**
- * Encoders alive at once, past which a streamed answer goes as it is (identity). Each lives until its answer
+ * Encoders alive at once, past which a streamed response goes as it is (identity). Each lives until its response
  * has ended or its visitor has gone, and under load Bun tells of a closed connection seconds late: visitors that
- * leave at the first bytes and come straight back would otherwise hold thousands (0.54 MB each at brotli 4).
- * At most ~3 MB of brotli or ~15 MB of gzip; an answer that has all arrived by its first read needs none.
+ * leave at the first bytes and come straight back would otherwise hold thousands (bench/README.md, streamed
+ * answers abandoned at their first bytes). A response that has all arrived by its first read needs none.
  */
 export const MAX_STREAM_ENCODERS = 64;
 
 /**
- * Brotli at quality 1 for a streamed body: ~45 KB of native memory against ~540 KB at quality 4 (and ~290 KB at
- * 2), for ~20 % more bytes on a streamed page (1,751 → 2,120 on the bench's /stream), whose every chunk is
- * flushed anyway. Gzip's memory (~230 KB) hardly moves with its level or window, so it keeps its level.
+ * Brotli at quality 1 for a streamed body: far less native memory than quality 4 for somewhat more bytes on a
+ * streamed page, whose every chunk is flushed anyway; gzip's memory hardly moves with its level or window, so
+ * it keeps its level (bench/README.md, streamed answers abandoned at their first bytes).
  */
 const STREAM_BROTLI = { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT };
 export const GZIP = { level: 6 };
@@ -45,7 +45,7 @@ function create(coding: Coding): zlib.BrotliCompress | zlib.Gzip {
 }
 
 /**
- * An encoder for the answer to a request, or none: when the request is already aborted or `MAX_STREAM_ENCODERS`
+ * An encoder for the response to a request, or none: when the request is already aborted or `MAX_STREAM_ENCODERS`
  * are alive. Its abort releases it at once (destroy frees the native state then, not at a later collection).
  */
 export function openStreamEncoder(coding: Coding, signal: AbortSignal): StreamEncoder | undefined {
@@ -65,7 +65,7 @@ export function openStreamEncoder(coding: Coding, signal: AbortSignal): StreamEn
 }
 
 function encode(z: zlib.BrotliCompress | zlib.Gzip, chunk: Uint8Array | undefined): Promise<Uint8Array> {
-  if (z.destroyed) return Promise.reject(new Error("the answer's encoder was released"));
+  if (z.destroyed) return Promise.reject(new Error("the response's encoder was released"));
   return new Promise((resolve, reject) => {
     const out: Buffer[] = [];
     const collect = (data: Buffer) => out.push(data);
@@ -78,7 +78,7 @@ function encode(z: zlib.BrotliCompress | zlib.Gzip, chunk: Uint8Array | undefine
       else resolve(out.length === 1 ? out[0]! : Buffer.concat(out));
     };
     // Released while writing (its request aborted): a destroyed stream never ends, so this settles it.
-    const released = () => settle(new Error("the answer's encoder was released"));
+    const released = () => settle(new Error("the response's encoder was released"));
     const ended = () => settle();
     z.on("data", collect);
     z.once("error", settle);

@@ -16,7 +16,7 @@ const FLUSH_MS = 10;
 
 /**
  * Lines are gathered and written together: a write per request is a system call per request (a large share
- * of a stored 404's CPU, bench/README.md), and under load hundreds of lines share one write. Nothing waits
+ * of a prerendered 404's CPU, bench/README.md), and under load hundreds of lines share one write. Nothing waits
  * longer than FLUSH_MS.
  */
 export function batchedLogger(write: (text: string) => void): BatchedLogger {
@@ -50,8 +50,8 @@ function now(): string {
 
 /**
  * One log line: the record with its time first, as JSON. The time goes in front of the record's own JSON
- * rather than into a copy of it (a third of the cost, bench/layers.ts); a record with a `time` of its own keeps it,
- * as the copy did.
+ * rather than into a copy of it, cheaper (bench/README.md, figures the source carried: prerendered pages); a
+ * record with a `time` of its own keeps it, as the copy did.
  */
 function formatLine(record: LogRecord): string {
   if ("time" in record) return `${JSON.stringify({ time: now(), ...record })}\n`;

@@ -8,7 +8,7 @@ import type { Logger } from "./logger.ts";
 export interface Outbox {
   /** The store @sentry/core's offline transport keeps undelivered envelopes in. */
   store: OfflineStore;
-  /** An envelope the store handed out got an answer: it leaves the folder for good. */
+  /** An envelope the store handed out got a response: it leaves the folder for good. */
   delivered(envelope: Envelope): void;
   /** Writes the drop count not yet logged; for shutdown. */
   close(): void;
@@ -30,7 +30,7 @@ const DROP_LOG_DELAY_MS = 1_000;
 
 /**
  * One file per envelope, named so that names sort oldest first. Handing one out (shift) renames it to
- * `<name>.<pid>.sending` rather than deleting it: the file goes only once the envelope got an answer
+ * `<name>.<pid>.sending` rather than deleting it: the file goes only once the envelope got a response
  * (`delivered`), goes back to waiting if sending failed (unshift), and one left by a process that died
  * mid-send waits again at the next start. Renames are atomic, so processes sharing DATA_DIR never hand out
  * the same envelope twice. Past `maxEnvelopes` waiting envelopes or `maxBytes` of them, new ones are dropped

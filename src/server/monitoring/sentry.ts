@@ -104,9 +104,9 @@ export function initServerSentry(config: Config, release: string, { log = stdout
       scope.setSDKProcessingMetadata({ requestSession: { status: "ok" } satisfies RequestSession });
       // The scope keeps a copy: the one the client marks when an error is captured.
       const close = () => sessions.count(scope.getScopeData().sdkProcessingMetadata.requestSession as RequestSession);
-      const answered = traced ? traced.routed(request, record, handle) : handle();
+      const response = traced ? traced.routed(request, record, handle) : handle();
       // Not returned from finally(): that would hold the response back until the stream has ended.
-      return answered.finally(() => {
+      return response.finally(() => {
         const { done } = record();
         if (done) done.then(close, close);
         else close();

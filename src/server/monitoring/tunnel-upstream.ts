@@ -1,4 +1,4 @@
-// tunnel-upstream.ts: sends one accepted body on to Sentry and turns Sentry's answer into the visitor's.
+// tunnel-upstream.ts: sends one accepted body on to Sentry and turns Sentry's response into the visitor's.
 import { readBody } from "../bodies/request-body.ts";
 import { type Bytes } from "../request/bytes.ts";
 
@@ -25,7 +25,7 @@ function unavailable(status: 502 | 504, message: string): Response {
   return reply(status, message, { "retry-after": RETRY_AFTER_SECONDS });
 }
 
-/** Sentry's own answers are JSON; an HTML page (a proxy's error page, a captive portal) is not passed on. */
+/** Sentry's own responses are JSON; an HTML page (a proxy's error page, a captive portal) is not passed on. */
 function isJson(contentType: string | null): boolean {
   return contentType?.split(";", 1)[0]!.trim().toLowerCase() === "application/json";
 }
@@ -55,8 +55,8 @@ async function visitorResponse(upstream: Response): Promise<Response> {
 
 /**
  * The bytes as fetch takes them at the least cost: their own buffer, handed over (`transfer()`), when they
- * fill it. Measured with 64 uploads of 1 MiB held by a slow upstream: ~1.4 MiB of memory each this way,
- * ~2.1 MiB when fetch is given the view. A view on part of a larger buffer goes as it is.
+ * fill it: less memory per upload in flight than when fetch is given the view (bench/README.md, figures the
+ * source carried: the tunnel). A view on part of a larger buffer goes as it is.
  */
 function handOver(bytes: Bytes): BodyInit {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer.transfer() : bytes;
@@ -73,19 +73,19 @@ export async function forward(
   clientIp: string | undefined,
   upstream: Upstream,
 ): Promise<Response> {
-  // identity: a compressed answer can inflate far past what it declares (readBody counts decoded bytes anyway).
+  // identity: a compressed response can inflate far past what it declares (readBody counts decoded bytes anyway).
   const headers: Record<string, string> = { "content-type": contentType, "accept-encoding": "identity" };
   if (clientIp) headers["x-forwarded-for"] = clientIp;
   try {
-    const answer = await upstream.fetch(url, {
+    const upstreamResponse = await upstream.fetch(url, {
       method: "POST",
       body: handOver(body),
       headers,
       redirect: "manual",
-      // Bounds reading the answer too.
+      // Bounds reading the response too.
       signal: AbortSignal.timeout(upstream.timeoutMs),
     });
-    return await visitorResponse(answer);
+    return await visitorResponse(upstreamResponse);
   } catch (error) {
     if (error instanceof Error && error.name === "TimeoutError") return unavailable(504, "monitoring upstream timed out");
     return unavailable(502, "monitoring upstream unreachable");

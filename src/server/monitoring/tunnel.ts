@@ -85,7 +85,7 @@ function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> | undef
   }
 }
 
-/** The body within `limit` and its pace, or the answer that refuses it (a 408 marks the slot's client slow). */
+/** The body within `limit` and its pace, or the response that refuses it (a 408 marks the slot's client slow). */
 export async function bodyOrRefusal(request: Request, limit: number, what: string, pace: BodyPace | undefined, slot: Slot): Promise<Bytes | Response> {
   try {
     return (await readBody(request, limit, pace)) ?? reply(413, `${what} too large`);

@@ -7,16 +7,19 @@ import { compressed } from "../http/compress.ts";
 import { contextOf, type PageTarget, type RequestContext } from "../request/context.ts";
 import { pageTarget } from "../request/page-target.ts";
 import { readSubmission, refuseCrossSite } from "../bodies/submission.ts";
-import { text } from "../request/answers.ts";
+import { text } from "../request/responses.ts";
 import { monitorPage } from "../request/monitor.ts";
 import { renderPageData } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderPage } from "./render.tsx";
 import { pageScope } from "../request/page-scope.ts";
-import { answerResource } from "./resource.ts";
+import { resourceResponse } from "./resource.ts";
 import { hasMiddleware, runMiddleware } from "../request/middleware.ts";
 
-/** Renders the page a request asks for: no public file, no stored page (bench/ablation-server.ts runs it bare). */
+/**
+ * Renders the page a request asks for: no public file, no prerendered page. Exported for the bench alone
+ * (bench/layers.ts, bench/ablation-server.ts), which runs it without Elysia; the server goes through pagesPlugin.
+ */
 export async function handlePage(context: RequestContext, deps: PageDeps): Promise<Response> {
   const target = pageTarget(context);
   return target instanceof Response ? target : renderTarget(context, target, deps);
@@ -49,7 +52,7 @@ async function renderTarget(record: RequestContext, target: PageTarget, deps: Pa
   return deps.mode === "production" ? compressed(request, response) : response;
 }
 
-/** The page's answer once the middleware let it through (or failed): the post's body read, then the route's answer. */
+/** The page's response once the middleware let it through (or failed): the post's body read, then the route's response. */
 async function respond(page: PageRequest, posted: boolean, deps: PageDeps): Promise<Response> {
   if (posted && !page.failure) {
     const read = await readSubmission(page.request, deps);
@@ -57,13 +60,13 @@ async function respond(page: PageRequest, posted: boolean, deps: PageDeps): Prom
     page.submission = read;
     if (page.context) page.context.body = read;
   }
-  return page.request.method === "HEAD" ? headOf(page, deps) : answer(page, deps);
+  return page.request.method === "HEAD" ? headOf(page, deps) : routeResponse(page, deps);
 }
 
 /** What the matched route answers: the document, its page data, or what a route without a page returns. */
-function answer(page: PageRequest, deps: PageDeps): Promise<Response> {
+function routeResponse(page: PageRequest, deps: PageDeps): Promise<Response> {
   const { match } = page;
-  if (match && isResourceRoute(match.route)) return answerResource(page, match, deps);
+  if (match && isResourceRoute(match.route)) return resourceResponse(page, match, deps);
   return page.isData ? renderPageData(page, deps) : renderPage(page, deps);
 }
 
@@ -75,7 +78,7 @@ function answer(page: PageRequest, deps: PageDeps): Promise<Response> {
 async function headOf(page: PageRequest, deps: PageDeps): Promise<Response> {
   const stop = new AbortController();
   const head = new Request(page.request, { signal: AbortSignal.any([page.request.signal, stop.signal]) });
-  const response = await answer({ ...page, request: head }, deps);
+  const response = await routeResponse({ ...page, request: head }, deps);
   stop.abort();
   const streamed = response.body !== null && !response.headers.has("content-length");
   await response.body?.cancel();
@@ -90,7 +93,7 @@ export function pagesPlugin(deps: PageDeps) {
     "*",
     function servePage({ request }) {
       const record = contextOf(request);
-      // Public files are static answers, like assets: no page transaction (the file's path is one the URL
+      // Public files are static responses, like assets: no page transaction (the file's path is one the URL
       // parser leaves as it is, so the record's raw path finds it).
       const reading = request.method === "GET" || request.method === "HEAD";
       if (reading) {
@@ -99,7 +102,7 @@ export function pagesPlugin(deps: PageDeps) {
       }
       const target = pageTarget(record);
       if (target instanceof Response) return target;
-      // A prerendered page never gets here: it is answered before routing (served-from-store.ts).
+      // A prerendered page never gets here: it is answered before routing (prerendered-plugin.ts).
       return monitorPage(deps.monitor, request, record, () => renderTarget(record, target, deps));
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.

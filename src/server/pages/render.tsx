@@ -52,11 +52,12 @@ function bootstrapModules(resolved: ResolvedPage, { assets }: PageDeps): string[
 }
 
 /**
- * Imports the page's modules once its first contentful paint is on screen: a module script runs as soon as it
- * has arrived, and on a slow phone the entry often arrives before the paint, which then waited for its evaluation
- * (React and the app, 0.1–0.3 s at 4× CPU) and, on a busy core, for the raster work that evaluation starved. In a
- * hidden tab, where nothing paints, at once; on a page that never paints content, after the frame that follows
- * its load event. Their modulepreload links (`ModulePreloads`) have the browser fetch them from the head meanwhile.
+ * Imports the page's modules once its first contentful paint is on screen: a module script runs as soon as it has
+ * arrived, and on a slow phone the entry often arrives before the paint, which then waited for its evaluation
+ * (React and the app: bench/README.md, figures the source carried: the browser) and, on a busy core, for the raster
+ * work that evaluation starved. In a hidden tab, where nothing paints, at once; on a page that never paints
+ * content, after the frame that follows its load event. Their modulepreload links (`ModulePreloads`) have the
+ * browser fetch them from the head meanwhile.
  */
 const RUN_AFTER_PAINT =
   "(m=>{let r=0;const go=()=>{if(!r){r=1;for(const s of m)import(s)}};" +

@@ -6,9 +6,9 @@ import { isOutcome } from "../../runtime/outcome.ts";
 import type { ActionContext } from "../../runtime/route.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
 import { acceptsHtml } from "../http/accept.ts";
-import { INTERNAL_SERVER_ERROR, jsonError } from "../request/answers.ts";
+import { INTERNAL_SERVER_ERROR, jsonError } from "../request/responses.ts";
 import { addAppHeaders } from "../request/headers.ts";
-import { withDocumentHeaders } from "../http/html-answer-headers.ts";
+import { withDocumentHeaders } from "../http/html-response-headers.ts";
 import { monitorStep } from "../request/monitor.ts";
 import { reportError } from "../request/context.ts";
 import { pageDataOf } from "./page-data.ts";
@@ -26,13 +26,13 @@ function withHeaders(response: Response, headers: Array<[string, string]>): Resp
   return out;
 }
 
-function answered(returned: unknown): Response {
+function asResponse(returned: unknown): Response {
   if (returned instanceof Response) return returned;
   if (returned instanceof ActionData) return Response.json(returned.value ?? null, { status: returned.status });
   return returned === undefined ? new Response(null, { status: 204 }) : Response.json(returned);
 }
 
-export async function answerResource(page: PageRequest, match: RouteMatch, deps: PageDeps): Promise<Response> {
+export async function resourceResponse(page: PageRequest, match: RouteMatch, deps: PageDeps): Promise<Response> {
   const { request, url, record, submission } = page;
   record.route = match.pattern;
   const level = match.levels.at(-1)!;
@@ -43,7 +43,7 @@ export async function answerResource(page: PageRequest, match: RouteMatch, deps:
   try {
     if (page.failure) throw page.failure.error;
     const returned = await monitorStep(deps.monitor, step, id, async () => run(context.ctx(level.params) as ActionContext));
-    return withDocumentHeaders(withHeaders(answered(returned), context.responseHeaders()), deps.security);
+    return withDocumentHeaders(withHeaders(asResponse(returned), context.responseHeaders()), deps.security);
   } catch (thrown) {
     const error = afterMethod(request, thrown);
     const phase = page.failure ? "middleware" : step;

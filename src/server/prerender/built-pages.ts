@@ -1,7 +1,7 @@
 // built-pages.ts: the pages `bun run build` prerendered (scripts/prerender.ts), kept beside the client build as
 // one JSON file, and read back by a server on that very build.
 import type { ClientAssets } from "../assets/assets.ts";
-import type { PrerenderedPages } from "./stored-page.ts";
+import type { PrerenderedPages } from "./prerendered-page.ts";
 
 /** Beside the client build's own files, and not one of them: never served as an asset. */
 export const PRERENDERED_FILE = "prerendered.json";

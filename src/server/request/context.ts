@@ -1,5 +1,5 @@
 // context.ts: one request as every concern of the server knows it, made at its first hook: its id and record (what
-// its log line says), the page its URL asks for, whether a stored page answers it, and its cookies. Elysia hands
+// its log line says), the page its URL asks for, whether a prerendered page serves it, and its cookies. Elysia hands
 // each hook the bare Request, so this is the one table from a Request to its context.
 import type { Cookies } from "../../runtime/cookies.ts";
 import { createCookies, type CookieSettings } from "../cookies/cookies.ts";
@@ -8,7 +8,7 @@ import { requestPath } from "./request-path.ts";
 
 /**
  * Where a server error happened: matching the path, the route's action or loader, rendering the page, a
- * streamed loader value, an API route or plugin (handler), or a stored page rendered again (prerender).
+ * streamed loader value, an API route or plugin (handler), or a prerendered page rendered again (prerender).
  */
 export type Phase = "match" | "middleware" | "action" | "loader" | "render" | "deferred" | "handler" | "prerender";
 
@@ -30,7 +30,7 @@ export interface RequestRecord {
   /** Settles when a streamed response has rendered everything; the log line waits for it. */
   done?: Promise<unknown>;
   /**
-   * The answer passes on another service's status (the tunnel, Sentry's): a 5xx then says that service is
+   * The response passes on another service's status (the tunnel, Sentry's): a 5xx then says that service is
    * down, while this server is fine, and its line is a warning.
    */
   relayed?: boolean;
@@ -71,12 +71,12 @@ export interface RequestContext extends RequestRecord {
   readonly options: ContextOptions;
   /** The page the URL asks for, or the 4xx for one no page can answer: parsed once (page-target.ts). */
   target?: PageTarget | Response;
-  /** Whether a stored page answers it: decided once, asked by the request's scope and its first hook. */
-  stored?: boolean;
+  /** Whether a prerendered page serves it: decided once, asked by the request's scope and its first hook. */
+  prerendered?: boolean;
   /** Its cookie jar, made when first read (cookiesOf): one for the pages and API routes of the request. */
   jar?: Cookies;
-  /** An API route's middleware, waiting at its innermost `next()` for the handler's answer (api-middleware.ts). */
-  apiChain?: { answer: PromiseWithResolvers<Response>; chain: Promise<Response> };
+  /** An API route's middleware, waiting at its innermost `next()` for the handler's response (api-middleware.ts). */
+  apiChain?: { response: PromiseWithResolvers<Response>; chain: Promise<Response> };
 }
 
 export function createRequestContext(request: Request, options: ContextOptions = {}): RequestContext {
@@ -108,7 +108,7 @@ export function contextOf(request: Request, options?: ContextOptions): RequestCo
 }
 
 /**
- * The request's cookies: `get`/`getSigned` read the visitor's, `set`/`setSigned`/`delete` reach the answer (the
+ * The request's cookies: `get`/`getSigned` read the visitor's, `set`/`setSigned`/`delete` reach the response (the
  * pages and the API put `jar.setCookieHeaders()` on it). Undefined for a request no Brisk server made.
  */
 export function cookiesOf(context: RequestContext, settings = context.options.cookies): Cookies | undefined {

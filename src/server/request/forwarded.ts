@@ -4,8 +4,8 @@
 import type { Server } from "bun";
 
 /**
- * node:net is required on first use: loading it makes Bun build Node's stream internals, ~10 ms of cold
- * start that only a server behind a trusted proxy has any use for.
+ * node:net is required on first use: loading it makes Bun build Node's stream internals, cold start that only
+ * a server behind a trusted proxy has any use for (bench/README.md, figures the source carried: start-up).
  */
 let isIP: typeof import("node:net").isIP | undefined;
 

@@ -33,7 +33,7 @@ export function addAppHeaders(headers: Headers, app: ReadonlyArray<readonly [str
  * the Response itself: headers left in Elysia's `set` make it copy the Response, and a copied streamed page
  * loses Bun's direct stream and pays for every chunk again.
  *
- * A header the handler already chose is kept: a page, a stored page and the error response set X-Request-Id
+ * A header the handler already chose is kept: a page, a prerendered page and the error response set X-Request-Id
  * themselves, while making their headers, and the request log's hook fills it in on every other response.
  */
 export function addHeaders(

@@ -1,6 +1,6 @@
 // middleware.ts: runs middleware, outermost first, around the rest of a request (for a page: the action, the
 // loaders, the render). What a middleware throws ends the request at its level, as a loader's outcome or error
-// would: `respond(failure)` makes that answer.
+// would: `respond(failure)` makes that response.
 import type { Middleware, MiddlewareArgs } from "../../runtime/route.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
 import type { PageScope } from "./page-scope.ts";
@@ -32,15 +32,15 @@ export function hasMiddleware(match: RouteMatch | null): match is RouteMatch {
   return match !== null && match.levels.some(({ node }) => node.route.middleware?.length);
 }
 
-/** The answer made inside is dropped: its stream (a render already under way) is cancelled, not leaked. */
+/** The response made inside is dropped: its stream (a render already under way) is cancelled, not leaked. */
 async function discard(inner: Promise<Response> | undefined, kept?: Response): Promise<void> {
   const response = await inner?.catch(() => undefined);
   if (response && response !== kept) await response.body?.cancel();
 }
 
 /**
- * `respond(failure)` makes the answer: the request's own when every middleware let it through, or the one for a
- * failure. A middleware that throws after `next()` has resolved throws away the answer it was given (its body
+ * `respond(failure)` makes the response: the request's own when every middleware let it through, or the one for a
+ * failure. A middleware that throws after `next()` has resolved throws away the response it was given (its body
  * never read) for the failure's.
  */
 export function runChain(steps: readonly MiddlewareStep[], respond: (failure?: MiddlewareFailure) => Promise<Response>): Promise<Response> {

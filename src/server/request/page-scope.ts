@@ -1,5 +1,5 @@
 // page-scope.ts: what the middleware, loaders and action of one page request share and are given (params,
-// search, the request's cookies, the values middleware set), and what they add to the answer (headers, cookies),
+// search, the request's cookies, the values middleware set), and what they add to the response (headers, cookies),
 // collected here and put on the document, the page data or the redirect alike.
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/route.ts";
@@ -10,7 +10,7 @@ import { appHeaderName } from "./headers.ts";
 export interface PageScope {
   /**
    * The context of one route level, with its own params: the action's when the request carries a
-   * submission (loaders get the body too). Every level shares the request's cookies, answer headers and the
+   * submission (loaders get the body too). Every level shares the request's cookies, response headers and the
    * context its middleware filled.
    */
   ctx(params: Record<string, string>): LoaderContext & Partial<Pick<ActionContext, "body">>;

@@ -1,12 +1,12 @@
 // page-target.ts: what a page request's URL asks for (the document of a path, or its page data and how many
 // levels the client keeps), or the 4xx for a URL no page can answer, read once per request.
 import { KEEP_PARAM, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
-import { text } from "./answers.ts";
+import { text } from "./responses.ts";
 import type { PageTarget, RequestContext } from "./context.ts";
 import { isPageDataPath } from "./request-path.ts";
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
-export const MAX_PATH_BYTES = 8 * 1024;
+const MAX_PATH_BYTES = 8 * 1024;
 
 /**
  * The request's page, or the 4xx for a URL no page can answer: parsed once, when first asked (by the stored
@@ -22,8 +22,8 @@ function parseTarget(request: Request): PageTarget | Response {
   if (!url) return text(400, "missing or invalid Host header");
   const { pathname } = url;
   if (pathname.length > MAX_PATH_BYTES) return text(414, "path too long");
-  // Only a percent sign can be malformed, and most paths have none: decodeURI showed in a stored answer's
-  // profile (bench/README.md, stored pages).
+  // Only a percent sign can be malformed, and most paths have none: decodeURI showed in a prerendered response's
+  // profile (bench/README.md, prerendered pages).
   if (pathname.includes("%")) {
     try {
       decodeURI(pathname);

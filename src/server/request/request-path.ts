@@ -10,7 +10,7 @@ export function requestPath(url: string): string {
   return query === -1 ? url.slice(start) : url.slice(start, query);
 }
 
-/** Under /api/ every answer is JSON (api/api.ts). */
+/** Under /api/ every response is JSON (api/api.ts). */
 export const API_PREFIX = "/api";
 
 export function isApiPath(path: string): boolean {

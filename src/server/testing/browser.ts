@@ -40,7 +40,7 @@ export function watchPage(page: Page): PageWatch {
   page.on("console", (m) => {
     if (m.type() !== "error" && m.type() !== "warning") return;
     // Chromium logs a document's own 4xx/5xx status, and page data's (a 422 after an invalid form post, a
-    // 404 page's data): for outcome, error and validation answers that status is the point.
+    // 404 page's data): for outcome, error and validation responses that status is the point.
     const url = m.location().url;
     if (m.text().startsWith("Failed to load resource") && (watch.documents.includes(url) || new URL(url, "http://x").pathname.startsWith("/__data/"))) return;
     watch.problems.push(`${m.type()}: ${m.text()}`);

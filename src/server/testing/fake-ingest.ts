@@ -72,7 +72,7 @@ function okReply(): Response {
 export async function startFakeIngest(options: { port?: number } = {}): Promise<FakeIngest> {
   const received: ReceivedRequest[] = [];
   let mode: Mode = { kind: "up" };
-  // Answers held back by "slow" mode; stop() releases them so the server can close.
+  // Responses held back by "slow" mode; stop() releases them so the server can close.
   const held = new Set<() => void>();
   let server: Server<undefined> | undefined;
 
@@ -88,7 +88,7 @@ export async function startFakeIngest(options: { port?: number } = {}): Promise<
     });
   }
 
-  async function answer(request: Request): Promise<Response> {
+  async function respond(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const body = new Uint8Array(await request.arrayBuffer());
     received.push({
@@ -108,7 +108,7 @@ export async function startFakeIngest(options: { port?: number } = {}): Promise<
   }
 
   function listen(port: number): Server<undefined> {
-    return Bun.serve({ hostname: "127.0.0.1", port, fetch: answer });
+    return Bun.serve({ hostname: "127.0.0.1", port, fetch: respond });
   }
 
   async function close(): Promise<void> {

@@ -1,10 +1,10 @@
 // served-app.ts (brisk/test): the server behind serveApp and listenApp, loaded by their first call: the app
 // started as main.ts starts it (its client build, its own server.start()) and answered through app.handle
 // in-process or on a real socket. The framework's own tests also hand it what an app's tests never need
-// (createApp's dependencies: Sentry's hooks of their own, another client build, who may frame the pages).
+// (createApp's dependencies: Sentry's hooks of their own, another client build, the tunnel's fetch).
 import type { AppConfig, LogRecord } from "../../runtime/app-server.ts";
 import { startApp } from "../app-start.ts";
-import { createApp, storePrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
+import { createApp, renderPrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
 import { importedAssets } from "../assets/imported-assets.ts";
 import { projectAppModule } from "../build/app-module.ts";
 import { loadApp } from "./app-module.ts";
@@ -36,7 +36,7 @@ async function start(options: ServeOptions, deps: AppDeps): Promise<{ app: Brisk
     logs,
     handle: (request) => app.handle(request),
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
-    prerendered: () => storePrerenderedPages(app),
+    prerendered: () => renderPrerenderedPages(app),
     sentry: monitoring,
     stop: once(started.stop),
   };

@@ -196,7 +196,7 @@ describe("with SENTRY_DSN", () => {
     expect(events[0]?.transaction).toBe("GET /assets/*");
   });
 
-  test("an API route's error under a stored not-found page still carries its request (stored answers alone run bare)", async () => {
+  test("an API route's error under a prerendered not-found page still carries its request (prerendered responses alone run bare)", async () => {
     const app = await serveWith({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } }, { capture: monitoring.capture, monitor: monitoring.monitor });
     await app.prerendered();
     const stored = await app.request("/no/such/page");

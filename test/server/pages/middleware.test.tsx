@@ -16,7 +16,7 @@ import {
 import { getSession, requireUser, apiMiddleware } from "brisk/server";
 import { defineApp } from "../../../src/runtime/app-definition.ts";
 import { createApp } from "../../../src/server/create-app.ts";
-import { prerenderRoutes, PrerenderError } from "../../../src/server/prerender/store.ts";
+import { prerenderRoutes, PrerenderError } from "../../../src/server/prerender/prerender-routes.ts";
 import { pageHandlerDeps } from "../../../src/server/create-app.ts";
 import { createSecurityHeaders } from "../../../src/server/http/security-headers.ts";
 import { createCookieSigner, type CookieSigner } from "../../../src/server/cookies/cookie-signer.ts";
@@ -398,7 +398,7 @@ describe("API routes get the same middleware through brisk/server", () => {
   });
 });
 
-test("a prerendered route under middleware fails the start: a stored page would skip the guard", async () => {
+test("a prerendered route under middleware fails the start: a prerendered page would skip the guard", async () => {
   const fixture = await loadApp();
   const app = defineApp({ ...fixture, routes: [{ path: "/g", component: Outlet, middleware: [requireSignedIn], children: [{ path: "p", component: () => null, prerender: true }] }] });
   const assets = await clientAssets();

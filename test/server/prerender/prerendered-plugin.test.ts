@@ -1,6 +1,6 @@
-// Stored pages are answered before routing (served-from-store.ts): what the route's hooks would have added still
+// Prerendered pages are answered before routing (prerendered-plugin.ts): what the route's hooks would have added still
 // holds there: one log line with the answer's request id, this server's security headers, the Host check, and a
-// public file before the stored not-found page. Over a real socket, as Bun serves them.
+// public file before the prerendered not-found page. Over a real socket, as Bun serves them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { LogRecord } from "../../../src/server/monitoring/logger.ts";
 import { listenApp, type ListeningApp } from "brisk/test";
@@ -21,7 +21,7 @@ async function linesAfter(before: number, count = 1): Promise<LogRecord[]> {
   return server.logs.slice(before);
 }
 
-describe("a stored answer", () => {
+describe("a prerendered response", () => {
   for (const [path, status, route] of [
     ["/prerendered", 200, "/prerendered"],
     ["/no/such/page", 404, undefined],
@@ -48,7 +48,7 @@ describe("a stored answer", () => {
     expect(await linesAfter(before)).toMatchObject([{ status: 400, path: "/prerendered" }]);
   });
 
-  test("a public file is served at a path the stored not-found page would otherwise answer", async () => {
+  test("a public file is served at a path the prerendered not-found page would otherwise answer", async () => {
     const res = await fetch(`${server.origin}/robots.txt`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/plain");

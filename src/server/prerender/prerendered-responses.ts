@@ -1,27 +1,29 @@
-// serve.ts: a request answered from a stored page: its pieces joined with this response's nonce, host, path
-// and request id, a strong ETag and a 304 on a match. Nothing of the app runs and nothing renders here;
-// store.ts renders and keeps the pages.
+// prerendered-responses.ts: the response from a prerendered page: its pieces joined with this response's nonce,
+// host, path and request id, a strong ETag and a 304 on a match. Nothing of the app runs and nothing renders
+// here; prerender-routes.ts renders and keeps the pages.
 import type { RouteMatch } from "../../runtime/route-tree.ts";
 import { pickEncoding } from "../http/accept-encoding.ts";
 import { etagMatches } from "../http/conditional.ts";
 import { encodedBody } from "../assets/precompressed.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
 import type { RequestRecord } from "../request/context.ts";
-import { bodiesOf, bytesOf, gzipOf, type SlotValues, type StoredData, type StoredPage, type StoredRoute } from "./stored-page.ts";
+import type { SlotValues } from "./page-slots.ts";
+import { bodiesOf, type PrerenderedData } from "./prerendered-data.ts";
+import { bytesOf, gzipOf, type PrerenderedPage, type PrerenderedRoute } from "./prerendered-page.ts";
 
 /** The pages stored so far, as the serving side reads them. */
 export interface PageStore {
-  route(path: string): StoredRoute | undefined;
+  route(path: string): PrerenderedRoute | undefined;
   /** null or undefined: unmatched paths render. */
-  notFound(): StoredPage | null | undefined;
-  /** A stored route was served: the store renders it again in the background once it is past its age. */
+  notFound(): PrerenderedPage | null | undefined;
+  /** A prerendered route was served: the store renders it again in the background once it is past its age. */
   served(path: string, record: RequestRecord): void;
 }
 
-export interface StoredResponses {
-  /** The stored response for a GET or HEAD of `url` (a document, or with `data` its page data), if any. */
+export interface PrerenderedResponses {
+  /** The prerendered response for a GET or HEAD of `url` (a document, or with `data` its page data), if any. */
   response(request: Request, url: URL, record: RequestRecord, data: boolean): Response | undefined;
-  /** Whether `response` has a stored response for `url`. */
+  /** Whether `response` has a prerendered response for `url`. */
   has(url: URL, data: boolean): boolean;
 }
 
@@ -33,32 +35,32 @@ interface ServeDeps {
 /**
  * Gzip only, when the visitor takes it: a page is joined from pieces compressed once, which brotli's format
  * does not allow around the nonce, and brotli per response costs many times the CPU for a few percent fewer
- * bytes (bench/README.md, stored pages).
+ * bytes (bench/README.md, prerendered pages).
  */
 const DOCUMENT_CODINGS = ["gzip"] as const;
 
-type HeadersOf = (stored: StoredPage | StoredData) => Headers;
+type HeadersOf = (prerendered: PrerenderedPage | PrerenderedData) => Headers;
 
 /**
- * A stored page's headers, with its Vary and this server's common security headers (a build's pages may
+ * A prerendered page's headers, with its Vary and this server's common security headers (a build's pages may
  * come from another configuration), made once: each response copies them, cheaper than making them.
  */
 function headerTemplates(security: SecurityHeaders): HeadersOf {
-  const templates = new WeakMap<StoredPage | StoredData, Headers>();
-  return (stored) => {
-    let headers = templates.get(stored);
+  const templates = new WeakMap<PrerenderedPage | PrerenderedData, Headers>();
+  return (prerendered) => {
+    let headers = templates.get(prerendered);
     if (!headers) {
-      headers = new Headers(stored.headers);
+      headers = new Headers(prerendered.headers);
       headers.set("vary", "Accept-Encoding");
       for (const [name, value] of Object.entries(security.common)) headers.set(name, value);
-      templates.set(stored, headers);
+      templates.set(prerendered, headers);
     }
     return headers;
   };
 }
 
-/** `config`: this server's client configuration, as its stored pages' boot scripts carry it. */
-function documentResponse(request: Request, url: URL, record: RequestRecord, page: StoredPage, headersOf: HeadersOf, security: SecurityHeaders, config: string): Response {
+/** `config`: this server's client configuration, as its prerendered pages' boot scripts carry it. */
+function documentResponse(request: Request, url: URL, record: RequestRecord, page: PrerenderedPage, headersOf: HeadersOf, security: SecurityHeaders, config: string): Response {
   const coding = pickEncoding(request.headers.get("accept-encoding"), DOCUMENT_CODINGS);
   // A 404 differs by path: no validator.
   const etag = page.status !== 200 ? undefined : coding ? `${page.etag.slice(0, -1)}-${coding}"` : page.etag;
@@ -80,7 +82,7 @@ function documentResponse(request: Request, url: URL, record: RequestRecord, pag
   return response;
 }
 
-function dataResponse(request: Request, record: RequestRecord, data: StoredData, headersOf: HeadersOf): Response {
+function dataResponse(request: Request, record: RequestRecord, data: PrerenderedData, headersOf: HeadersOf): Response {
   const [coding, body] = encodedBody(bodiesOf(data), request.headers.get("accept-encoding"));
   const response = withBody(request, 200, headersOf(data), coding, body);
   response.headers.set("x-request-id", record.id);
@@ -96,11 +98,11 @@ function withBody(request: Request, status: number, template: Headers, coding: s
   return response;
 }
 
-export function serveStored(store: PageStore, deps: ServeDeps, config: string): StoredResponses {
+export function servePrerendered(store: PageStore, deps: ServeDeps, config: string): PrerenderedResponses {
   const headersOf = headerTemplates(deps.security);
 
   /** A marked route's page, or for an unmatched path the not-found page. */
-  function find(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
+  function find(url: URL, data: boolean): PrerenderedRoute | PrerenderedPage | undefined {
     const route = url.search ? undefined : store.route(url.pathname);
     const notFound = store.notFound();
     if (route || data || !notFound || deps.match(url.pathname)) return route;
@@ -108,9 +110,9 @@ export function serveStored(store: PageStore, deps: ServeDeps, config: string): 
   }
 
   // A request asks `has` and then `response` of the same URL, one right after the other: the second call
-  // takes the first's answer rather than matching an unmatched path against every route again.
-  let last: { url: URL; data: boolean; found: StoredRoute | StoredPage | undefined } | undefined;
-  function lookup(url: URL, data: boolean): StoredRoute | StoredPage | undefined {
+  // takes the first's result rather than matching an unmatched path against every route again.
+  let last: { url: URL; data: boolean; found: PrerenderedRoute | PrerenderedPage | undefined } | undefined;
+  function lookup(url: URL, data: boolean): PrerenderedRoute | PrerenderedPage | undefined {
     if (last?.url !== url || last.data !== data) last = { url, data, found: find(url, data) };
     return last.found;
   }

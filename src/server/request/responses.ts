@@ -1,4 +1,4 @@
-// answers.ts: the short answers no cache keeps, in text or JSON: refusals and failures, and the health check.
+// responses.ts: the short responses no cache keeps, in text or JSON: refusals and failures, and the health check.
 
 export function text(status: number, body: string, headers: Record<string, string> = {}): Response {
   return new Response(`${body}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers } });

@@ -1,4 +1,4 @@
-// Prerendered routes: the stored page with each response's own nonce and request id, ETag and 304,
+// Prerendered routes: the prerendered page with each response's own nonce and request id, ETag and 304,
 // stale-while-revalidate with one re-render at a time, and routes that cannot be prerendered refused.
 import { afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { brotliDecompressSync } from "node:zlib";
@@ -6,7 +6,7 @@ import { useLocation } from "wouter";
 import { Outlet, useLoaderData, useRouteLoaderData } from "brisk";
 import type { AppDefinition } from "../../../src/runtime/app-definition.ts";
 import type { LoaderContext } from "../../../src/runtime/route.ts";
-import { createApp, storePrerenderedPages } from "../../../src/server/create-app.ts";
+import { createApp, renderPrerenderedPages } from "../../../src/server/create-app.ts";
 import type { ErrorContext } from "../../../src/server/request/context.ts";
 import type { RequestMonitor } from "../../../src/server/request/monitor.ts";
 import { prerenderState } from "../../fixtures/app/loaders.server.ts";
@@ -29,7 +29,7 @@ afterEach(() => {
 const nonceOf = (res: Response) => /script-src 'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")![1]!;
 const renderOf = (html: string) => Number(/Render (?:<!-- -->)?(\d+)/.exec(html)?.[1]);
 
-/** Waits until the stored page shows a render after `render` (the re-render runs in the background). */
+/** Waits until the prerendered page shows a render after `render` (the re-render runs in the background). */
 async function renderAfter(render: number): Promise<number> {
   for (;;) {
     const now = renderOf(await (await t.request("/prerendered")).text());
@@ -38,7 +38,7 @@ async function renderAfter(render: number): Promise<number> {
   }
 }
 
-describe("the stored page", () => {
+describe("the prerendered page", () => {
   test("is the page a fresh render gives, apart from the nonce, the request id and the render count", async () => {
     const stored = await t.request("/prerendered");
     expect(stored.headers.get("etag")).toMatch(/^"[0-9a-z]+"$/);
@@ -96,7 +96,7 @@ describe("the stored page", () => {
     const html = Bun.gunzipSync(new Uint8Array(await res.arrayBuffer()));
     const text = new TextDecoder().decode(html);
     expect(text.replaceAll(nonceOf(res), "N")).toBe((await plain.text()).replaceAll(nonceOf(plain), "N"));
-    // Brotli alone is not on offer for a stored page: it cannot be joined around the nonce.
+    // Brotli alone is not on offer for a prerendered page: it cannot be joined around the nonce.
     expect((await t.request("/prerendered", { headers: { "accept-encoding": "br" } })).headers.get("content-encoding")).toBeNull();
   });
 
@@ -107,7 +107,7 @@ describe("the stored page", () => {
     expect(again.headers.get("content-security-policy")).toBeNull();
   });
 
-  test("client navigation gets the stored page data, the same render as the document, compressed by brotli", async () => {
+  test("client navigation gets the prerendered page data, the same render as the document, compressed by brotli", async () => {
     const document = renderOf(await (await t.request("/prerendered")).text());
     const rendersBefore = prerenderState.renders;
     const data = await t.request("/__data/prerendered", { headers: { "accept-encoding": "gzip, br" } });
@@ -138,7 +138,7 @@ describe("the not-found page for unmatched paths", () => {
       assets: await clientAssets(),
       log: () => {},
     });
-    await storePrerenderedPages(app);
+    await renderPrerenderedPages(app);
     return { app, counter, get: (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init)) };
   }
 
@@ -200,7 +200,7 @@ describe("the not-found page for unmatched paths", () => {
 });
 
 describe("HEAD over a real socket", () => {
-  test("a stored page says the length its GET body has, in the coding asked for; a streamed page says chunked", async () => {
+  test("a prerendered page says the length its GET body has, in the coding asked for; a streamed page says chunked", async () => {
     const server = await listenApp(FIXTURE);
     try {
       await server.prerendered();
@@ -225,7 +225,7 @@ describe("HEAD over a real socket", () => {
 });
 
 describe("outside the request scope", () => {
-  test("stored answers alone skip the monitor's request scope: every other request, an API one included, gets it", async () => {
+  test("prerendered responses alone skip the monitor's request scope: every other request, an API one included, gets it", async () => {
     const scoped: string[] = [];
     const monitor: RequestMonitor = {
       request(request, _server, handle) {
@@ -234,7 +234,7 @@ describe("outside the request scope", () => {
       },
     };
     const app = createApp(testConfig(), await loadApp(), { assets: await clientAssets(), log: () => {}, monitor });
-    await storePrerenderedPages(app);
+    await renderPrerenderedPages(app);
     const paths = ["/prerendered", "/__data/prerendered", "/nowhere", "/search", "/api/notes", "/api/nowhere", "/healthz", "/prerendered?x=1"];
     for (const path of paths) await (await app.handle(new Request(`http://localhost${path}`))).arrayBuffer();
     await app.handle(new Request("http://localhost/prerendered", { method: "POST" }));
@@ -243,7 +243,7 @@ describe("outside the request scope", () => {
 });
 
 describe("revalidation", () => {
-  test("after the route's age: the stored page still goes out, then one re-render under concurrent requests replaces it", async () => {
+  test("after the route's age: the prerendered page still goes out, then one re-render under concurrent requests replaces it", async () => {
     const before = renderOf(await (await t.request("/prerendered")).text());
     let open!: () => void;
     prerenderState.gate = new Promise<void>((resolve) => (open = resolve));
@@ -290,7 +290,7 @@ describe("a page under a layout", () => {
     const layout = { path: "/hub", id: "hub", component: Layout, loader: () => ({ title: `layout ${++loads}` }) };
     const app: AppDefinition = { ...definition, routes: [...definition.routes, { ...layout, children: [{ path: "page", component: Page, prerender: true }] }] };
     const served = createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} });
-    await storePrerenderedPages(served);
+    await renderPrerenderedPages(served);
     const rendered = loads;
     for (let i = 0; i < 3; i++) {
       const res = await served.handle(new Request("http://localhost/hub/page"));
@@ -309,7 +309,7 @@ describe("what cannot be prerendered", () => {
   async function prerenderWith(loader: (ctx: LoaderContext) => unknown, path = "/marked"): Promise<unknown> {
     const definition = await loadApp();
     const app: AppDefinition = { ...definition, routes: [...definition.routes, { path, component: () => null, loader, prerender: true }] };
-    return storePrerenderedPages(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).then(() => undefined, (e: unknown) => e);
+    return renderPrerenderedPages(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).then(() => undefined, (e: unknown) => e);
   }
 
   test.each([
@@ -338,7 +338,7 @@ describe("what cannot be prerendered", () => {
     const definition = await loadApp();
     const layout = { path: "/hub", component: Outlet, loader: (ctx: LoaderContext) => ctx.cookies.get("session") ?? null };
     const app: AppDefinition = { ...definition, routes: [...definition.routes, { ...layout, children: [{ path: "page", component: () => null, prerender: true }] }] };
-    const error = await storePrerenderedPages(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).catch((e: unknown) => e);
+    const error = await renderPrerenderedPages(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).catch((e: unknown) => e);
     expect((error as Error).message).toBe("route /hub/page is marked prerender, but its loader reads cookies");
   });
 

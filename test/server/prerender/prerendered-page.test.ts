@@ -1,8 +1,9 @@
-// A stored page: split once where each response's values go, joined per response as text or as one gzip
+// A prerendered page: split once where each response's values go, joined per response as text or as one gzip
 // member built from pieces compressed once, with every value escaped for where it sits.
 import { describe, expect, test } from "bun:test";
 import { scriptJson } from "../../../src/runtime/script-json.ts";
-import { SLOT_MARKERS, gzipOf, htmlOf, storePage, type SlotValues } from "../../../src/server/prerender/stored-page.ts";
+import { SLOT_MARKERS, htmlOf, type SlotValues } from "../../../src/server/prerender/page-slots.ts";
+import { gzipOf, prerenderedPage } from "../../../src/server/prerender/prerendered-page.ts";
 
 const { nonce, host, path, search, config } = SLOT_MARKERS;
 const html =
@@ -20,8 +21,8 @@ const values: SlotValues = {
 };
 const gunzip = (bytes: Uint8Array<ArrayBuffer>) => new TextDecoder().decode(Bun.gunzipSync(bytes));
 
-describe("a stored page", () => {
-  const page = storePage(html, 200, [["content-type", "text/html"]]);
+describe("a prerendered page", () => {
+  const page = prerenderedPage(html, 200, [["content-type", "text/html"]]);
 
   test("fills each value escaped for its place: HTML text and attributes, or JSON inside a script's string", () => {
     const filled = htmlOf(page, values);
@@ -48,14 +49,14 @@ describe("a stored page", () => {
 
   test("a page holding control characters (which stand in for the nonce while compressing) still joins right", () => {
     for (const c of ["\0", "\x01", "\x1b"]) {
-      const withControl = storePage(html.replace("repeated text", `repeated${c}text`), 200, []);
+      const withControl = prerenderedPage(html.replace("repeated text", `repeated${c}text`), 200, []);
       expect(gunzip(gzipOf(withControl, values))).toBe(htmlOf(withControl, values));
     }
   });
 
   test("a nonce after the first is a copy of it: thirty scripts cost little more than one", () => {
     const scripts = Array.from({ length: 30 }, (_, i) => `<script nonce="${nonce}">f(${i})</script>`).join("");
-    const many = storePage(`<html><body>${scripts}</body></html>`, 200, []);
+    const many = prerenderedPage(`<html><body>${scripts}</body></html>`, 200, []);
     const gzip = gzipOf(many, values);
     expect(gunzip(gzip)).toBe(htmlOf(many, values));
     // Thirty nonces as stored blocks alone would be 30 × 29 bytes.
@@ -63,7 +64,7 @@ describe("a stored page", () => {
   });
 
   test("the ETag follows the page, not the values", () => {
-    expect(page.etag).toBe(storePage(html, 200, []).etag);
-    expect(page.etag).not.toBe(storePage(html.replace("red", "blue"), 200, []).etag);
+    expect(page.etag).toBe(prerenderedPage(html, 200, []).etag);
+    expect(page.etag).not.toBe(prerenderedPage(html.replace("red", "blue"), 200, []).etag);
   });
 });
