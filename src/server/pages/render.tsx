@@ -5,7 +5,7 @@ import { App } from "../../runtime/App.tsx";
 import { staticNavigation } from "../../runtime/navigation.ts";
 import { OUTCOME_MARKER, isOutcome, outcomeHeaders, type OutcomeInfo } from "../../runtime/outcome.ts";
 import type { ClientConfig } from "../../runtime/page-payload.ts";
-import { scriptJson } from "../../runtime/script-json.ts";
+import { scriptString } from "../../runtime/script-json.ts";
 import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
 import { digestOf } from "../request/digest.ts";
 import { withAppHeaders } from "../request/headers.ts";
@@ -29,7 +29,7 @@ function redirectResponse(outcome: OutcomeInfo, appHeaders: ResolvedPage["header
 const configJson = new WeakMap<ClientConfig, string>();
 
 /**
- * The script that puts the page's BootState on `window.__BRISK__`, read as JSON: a JSON string given to
+ * The script that puts the page's BootState on `window.__BRISK__`, read as JSON: a string of JSON given to
  * JSON.parse, which keeps every key a key (an object literal makes `__proto__` a prototype) and which browsers
  * parse faster than a literal. The page is JSON, or the codec's form when JSON would not carry its data exactly.
  */
@@ -38,7 +38,7 @@ function bootScript(resolved: ResolvedPage, clientConfig: ClientConfig, host: st
   if (config === undefined) configJson.set(clientConfig, (config = JSON.stringify(clientConfig)));
   const rest = JSON.stringify({ host, nonce, ...(trace ? { trace } : {}) });
   const state = `{"page":${wireText(resolved.payload, resolved.rich)},"config":${config},${rest.slice(1)}`;
-  return `window.__BRISK__=JSON.parse(${scriptJson(state)})`;
+  return `window.__BRISK__=JSON.parse(${scriptString(state)})`;
 }
 
 /**

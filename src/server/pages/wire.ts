@@ -5,7 +5,7 @@
 // fails here, on the server, naming where it is, instead of as a hydration crash in the browser.
 import { stringify } from "devalue";
 import { PROTO_KEY_REDUCERS } from "../../runtime/own-proto-key.ts";
-import { scriptJson } from "../../runtime/script-json.ts";
+import { scriptString } from "../../runtime/script-json.ts";
 
 /** The browser's half of the codec: a chunk of its own, which a page waits for only when its data needs it. */
 export const CODEC_MODULE = "src/runtime/browser/codec.ts";
@@ -114,7 +114,7 @@ export function wireText(value: unknown, rich = needsCodec(value, "a value sent 
  * no key becomes a prototype as it would in an object literal. `rich` as for wireText.
  */
 export function scriptValue(value: unknown, rich?: boolean): string {
-  return `JSON.parse(${scriptJson(wireText(value, rich))})`;
+  return `JSON.parse(${scriptString(wireText(value, rich))})`;
 }
 
 /** The value as one line of page data; `rich` as for wireText. */

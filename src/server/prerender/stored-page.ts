@@ -2,7 +2,7 @@
 // nonce, host, path), with those pieces also kept gzip-compressed, so that a response is joined, never
 // rendered or compressed again.
 import zlib from "node:zlib";
-import { scriptJson } from "../../runtime/script-json.ts";
+import { scriptString } from "../../runtime/script-json.ts";
 import type { Precompressed } from "../assets/precompressed.ts";
 import type { Bytes } from "../request/bytes.ts";
 
@@ -21,7 +21,7 @@ export const SLOT_MARKERS = {
  * The text of `json` where a page's script holds it: inside the string the script gives JSON.parse, as the boot
  * script (render.tsx) and each streamed value's script (deferred.tsx) hold every value they carry.
  */
-const inScriptString = (json: string) => scriptJson(json).slice(1, -1);
+const inScriptString = (json: string) => scriptString(json).slice(1, -1);
 
 /** Each marker as the page holds it: the configuration only in the boot script's string, the rest as they are. */
 const WRITTEN: Record<SlotName, string> = { ...SLOT_MARKERS, config: inScriptString(SLOT_MARKERS.config) };
