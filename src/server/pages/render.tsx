@@ -1,4 +1,5 @@
 // render.tsx: streams one page as HTML, with its status decided before the first byte.
+import type { ReactNode } from "react";
 import { preloadModule, type PreloadModuleOptions } from "react-dom";
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "../../runtime/App.tsx";
@@ -64,11 +65,15 @@ const RUN_AFTER_PAINT =
   'new PerformanceObserver((l,o)=>{if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
   'addEventListener("load",()=>requestAnimationFrame(()=>setTimeout(go)),{once:true})})';
 
-/** The modules' preloads in the head, under the page's nonce, at the low priority React gives bootstrap modules. */
-function ModulePreloads({ modules, nonce }: { modules: readonly string[]; nonce: string }) {
+/**
+ * The modules' preloads in the head, under the page's nonce, at the low priority React gives bootstrap modules.
+ * Around the app rather than beside it: a root of two children is a fork in React's tree, and useId's ids then
+ * differed from the browser's, whose root is the app alone; it was also one more array and element per render.
+ */
+function ModulePreloads({ modules, nonce, children }: { modules: readonly string[]; nonce: string; children: ReactNode }) {
   // React's own options type lacks fetchPriority, which it passes on (as for its bootstrap modules' preloads).
   for (const href of modules) preloadModule(href, { as: "script", nonce, fetchPriority: "low" } as PreloadModuleOptions);
-  return null;
+  return children;
 }
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
@@ -109,8 +114,7 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
   try {
     const modules = bootstrapModules(resolved, deps);
     const root = (
-      <>
-        <ModulePreloads modules={modules} nonce={nonce} />
+      <ModulePreloads modules={modules} nonce={nonce}>
         <App
           app={deps.app}
           navigation={navigation}
@@ -119,7 +123,7 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
           onLevel={onLevel}
           scriptValue={scriptValue}
         />
-      </>
+      </ModulePreloads>
     );
     const render = () => renderToReadableStream(root, {
       bootstrapScriptContent: `${bootScript(resolved, deps.clientConfig, host, nonce, trace)};${RUN_AFTER_PAINT}(${JSON.stringify(modules)})`,
