@@ -156,16 +156,21 @@ export function useRevalidate(): () => Promise<void> {
   return useNavigation().revalidate;
 }
 
+/** What a navigation that never moves does: nothing. One set for every request the server renders. */
+const STILL = {
+  subscribe: () => () => {},
+  navigate: () => {},
+  submit: async () => false,
+  revalidate: async () => {},
+  fetch: async () => {},
+  prefetch: () => {},
+} satisfies Partial<Navigation>;
+
 /** The server renders exactly one page per request: nothing moves. */
 export function staticNavigation(state: NavState, config: ClientConfig, host: string, nonce?: string): Navigation {
   return {
+    ...STILL,
     getState: () => state,
-    subscribe: () => () => {},
-    navigate: () => {},
-    submit: async () => false,
-    revalidate: async () => {},
-    fetch: async () => {},
-    prefetch: () => {},
     config,
     host,
     nonce,

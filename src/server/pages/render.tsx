@@ -1,11 +1,12 @@
 // render.tsx: streams one page as HTML, with its status decided before the first byte.
+import type { ReactNode } from "react";
 import { preloadModule, type PreloadModuleOptions } from "react-dom";
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "../../runtime/App.tsx";
 import { staticNavigation } from "../../runtime/navigation.ts";
 import { OUTCOME_MARKER, isOutcome, outcomeHeaders, type OutcomeInfo } from "../../runtime/outcome.ts";
 import type { ClientConfig } from "../../runtime/page-payload.ts";
-import { scriptJson } from "../../runtime/script-json.ts";
+import { scriptString } from "../../runtime/script-json.ts";
 import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
 import { digestOf } from "../request/digest.ts";
 import { withAppHeaders } from "../request/headers.ts";
@@ -29,7 +30,7 @@ function redirectResponse(outcome: OutcomeInfo, appHeaders: ResolvedPage["header
 const configJson = new WeakMap<ClientConfig, string>();
 
 /**
- * The script that puts the page's BootState on `window.__BRISK__`, read as JSON: a JSON string given to
+ * The script that puts the page's BootState on `window.__BRISK__`, read as JSON: a string of JSON given to
  * JSON.parse, which keeps every key a key (an object literal makes `__proto__` a prototype) and which browsers
  * parse faster than a literal. The page is JSON, or the codec's form when JSON would not carry its data exactly.
  */
@@ -38,7 +39,7 @@ function bootScript(resolved: ResolvedPage, clientConfig: ClientConfig, host: st
   if (config === undefined) configJson.set(clientConfig, (config = JSON.stringify(clientConfig)));
   const rest = JSON.stringify({ host, nonce, ...(trace ? { trace } : {}) });
   const state = `{"page":${wireText(resolved.payload, resolved.rich)},"config":${config},${rest.slice(1)}`;
-  return `window.__BRISK__=JSON.parse(${scriptJson(state)})`;
+  return `window.__BRISK__=JSON.parse(${scriptString(state)})`;
 }
 
 /**
@@ -65,11 +66,15 @@ const RUN_AFTER_PAINT =
   'new PerformanceObserver((l,o)=>{if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
   'addEventListener("load",()=>requestAnimationFrame(()=>setTimeout(go)),{once:true})})';
 
-/** The modules' preloads in the head, under the page's nonce, at the low priority React gives bootstrap modules. */
-function ModulePreloads({ modules, nonce }: { modules: readonly string[]; nonce: string }) {
+/**
+ * The modules' preloads in the head, under the page's nonce, at the low priority React gives bootstrap modules.
+ * Around the app rather than beside it: a root of two children is a fork in React's tree, and useId's ids then
+ * differed from the browser's, whose root is the app alone; it was also one more array and element per render.
+ */
+function ModulePreloads({ modules, nonce, children }: { modules: readonly string[]; nonce: string; children: ReactNode }) {
   // React's own options type lacks fetchPriority, which it passes on (as for its bootstrap modules' preloads).
   for (const href of modules) preloadModule(href, { as: "script", nonce, fetchPriority: "low" } as PreloadModuleOptions);
-  return null;
+  return children;
 }
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
@@ -110,8 +115,7 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
   try {
     const modules = bootstrapModules(resolved, deps);
     const root = (
-      <>
-        <ModulePreloads modules={modules} nonce={nonce} />
+      <ModulePreloads modules={modules} nonce={nonce}>
         <App
           app={deps.app}
           navigation={navigation}
@@ -120,7 +124,7 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
           onLevel={onLevel}
           scriptValue={scriptValue}
         />
-      </>
+      </ModulePreloads>
     );
     const render = () => renderToReadableStream(root, {
       bootstrapScriptContent: `${bootScript(resolved, deps.clientConfig, host, nonce, trace)};${RUN_AFTER_PAINT}(${JSON.stringify(modules)})`,

@@ -5,7 +5,7 @@
 // fails here, on the server, naming where it is, instead of as a hydration crash in the browser.
 import { stringify } from "devalue";
 import { PROTO_KEY_REDUCERS } from "../../runtime/own-proto-key.ts";
-import { scriptJson } from "../../runtime/script-json.ts";
+import { scriptString } from "../../runtime/script-json.ts";
 
 /** The browser's half of the codec: a chunk of its own, which a page waits for only when its data needs it. */
 export const CODEC_MODULE = "src/runtime/browser/codec.ts";
@@ -25,65 +25,80 @@ function pathOf(keys: ReadonlyArray<string | number>): string {
   return keys.map((key) => (typeof key === "number" ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`)).join("");
 }
 
+/** One walk of needsCodec: the objects seen so far, and the keys down to the value being looked at. */
+interface Walk {
+  what: string;
+  seen: Set<object>;
+  keys: Array<string | number>;
+}
+
 /**
  * Whether `value` needs the codec (true) or JSON carries it exactly (false); throws an Error naming `what`
  * and the key of the first value that cannot be sent at all. A property whose value is undefined reads the
  * same when JSON leaves it out, so it alone does not need the codec.
  */
 export function needsCodec(value: unknown, what: string): boolean {
-  const keys: Array<string | number> = [];
-  const seen = new Set<object>();
+  return richIn(value, false, { what, seen: new Set(), keys: [] });
+}
+
+function unsendable(walk: Walk, v: unknown): Error {
+  return new Error(`${walk.what} cannot be sent to the browser: ${describe(v)} at data${pathOf(walk.keys)}`);
+}
+
+/**
+ * Module functions and for…in rather than closures and Object.keys: this walks every value of every page's
+ * data, and an array of keys per object was most of what it allocated (bench/README.md, issue 30).
+ */
+function richIn(v: unknown, inObject: boolean, walk: Walk): boolean {
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return false;
+    case "number":
+      return !Number.isFinite(v) || Object.is(v, -0);
+    case "bigint":
+      return true;
+    case "undefined":
+      return !inObject;
+    case "object":
+      return v === null ? false : richObject(v, walk);
+    default:
+      throw unsendable(walk, v);
+  }
+}
+
+function richObject(v: object, walk: Walk): boolean {
+  // A repeated object keeps its identity only through the codec (and a cycle only goes through it).
+  if (walk.seen.has(v)) return true;
+  walk.seen.add(v);
+  const { keys } = walk;
   let rich = false;
-  const walk = (v: unknown, inObject: boolean): void => {
-    switch (typeof v) {
-      case "string":
-      case "boolean":
-        return;
-      case "number":
-        if (!Number.isFinite(v) || Object.is(v, -0)) rich = true;
-        return;
-      case "bigint":
-        rich = true;
-        return;
-      case "undefined":
-        if (!inObject) rich = true;
-        return;
-      case "object": {
-        if (v === null) return;
-        // A repeated object keeps its identity only through the codec (and a cycle only goes through it).
-        if (seen.has(v)) return void (rich = true);
-        seen.add(v);
-        const proto = Object.getPrototypeOf(v);
-        if (Array.isArray(v)) {
-          v.forEach((item, i) => {
-            keys.push(i);
-            walk(item, false);
-            keys.pop();
-          });
-        } else if (proto === Object.prototype || proto === null) {
-          for (const key of Object.keys(v)) {
-            keys.push(key);
-            walk((v as Record<string, unknown>)[key], true);
-            keys.pop();
-          }
-        } else if (RICH.has(proto)) {
-          rich = true;
-          if (v instanceof Map || v instanceof Set) {
-            for (const entry of v instanceof Map ? [...v.keys(), ...v.values()] : v) walk(entry, false);
-          }
-        } else if (ArrayBuffer.isView(v)) {
-          rich = true;
-        } else {
-          throw new Error(`${what} cannot be sent to the browser: ${describe(v)} at data${pathOf(keys)}`);
-        }
-        return;
-      }
-      default:
-        throw new Error(`${what} cannot be sent to the browser: ${describe(v)} at data${pathOf(keys)}`);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      keys.push(i);
+      rich = richIn(v[i], false, walk) || rich;
+      keys.pop();
     }
-  };
-  walk(value, false);
-  return rich;
+    return rich;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto === Object.prototype || proto === null) {
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      keys.push(key);
+      rich = richIn((v as Record<string, unknown>)[key], true, walk) || rich;
+      keys.pop();
+    }
+    return rich;
+  }
+  if (RICH.has(proto)) {
+    if (v instanceof Map || v instanceof Set) {
+      for (const entry of v instanceof Map ? [...v.keys(), ...v.values()] : v) richIn(entry, false, walk);
+    }
+    return true;
+  }
+  if (ArrayBuffer.isView(v)) return true;
+  throw unsendable(walk, v);
 }
 
 /**
@@ -99,7 +114,7 @@ export function wireText(value: unknown, rich = needsCodec(value, "a value sent 
  * no key becomes a prototype as it would in an object literal. `rich` as for wireText.
  */
 export function scriptValue(value: unknown, rich?: boolean): string {
-  return `JSON.parse(${scriptJson(wireText(value, rich))})`;
+  return `JSON.parse(${scriptString(wireText(value, rich))})`;
 }
 
 /** The value as one line of page data; `rich` as for wireText. */

@@ -1,6 +1,6 @@
 // page-slots.ts: a page rendered with markers where each response's own values go (its nonce, host, path,
 // search, configuration), split there once, and filled per response with each value escaped for its place.
-import { scriptJson } from "../../runtime/script-json.ts";
+import { scriptString } from "../../runtime/script-json.ts";
 
 /** Rendered where a response's own values go; the HTML is split there once. */
 export const SLOT_MARKERS = {
@@ -17,7 +17,7 @@ export const SLOT_MARKERS = {
  * The text of `json` where a page's script holds it: inside the string the script gives JSON.parse, as the boot
  * script (render.tsx) and each streamed value's script (deferred.tsx) hold every value they carry.
  */
-const inScriptString = (json: string) => scriptJson(json).slice(1, -1);
+const inScriptString = (json: string) => scriptString(json).slice(1, -1);
 
 /** Each marker as the page holds it: the configuration only in the boot script's string, the rest as they are. */
 const WRITTEN: Record<SlotName, string> = { ...SLOT_MARKERS, config: inScriptString(SLOT_MARKERS.config) };

@@ -55,10 +55,10 @@ describe("the document", () => {
   test("a page whose data JSON carries exactly keeps plain JSON; the codec's form is an array, its chunk fetched beside the entry", async () => {
     const codec = `${ASSETS_PREFIX}${(await clientAssets()).manifest.chunks[CODEC_MODULE]}`;
     const plain = await (await t.request("/search?q=x")).text();
-    expect(bootScript(plain)).toStartWith(String.raw`window.__BRISK__=JSON.parse("{\"page\":{\"v\":`);
+    expect(bootScript(plain)).toStartWith(`window.__BRISK__=JSON.parse('{"page":{"v":`);
     expect(plain).not.toContain(codec);
     const rich = await (await t.request("/types")).text();
-    expect(bootScript(rich)).toStartWith(String.raw`window.__BRISK__=JSON.parse("{\"page\":[`);
+    expect(bootScript(rich)).toStartWith(`window.__BRISK__=JSON.parse('{"page":[`);
     expect(rich).toMatch(new RegExp(`<link rel="modulepreload" href="${codec}" nonce="[^"]+" fetchPriority="low"/>`));
     // Both run once the page has painted, the entry first.
     expect(rich).toContain(`(["${ASSETS_PREFIX}${(await clientAssets()).manifest.entry}","${codec}"])</script>`);

@@ -1,7 +1,7 @@
 // A prerendered page: split once where each response's values go, joined per response as text or as one gzip
 // member built from pieces compressed once, with every value escaped for where it sits.
 import { describe, expect, test } from "bun:test";
-import { scriptJson } from "../../../src/runtime/script-json.ts";
+import { scriptString } from "../../../src/runtime/script-json.ts";
 import { SLOT_MARKERS, htmlOf, type SlotValues } from "../../../src/server/prerender/page-slots.ts";
 import { gzipOf, prerenderedPage } from "../../../src/server/prerender/prerendered-page.ts";
 
@@ -10,7 +10,7 @@ const html =
   `<!DOCTYPE html><html><head><style nonce="${nonce}">p{color:red}</style></head><body>` +
   `<p title="${path}">No page at ${path}, asked of ${host}</p>` +
   // As render.tsx writes the boot script: its state as JSON, inside a string the script gives JSON.parse.
-  `<script nonce="${nonce}">window.__BRISK__=JSON.parse(${scriptJson(`{"path":"${path}","search":"${search}","nonce":"${nonce}","config":${config}}`)})</script>` +
+  `<script nonce="${nonce}">window.__BRISK__=JSON.parse(${scriptString(`{"path":"${path}","search":"${search}","nonce":"${nonce}","config":${config}}`)})</script>` +
   `<p>${"repeated text that compresses well ".repeat(40)}</p><script nonce="${nonce}" src="/a.js"></script></body></html>`;
 const values: SlotValues = {
   nonce: "AAAAAAAAAAAAAAAAAAAAAA==",
