@@ -42,16 +42,10 @@ export function changes(): Changes {
     },
     until(condition, what, timeoutMs = DEFAULT_TIMEOUT_MS) {
       if (condition()) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        const end = () => (clearTimeout(timer), waiting.delete(check));
-        const check = () => {
-          if (!condition()) return;
-          end();
-          resolve();
-        };
-        const timer = setTimeout(() => (end(), reject(timedOut(what, timeoutMs))), timeoutMs);
-        waiting.add(check);
-      });
+      const met = Promise.withResolvers<void>();
+      const check = () => condition() && met.resolve();
+      waiting.add(check);
+      return within(met.promise, what, timeoutMs).finally(() => waiting.delete(check));
     },
   };
 }
