@@ -93,7 +93,12 @@ test(
     const dataDir = "data-bounded";
     const server = await start({ DATA_DIR: dataDir, SENTRY_OUTBOX_MAX: "2" });
     const digests = [];
-    for (let i = 0; i < 5; i++) digests.push(await failingPage(server));
+    // One at a time until the outbox is full, so that the two it keeps are the first two pages'.
+    for (let i = 1; i <= 2; i++) {
+      digests.push(await failingPage(server));
+      await until(async () => (await waiting(dataDir)) === i, `${i} envelopes in the outbox`, 20_000);
+    }
+    for (let i = 0; i < 3; i++) digests.push(await failingPage(server));
     await server.waitForOutput(/"msg":"sentry outbox full: envelopes dropped"/);
     const drops = server.jsonLines().filter((l) => l.msg === "sentry outbox full: envelopes dropped");
     expect(drops).toEqual([expect.objectContaining({ level: "warn", dropped: 3, max: 2 })]);
