@@ -11,6 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { freePort, hydrated, launchBrowser, watchPage, type PageWatch } from "brisk/test";
 import { serverEnv, start, waitForStatus, type Running } from "../support/process.ts";
 import { rawExchange } from "../support/raw-http.ts";
+import { until } from "../support/until.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 /** The fixture's search page and its loader, in the copy. */
@@ -74,15 +75,10 @@ const overlay = () =>
  * recovery may also reload the page once more while this looks (the server's rebuild and Bun's own socket
  * both react to the fix), so a look cut short by a navigation is taken again.
  */
-async function overlayGone(timeoutMs = 5_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
+async function overlayGone(timeoutMs = 5_000): Promise<void> {
   const look = () => overlay().catch((error: Error) => (/context was destroyed|navigat/i.test(error.message) ? "(navigating)" : Promise.reject(error)));
-  let text = await look();
-  while (text !== "" && Date.now() < deadline) {
-    await Bun.sleep(50);
-    text = await look();
-  }
-  return text;
+  let text = "";
+  await until(async () => (text = await look()) === "", () => `Bun's overlay to go; it shows "${text}"`, timeoutMs);
 }
 
 /** Saves an edit and resolves with the milliseconds until `done` holds in the page. */
@@ -247,7 +243,7 @@ describe("bun run dev", () => {
       page.locator("button[type=submit]", { hasText: "Find" }).waitFor({ timeout: 10_000 }),
     );
     console.log(`syntax error fixed → page refreshed in place: ${ms} ms`);
-    expect(await overlayGone()).toBe("");
+    await overlayGone();
     expect(await page.inputValue(INPUT)).toBe("typed by hand");
     expect(await marked()).toBe(true);
     expect(watch.documents.length).toBe(documents);
@@ -276,7 +272,7 @@ describe("bun run dev", () => {
     await edit(LOADER, (t) => t.replace("\nexport const broken = ;\n", ""));
     await page.locator("#q", { hasText: "hello, loaded" }).waitFor({ timeout: 20_000 });
     await live();
-    expect(await overlayGone()).toBe("");
+    await overlayGone();
   });
 
   test("an edit to a client-only file reloads the page, without restarting the server", async () => {
@@ -308,7 +304,7 @@ describe("bun run dev", () => {
     await page.waitForFunction(() => !(window as unknown as { devMark?: boolean }).devMark, null, { timeout: 20_000 });
     await live();
     expect(await page.evaluate(() => (window as unknown as { devMarker?: string }).devMarker)).toBe("client edit");
-    expect(await overlayGone()).toBe("");
+    await overlayGone();
   });
 
   test("an edit to a server-only file of the framework rebuilds the server code and reloads the page, without a restart", async () => {

@@ -168,7 +168,9 @@ describe("client navigation", () => {
     const watch = watchPage(page);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    const asked = Promise.withResolvers<void>();
     await page.route(`**/assets/${navigationChunk}`, async (route) => {
+      asked.resolve();
       await held;
       await route.continue();
     });
@@ -176,8 +178,9 @@ describe("client navigation", () => {
     await hydrated(page);
     await mark(page);
     await page.click('a[href="/search?q=brisk"]');
-    await Bun.sleep(300);
-    // Neither lost nor a full load: the click is still waiting.
+    // The code is asked for and held: the click has nothing to navigate with yet. (A full load instead would
+    // show in the documents and lose the mark, below.)
+    await asked.promise;
     expect(page.url()).toBe(`${server.origin}/`);
     release();
     await page.waitForSelector("#q");

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { hydrated, launchBrowser, listenApp, startFakeIngest, watchPage, type FakeIngest, type ListeningApp } from "brisk/test";
 import { clientAssets, FIXTURE } from "../support/app.ts";
+import { pageSentrySent } from "../support/page-sentry.ts";
 
 let server: ListeningApp;
 let ingest: FakeIngest;
@@ -42,9 +43,9 @@ async function openHome(context?: BrowserContext) {
 
 const marked = (page: Page) => page.evaluate(() => (window as unknown as { __mark?: number }).__mark === 1);
 
-/** Sentry events at the fake ingest, after giving the browser time to send what it will send. */
-async function settledEvents(ms = 1500) {
-  await Bun.sleep(ms);
+/** Sentry events at the fake ingest, once the page's Sentry has sent all it holds. */
+async function settledEvents(page: Page) {
+  await pageSentrySent(page);
   return ingest.events();
 }
 
@@ -58,7 +59,7 @@ describe("a route chunk that fails", () => {
     expect(aborted).toBe(2);
     expect(await marked(page)).toBe(true);
     expect(watch.documents).toHaveLength(1);
-    expect(await settledEvents()).toEqual([]);
+    expect(await settledEvents(page)).toEqual([]);
     await page.close();
   });
 
@@ -72,7 +73,7 @@ describe("a route chunk that fails", () => {
     expect(await page.isVisible(".lazy")).toBe(true);
     expect(requests).toBe(2);
     expect(watch.documents).toEqual([`${server.origin}/lazy`]);
-    expect(await settledEvents()).toEqual([]);
+    expect(await settledEvents(page)).toEqual([]);
     await page.close();
   });
 
@@ -85,7 +86,7 @@ describe("a route chunk that fails", () => {
     expect(page.url()).toBe(`${server.origin}/lazy`);
     expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/lazy`]);
     expect(await page.isVisible("text=Reload the page")).toBe(true);
-    const events = await settledEvents();
+    const events = await settledEvents(page);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ level: "warning" });
     expect(JSON.stringify(events[0])).toContain(chunk);
@@ -93,7 +94,7 @@ describe("a route chunk that fails", () => {
     await page.click("text=Reload the page");
     await page.waitForSelector("main.route-load-failed");
     expect(watch.documents).toHaveLength(3);
-    expect(await settledEvents()).toHaveLength(1);
+    expect(await settledEvents(page)).toHaveLength(1);
     await context.close();
   });
 });
@@ -202,16 +203,22 @@ describe("a cross-origin script that throws", () => {
     // The page's CSP rightly blocks foreign scripts; this test stands in for one the site chose to allow.
     const context = await browser.newContext({ bypassCSP: true });
     const { page } = await openHome(context);
-    await page.evaluate((src) => {
-      const s = document.createElement("script");
-      s.src = src;
-      document.head.append(s);
-    }, `http://127.0.0.1:${thirdParty.port}/widget.js`);
-    await Bun.sleep(300);
+    // Resolves on the script's load event, which follows its run (and its error).
+    await page.evaluate(
+      (src) =>
+        new Promise((loaded, failed) => {
+          const s = document.createElement("script");
+          s.src = src;
+          s.onload = loaded;
+          s.onerror = failed;
+          document.head.append(s);
+        }),
+      `http://127.0.0.1:${thirdParty.port}/widget.js`,
+    );
     await page.click('a[href="/search?q=brisk"]');
     await page.waitForSelector("#q");
     expect(await marked(page)).toBe(true);
-    expect(await settledEvents()).toEqual([]);
+    expect(await settledEvents(page)).toEqual([]);
     await context.close();
     thirdParty.stop(true);
   });

@@ -13,7 +13,9 @@ import { TRACING_MODULE } from "../../src/server/assets/manifest.ts";
 import { CODEC_MODULE } from "../../src/server/pages/wire.ts";
 import { hydrated, launchBrowser, listenApp, type FakeIngest, type ListeningApp } from "brisk/test";
 import { clientSourcemaps, FIXTURE, listenWith } from "../support/app.ts";
+import { pageSentrySent } from "../support/page-sentry.ts";
 import { useServerSentry } from "../support/sentry-ingest.ts";
+import { UNSENT_KEY } from "../../src/runtime/browser/reporter.ts";
 
 const SENTRY_MODULE = "src/runtime/browser/browser-sentry.ts";
 const NAVIGATION_MODULE = "src/runtime/browser/navigate.ts";
@@ -48,21 +50,39 @@ beforeEach(() => ingest.reset());
 const browserEvents = () => ingest.events().filter((e) => e.sdk?.name === "sentry.javascript.browser");
 const serverEvents = () => ingest.events().filter((e) => e.sdk?.name === "sentry.javascript.bun");
 
-/** Waits for `count` events, then a little longer, so a duplicate would have time to arrive too. */
-async function settledEvents(read: () => Event[], count: number, timeoutMs = 10_000): Promise<Event[]> {
-  const deadline = Date.now() + timeoutMs;
-  while (read().length < count) {
-    if (Date.now() > deadline) throw new Error(`expected ${count} events, have ${JSON.stringify(ingest.events())}`);
-    await Bun.sleep(20);
-  }
-  await Bun.sleep(500);
-  await monitoring.flush(2_000);
+/** Both sides' Sentry have sent all they hold, each send answered: what the ingest has now is all it gets. */
+async function allSent(page: Page): Promise<void> {
+  await pageSentrySent(page);
+  expect(await monitoring.flush(2_000)).toBe(true);
+}
+
+/** Waits for `count` events, then for everything else either side holds, so a duplicate would be there too. */
+async function settledEvents(page: Page, read: () => Event[], count: number, timeoutMs = 10_000): Promise<Event[]> {
+  await ingest.waitFor(() => read().length >= count, timeoutMs).catch((error: Error) => {
+    throw new Error(`expected ${count} events, have ${JSON.stringify(ingest.events())}`, { cause: error });
+  });
+  await allSent(page);
   return read();
+}
+
+/** The page's sessions at the ingest, once `condition` holds of them. */
+async function sessionsOnce(condition: (sessions: Session[]) => boolean): Promise<Session[]> {
+  const sessions = () => ingest.items("session") as Session[];
+  await ingest.waitFor(() => condition(sessions()), 10_000);
+  return sessions();
 }
 
 interface Visit {
   page: Page;
   requests: Request[];
+}
+
+interface Session {
+  sid: string;
+  status: string;
+  init: boolean;
+  errors: number;
+  attrs: Record<string, string>;
 }
 
 async function visit(server: ListeningApp, path: string): Promise<Visit> {
@@ -73,6 +93,25 @@ async function visit(server: ListeningApp, path: string): Promise<Visit> {
   await hydrated(page);
   return { page, requests };
 }
+
+/** In the page: whether Sentry's offline queue (IndexedDB, made by the page's Sentry) holds `some` envelopes or `none`. */
+type QueueState = "some" | "none";
+const offlineQueue = (want: QueueState) =>
+  new Promise<boolean>((resolve) => {
+    const open = indexedDB.open("sentry-offline");
+    open.onerror = () => resolve(false);
+    open.onsuccess = () => {
+      const db = open.result;
+      const answer = (holds: boolean) => {
+        db.close();
+        resolve(holds);
+      };
+      if (!db.objectStoreNames.contains("queue")) return answer(false);
+      const count = db.transaction("queue").objectStore("queue").count();
+      count.onsuccess = () => answer(want === "some" ? count.result > 0 : count.result === 0);
+      count.onerror = () => answer(false);
+    };
+  });
 
 const paths = (requests: Request[], origin: string) => requests.map((r) => `${r.method()} ${r.url().replace(origin, "")}`);
 
@@ -87,7 +126,7 @@ describe("browser events", () => {
     const digest = await page.textContent("main.global-error .digest code");
     expect(digest).toMatch(/^[0-9a-z]{10}$/);
 
-    const events = await settledEvents(browserEvents, 1);
+    const events = await settledEvents(page, browserEvents, 1);
     expect(events).toHaveLength(1);
     const [event] = events as [Event];
     // Unhandled: the visitor was left with the error page.
@@ -117,7 +156,7 @@ describe("browser events", () => {
     const digest = await page.textContent(".digest code");
     expect(digest).toMatch(/^[0-9a-z]{10}$/);
 
-    const fromBrowser = await settledEvents(browserEvents, 1);
+    const fromBrowser = await settledEvents(page, browserEvents, 1);
     const fromServer = serverEvents();
     expect(fromBrowser).toHaveLength(1);
     expect(fromServer).toHaveLength(1);
@@ -129,9 +168,11 @@ describe("browser events", () => {
   test("an error raised before the Sentry chunk has loaded is sent once it has, and hydration did not wait", async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    const asked = Promise.withResolvers<void>();
     const page = await browser.newPage();
     let chunkServed = false;
     await page.route(`**${sentryChunk}`, async (route) => {
+      asked.resolve();
       await held;
       await route.continue();
       chunkServed = true;
@@ -140,21 +181,20 @@ describe("browser events", () => {
     await hydrated(page);
     await page.click("text=Throw an error");
     await page.waitForSelector("main.global-error");
-    await Bun.sleep(300);
+    // The page has asked for Sentry's code and is still waiting for it: nothing could send the error yet.
+    await asked.promise;
     expect(chunkServed).toBe(false);
     expect(ingest.received).toEqual([]);
 
     release();
-    const events = await settledEvents(browserEvents, 1);
+    const events = await settledEvents(page, browserEvents, 1);
     expect(events).toHaveLength(1);
     expect(events[0]?.exception?.values?.at(-1)?.value).toBe("Fixture failure in the browser");
     // It counts against the page's session: Sentry starts in steps, and the session is on before a queued error goes.
-    const sessions = () => ingest.items("session") as Array<{ sid: string; init: boolean; errors: number }>;
-    const deadline = Date.now() + 10_000;
-    while (!sessions().some((s) => s.errors > 0) && Date.now() < deadline) await Bun.sleep(100);
-    const started = sessions().filter((s) => s.init);
+    const sessions = await sessionsOnce((all) => all.some((s) => s.errors > 0));
+    const started = sessions.filter((s) => s.init);
     expect(started).toHaveLength(1);
-    expect(sessions().filter((s) => s.errors > 0).map((s) => s.sid)).toEqual([started[0]!.sid]);
+    expect(sessions.filter((s) => s.errors > 0).map((s) => s.sid)).toEqual([started[0]!.sid]);
     await page.close();
   });
 
@@ -180,7 +220,7 @@ describe("browser events", () => {
     // The app's stylesheet outlives the unmounted tree: the error page keeps the site's look (its 2rem margin).
     expect(await page.$eval("main.global-error", (main) => getComputedStyle(main).marginTop)).toBe("32px");
 
-    const events = await settledEvents(browserEvents, 1);
+    const events = await settledEvents(page, browserEvents, 1);
     expect(events).toHaveLength(1);
     expect(events[0]?.exception?.values?.at(-1)?.mechanism).toMatchObject({ type: "brisk.uncaught", handled: false });
     await page.close();
@@ -192,9 +232,7 @@ describe("browser events", () => {
     // Sentry is running: had anything been reported, it would be on its way.
     await page.waitForFunction(() => (window as { __SENTRY__?: object }).__SENTRY__ !== undefined);
     expect(paths(requests, withDsn.origin)).toContain(`GET ${sentryChunk}`);
-    await page.waitForLoadState("networkidle");
-    await Bun.sleep(500);
-    await monitoring.flush(2_000);
+    await allSent(page);
     expect(ingest.events()).toEqual([]);
     await page.close();
   });
@@ -204,7 +242,7 @@ describe("what a browser event carries", () => {
   test("its top frame resolves through the build's source map to the throwing component, and it names the script's debug id", async () => {
     const { page } = await visit(withDsn, "/client-error");
     await page.click("text=Throw an error");
-    const [event] = await settledEvents(browserEvents, 1);
+    const [event] = await settledEvents(page, browserEvents, 1);
     const top = event!.exception!.values!.at(-1)!.stacktrace!.frames!.at(-1)!;
     const script = new URL(top.filename!).pathname.replace("/assets/", "");
     const dir = await clientSourcemaps();
@@ -234,7 +272,7 @@ describe("what a browser event carries", () => {
     await page.goto(`${withDsn.origin}/client-error?token=t-secret&code=c-secret&email=a%40b.example&sig=s-secret&state=st-secret&otp=otp-secret&nonce=n-secret&q=shown`, { referer });
     await hydrated(page);
     await page.click("text=Throw an error");
-    const [event] = await settledEvents(browserEvents, 1);
+    const [event] = await settledEvents(page, browserEvents, 1);
     expect(event?.request?.url).toBe(`${withDsn.origin}/client-error?token=[Filtered]&code=[Filtered]&email=[Filtered]&sig=[Filtered]&state=[Filtered]&otp=[Filtered]&nonce=[Filtered]&q=shown`);
     expect(event?.request?.headers?.Referer).toBe(`${withDsn.origin}/reset`);
     expect(JSON.stringify(event)).not.toMatch(/reset-secret|t-secret|c-secret|s-secret|a%40b|st-secret|otp-secret|n-secret/);
@@ -245,11 +283,9 @@ describe("what a browser event carries", () => {
     const home = await visit(withDsn, "/");
     const failing = await visit(withDsn, "/client-error");
     await failing.page.click("text=Throw an error");
-    await settledEvents(browserEvents, 1);
-    const deadline = Date.now() + 10_000;
-    while (ingest.items("session").length < 2 && Date.now() < deadline) await Bun.sleep(100);
+    await settledEvents(failing.page, browserEvents, 1);
+    const sessions = await sessionsOnce((all) => all.length >= 2);
     await Promise.all([home.page.close(), failing.page.close()]);
-    const sessions = ingest.items("session") as Array<{ sid: string; status: string; init: boolean; attrs: Record<string, string> }>;
     expect(new Set(sessions.filter((s) => s.init).map((s) => s.sid)).size).toBe(2);
     for (const session of sessions) {
       expect(session.attrs).toMatchObject({ release: assets.manifest.buildId, environment: "production" });
@@ -270,7 +306,7 @@ describe("what a browser event carries", () => {
     await page.waitForSelector("text=Throw an error");
     await page.evaluate(() => console.warn("about to press the button"));
     await page.click("text=Throw an error");
-    const [event] = await settledEvents(browserEvents, 1);
+    const [event] = await settledEvents(page, browserEvents, 1);
     const crumbs = event!.breadcrumbs ?? [];
     expect(crumbs).toContainEqual(expect.objectContaining({ category: "navigation", data: { from: "/", to: "/client-error" } }));
     expect(crumbs).toContainEqual(expect.objectContaining({ category: "console", level: "warning", message: "about to press the button" }));
@@ -295,14 +331,15 @@ describe("what a browser event carries", () => {
     await page.goto(`${withDsn.origin}/lazy`);
     // A retry, a full page load, then the load-failure page.
     await page.waitForSelector("main.route-load-failed", { timeout: 20_000 });
-    await Bun.sleep(500);
+    // Without its Sentry, the page keeps the report for the next one, and sends nothing.
+    await page.waitForFunction((key) => (localStorage.getItem(key) ?? "").includes("Route failed to load"), UNSENT_KEY);
     expect(browserEvents()).toEqual([]);
 
     await context.unroute(lazyChunk);
     await context.unroute(`**${sentryChunk}`);
     await page.goto(`${withDsn.origin}/`);
     await hydrated(page);
-    const events = await settledEvents(browserEvents, 1);
+    const events = await settledEvents(page, browserEvents, 1);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ level: "warning", contexts: { unsent: { page: `${withDsn.origin}/lazy` } } });
     expect(events[0]?.exception?.values?.at(-1)?.value).toStartWith("Route failed to load after a retry and a full page load: ");
@@ -316,43 +353,26 @@ describe("what a browser event carries", () => {
     const digest = await page.textContent("main.global-error .digest code");
     // The tunnel answers 502 while its upstream is down: the browser keeps the envelope. Any of the page's
     // posts counts (the session's may have gone before the click, and the error's then waits its turn).
-    const refused = async (): Promise<void> => {
-      for (;;) {
-        const posts = requests.filter((r) => r.url().endsWith("/monitoring"));
-        const statuses = await Promise.all(posts.map(async (r) => (await r.response())?.status()));
-        if (statuses.includes(502)) return;
-        await Bun.sleep(50);
-      }
-    };
-    await refused();
+    const refused = new Promise<void>((resolve) => {
+      const seen = (r: Request) => {
+        if (r.url().endsWith("/monitoring")) void r.response().then((answer) => answer?.status() === 502 && resolve());
+      };
+      for (const r of requests) seen(r);
+      page.on("request", seen);
+    });
+    await refused;
     // Every envelope of the page has been tried while Sentry was down and written to IndexedDB before the
     // reload; one still on its way when the page unloads would be neither sent nor kept.
     await page.waitForLoadState("networkidle");
-    await page.waitForFunction(
-      () =>
-        new Promise<boolean>((resolve) => {
-          const open = indexedDB.open("sentry-offline");
-          open.onerror = () => resolve(false);
-          open.onsuccess = () => {
-            const db = open.result;
-            if (!db.objectStoreNames.contains("queue")) return resolve(false);
-            const count = db.transaction("queue").objectStore("queue").count();
-            count.onsuccess = () => resolve(count.result > 0);
-            count.onerror = () => resolve(false);
-          };
-        }),
-      null,
-      { timeout: 10_000 },
-    );
+    await page.waitForFunction<boolean, QueueState>(offlineQueue, "some", { timeout: 10_000 });
     await ingest.setMode("up");
     await page.reload();
     await hydrated(page);
-    const deadline = Date.now() + 20_000;
-    while (!browserEvents().some((e) => e.tags?.digest === digest)) {
-      if (Date.now() > deadline) throw new Error("the kept event never arrived");
-      await Bun.sleep(100);
-    }
-    await Bun.sleep(1_500);
+    // The page's offline queue is sent a few seconds after it starts.
+    await ingest.waitFor(() => browserEvents().some((e) => e.tags?.digest === digest), 20_000);
+    // Nothing left in the queue, and nothing on its way: no second copy can come.
+    await page.waitForFunction<boolean, QueueState>(offlineQueue, "none", { timeout: 10_000 });
+    await allSent(page);
     expect(browserEvents().filter((e) => e.tags?.digest === digest)).toHaveLength(1);
     await page.close();
   });

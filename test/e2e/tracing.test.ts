@@ -33,26 +33,25 @@ const transactions = () => ingest.items("transaction") as Event[];
 const fromBrowser = (op: string) => transactions().filter((t) => t.sdk?.name === "sentry.javascript.react" || t.sdk?.name === "sentry.javascript.browser").filter((t) => t.contexts?.trace?.op === op);
 const fromServer = () => transactions().filter((t) => t.sdk?.name === "sentry.javascript.bun");
 
-async function until<T>(read: () => T[], count: number, what: string, timeoutMs = 20_000): Promise<T[]> {
-  const deadline = Date.now() + timeoutMs;
-  while (read().length < count) {
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms; transactions: ${JSON.stringify(transactions().map((t) => [t.sdk?.name, t.contexts?.trace?.op, t.transaction]))}`);
-    await Bun.sleep(50);
-  }
-  return read();
+/** The browser's transactions of `op`, once one has arrived. */
+async function fromBrowserOnce(op: string, timeoutMs = 20_000): Promise<Event[]> {
+  await ingest.waitFor(() => fromBrowser(op).length > 0, timeoutMs).catch((error: Error) => {
+    const seen = transactions().map((t) => [t.sdk?.name, t.contexts?.trace?.op, t.transaction]);
+    throw new Error(`no ${op} within ${timeoutMs} ms; transactions: ${JSON.stringify(seen)}`, { cause: error });
+  });
+  return fromBrowser(op);
 }
 
 test("the browser's pageload continues the server's page transaction, both named after the route", async () => {
   const page = await browser.newPage();
-  const scripts: string[] = [];
-  page.on("request", (r) => void (r.resourceType() === "script" && scripts.push(new URL(r.url()).pathname)));
+  const tracingScript = `/assets/${(await clientAssets("production")).manifest.chunks[TRACING_MODULE]}`;
+  // The tracing bundle is loaded here, with tracing on.
+  const tracingLoaded = page.waitForRequest((r) => new URL(r.url()).pathname === tracingScript, { timeout: 20_000 });
   await page.goto(`${server.origin}/search?q=brisk`);
   await hydrated(page);
-  // The tracing bundle is loaded here, with tracing on.
-  const tracingScript = `/assets/${(await clientAssets("production")).manifest.chunks[TRACING_MODULE]}`;
-  await until(() => scripts.filter((s) => s === tracingScript), 1, "tracing bundle");
+  await tracingLoaded;
   // A pageload ends, and is sent, once the page has been idle for a second.
-  const [pageload] = await until(() => fromBrowser("pageload"), 1, "pageload");
+  const [pageload] = await fromBrowserOnce("pageload");
   await page.close();
   await monitoring.flush(2_000);
   const [document] = fromServer().filter((t) => t.transaction === "GET /search");
@@ -73,7 +72,7 @@ test("a navigation is named after its route, and its page-data request is a serv
   await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("/assets/browser-tracing-")));
   await page.click('a[href="/search?q=brisk"]');
   await page.waitForURL(`${server.origin}/search?q=brisk`);
-  const [navigation] = await until(() => fromBrowser("navigation"), 1, "navigation");
+  const [navigation] = await fromBrowserOnce("navigation");
   await page.close();
   await monitoring.flush(2_000);
   expect(navigation).toMatchObject({ transaction: "/search", transaction_info: { source: "route" } });

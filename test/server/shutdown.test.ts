@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { drain } from "../../src/server/shutdown.ts";
 import { binaryAlone, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../support/binary.ts";
 import { startFakeIngest } from "brisk/test";
+import { until } from "../support/until.ts";
 
 let alone: Alone;
 const started: RunningBinary[] = [];
@@ -24,19 +25,18 @@ async function serve(env: Record<string, string> = {}): Promise<RunningBinary> {
   return server;
 }
 
-/** Polls for a new connection until one is refused; fails if the process exits first. */
+/** Tries new connections until one is refused; fails if the process exits first. */
 async function refusedWhileRunning(server: RunningBinary): Promise<void> {
-  for (;;) {
+  const refused = async () => {
     if (server.proc.exitCode !== null) throw new Error("the process exited before it was seen refusing connections");
-    try {
-      await fetch(`${server.origin}/healthz`, { headers: { connection: "close" } });
-    } catch {
-      // Refused; still running means it stopped accepting while it finished its work.
-      expect(server.proc.exitCode).toBeNull();
-      return;
-    }
-    await Bun.sleep(2);
-  }
+    return fetch(`${server.origin}/healthz`, { headers: { connection: "close" } }).then(
+      () => false,
+      () => true,
+    );
+  };
+  await until(refused, "a connection refused");
+  // Still running: it stopped accepting while it finished its work.
+  expect(server.proc.exitCode).toBeNull();
 }
 
 describe("stopping on a signal", () => {

@@ -1,5 +1,6 @@
 // process.ts (test support): real server processes: their output as it comes, ready when they answer.
 import type { Subprocess } from "bun";
+import { changes } from "./until.ts";
 
 export interface Running {
   proc: Subprocess<"ignore", "pipe", "pipe">;
@@ -25,8 +26,14 @@ export function start(cmd: string[], options: { cwd?: string; env?: Record<strin
   const proc = Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let stdout = "";
   let all = "";
-  void collect(proc.stdout, (text) => ((stdout += text), (all += text)));
-  void collect(proc.stderr, (text) => (all += text));
+  const output = changes();
+  const add = (text: string, toStdout: boolean) => {
+    if (toStdout) stdout += text;
+    all += text;
+    output.changed();
+  };
+  void collect(proc.stdout, (text) => add(text, true));
+  void collect(proc.stderr, (text) => add(text, false));
   return {
     proc,
     output: () => all,
@@ -36,11 +43,7 @@ export function start(cmd: string[], options: { cwd?: string; env?: Record<strin
         .filter((line) => line.startsWith("{"))
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     async waitForOutput(pattern, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(all)) {
-        if (Date.now() > deadline) throw new Error(`no ${pattern} in the output within ${timeoutMs} ms:\n${all}`);
-        await Bun.sleep(10);
-      }
+      await output.until(() => pattern.test(all), () => `${pattern} in the output, which is:\n${all}`, timeoutMs);
       return all;
     },
     async kill() {

@@ -21,7 +21,7 @@ export interface StallOptions {
 }
 
 export interface StallAttack {
-  /** Resolves once every connection has been opened once, so the server has seen the whole attack. */
+  /** Resolves once every connection has been opened once and has sent its post (the server takes it in after). */
   ready: Promise<void>;
   /** Resolves once the server has answered `count` of the stalled posts with `status`. */
   answered(status: string, count: number): Promise<void>;
@@ -39,6 +39,7 @@ export function stallUploads({ port, from, connections, path, headers, declared 
     "a".repeat(sent);
   let stopped = false;
   let opened = 0;
+  const allOpened = Promise.withResolvers<void>();
   const answers = new Map<string, number>();
   const awaited: Array<{ status: string; count: number; resolve: () => void }> = [];
   const open = new Set<ReturnType<typeof connect>>();
@@ -48,6 +49,7 @@ export function stallUploads({ port, from, connections, path, headers, declared 
       let received = "";
       const socket = connect({ host: "127.0.0.1", port, localAddress }, () => {
         socket.write(opening(opened++));
+        if (opened === from.length * connections) allOpened.resolve();
       });
       open.add(socket);
       let answered = false;
@@ -75,13 +77,8 @@ export function stallUploads({ port, from, connections, path, headers, declared 
       while (!stopped) await stall(address);
     }),
   );
-  const ready = (async () => {
-    while (opened < from.length * connections) await Bun.sleep(10);
-    // Let the server take each request in before the probes start.
-    await Bun.sleep(100);
-  })();
   return {
-    ready,
+    ready: allOpened.promise,
     answered(status, count) {
       if ((answers.get(status) ?? 0) >= count) return Promise.resolve();
       const { promise, resolve } = Promise.withResolvers<void>();

@@ -53,8 +53,11 @@ export interface FakeIngest {
   items(type: string): unknown[];
   /** Forgets what was received and goes back to "up". */
   reset(): Promise<void>;
-  /** Resolves once `count` requests have arrived; rejects after `timeoutMs`. */
-  waitFor(count: number, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once `count` requests have arrived, or `condition` holds (say `() => events().length >= 2`),
+   * checked as each one arrives; rejects after `timeoutMs`.
+   */
+  waitFor(until: number | (() => boolean), timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -71,6 +74,8 @@ function okReply(): Response {
 
 export async function startFakeIngest(options: { port?: number } = {}): Promise<FakeIngest> {
   const received: ReceivedRequest[] = [];
+  /** The checks of pending waitFor calls, run on each arrival. */
+  const arrivals = new Set<() => void>();
   let mode: Mode = { kind: "up" };
   // Responses held back by "slow" mode; stop() releases them so the server can close.
   const held = new Set<() => void>();
@@ -99,6 +104,7 @@ export async function startFakeIngest(options: { port?: number } = {}): Promise<
       body,
       text: decoder.decode(body),
     });
+    for (const check of [...arrivals]) check();
     if (mode.kind === "slow") return hold(mode.delayMs);
     if (mode.kind === "status") {
       const { status, headers, body: replyBody } = mode.reply;
@@ -159,14 +165,23 @@ export async function startFakeIngest(options: { port?: number } = {}): Promise<
     envelopes,
     events: () => items("event") as Event[],
     items,
-    async waitFor(count, timeoutMs = 2_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) {
-          throw new Error(`fake ingest: expected ${count} requests within ${timeoutMs} ms, got ${received.length}`);
-        }
-        await Bun.sleep(5);
-      }
+    waitFor(until, timeoutMs = 2_000) {
+      const done = typeof until === "number" ? () => received.length >= until : until;
+      if (done()) return Promise.resolve();
+      const expected = typeof until === "number" ? `${until} requests` : "the requests waited for";
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!done()) return;
+          clearTimeout(timer);
+          arrivals.delete(check);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          arrivals.delete(check);
+          reject(new Error(`fake ingest: expected ${expected} within ${timeoutMs} ms, got ${received.length}`));
+        }, timeoutMs);
+        arrivals.add(check);
+      });
     },
     stop: close,
   };

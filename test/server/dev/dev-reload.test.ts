@@ -12,6 +12,8 @@ import { DEV_EVENTS_PATH, describeError, type DevState } from "../../../src/serv
 import { createDevReload, devReloadPlugin, type DevReload } from "../../../src/server/dev/dev-reload.ts";
 import { createEditQueue } from "../../../src/server/dev/edit-queue.ts";
 import { lazyPage } from "../../../src/runtime/lazy-page.ts";
+import { rawExchange } from "../../support/raw-http.ts";
+import { changes } from "../../support/until.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -108,11 +110,13 @@ describe("the event stream", () => {
   test("stays open past the server's idle timeout", async () => {
     // A heartbeat far beyond the test: only the per-request timeout keeps the stream open here.
     const reload = createDevReload({ heartbeatMs: 60_000 });
-    const { origin } = devApp(reload, { idleTimeout: 1 });
+    const { app, origin } = devApp(reload, { idleTimeout: 1 });
     const reader = (await fetch(`${origin}${DEV_EVENTS_PATH}`)).body!.getReader();
     const text = await readEvents(reader, received(1));
-    // Bun checks idle sockets every few seconds: with idleTimeout 1 an idle stream is cut within about 4 s.
-    await Bun.sleep(5_500);
+    // A keep-alive connection that goes quiet after the stream did: once the server has closed it for being
+    // idle (Bun looks every few seconds), an idle stream would have been cut too.
+    const quiet = await rawExchange(app.server!.port!, "GET /data.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 15_000);
+    expect(quiet).toMatchObject({ status: 200, closed: true });
     reload.ready();
     expect(states(await readEvents(reader, received(2), text))[1]).toEqual(reload.state);
     await reader.cancel();
@@ -333,29 +337,34 @@ describe("stylesSourceKey", () => {
 });
 
 describe("createEditQueue", () => {
+  /** Whether `promise` has settled by the time everything already queued has run (its handler is held, or not). */
+  const settledNow = (promise: Promise<unknown>) => Promise.race([promise.then(() => true), new Promise<boolean>((r) => setImmediate(r, false))]);
+
   test("saves close together make one batch; settled() waits for every save so far", async () => {
     const batches: string[][] = [];
+    const started = changes();
     let release = () => {};
     const queue = createEditQueue(async (files) => {
       batches.push(files);
+      started.changed();
       await new Promise<void>((r) => (release = r));
     });
     queue.add("a.ts");
     queue.add("b.ts", "a.ts");
     const waiting = queue.settled();
-    await Bun.sleep(60);
+    await started.until(() => batches.length > 0, "the first batch");
     expect(batches).toEqual([["a.ts", "b.ts"]]);
     // A save while that batch runs is handled in the next one, which settled() then waits for too.
     queue.add("c.ts");
     const later = queue.settled();
     release();
     await waiting;
-    await Bun.sleep(60);
+    await started.until(() => batches.length > 1, "the second batch");
     expect(batches).toEqual([["a.ts", "b.ts"], ["c.ts"]]);
-    expect(await Promise.race([later.then(() => "settled"), Bun.sleep(50).then(() => "waiting")])).toBe("waiting");
+    expect(await settledNow(later)).toBe(false);
     release();
     await later;
-    expect(await Promise.race([queue.settled().then(() => "settled"), Bun.sleep(50).then(() => "waiting")])).toBe("settled");
+    expect(await settledNow(queue.settled())).toBe(true);
   });
 
   test("a batch whose handler throws is shown, and does not stop the next", async () => {

@@ -94,7 +94,6 @@ describe("createServerAppBuilder", () => {
   test("knows what was saved since the build began, whatever the file watcher says", async () => {
     await builder.build();
     expect(builder.saved()).toEqual([]);
-    await Bun.sleep(5);
     await write("Page.tsx", `export function Page() {\n  return <h1>second</h1>;\n}\n`);
     expect(builder.saved()).toEqual([file("Page.tsx")]);
     // A file no build reads changes nothing.

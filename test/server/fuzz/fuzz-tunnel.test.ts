@@ -21,7 +21,8 @@ let ingest: FakeIngest;
 let trap: FakeIngest;
 let server: ListeningApp;
 const calls: UpstreamCall[] = [];
-let pendingCalls = 0;
+/** The upstream calls still under way. */
+const pendingCalls = new Set<Promise<unknown>>();
 
 /** The real fetch, recording every URL first: the tunnel's only way out of the process. */
 const fetchSpy = (async (input: string | URL | Request, init?: RequestInit) => {
@@ -31,13 +32,14 @@ const fetchSpy = (async (input: string | URL | Request, init?: RequestInit) => {
     body: new Uint8Array(init?.body as Uint8Array),
   };
   calls.push(call);
-  pendingCalls++;
+  const answered = fetch(input, init);
+  pendingCalls.add(answered);
   try {
-    const res = await fetch(input, init);
+    const res = await answered;
     call.status = res.status;
     return res;
   } finally {
-    pendingCalls--;
+    pendingCalls.delete(answered);
   }
 }) as typeof fetch;
 
@@ -260,7 +262,7 @@ function checkExchange(status: number | undefined, seen: UpstreamCall[], sent?: 
 
 async function settled(): Promise<void> {
   // A socket case may end before its upstream call does; wait so the next case starts clean.
-  while (pendingCalls > 0) await Bun.sleep(1);
+  while (pendingCalls.size > 0) await Promise.allSettled(pendingCalls);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import { isDevServerHost, isLoopbackHost } from "../../../src/server/http/host-c
 import type { LogRecord } from "../../../src/server/monitoring/logger.ts";
 import { listenApp, logFor, type ListeningApp } from "brisk/test";
 import { FIXTURE } from "../../support/app.ts";
+import { linesBefore } from "../../support/log-lines.ts";
 import { rawExchange, type RawResponse } from "../../support/raw-http.ts";
 
 let server: ListeningApp;
@@ -25,11 +26,11 @@ function request(head: string): Promise<RawResponse> {
   return rawExchange(port, `${head}\r\nConnection: close\r\n\r\n`);
 }
 
-/** The one log line written since `before` lines, once it is there. */
+/** The one log line written since `before` lines. */
 async function lineAfter(before: number): Promise<LogRecord> {
-  for (let i = 0; i < 200 && server.logs.length <= before; i++) await Bun.sleep(5);
-  expect(server.logs.length).toBe(before + 1);
-  return server.logs[before]!;
+  const lines = await linesBefore(server, before);
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
 }
 
 async function refused(head: string, reason: string, path: string): Promise<void> {

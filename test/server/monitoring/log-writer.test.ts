@@ -2,6 +2,7 @@
 // keeps the order, drops at worst, and counts what it dropped.
 import { expect, test } from "bun:test";
 import { logWriter } from "../../../src/server/monitoring/log-writer.ts";
+import { changes } from "../../support/until.ts";
 
 type Outcome = "ok" | "EPIPE" | "EAGAIN" | number;
 
@@ -9,23 +10,22 @@ type Outcome = "ok" | "EPIPE" | "EAGAIN" | number;
 function device(script: Outcome[] = []) {
   const out: string[] = [];
   const warnings: string[] = [];
+  /** What got out, as it changes: the writer's retries come on a timer of its own. */
+  const written = changes();
   const decoder = new TextDecoder();
   const write = (bytes: Uint8Array) => {
     const next = script.shift() ?? "ok";
     if (next === "EPIPE" || next === "EAGAIN") throw Object.assign(new Error(next), { code: next });
     const n = next === "ok" ? bytes.byteLength : Math.min(next, bytes.byteLength);
     out.push(decoder.decode(bytes.subarray(0, n)));
+    written.changed();
     return n;
   };
   const droppedLine = (dropped: number) => `{"msg":"log lines dropped","dropped":${dropped}}\n`;
-  return { out, warnings, script, writer: logWriter({ write, warn: (t) => warnings.push(t), droppedLine }) };
+  return { out, warnings, script, written, writer: logWriter({ write, warn: (t) => warnings.push(t), droppedLine }) };
 }
 
 const lines = (out: string[]) => out.join("").split("\n").filter(Boolean);
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await Bun.sleep(2);
-}
 
 test("a dead reader drops lines, counted; the first write that gets through says how many, first", () => {
   const { out, warnings, writer } = device(["EPIPE", "EPIPE", "EPIPE"]);
@@ -54,11 +54,11 @@ test("a report that itself fails keeps its count, and each outage is told on std
 });
 
 test("a stalled reader (short writes, EAGAIN) gets every line, in order", async () => {
-  const { out, writer } = device([3, "EAGAIN", "EAGAIN", 2, "EAGAIN"]);
+  const { out, written, writer } = device([3, "EAGAIN", "EAGAIN", 2, "EAGAIN"]);
   writer("first\n");
   writer("second\n");
   writer("third\n");
-  await until(() => lines(out).length === 3);
+  await written.until(() => out.join("").endsWith("third\n"), "the last line written whole");
   expect(lines(out)).toEqual(["first", "second", "third"]);
 });
 

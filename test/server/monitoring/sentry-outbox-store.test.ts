@@ -55,7 +55,6 @@ test("room made by a delivered envelope is used again", async () => {
   await outbox.store.push(envelope(3_000));
   expect(await waitingFiles(dir)).toHaveLength(2);
   outbox.delivered((await outbox.store.shift())!);
-  await Bun.sleep(50);
   await outbox.store.push(envelope(3_000));
   expect(await waitingFiles(dir)).toHaveLength(2);
 });

@@ -6,6 +6,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { binaryAlone, BUILD_TIMEOUT_MS, builtBinary, startBinary, type Alone, type RunningBinary } from "../../support/binary.ts";
 import { startFakeIngest, type FakeIngest } from "brisk/test";
+import { until } from "../../support/until.ts";
 
 let alone: Alone;
 let ingest: FakeIngest;
@@ -32,20 +33,16 @@ async function waiting(dataDir: string): Promise<number> {
   return files.filter((f) => f.endsWith(".envelope")).length;
 }
 
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(50);
-  }
-}
+/**
+ * Once the outbox is empty every envelope it held has had its answer (a file goes only then): none is on its
+ * way, and none is left to send again, so what the ingest has now is all it gets.
+ */
+const emptied = (dataDir: string) => until(async () => (await readdir(outbox(dataDir))).length === 0, "an empty outbox", 20_000);
 
+/** The binary, answering. Errors of its first moments, before error monitoring has started, wait for it. */
 async function start(env: Record<string, string>): Promise<RunningBinary> {
   const server = await startBinary(alone, { SENTRY_DSN: ingest.dsn(), ...env });
   running.push(server);
-  // Error monitoring starts a moment after the server listens.
-  await server.waitForOutput(/"msg":"listening"/);
-  await Bun.sleep(300);
   return server;
 }
 
@@ -64,28 +61,24 @@ test(
     const dataDir = "data-restart";
     const first = await start({ DATA_DIR: dataDir });
     const digests = [await failingPage(first), await failingPage(first), await failingPage(first)];
-    await until(async () => (await waiting(dataDir)) >= 3, "3 envelopes in the outbox");
+    await until(async () => (await waiting(dataDir)) >= 3, "3 envelopes in the outbox", 20_000);
     // Log lines go out in batches: the warning may follow the outbox's files by a moment.
-    const unreachable = () => first.jsonLines().filter((l) => l.msg === "sentry unreachable: envelopes wait on disk and are sent when it answers");
-    await until(() => unreachable().length > 0, "the sentry unreachable line");
-    expect(unreachable()).toHaveLength(1);
+    await first.waitForOutput(/"msg":"sentry unreachable: envelopes wait on disk and are sent when it answers"/);
+    expect(first.jsonLines().filter((l) => l.msg === "sentry unreachable: envelopes wait on disk and are sent when it answers")).toHaveLength(1);
 
     first.proc.kill("SIGTERM");
     expect(await first.proc.exited).toBe(0);
 
     const second = await start({ DATA_DIR: dataDir });
     digests.push(await failingPage(second), await failingPage(second));
-    await until(async () => (await waiting(dataDir)) >= 5, "5 envelopes in the outbox");
+    await until(async () => (await waiting(dataDir)) >= 5, "5 envelopes in the outbox", 20_000);
     expect(ingest.received).toEqual([]);
 
     await ingest.setMode("up");
-    await until(() => digests.every((d) => eventDigests().includes(d)), "every event at the ingest");
-    // Time enough for a duplicate to arrive too.
-    await Bun.sleep(1_500);
+    await ingest.waitFor(() => digests.every((d) => eventDigests().includes(d)), 20_000);
+    // Nothing left waiting or half-sent, so no duplicate still to come.
+    await emptied(dataDir);
     expect(eventDigests().sort()).toEqual([...digests].sort());
-    expect(await waiting(dataDir)).toBe(0);
-    // Nothing left half-sent either.
-    expect(await readdir(outbox(dataDir))).toEqual([]);
     // Each event's release is the build's: the envelopes are the ones the SDK made, kept as they were.
     expect(new Set(ingest.events().map((e) => e.release))).toEqual(new Set([(await builtBinary()).buildId]));
   },
@@ -100,15 +93,20 @@ test(
     const dataDir = "data-bounded";
     const server = await start({ DATA_DIR: dataDir, SENTRY_OUTBOX_MAX: "2" });
     const digests = [];
-    for (let i = 0; i < 5; i++) digests.push(await failingPage(server));
-    await until(() => server.jsonLines().some((l) => l.msg === "sentry outbox full: envelopes dropped"), "the drop line");
+    // One at a time until the outbox is full, so that the two it keeps are the first two pages'.
+    for (let i = 1; i <= 2; i++) {
+      digests.push(await failingPage(server));
+      await until(async () => (await waiting(dataDir)) === i, `${i} envelopes in the outbox`, 20_000);
+    }
+    for (let i = 0; i < 3; i++) digests.push(await failingPage(server));
+    await server.waitForOutput(/"msg":"sentry outbox full: envelopes dropped"/);
     const drops = server.jsonLines().filter((l) => l.msg === "sentry outbox full: envelopes dropped");
     expect(drops).toEqual([expect.objectContaining({ level: "warn", dropped: 3, max: 2 })]);
     expect(await waiting(dataDir)).toBe(2);
 
     await ingest.setMode("up");
-    await until(() => eventDigests().length >= 2, "the two kept events");
-    await Bun.sleep(1_000);
+    await ingest.waitFor(() => eventDigests().length >= 2, 20_000);
+    await emptied(dataDir);
     expect(eventDigests().sort()).toEqual(digests.slice(0, 2).sort());
   },
   60_000,

@@ -7,6 +7,7 @@ import { monitoringPlugin } from "../../../src/server/monitoring/monitoring-plug
 import { createTunnel } from "../../../src/server/monitoring/tunnel.ts";
 import { RETRY_AFTER_SECONDS } from "../../../src/server/monitoring/tunnel-upstream.ts";
 import { startFakeIngest, type FakeIngest } from "brisk/test";
+import { within } from "../../support/until.ts";
 
 let ingest: FakeIngest;
 beforeEach(async () => {
@@ -41,18 +42,17 @@ function post(app: App, body: BodyInit | null, headers?: HeadersInit): Promise<R
 
 /** A body of unknown length: `chunks` chunks of `size` bytes, counting what was pulled. */
 function chunkedBody(chunks: number, size: number) {
-  const state = { pulled: 0, cancelled: false };
+  const state = { pulled: 0 };
+  const cancel = Promise.withResolvers<void>();
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (state.pulled === chunks) return controller.close();
       state.pulled++;
       controller.enqueue(new Uint8Array(size).fill(120));
     },
-    cancel() {
-      state.cancelled = true;
-    },
+    cancel: () => cancel.resolve(),
   });
-  return { stream, state };
+  return { stream, state, cancelled: () => within(cancel.promise, "the stream's cancellation", 5_000) };
 }
 
 describe("allowlist from configuration", () => {
@@ -98,11 +98,10 @@ describe("size limit", () => {
 
   test("returns 413 for a chunked body past maxBytes and cancels it as soon as the count passes the limit", async () => {
     const app = appWith({ MONITORING_MAX_BYTES: "1024" });
-    const { stream, state } = chunkedBody(1_000, 512);
+    const { stream, state, cancelled } = chunkedBody(1_000, 512);
     const res = await post(app, stream);
     expect(res.status).toBe(413);
-    await Bun.sleep(5);
-    expect(state.cancelled).toBe(true);
+    await cancelled();
     // Three 512-byte chunks pass 1024; allow the stream's own read-ahead of one chunk.
     expect(state.pulled).toBeLessThanOrEqual(4);
     expect(ingest.received).toHaveLength(0);
@@ -453,15 +452,14 @@ describe("upstream answers", () => {
 
   test("stops reading an answer once its decoded bytes pass 64 KiB, whatever its Content-Length says", async () => {
     // What fetch hands over for a compressed answer: the declared length is the compressed one.
-    const { stream, state } = chunkedBody(1_000, 16 * 1024);
+    const { stream, state, cancelled } = chunkedBody(1_000, 16 * 1024);
     const inflating = (async () =>
       new Response(stream, { headers: { "content-type": "application/json", "content-length": "600" } })) as unknown as typeof fetch;
     const app = new Elysia().use(monitoringPlugin(parseConfig({ SENTRY_DSN: ingest.dsn() }), { fetch: inflating }));
     const res = await post(app, envelope(ingest.dsn()));
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("");
-    await Bun.sleep(5);
-    expect(state.cancelled).toBe(true);
+    await cancelled();
     // Five 16 KiB chunks pass 64 KiB; allow the stream's read-ahead of one.
     expect(state.pulled).toBeLessThanOrEqual(6);
   });

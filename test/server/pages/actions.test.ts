@@ -182,15 +182,22 @@ describe("bodies", () => {
     const proxied = await serveApp({ ...FIXTURE, env: { TRUST_PROXY: "true" } });
     const visitor = (i: number) => ({ ...SAME_ORIGIN, "x-forwarded-for": `203.0.113.${i}` });
     const enders: Array<() => void> = [];
-    const hanging = () =>
-      new ReadableStream<Uint8Array>({
+    /** One per held post: its body is being read, so it holds a slot (taken before the first read). */
+    const reading: Array<Promise<void>> = [];
+    const hanging = () => {
+      const read = Promise.withResolvers<void>();
+      reading.push(read.promise);
+      return new ReadableStream<Uint8Array>({
         start(controller) {
           controller.enqueue(new TextEncoder().encode("text="));
           enders.push(() => controller.close());
         },
+        // Asked for more once the first bytes have been read.
+        pull: () => read.resolve(),
       });
+    };
     const held = Array.from({ length: BODY_READS_AT_ONCE }, (_, i) => proxied.request("/form", streamedPost(hanging(), visitor(i))));
-    await Bun.sleep(50);
+    await Promise.all(reading);
     let pulled = false;
     const extra = new ReadableStream<Uint8Array>({ pull: () => void (pulled = true) }, { highWaterMark: 0 });
     const refused = await proxied.request("/form", streamedPost(extra, visitor(BODY_READS_AT_ONCE)));

@@ -14,11 +14,17 @@ import { listenApp, type ServedApp } from "brisk/test";
 import { clientAssets, FIXTURE, loadApp, serveWith, testConfig } from "../../support/app.ts";
 import { bootState } from "../../support/page-state.ts";
 import { rawExchange } from "../../support/raw-http.ts";
+import { changes, until } from "../../support/until.ts";
 
 let t: ServedApp;
 const captured: Array<[unknown, ErrorContext]> = [];
+const reported = changes();
 beforeAll(async () => {
-  t = await serveWith(FIXTURE, { capture: (error, context) => void captured.push([error, context]) });
+  const capture = (error: unknown, context: ErrorContext) => {
+    captured.push([error, context]);
+    reported.changed();
+  };
+  t = await serveWith(FIXTURE, { capture });
   await t.prerendered();
 });
 afterEach(() => {
@@ -31,11 +37,9 @@ const renderOf = (html: string) => Number(/Render (?:<!-- -->)?(\d+)/.exec(html)
 
 /** Waits until the prerendered page shows a render after `render` (the re-render runs in the background). */
 async function renderAfter(render: number): Promise<number> {
-  for (;;) {
-    const now = renderOf(await (await t.request("/prerendered")).text());
-    if (now > render) return now;
-    await Bun.sleep(5);
-  }
+  let now = render;
+  await until(async () => (now = renderOf(await (await t.request("/prerendered")).text())) > render, `a stored render after render ${render}`);
+  return now;
 }
 
 describe("the prerendered page", () => {
@@ -265,7 +269,7 @@ describe("revalidation", () => {
     // Past the age of the page the test before stored at its own (mocked) time, too.
     setSystemTime(Date.now() + 200_000);
     await t.request("/prerendered");
-    for (let i = 0; i < 200 && captured.length === 0; i++) await Bun.sleep(5);
+    await reported.until(() => captured.length > 0, "the failed re-render's report");
     for (let i = 0; i < 10; i++) expect(renderOf(await (await t.request("/prerendered")).text())).toBe(before);
     expect(captured).toHaveLength(1);
     expect((captured[0]![0] as Error).message).toContain("re-render");

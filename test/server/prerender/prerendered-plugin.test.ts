@@ -2,9 +2,9 @@
 // holds there: one log line with the answer's request id, this server's security headers, the Host check, and a
 // public file before the prerendered not-found page. Over a real socket, as Bun serves them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { LogRecord } from "../../../src/server/monitoring/logger.ts";
 import { listenApp, type ListeningApp } from "brisk/test";
 import { FIXTURE } from "../../support/app.ts";
+import { linesBefore } from "../../support/log-lines.ts";
 import { rawExchange } from "../../support/raw-http.ts";
 
 let server: ListeningApp;
@@ -13,13 +13,6 @@ beforeAll(async () => {
   await server.prerendered();
 });
 afterAll(() => server.stop());
-
-/** The log lines written for requests after `before` lines, once there are `count` of them. */
-async function linesAfter(before: number, count = 1): Promise<LogRecord[]> {
-  for (let i = 0; i < 200 && server.logs.length < before + count; i++) await Bun.sleep(5);
-  await Bun.sleep(20);
-  return server.logs.slice(before);
-}
 
 describe("a prerendered response", () => {
   for (const [path, status, route] of [
@@ -31,7 +24,7 @@ describe("a prerendered response", () => {
       const res = await fetch(`${server.origin}${path}`);
       await res.arrayBuffer();
       expect(res.status).toBe(status);
-      const lines = await linesAfter(before);
+      const lines = await linesBefore(server, before);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ level: "info", msg: "request", method: "GET", path, status, requestId: res.headers.get("x-request-id") });
       expect(lines[0]!.route).toBe(route);
@@ -45,7 +38,7 @@ describe("a prerendered response", () => {
     const before = server.logs.length;
     const res = await rawExchange(server.port, "GET /prerendered HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     expect(res.status).toBe(400);
-    expect(await linesAfter(before)).toMatchObject([{ status: 400, path: "/prerendered" }]);
+    expect(await linesBefore(server, before)).toMatchObject([{ status: 400, path: "/prerendered" }]);
   });
 
   test("a public file is served at a path the prerendered not-found page would otherwise answer", async () => {
