@@ -7,7 +7,7 @@ import { AppContext, appRuntime } from "../../runtime/app-context.ts";
 import type { Mode } from "../../runtime/app-server.ts";
 import { LevelContext } from "../../runtime/loader-data.tsx";
 import { routeTree } from "../../runtime/route-tree.ts";
-import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
+import { staticNavigation, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
 import { PAGE_DATA_VERSION, type PagePayload } from "../../runtime/page-payload.ts";
 import { Page } from "../../runtime/Page.tsx";
 
@@ -50,12 +50,10 @@ export async function renderWithNavigation(app: AppDefinition, nav: Navigation, 
   let rendered: Rendered | undefined;
   await act(async () => {
     rendered = render(
-      <AppContext value={appRuntime(app, [])}>
-        <NavigationContext value={nav}>
-          <Router hook={useBriskLocation} searchHook={useBriskSearch}>
-            {ui}
-          </Router>
-        </NavigationContext>
+      <AppContext value={appRuntime({ app, navigation: nav, settlements: [] })}>
+        <Router hook={useBriskLocation} searchHook={useBriskSearch}>
+          {ui}
+        </Router>
       </AppContext>,
     );
   });
