@@ -1,7 +1,7 @@
 // Outlet.tsx: renders the matched routes one inside the other: each level's component with its own loader
 // data, its child where it puts <Outlet />, and a route's fallback where the page failed.
 import { useContext } from "react";
-import { useAppRuntime } from "./app-context.ts";
+import { isServerRender, useAppRuntime } from "./app-context.ts";
 import { LevelContext } from "./loader-data.tsx";
 import { useNavigation, useNavState, type PageView } from "./navigation.ts";
 import { OutcomePage } from "./OutcomePage.tsx";
@@ -21,9 +21,7 @@ interface ShownLevel {
 const shownLevels = new WeakMap<PageView, ShownLevel[]>();
 
 /** The page's levels, worked out once per page view. */
-function useShownLevels(): ShownLevel[] {
-  const { page } = useNavState();
-  const { tree } = useAppRuntime();
+function shownLevelsOf(page: PageView, tree: RouteTree): ShownLevel[] {
   let levels = shownLevels.get(page);
   if (!levels) shownLevels.set(page, (levels = levelsOf(page, tree)));
   return levels;
@@ -58,7 +56,7 @@ function RouteFallback({ boundary }: { boundary: Boundary }) {
 function RouteLevel({ depth }: { depth: number }) {
   const runtime = useAppRuntime();
   const { page } = useNavState();
-  const levels = useShownLevels();
+  const levels = shownLevelsOf(page, runtime.tree);
   runtime.onLevel?.(depth);
   const { boundary } = page.payload;
   if (boundary?.depth === depth) return <RouteFallback boundary={boundary} />;
@@ -71,19 +69,21 @@ function RouteLevel({ depth }: { depth: number }) {
       <Component />
     </LevelContext>
   );
-  return route.fallbacks ? <PageBoundary fallbacks={route.fallbacks}>{content}</PageBoundary> : content;
+  return route.fallbacks && !isServerRender(runtime) ? <PageBoundary fallbacks={route.fallbacks}>{content}</PageBoundary> : content;
 }
 
 /** Where a layout renders its matched child: nothing when the layout itself is the page. */
 export function Outlet() {
   const parent = useContext(LevelContext);
   if (!parent) throw new Error("Brisk: <Outlet /> renders only inside a route's component");
-  const levels = useShownLevels();
-  const { boundary } = useNavState().page.payload;
+  const runtime = useAppRuntime();
+  const { page } = useNavState();
+  const levels = shownLevelsOf(page, runtime.tree);
+  const { boundary } = page.payload;
   const depth = parent.depth + 1;
   if (depth >= levels.length && boundary?.depth !== depth) return null;
   const key = levels[depth]?.key ?? "fallback";
-  const fallbacks = levels[parent.depth]?.node.route.fallbacks;
+  const fallbacks = isServerRender(runtime) ? undefined : levels[parent.depth]?.node.route.fallbacks;
   const child = <RouteLevel key={key} depth={depth} />;
   // The layout's own fallbacks catch what its child throws in the browser, inside the layout.
   return fallbacks ? (
@@ -95,8 +95,7 @@ export function Outlet() {
   );
 }
 
-/** The first level, keyed like the others. */
-export function RootLevel() {
-  const levels = useShownLevels();
-  return <RouteLevel key={levels[0]?.key ?? "fallback"} depth={0} />;
+/** The first level, keyed like the others: an element the page renders, not a component of its own. */
+export function rootLevel(page: PageView, tree: RouteTree) {
+  return <RouteLevel key={shownLevelsOf(page, tree)[0]?.key ?? "fallback"} depth={0} />;
 }

@@ -3,11 +3,11 @@ import { Route } from "wouter";
 import { useAppRuntime } from "./app-context.ts";
 import { useNavigation, useNavState } from "./navigation.ts";
 import { OutcomePage } from "./OutcomePage.tsx";
-import { RootLevel } from "./Outlet.tsx";
+import { rootLevel } from "./Outlet.tsx";
 
 export function Page() {
   const nav = useNavigation();
-  const { app } = useAppRuntime();
+  const { app, tree } = useAppRuntime();
   const { page, loadFailed } = useNavState();
   const { error, outcome, boundary, route } = page.payload;
   const { error: ErrorPage, "load-failed": LoadFailed } = app.fallbacks;
@@ -19,9 +19,5 @@ export function Page() {
   }
   if (route === null) return <OutcomePage kind="not-found" />;
   // The server matched the routes and said which; wouter's Route is left to give useParams() the path's params.
-  return (
-    <Route path={route}>
-      <RootLevel />
-    </Route>
-  );
+  return <Route path={route}>{rootLevel(page, tree)}</Route>;
 }

@@ -36,6 +36,15 @@ export function appRuntime(parts: Omit<AppRuntime, "tree">): AppRuntime {
   return { ...parts, tree: routeTree(parts.app.routes) };
 }
 
+/**
+ * Whether this is the server's render, the only one told of levels. React's server renderer calls no error boundary
+ * and nothing moves there: the parts that only catch, or only show a failed navigation, are left out of it. Each
+ * wraps a single child or renders nothing, so the HTML and useId's ids are those of the browser's tree.
+ */
+export function isServerRender(runtime: AppRuntime): boolean {
+  return runtime.onLevel !== undefined;
+}
+
 export const AppContext = createContext<AppRuntime | null>(null);
 
 export function useAppRuntime(): AppRuntime {
