@@ -5,7 +5,7 @@ import { isServerRender, useAppRuntime } from "./app-context.ts";
 import { deferredScripts } from "./deferred.tsx";
 import { useNavState } from "./navigation.ts";
 import { NavigationNotice } from "./NavigationNotice.tsx";
-import { Page } from "./Page.tsx";
+import { pageElement } from "./Page.tsx";
 import { PageBoundary } from "./PageBoundary.tsx";
 import { INLINE_STYLE_PRECEDENCE, STYLESHEET_PRECEDENCE } from "./route-loading.ts";
 
@@ -33,14 +33,15 @@ export function Links() {
 /** The current page (its route, an outcome page or the error page) inside its error boundary. */
 export function PageContent() {
   const runtime = useAppRuntime();
-  const { path, search } = useNavState();
+  const state = useNavState();
   const { nonce } = runtime.navigation;
   const server = isServerRender(runtime);
+  const page = pageElement(runtime, state);
   return (
     <>
       {server ? null : <NavigationNotice />}
       {/* Cleared, not re-mounted, when the page moves on: a layout that stays keeps its state. */}
-      {server ? <Page /> : <PageBoundary reset={`${path}?${search}`}><Page /></PageBoundary>}
+      {server ? page : <PageBoundary reset={`${state.path}?${state.search}`}>{page}</PageBoundary>}
       {deferredScripts(runtime.settlements, nonce)}
     </>
   );
