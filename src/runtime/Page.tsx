@@ -4,13 +4,14 @@ import { Route } from "wouter";
 import type { AppRuntime } from "./app-context.ts";
 import type { NavState } from "./navigation.ts";
 import { OutcomePage } from "./OutcomePage.tsx";
-import { rootLevel } from "./Outlet.tsx";
+import { levelElement } from "./Outlet.tsx";
 
 /**
  * The page's element, made by the component that reads the runtime and the state already (PageContent): a
  * component of its own would be one more on every page, with the same two reads.
  */
-export function pageElement({ app, tree, navigation }: AppRuntime, { page, loadFailed }: NavState): ReactNode {
+export function pageElement(runtime: AppRuntime, { page, loadFailed }: NavState): ReactNode {
+  const { app, navigation } = runtime;
   const { error, outcome, boundary, route } = page.payload;
   const { error: ErrorPage, "load-failed": LoadFailed } = app.fallbacks;
   if (loadFailed) return <LoadFailed />;
@@ -21,5 +22,5 @@ export function pageElement({ app, tree, navigation }: AppRuntime, { page, loadF
   }
   if (route === null) return <OutcomePage kind="not-found" />;
   // The server matched the routes and said which; wouter's Route is left to give useParams() the path's params.
-  return <Route path={route}>{rootLevel(page, tree)}</Route>;
+  return <Route path={route}>{levelElement(runtime, page, 0)}</Route>;
 }
