@@ -19,7 +19,8 @@ import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { Router } from "wouter";
 import { LevelContext } from "../src/runtime/loader-data.tsx";
-import { NavigationContext, staticNavigation, type PageView } from "../src/runtime/navigation.ts";
+import { AppContext, type AppRuntime } from "../src/runtime/app-context.ts";
+import { staticNavigation, type PageView } from "../src/runtime/navigation.ts";
 import { scriptJson } from "../src/runtime/script-json.ts";
 import { NotFound } from "./app/fallbacks.tsx";
 import { validateEntry } from "./app/guestbook/entry.ts";
@@ -73,10 +74,11 @@ function Shell({ path, data, children }: { path: string; data: unknown; children
       <body>
         {/* wouter's Link needs a router on the server; ssrPath is the cheapest one. */}
         <Router ssrPath={path}>
-          {/* Brisk's Link asks for the navigation (to prefetch on the client): one that never moves, as Brisk's server renders. */}
-          <NavigationContext value={staticNavigation({ path, search: "", page: { data } as unknown as PageView }, { mode: "production" }, "127.0.0.1")}>
+          {/* Brisk's Link asks for the navigation (to prefetch on the client): one that never moves, as Brisk's server
+              renders. It reads nothing else of Brisk's context, so nothing else is made. */}
+          <AppContext value={{ navigation: staticNavigation({ path, search: "", page: { data } as unknown as PageView }, { mode: "production" }, "127.0.0.1") } as AppRuntime}>
             <LevelContext value={{ depth: 0, data }}>{children}</LevelContext>
-          </NavigationContext>
+          </AppContext>
         </Router>
       </body>
     </html>

@@ -1,7 +1,7 @@
 // Outlet.tsx: renders the matched routes one inside the other: each level's component with its own loader
 // data, its child where it puts <Outlet />, and a route's fallback where the page failed.
-import { useContext } from "react";
-import { useAppRuntime } from "./app-context.ts";
+import { useContext, type ReactNode } from "react";
+import { isServerRender, useAppRuntime, type AppRuntime } from "./app-context.ts";
 import { LevelContext } from "./loader-data.tsx";
 import { useNavigation, useNavState, type PageView } from "./navigation.ts";
 import { OutcomePage } from "./OutcomePage.tsx";
@@ -21,9 +21,7 @@ interface ShownLevel {
 const shownLevels = new WeakMap<PageView, ShownLevel[]>();
 
 /** The page's levels, worked out once per page view. */
-function useShownLevels(): ShownLevel[] {
-  const { page } = useNavState();
-  const { tree } = useAppRuntime();
+function shownLevelsOf(page: PageView, tree: RouteTree): ShownLevel[] {
   let levels = shownLevels.get(page);
   if (!levels) shownLevels.set(page, (levels = levelsOf(page, tree)));
   return levels;
@@ -54,49 +52,56 @@ function RouteFallback({ boundary }: { boundary: Boundary }) {
   return null;
 }
 
-/** One route of the page, or the fallback standing in for it and the levels below. */
-function RouteLevel({ depth }: { depth: number }) {
-  const runtime = useAppRuntime();
-  const { page } = useNavState();
-  const levels = useShownLevels();
+/**
+ * One route of the page, or the fallback standing in for it and the levels below, keyed by the level: an element
+ * its parent (the page, a layout's <Outlet />) makes, not a component of its own, one less for every level.
+ */
+export function levelElement(runtime: AppRuntime, page: PageView, depth: number): ReactNode {
+  const levels = shownLevelsOf(page, runtime.tree);
+  const level = levels[depth];
+  const key = level?.key ?? "fallback";
+  // Told as the level's element is made: it renders next, and nothing else renders between.
   runtime.onLevel?.(depth);
   const { boundary } = page.payload;
-  if (boundary?.depth === depth) return <RouteFallback boundary={boundary} />;
-  const level = levels[depth];
+  if (boundary?.depth === depth) return <RouteFallback key={key} boundary={boundary} />;
   if (!level) return null;
   const { route, id } = level.node;
   const Component = route.component ?? Outlet;
-  const content = (
-    <LevelContext value={{ depth, data: page.data.get(id) }}>
-      <Component />
-    </LevelContext>
+  const value = { depth, data: page.data.get(id) };
+  if (!route.fallbacks || isServerRender(runtime)) {
+    return (
+      <LevelContext key={key} value={value}>
+        <Component />
+      </LevelContext>
+    );
+  }
+  return (
+    <PageBoundary key={key} fallbacks={route.fallbacks}>
+      <LevelContext value={value}>
+        <Component />
+      </LevelContext>
+    </PageBoundary>
   );
-  return route.fallbacks ? <PageBoundary fallbacks={route.fallbacks}>{content}</PageBoundary> : content;
 }
 
 /** Where a layout renders its matched child: nothing when the layout itself is the page. */
 export function Outlet() {
   const parent = useContext(LevelContext);
   if (!parent) throw new Error("Brisk: <Outlet /> renders only inside a route's component");
-  const levels = useShownLevels();
-  const { boundary } = useNavState().page.payload;
+  const runtime = useAppRuntime();
+  const { page } = useNavState();
+  const levels = shownLevelsOf(page, runtime.tree);
+  const { boundary } = page.payload;
   const depth = parent.depth + 1;
   if (depth >= levels.length && boundary?.depth !== depth) return null;
-  const key = levels[depth]?.key ?? "fallback";
-  const fallbacks = levels[parent.depth]?.node.route.fallbacks;
-  const child = <RouteLevel key={key} depth={depth} />;
+  const fallbacks = isServerRender(runtime) ? undefined : levels[parent.depth]?.node.route.fallbacks;
+  const child = levelElement(runtime, page, depth);
   // The layout's own fallbacks catch what its child throws in the browser, inside the layout.
   return fallbacks ? (
-    <PageBoundary key={key} fallbacks={fallbacks}>
+    <PageBoundary key={levels[depth]?.key ?? "fallback"} fallbacks={fallbacks}>
       {child}
     </PageBoundary>
   ) : (
     child
   );
-}
-
-/** The first level, keyed like the others. */
-export function RootLevel() {
-  const levels = useShownLevels();
-  return <RouteLevel key={levels[0]?.key ?? "fallback"} depth={0} />;
 }

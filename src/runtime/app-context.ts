@@ -1,7 +1,8 @@
-// app-context.ts: the app definition and the server's streamed values, as React context for the framework's
-// components (the page, the outcome pages, the document parts).
+// app-context.ts: the app definition, the navigation and the server's streamed values, as the one React context
+// of the framework's components (the page, the outcome pages, the document parts, links and forms).
 import { createContext, useContext } from "react";
 import type { AppDefinition } from "./app-definition.ts";
+import type { Navigation } from "./navigation.ts";
 import type { DeferredSettlement } from "./page-payload.ts";
 import { routeTree, type RouteTree } from "./route-tree.ts";
 
@@ -9,6 +10,8 @@ export interface AppRuntime {
   app: AppDefinition;
   /** The app's routes, compiled once: the server names the matched ones by id. */
   tree: RouteTree;
+  /** The location and page showing; one context with the rest: every render needs both, so one provider. */
+  navigation: Navigation;
   /** Streamed values of the page the server rendered; they keep their place when the client moves on. */
   settlements: ReadonlyArray<readonly [string, Promise<DeferredSettlement>]>;
   /**
@@ -26,14 +29,25 @@ export interface AppRuntime {
    * stays on the server: the browser hydrates the script the server wrote and never writes one itself.
    */
   scriptValue?(settlement: DeferredSettlement): string;
+  /**
+   * Server only: the modules the page's head preloads (its entry, its codec), at the low priority React gives
+   * bootstrap modules, under the page's nonce.
+   */
+  preloads?: readonly string[];
 }
 
-export function appRuntime(
-  app: AppDefinition,
-  settlements: AppRuntime["settlements"],
-  server: Pick<AppRuntime, "inlineStyles" | "onLevel" | "scriptValue"> = {},
-): AppRuntime {
-  return { app, tree: routeTree(app.routes), settlements, ...server };
+/** The runtime of these parts: the app's compiled routes added, one object (App's props are the parts). */
+export function appRuntime(parts: Omit<AppRuntime, "tree">): AppRuntime {
+  return { ...parts, tree: routeTree(parts.app.routes) };
+}
+
+/**
+ * Whether this is the server's render, the only one told of levels. React's server renderer calls no error boundary
+ * and nothing moves there: the parts that only catch, or only show a failed navigation, are left out of it. Each
+ * wraps a single child or renders nothing, so the HTML and useId's ids are those of the browser's tree.
+ */
+export function isServerRender(runtime: AppRuntime): boolean {
+  return runtime.onLevel !== undefined;
 }
 
 export const AppContext = createContext<AppRuntime | null>(null);

@@ -146,14 +146,11 @@ function DeferredScript({ settlement, nonce }: { settlement: Promise<DeferredSet
   );
 }
 
-/** One small Suspense boundary per streamed value, each flushing an inline script when it settles. */
-export function DeferredScripts({
-  settlements,
-  nonce,
-}: {
-  settlements: ReadonlyArray<readonly [string, Promise<DeferredSettlement>]>;
-  nonce?: string;
-}) {
+/**
+ * One small Suspense boundary per streamed value, each flushing an inline script when it settles: elements for the
+ * page's content, not a component of their own (one less on every page, most of which stream nothing).
+ */
+export function deferredScripts(settlements: ReadonlyArray<readonly [string, Promise<DeferredSettlement>]>, nonce?: string) {
   return settlements.map(([key, settlement]) => (
     <Suspense key={key} fallback={null}>
       <DeferredScript settlement={settlement} nonce={nonce} />

@@ -1,18 +1,17 @@
 // document.tsx: the framework's parts of the app's <html> shell: <Links /> in the head, <PageContent /> in the body.
 // They carry the plumbing an app should not have to know: the CSP nonce, stylesheet order, preloads,
 // the page's error boundary and the scripts of streamed values.
-import { useAppRuntime } from "./app-context.ts";
-import { DeferredScripts } from "./deferred.tsx";
-import { useNavigation, useNavState } from "./navigation.ts";
+import { isServerRender, useAppRuntime } from "./app-context.ts";
+import { deferredScripts } from "./deferred.tsx";
+import { useNavState } from "./navigation.ts";
 import { NavigationNotice } from "./NavigationNotice.tsx";
-import { Page } from "./Page.tsx";
+import { pageElement } from "./Page.tsx";
 import { PageBoundary } from "./PageBoundary.tsx";
 import { INLINE_STYLE_PRECEDENCE, STYLESHEET_PRECEDENCE } from "./route-loading.ts";
 
 /** The page's stylesheets and script preloads. */
 export function Links() {
-  const { nonce } = useNavigation();
-  const { inlineStyles } = useAppRuntime();
+  const { navigation: { nonce }, inlineStyles } = useAppRuntime();
   const { css, js, inline = [] } = useNavState().page.payload.assets;
   return (
     <>
@@ -33,17 +32,17 @@ export function Links() {
 
 /** The current page (its route, an outcome page or the error page) inside its error boundary. */
 export function PageContent() {
-  const { nonce } = useNavigation();
-  const { path, search } = useNavState();
-  const { settlements } = useAppRuntime();
+  const runtime = useAppRuntime();
+  const state = useNavState();
+  const { nonce } = runtime.navigation;
+  const server = isServerRender(runtime);
+  const page = pageElement(runtime, state);
   return (
     <>
-      <NavigationNotice />
+      {server ? null : <NavigationNotice />}
       {/* Cleared, not re-mounted, when the page moves on: a layout that stays keeps its state. */}
-      <PageBoundary reset={`${path}?${search}`}>
-        <Page />
-      </PageBoundary>
-      <DeferredScripts settlements={settlements} nonce={nonce} />
+      {server ? page : <PageBoundary reset={`${state.path}?${state.search}`}>{page}</PageBoundary>}
+      {deferredScripts(runtime.settlements, nonce)}
     </>
   );
 }

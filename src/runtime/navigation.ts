@@ -1,5 +1,6 @@
 // navigation.ts: the location and page that are showing, as a store both wouter and the app read.
-import { createContext, useCallback, useContext, useMemo, useSyncExternalStore } from "react";
+import { useCallback, useMemo, useSyncExternalStore } from "react";
+import { useAppRuntime } from "./app-context.ts";
 import type { ClientConfig, PagePayload } from "./page-payload.ts";
 
 /** A page ready to render: its payload plus each route's loader data, by id, with streamed values as promises. */
@@ -101,12 +102,8 @@ export interface Navigation {
   fixedLocation?: { path: string; search: string };
 }
 
-export const NavigationContext = createContext<Navigation | null>(null);
-
 export function useNavigation(): Navigation {
-  const nav = useContext(NavigationContext);
-  if (!nav) throw new Error("Brisk: NavigationContext is missing; render inside <App>");
-  return nav;
+  return useAppRuntime().navigation;
 }
 
 export function useNavState(): NavState {

@@ -2,8 +2,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { useSearchParams } from "../../src/runtime/navigation.ts";
-import { Page } from "../../src/runtime/Page.tsx";
-import { pagePayload, testNavigation } from "../../src/server/testing/dom.tsx";
+import { Page, pagePayload, testNavigation } from "../../src/server/testing/dom.tsx";
 import { renderWith } from "./render.tsx";
 
 afterEach(cleanup);

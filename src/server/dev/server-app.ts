@@ -73,7 +73,7 @@ export interface ServerAppBuilder {
 /**
  * An app reaches Brisk by the package's own name (`brisk`, `brisk/server`): bundled with the framework's server
  * around it, not left a package import, or the process would load a second copy of the runtime beside the
- * bundled one (and a page would render outside the server's NavigationContext).
+ * bundled one (and a page would render outside the server's AppContext).
  */
 const briskBundled: BunPlugin = {
   name: "brisk:self-reference",

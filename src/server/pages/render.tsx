@@ -1,6 +1,4 @@
 // render.tsx: streams one page as HTML, with its status decided before the first byte.
-import type { ReactNode } from "react";
-import { preloadModule, type PreloadModuleOptions } from "react-dom";
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "../../runtime/App.tsx";
 import { staticNavigation } from "../../runtime/navigation.ts";
@@ -57,7 +55,7 @@ function bootstrapModules(resolved: ResolvedPage, { assets }: PageDeps): string[
  * arrived, and on a slow phone the entry often arrives before the paint, which then waited for its evaluation
  * (React and the app: bench/README.md, figures the source carried: the browser) and, on a busy core, for the raster
  * work that evaluation starved. In a hidden tab, where nothing paints, at once; on a page that never paints
- * content, after the frame that follows its load event. Their modulepreload links (`ModulePreloads`) have the
+ * content, after the frame that follows its load event. Their modulepreload links (App's `preloads`) have the
  * browser fetch them from the head meanwhile.
  */
 const RUN_AFTER_PAINT =
@@ -65,17 +63,6 @@ const RUN_AFTER_PAINT =
   'if(document.visibilityState!=="visible"||!(PerformanceObserver.supportedEntryTypes||[]).includes("paint"))return go();' +
   'new PerformanceObserver((l,o)=>{if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
   'addEventListener("load",()=>requestAnimationFrame(()=>setTimeout(go)),{once:true})})';
-
-/**
- * The modules' preloads in the head, under the page's nonce, at the low priority React gives bootstrap modules.
- * Around the app rather than beside it: a root of two children is a fork in React's tree, and useId's ids then
- * differed from the browser's, whose root is the app alone; it was also one more array and element per render.
- */
-function ModulePreloads({ modules, nonce, children }: { modules: readonly string[]; nonce: string; children: ReactNode }) {
-  // React's own options type lacks fetchPriority, which it passes on (as for its bootstrap modules' preloads).
-  for (const href of modules) preloadModule(href, { as: "script", nonce, fetchPriority: "low" } as PreloadModuleOptions);
-  return children;
-}
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
 function plainErrorPage(host: string, digest: string, headers: Record<string, string>): Response {
@@ -115,16 +102,15 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
   try {
     const modules = bootstrapModules(resolved, deps);
     const root = (
-      <ModulePreloads modules={modules} nonce={nonce}>
-        <App
-          app={deps.app}
-          navigation={navigation}
-          settlements={resolved.settlements}
-          inlineStyles={deps.assets.inlineStyles}
-          onLevel={onLevel}
-          scriptValue={scriptValue}
-        />
-      </ModulePreloads>
+      <App
+        app={deps.app}
+        navigation={navigation}
+        settlements={resolved.settlements}
+        inlineStyles={deps.assets.inlineStyles}
+        onLevel={onLevel}
+        scriptValue={scriptValue}
+        preloads={modules}
+      />
     );
     const render = () => renderToReadableStream(root, {
       bootstrapScriptContent: `${bootScript(resolved, deps.clientConfig, host, nonce, trace)};${RUN_AFTER_PAINT}(${JSON.stringify(modules)})`,

@@ -3,13 +3,13 @@
 import type { ReactNode } from "react";
 import { Route, Router } from "wouter";
 import type { AppDefinition } from "../../runtime/app-definition.ts";
-import { AppContext, appRuntime } from "../../runtime/app-context.ts";
+import { AppContext, appRuntime, useAppRuntime } from "../../runtime/app-context.ts";
 import type { Mode } from "../../runtime/app-server.ts";
 import { LevelContext } from "../../runtime/loader-data.tsx";
 import { routeTree } from "../../runtime/route-tree.ts";
-import { NavigationContext, staticNavigation, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
+import { staticNavigation, useNavState, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
 import { PAGE_DATA_VERSION, type PagePayload } from "../../runtime/page-payload.ts";
-import { Page } from "../../runtime/Page.tsx";
+import { pageElement } from "../../runtime/Page.tsx";
 
 /** A page's data as the server sends it, with these fields over an empty page at `/`. */
 export function pagePayload(over: Partial<PagePayload> = {}): PagePayload {
@@ -50,12 +50,10 @@ export async function renderWithNavigation(app: AppDefinition, nav: Navigation, 
   let rendered: Rendered | undefined;
   await act(async () => {
     rendered = render(
-      <AppContext value={appRuntime(app, [])}>
-        <NavigationContext value={nav}>
-          <Router hook={useBriskLocation} searchHook={useBriskSearch}>
-            {ui}
-          </Router>
-        </NavigationContext>
+      <AppContext value={appRuntime({ app, navigation: nav, settlements: [] })}>
+        <Router hook={useBriskLocation} searchHook={useBriskSearch}>
+          {ui}
+        </Router>
       </AppContext>,
     );
   });
@@ -77,6 +75,11 @@ export interface RenderInAppOptions {
 export interface RenderedInApp extends Rendered {
   /** Every navigate() call (a <Link> clicked, a redirect followed), in order. */
   navigations: TestNavigation["calls"];
+}
+
+/** The page the app's routes give the navigation's path, as the app's <PageContent /> shows it. */
+export function Page() {
+  return pageElement(useAppRuntime(), useNavState());
 }
 
 /**
