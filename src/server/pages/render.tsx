@@ -1,5 +1,4 @@
 // render.tsx: streams one page as HTML, with its status decided before the first byte.
-import { preloadModule, type PreloadModuleOptions } from "react-dom";
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "../../runtime/App.tsx";
 import { staticNavigation } from "../../runtime/navigation.ts";
@@ -52,24 +51,18 @@ function bootstrapModules(resolved: ResolvedPage, { assets }: PageDeps): string[
 }
 
 /**
- * Imports the page's modules once its first contentful paint is on screen: a module script runs as soon as it
- * has arrived, and on a slow phone the entry often arrives before the paint, which then waited for its evaluation
- * (React and the app, 0.1–0.3 s at 4× CPU) and, on a busy core, for the raster work that evaluation starved. In a
- * hidden tab, where nothing paints, at once; on a page that never paints content, after the frame that follows
- * its load event. Their modulepreload links (`ModulePreloads`) have the browser fetch them from the head meanwhile.
+ * Fetches and runs the page's modules once its first contentful paint is on screen. Run before it, the entry's
+ * evaluation (React and the app, 0.1–0.3 s at 4× CPU) held the paint back; fetched before it (a modulepreload in
+ * the head), its download and background compile (~20 ms of a worker's CPU, and the network service's) still took
+ * the one core a slow phone gives the page from the paint's raster and style work (bench/README.md, first paint).
+ * In a hidden tab, where nothing paints, at once; on a page that never paints content, after the frame that
+ * follows its load event.
  */
 const RUN_AFTER_PAINT =
   "(m=>{let r=0;const go=()=>{if(!r){r=1;for(const s of m)import(s)}};" +
   'if(document.visibilityState!=="visible"||!(PerformanceObserver.supportedEntryTypes||[]).includes("paint"))return go();' +
   'new PerformanceObserver((l,o)=>{if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
   'addEventListener("load",()=>requestAnimationFrame(()=>setTimeout(go)),{once:true})})';
-
-/** The modules' preloads in the head, under the page's nonce, at the low priority React gives bootstrap modules. */
-function ModulePreloads({ modules, nonce }: { modules: readonly string[]; nonce: string }) {
-  // React's own options type lacks fetchPriority, which it passes on (as for its bootstrap modules' preloads).
-  for (const href of modules) preloadModule(href, { as: "script", nonce, fetchPriority: "low" } as PreloadModuleOptions);
-  return null;
-}
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
 function plainErrorPage(host: string, digest: string, headers: Record<string, string>): Response {
@@ -109,17 +102,14 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
   try {
     const modules = bootstrapModules(resolved, deps);
     const root = (
-      <>
-        <ModulePreloads modules={modules} nonce={nonce} />
-        <App
-          app={deps.app}
-          navigation={navigation}
-          settlements={resolved.settlements}
-          inlineStyles={deps.assets.inlineStyles}
-          onLevel={onLevel}
-          scriptValue={scriptValue}
-        />
-      </>
+      <App
+        app={deps.app}
+        navigation={navigation}
+        settlements={resolved.settlements}
+        inlineStyles={deps.assets.inlineStyles}
+        onLevel={onLevel}
+        scriptValue={scriptValue}
+      />
     );
     const render = () => renderToReadableStream(root, {
       bootstrapScriptContent: `${bootScript(resolved, deps.clientConfig, host, nonce, trace)};${RUN_AFTER_PAINT}(${JSON.stringify(modules)})`,
