@@ -55,14 +55,19 @@ function bootstrapModules(resolved: ResolvedPage, { assets }: PageDeps): string[
  * evaluation (React and the app, 0.1–0.3 s at 4× CPU) held the paint back; fetched before it (a modulepreload in
  * the head), its download and background compile (~20 ms of a worker's CPU, and the network service's) still took
  * the one core a slow phone gives the page from the paint's raster and style work (bench/README.md, first paint).
- * In a hidden tab, where nothing paints, at once; on a page that never paints content, after the frame that
- * follows its load event.
+ * In a hidden tab, where nothing paints, at once (or when the tab is hidden before its paint). On a page that paints
+ * nothing contentful, once its load event is followed by a frame and a paint of any kind; failing that, a second
+ * later. The load event alone is no sign: nothing delays it now, and on a busy core the first frame is presented
+ * (and FCP reported) ~0.1 s after its commit, so the frame after the load event used to start the fetch before the
+ * paint of a page that had content.
  */
 const RUN_AFTER_PAINT =
-  "(m=>{let r=0;const go=()=>{if(!r){r=1;for(const s of m)import(s)}};" +
+  "(m=>{let r=0,l=0;const go=()=>{if(!r){r=1;for(const s of m)import(s)}},has=n=>performance.getEntriesByName(n).length>0;" +
   'if(document.visibilityState!=="visible"||!(PerformanceObserver.supportedEntryTypes||[]).includes("paint"))return go();' +
-  'new PerformanceObserver((l,o)=>{if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
-  'addEventListener("load",()=>requestAnimationFrame(()=>setTimeout(go)),{once:true})})';
+  'const check=()=>{if(has("first-contentful-paint")||l&&has("first-paint"))go()};' +
+  'new PerformanceObserver(check).observe({type:"paint",buffered:true});' +
+  'document.addEventListener("visibilitychange",go,{once:true});' +
+  'addEventListener("load",()=>requestAnimationFrame(()=>setTimeout(()=>{l=1;check();setTimeout(go,1e3)})),{once:true})})';
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
 function plainErrorPage(host: string, digest: string, headers: Record<string, string>): Response {
