@@ -66,7 +66,7 @@ const RUN_AFTER_PAINT =
   'if(document.visibilityState!=="visible"||!(PerformanceObserver.supportedEntryTypes||[]).includes("paint"))return go();' +
   'const check=()=>{if(has("first-contentful-paint")||l&&has("first-paint"))go()};' +
   'new PerformanceObserver(check).observe({type:"paint",buffered:true});' +
-  'document.addEventListener("visibilitychange",go,{once:true});' +
+  'addEventListener("visibilitychange",go,{once:true});' +
   'addEventListener("load",()=>requestAnimationFrame(()=>setTimeout(()=>{l=1;check();setTimeout(go,1e3)})),{once:true})})';
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
