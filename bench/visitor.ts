@@ -4,13 +4,13 @@
 //
 // VISITOR_RUNS: loads per server and condition (10). VISITOR_PATH: the page (/items). VISITOR_SENTRY_OFF=1: Brisk
 // with Sentry off too, to tell Sentry's share of the main thread's time.
-// VISITOR_BASELINE=<checkout>: a third server, Brisk as that checkout (another git worktree) builds and runs it,
-// taking turns with this one's: a before and after in one run.
+// VISITOR_BASELINE=<checkout>[,<checkout>…]: a further server for each, Brisk as that checkout (another git worktree)
+// builds and runs it, taking turns with this one's: a before and after (or several candidates) in one run.
 // VISITOR_FRESH=1: every server started anew before each condition and warmed by a few requests of the page only,
 // not by a load: what a visitor meets soon after a deploy.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { buildClient } from "../src/server/build/client-build.ts";
 import { BENCH_APP } from "./lib/bench-app.ts";
 import { meterForeignLoad } from "./lib/load.ts";
@@ -23,7 +23,9 @@ import { perRequestVisitorTargets, visitorTable } from "./lib/visitor-report.ts"
 
 const RUNS = Number(Bun.env.VISITOR_RUNS ?? 10);
 const PATH = Bun.env.VISITOR_PATH ?? PATHS.items;
-const BASELINE = Bun.env.VISITOR_BASELINE;
+const BASELINES = (Bun.env.VISITOR_BASELINE ?? "").split(",").filter(Boolean);
+/** One baseline keeps the name the bench has always given it; several are told apart by their folders. */
+const baselineName = (checkout: string) => (BASELINES.length > 1 ? `baseline ${basename(checkout)}` : "baseline brisk, Sentry on");
 const SENTRY_OFF = Bun.env.VISITOR_SENTRY_OFF === "1";
 const FRESH = Bun.env.VISITOR_FRESH === "1";
 const say = (message: string) => console.error(`visitor: ${message}`);
@@ -51,10 +53,10 @@ try {
       { ...(await fleet.start("reference", "reference-server.tsx")), hydrates: false },
     ];
     if (SENTRY_OFF) targets.push({ ...(await fleet.start("brisk, Sentry off", "brisk-server.ts")), hydrates: true });
-    if (BASELINE) targets.push({ ...(await fleet.startBaseline("baseline brisk, Sentry on", BASELINE, sentry)), hydrates: true });
+    for (const checkout of BASELINES) targets.push({ ...(await fleet.startBaseline(baselineName(checkout), checkout, sentry)), hydrates: true });
     return targets;
   };
-  if (BASELINE) say(`building the baseline's client in ${BASELINE}`);
+  for (const checkout of BASELINES) say(`building the baseline's client in ${checkout}`);
   const targets = await startAll();
   const servers: VisitorServers = FRESH
     ? async () => {
@@ -68,10 +70,12 @@ try {
   const results = await measureVisitors(servers, perRequestConditions(PATH), RUNS);
   const after = await quietLoad();
   const current = { brisk: "brisk, Sentry on", reference: "reference" };
-  const baseline = { brisk: "baseline brisk, Sentry on", reference: "reference" };
   const targetRows = [
     ...perRequestVisitorTargets(results, current, PATH),
-    ...(BASELINE ? perRequestVisitorTargets(results, baseline, PATH).map((t) => ({ ...t, figure: `baseline: ${t.figure}` })) : []),
+    ...BASELINES.flatMap((checkout) => {
+      const name = baselineName(checkout);
+      return perRequestVisitorTargets(results, { brisk: name, reference: "reference" }, PATH).map((t) => ({ ...t, figure: `${name.replace(/ brisk, Sentry on$/, "")}: ${t.figure}` }));
+    }),
   ];
   console.log(markdown(targetsTable(targetRows)));
   const about = FRESH ? `Servers started anew for each condition, warmed by ${FRESH_WARM_REQUESTS} requests of the page, no load.` : "";

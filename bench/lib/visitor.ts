@@ -8,7 +8,7 @@
 // document of a fresh tab is measured too (unthrottled): there Chromium may keep the tab's first process for
 // a page, but must start a new one for a page that sends Cross-Origin-Opener-Policy (Brisk's documents do),
 // which costs that row ~170 ms on this VM and nothing in the others.
-import type { Browser, CDPSession } from "playwright-core";
+import type { Browser, CDPSession, Page } from "playwright-core";
 import { launchBrowser } from "brisk/test";
 import { median } from "./stats.ts";
 
@@ -148,6 +148,31 @@ function watchNetwork(cdp: CDPSession) {
   };
 }
 
+/**
+ * Watches for the page's first contentful paint through DevTools' lifecycle events, so that nothing runs in the
+ * page to ask; call before the navigation. Returns the wait for it.
+ */
+export async function watchFirstPaint(cdp: CDPSession): Promise<(timeoutMs?: number) => Promise<void>> {
+  await cdp.send("Page.enable");
+  await cdp.send("Page.setLifecycleEventsEnabled", { enabled: true });
+  const painted = new Promise<void>((resolve) => {
+    cdp.on("Page.lifecycleEvent", (e) => {
+      if (e.name === "firstContentfulPaint") resolve();
+    });
+  });
+  return async (timeoutMs = 30_000) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no first contentful paint within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([painted, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
 /** Chromium's processes, all of them: the browser, its renderers, the GPU and network services. */
 async function chromiumCpuSeconds(browserSession: CDPSession): Promise<number> {
   const { processInfo } = await browserSession.send("SystemInfo.getProcessInfo");
@@ -171,24 +196,38 @@ async function untilQuiet(browserSession: CDPSession, windowMs = 200, timeoutMs 
   throw new Error(`Chromium was still busy ${timeoutMs} ms after the load began`);
 }
 
+/**
+ * A fresh context's page made ready for a cold load: on the other site's page (`from`), the browser quiet, and its
+ * DevTools session with the cache off and the throttle set.
+ */
+export async function readyToLoad(page: Page, browserSession: CDPSession, from: string | undefined, throttle: Throttle | undefined): Promise<CDPSession> {
+  // Before the DevTools session: the other site's page is not part of the load.
+  if (from) await page.goto(from);
+  await untilQuiet(browserSession);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+  if (throttle) {
+    await cdp.send("Network.emulateNetworkConditions", throttle.network);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle.cpuSlowdown });
+  }
+  return cdp;
+}
+
 async function coldLoad(browser: Browser, browserSession: CDPSession, target: VisitorTarget, condition: VisitorCondition, from: string | undefined): Promise<Load> {
   const { path, throttle } = condition;
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await page.addInitScript(OBSERVE);
-    // Before the DevTools session: the other site's page is not part of the load.
-    if (from) await page.goto(from);
-    await untilQuiet(browserSession);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Network.enable");
-    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    if (throttle) {
-      await cdp.send("Network.emulateNetworkConditions", throttle.network);
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle.cpuSlowdown });
-    }
+    const cdp = await readyToLoad(page, browserSession, from, throttle);
     const network = watchNetwork(cdp);
+    const painted = await watchFirstPaint(cdp);
     await page.goto(target.origin + path, { waitUntil: "load" });
+    // Playwright's waits run script in the page, which must not land ahead of the paint: a page whose scripts
+    // run after it (Brisk's) has its load event first, and the probe's ~10 ms of script (×4 throttled) then
+    // delayed the very paint it was waiting to measure.
+    await painted();
     if (target.hydrates) await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 30_000 });
     // Late LCP candidates and the long tasks of hydration's effects land within this.
     await Bun.sleep(throttle ? 1_000 : 300);

@@ -29,11 +29,6 @@ export interface AppRuntime {
    * stays on the server: the browser hydrates the script the server wrote and never writes one itself.
    */
   scriptValue?(settlement: DeferredSettlement): string;
-  /**
-   * Server only: the modules the page's head preloads (its entry, its codec), at the low priority React gives
-   * bootstrap modules, under the page's nonce.
-   */
-  preloads?: readonly string[];
 }
 
 /** The runtime of these parts: the app's compiled routes added, one object (App's props are the parts). */

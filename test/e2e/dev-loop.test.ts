@@ -157,7 +157,7 @@ describe("bun run dev", () => {
   test("serves pages with the dev script and Bun's hot-update client, and no hydration problems", async () => {
     const html = await (await fetch(`${origin}/`)).text();
     expect(html).toContain("/__dev/events");
-    expect(html).toMatch(/<link rel="modulepreload" href="\/_bun\/client\/[^"]+\.js"/);
+    expect(html).toMatch(/\["\/_bun\/client\/[^"]+\.js"\]\)<\/script>/);
     expect(await page.evaluate(() => window.__BRISK__.config.mode)).toBe("development");
     // The script removes itself before React hydrates the document.
     expect(await page.locator("script:has-text('__dev/events')").count()).toBe(0);

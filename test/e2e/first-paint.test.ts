@@ -1,6 +1,6 @@
 // What stands before the first paint in Chromium, on the production build: a compressed document, the app's
-// stylesheet inline (no request for it, no CSP violation), and route stylesheets still loaded as links. On the
-// fixture app (test/fixtures/app).
+// stylesheet inline (no request for it, no CSP violation), route stylesheets still loaded as links, and none of the
+// page's modules (fetched and run once it has painted). On the fixture app (test/fixtures/app).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { hydrated, launchBrowser, listenApp, watchPage, type ListeningApp } from "brisk/test";
@@ -59,6 +59,28 @@ test("the prerendered not-found page: 404, gzip, the path it was asked for, hydr
   expect(response!.headers()["content-encoding"]).toBe("gzip");
   await hydrated(page);
   expect(await page.evaluate(() => (window as unknown as { __BRISK__: { page: { path: string } } }).__BRISK__.page.path)).toBe("/no/such/a&b");
+  expect(watch.problems).toEqual([]);
+  await page.close();
+});
+
+test("a page rendered per request asks for its modules only once its first contentful paint is on screen, then hydrates", async () => {
+  const page = await browser.newPage();
+  const watch = watchPage(page);
+  // /types carries data only the codec revives: its chunk comes beside the entry.
+  await page.goto(`${server.origin}/types`);
+  await hydrated(page);
+  const { fcp, scripts } = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
+    scripts: performance
+      .getEntriesByType("resource")
+      .filter((e) => new URL(e.name).pathname.endsWith(".js"))
+      .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
+  }));
+  expect(fcp).toBeGreaterThan(0);
+  const entry = scripts.find((s) => s.path.startsWith("/assets/entry-client-"));
+  expect(entry).toBeDefined();
+  expect(scripts.length).toBeGreaterThan(1);
+  for (const script of scripts) expect({ ...script, afterPaint: script.start >= fcp! }).toEqual({ ...script, afterPaint: true });
   expect(watch.problems).toEqual([]);
   await page.close();
 });

@@ -51,18 +51,23 @@ function bootstrapModules(resolved: ResolvedPage, { assets }: PageDeps): string[
 }
 
 /**
- * Imports the page's modules once its first contentful paint is on screen: a module script runs as soon as it has
- * arrived, and on a slow phone the entry often arrives before the paint, which then waited for its evaluation
- * (React and the app: bench/README.md, figures the source carried: the browser) and, on a busy core, for the raster
- * work that evaluation starved. In a hidden tab, where nothing paints, at once; on a page that never paints
- * content, after the frame that follows its load event. Their modulepreload links (App's `preloads`) have the
- * browser fetch them from the head meanwhile.
+ * Fetches and runs the page's modules once its first contentful paint is on screen. Run before it, the entry's
+ * evaluation (React and the app) held the paint back; fetched before it (a modulepreload in the head), its
+ * download and background compile (on a worker, and in the network service) still took
+ * the one core a slow phone gives the page from the paint's raster and style work (bench/README.md, first paint).
+ * In a hidden tab, where nothing paints, at once (or when the tab is hidden before its paint). On a page that paints
+ * nothing contentful, once its load event is followed by a frame and a paint of any kind; failing that, a second
+ * later. The load event alone is no sign: nothing delays it now, and on a busy core the first frame is presented
+ * (and FCP reported) well after its commit, so the frame after the load event used to start the fetch before the
+ * paint of a page that had content.
  */
 const RUN_AFTER_PAINT =
-  "(m=>{let r=0;const go=()=>{if(!r){r=1;for(const s of m)import(s)}};" +
+  "(m=>{let r=0,l=0;const go=()=>{if(!r){r=1;for(const s of m)import(s)}},has=n=>performance.getEntriesByName(n).length>0;" +
   'if(document.visibilityState!=="visible"||!(PerformanceObserver.supportedEntryTypes||[]).includes("paint"))return go();' +
-  'new PerformanceObserver((l,o)=>{if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();go()}}).observe({type:"paint",buffered:true});' +
-  'addEventListener("load",()=>requestAnimationFrame(()=>setTimeout(go)),{once:true})})';
+  'const check=()=>{if(has("first-contentful-paint")||l&&has("first-paint"))go()};' +
+  'new PerformanceObserver(check).observe({type:"paint",buffered:true});' +
+  'addEventListener("visibilitychange",go,{once:true});' +
+  'addEventListener("load",()=>requestAnimationFrame(()=>setTimeout(()=>{l=1;check();setTimeout(go,1e3)})),{once:true})})';
 
 /** Last resort when even the error page fails to render: static, still honest, still with the digest. */
 function plainErrorPage(host: string, digest: string, headers: Record<string, string>): Response {
@@ -109,7 +114,6 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
         inlineStyles={deps.assets.inlineStyles}
         onLevel={onLevel}
         scriptValue={scriptValue}
-        preloads={modules}
       />
     );
     const render = () => renderToReadableStream(root, {

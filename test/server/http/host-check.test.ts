@@ -16,7 +16,7 @@ beforeAll(async () => {
   server = await listenApp(FIXTURE);
   port = server.port;
   const home = await fetch(`${server.origin}/`);
-  entry = /href="(\/assets\/entry-client-[^"]+\.js)"/.exec(await home.text())![1]!;
+  entry = /"(\/assets\/entry-client-[^"]+\.js)"/.exec(await home.text())![1]!;
   // Its line is written once the page has ended: the tests count the lines that come after it.
   await logFor(server.logs, home);
 });

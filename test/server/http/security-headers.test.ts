@@ -72,7 +72,7 @@ describe("security headers", () => {
 
   test("assets carry nosniff and Cross-Origin-Resource-Policy: same-origin", async () => {
     const html = await (await t.request("/")).text();
-    const entry = /href="(\/assets\/entry-client-[^"]+\.js)"/.exec(html)![1]!;
+    const entry = /"(\/assets\/entry-client-[^"]+\.js)"/.exec(html)![1]!;
     const res = await t.request(entry);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
