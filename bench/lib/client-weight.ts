@@ -1,6 +1,6 @@
 // client-weight.ts: the JavaScript a first visit to a page downloads, raw, gzip -9 and brotli.
-// Critical path: the module scripts and modulepreloads in the HTML, plus every static import they
-// pull in. After hydration: every other script Chromium fetched for the page until the network went
+// Critical path: the module scripts and modulepreloads in the HTML and the modules its boot script imports
+// once the page has painted (what hydration needs), plus every static import they pull in. After hydration: every other script Chromium fetched for the page until the network went
 // quiet (the navigation chunk, Sentry's chunk). Without Chromium, the build's Sentry chunk stands in.
 import { brotliCompressSync, constants } from "node:zlib";
 import { launchBrowser } from "brisk/test";
@@ -31,7 +31,10 @@ function attr(tag: string, name: string): string | undefined {
   return new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 }
 
-/** Module scripts and modulepreloads, in document order. */
+/** The modules Brisk's boot script imports once the page has painted (render.tsx): `…})(["/assets/…"])`. */
+const AFTER_PAINT = /\}\)\((\["[^\]]*\])\)<\/script>/;
+
+/** Module scripts, modulepreloads and the modules the boot script imports, in document order. */
 export function htmlModules(html: string): string[] {
   const urls: string[] = [];
   for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
@@ -40,6 +43,8 @@ export function htmlModules(html: string): string[] {
     const url = isModule ? attr(tag, "src") : isPreload ? attr(tag, "href") : undefined;
     if (url && !urls.includes(url)) urls.push(url);
   }
+  const booted = AFTER_PAINT.exec(html)?.[1];
+  for (const url of booted ? (JSON.parse(booted) as string[]) : []) if (!urls.includes(url)) urls.push(url);
   return urls;
 }
 
