@@ -129,6 +129,15 @@ describe("the framework's boundary", () => {
     expect(both.flatMap((edge) => [...edges.get(edge)!])).toEqual([]);
   });
 
+  test("one request, one context: a single side table keyed by the request in all of src/server", async () => {
+    const tables: string[] = [];
+    for await (const file of new Bun.Glob("src/server/**/*.{ts,tsx}").scan({ cwd: ROOT })) {
+      const text = await Bun.file(join(ROOT, file)).text();
+      for (const _ of text.matchAll(/WeakMap<\s*Request\b/g)) tables.push(file);
+    }
+    expect(tables).toEqual(["src/server/request/context.ts"]);
+  });
+
   test("sees an import across the line, a type-only one included", () => {
     const app = 'import type { Config } from "../../../src/server/config.ts";\nimport { x } from "brisk/runtime/outcome.ts";\n';
     expect(violations("test/fixtures/app/x.ts", app, appRule)).toHaveLength(2);
