@@ -28,8 +28,6 @@ interface Entry {
   users: number;
   /** Its last request was a load: runs it again. */
   reload?: () => void;
-  /** The revalidation (NavState.revalidated) it last loaded again for: components sharing the key ask once each. */
-  reloadedFor?: number;
 }
 
 export interface FetcherStore {
@@ -40,20 +38,15 @@ export interface FetcherStore {
   /** A new request for `key`: the one before it is abandoned. */
   start(key: string): AbortController;
   update(key: string, next: (snapshot: FetcherSnapshot) => FetcherSnapshot): void;
-  /**
-   * What loads `key`'s data again after the page's next revalidation (its last request was a load, made at
-   * `revalidation`), or none (a post).
-   */
-  loadedBy(key: string, reload: (() => void) | undefined, revalidation: number | undefined): void;
-  /** The page's data loaded again (`revalidation`, NavState.revalidated): `key` loads its data again, once. */
-  revalidate(key: string, revalidation: number): void;
+  /** What loads `key`'s data again after the page's next revalidation (its last request was a load), or none (a post). */
+  loadedBy(key: string, reload: (() => void) | undefined): void;
   /** Every fetcher not idle; the same array until one changes. */
   inFlight(): FetcherInFlight[];
 }
 
 const IDLE: FetcherSnapshot = { state: "idle", data: undefined, formData: undefined, formAction: undefined };
 
-function createFetcherStore(): FetcherStore {
+function createFetcherStore(nav: Navigation): FetcherStore {
   const entries = new Map<string, Entry>();
   const listeners = new Set<() => void>();
   let busy: FetcherInFlight[] | undefined;
@@ -62,6 +55,14 @@ function createFetcherStore(): FetcherStore {
     if (!found) entries.set(key, (found = { snapshot: IDLE, users: 0 }));
     return found;
   };
+  // Data a fetcher loaded is loaded again whenever the page's levels are after an action, as React Router's
+  // fetchers are: once per revalidation the navigation counts, after the commit that showed it.
+  let revalidated = nav.getState().revalidated;
+  nav.subscribe(() => {
+    if (nav.getState().revalidated === revalidated) return;
+    revalidated = nav.getState().revalidated;
+    queueMicrotask(() => entries.forEach(({ reload }) => reload?.()));
+  });
   const changed = () => {
     busy = undefined;
     for (const listener of listeners) listener();
@@ -92,16 +93,8 @@ function createFetcherStore(): FetcherStore {
       found.snapshot = next(found.snapshot);
       changed();
     },
-    loadedBy(key, reload, revalidation) {
-      const found = entry(key);
-      found.reload = reload;
-      found.reloadedFor = revalidation;
-    },
-    revalidate(key, revalidation) {
-      const found = entries.get(key);
-      if (!found?.reload || found.reloadedFor === revalidation) return;
-      found.reloadedFor = revalidation;
-      found.reload();
+    loadedBy(key, reload) {
+      entry(key).reload = reload;
     },
     inFlight: () =>
       (busy ??= [...entries].flatMap(([key, { snapshot }]) => (snapshot.state === "idle" ? [] : [{ key, ...snapshot }]))),
@@ -113,6 +106,6 @@ const stores = new WeakMap<Navigation, FetcherStore>();
 /** The fetchers of the page this navigation shows (one store per navigation: per request on the server). */
 export function fetcherStore(nav: Navigation): FetcherStore {
   let store = stores.get(nav);
-  if (!store) stores.set(nav, (store = createFetcherStore()));
+  if (!store) stores.set(nav, (store = createFetcherStore(nav)));
   return store;
 }

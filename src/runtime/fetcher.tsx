@@ -65,18 +65,12 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
   const read = () => store.get(key) as FetcherSnapshot<ActionValue<A>>;
   const snapshot = useSyncExternalStore(store.subscribe, read, read);
   useEffect(() => store.use(key), [store, key]);
-  // Data it loaded is loaded again whenever the page's is after an action, as React Router's fetchers are.
-  const readRevalidated = () => nav.getState().revalidated;
-  const revalidated = useSyncExternalStore(nav.subscribe, readRevalidated, readRevalidated);
-  useEffect(() => {
-    if (revalidated !== undefined) store.revalidate(key, revalidated);
-  }, [store, key, revalidated]);
 
   const run = useCallback(
     async (href: string, state: FetcherState, body?: FormData | URLSearchParams, formData?: FormData, fallback?: () => void) => {
       // A new request takes over: the response to the one before it is no longer wanted.
       const controller = store.start(key);
-      store.loadedBy(key, body ? undefined : () => void run(href, "loading"), nav.getState().revalidated);
+      store.loadedBy(key, body ? undefined : () => void run(href, "loading"));
       store.update(key, (s) => ({ ...s, state, formData, formAction: body ? pathOf(href) : undefined }));
       await nav.fetch({
         href,
