@@ -17,13 +17,7 @@ const decoder = new TextDecoder();
 
 /** The bytes of `chunks`, one after another, in a fresh buffer. */
 export function concat(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
+  return Bun.concatArrayBuffers([...chunks], Infinity, true);
 }
 
 function dechunk(bytes: Uint8Array): Uint8Array {

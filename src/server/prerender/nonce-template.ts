@@ -17,13 +17,7 @@ export const BLANK_NONCE = new Uint8Array(NONCE_LENGTH);
 const encoder = new TextEncoder();
 
 export function joined(chunks: readonly Uint8Array[]): Bytes {
-  const body = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.length;
-  }
-  return body;
+  return Bun.concatArrayBuffers([...chunks], Infinity, true);
 }
 
 export function template(chunks: readonly Uint8Array[]): Template {
