@@ -2,7 +2,7 @@
 // started as main.ts starts it (its client build, its own server.start()) and answered through app.handle
 // in-process or on a real socket. The framework's own tests also hand it what an app's tests never need
 // (createApp's dependencies: Sentry's hooks of their own, another client build, the tunnel's fetch).
-import type { AppConfig, LogRecord } from "../../runtime/app-server.ts";
+import type { LogRecord } from "../../runtime/app-server.ts";
 import { startApp } from "../app-start.ts";
 import { createApp, renderPrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
 import { importedAssets } from "../assets/imported-assets.ts";
@@ -25,14 +25,13 @@ async function start(options: ServeOptions, deps: AppDeps): Promise<{ app: Brisk
   // As main.ts starts an app: the cookie secret, then the app's own start (its database).
   const started = await startApp(config, definition, log);
   const { assets } = await clientBuild({ app: appModule, mode: options.clientMode, publicDir: options.publicDir });
-  // Loaded only when asked for: @sentry/bun takes tens of milliseconds to load.
+  // Loaded only when asked for: @sentry/bun is slow to load (bench/README.md, figures the source carried).
   const sentry = options.sentry ? await import("../monitoring/sentry.ts") : undefined;
   const monitoring = sentry?.initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId, { log });
   const hooks = monitoring ? { capture: monitoring.capture, monitor: monitoring.monitor } : {};
   const app = createApp(config, definition, { assets, log, cookieSigner: started.cookieSigner, ...hooks, ...deps });
-  const appConfig: AppConfig = { mode: config.mode, dataDir: config.dataDir, databaseUrl: config.databaseUrl };
   const served: ServedApp = {
-    config: appConfig,
+    config: started.config,
     logs,
     handle: (request) => app.handle(request),
     request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
