@@ -2,10 +2,12 @@
 // cross-origin script errors. Failures reach the fake Sentry ingest once, as warnings. On the fixture app
 // (test/fixtures/app).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import type { Browser, BrowserContext, Page, Route } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hydrated, launchBrowser, listenApp, startFakeIngest, watchPage, type FakeIngest, type ListeningApp } from "brisk/test";
 import { clientAssets, FIXTURE } from "../support/app.ts";
 import { pageSentrySent } from "../support/page-sentry.ts";
+import { startSilentServer } from "../support/silent-server.ts";
+import { within } from "../support/until.ts";
 
 let server: ListeningApp;
 let ingest: FakeIngest;
@@ -106,23 +108,25 @@ describe("a route stylesheet that fails", () => {
   ] as const)("%s: the navigation ends within the bound, then recovery follows", async (_, how) => {
     const context = await browser.newContext();
     const { page, watch } = await openHome(context);
-    const held: Route[] = [];
-    let ending = false;
-    await context.route(`**/assets/${stylesheet}`, (route) => (how === "abort" || ending ? route.abort() : void held.push(route)));
-    const started = Date.now();
-    await page.click('a[href="/lazy"]');
-    // Two bounded attempts, then the full page load of the target.
-    await page.waitForURL(`${server.origin}/lazy`, { timeout: 12_000, waitUntil: "commit" });
-    expect(Date.now() - started).toBeLessThan(12_000);
-    expect(watch.documents.at(-1)).toBe(`${server.origin}/lazy`);
-    // After the reload, an aborted stylesheet ends on the load-failure page. One that never answers
-    // holds the document's own parser (a render-blocking stylesheet), which only the browser can end.
-    if (how === "abort") await page.waitForSelector("main.route-load-failed", { timeout: 20_000 });
-    // A request left unanswered can keep the context from closing: end the held ones first, and any the
-    // reloaded page asks for meanwhile (held after this line, it would hang the close until the test's timeout).
-    ending = true;
-    await Promise.all(held.map((route) => route.abort().catch(() => {})));
-    await context.close();
+    const silent = startSilentServer();
+    await context.route(`**/assets/${stylesheet}`, (route) =>
+      how === "abort" ? route.abort() : route.continue({ url: `${silent.origin}/assets/${stylesheet}` }),
+    );
+    try {
+      const started = Date.now();
+      await page.click('a[href="/lazy"]');
+      // Two bounded attempts, then the full page load of the target.
+      await page.waitForURL(`${server.origin}/lazy`, { timeout: 12_000, waitUntil: "commit" });
+      expect(Date.now() - started).toBeLessThan(12_000);
+      expect(watch.documents.at(-1)).toBe(`${server.origin}/lazy`);
+      if (how === "hang") expect(silent.connections()).toBeGreaterThan(0);
+      // After the reload, an aborted stylesheet ends on the load-failure page. One that never answers
+      // holds the document's own parser (a render-blocking stylesheet), which only the browser can end.
+      if (how === "abort") await page.waitForSelector("main.route-load-failed", { timeout: 20_000 });
+    } finally {
+      silent.stop();
+      await within(context.close(), "the browser context to close", 15_000);
+    }
   });
 });
 
