@@ -18,9 +18,11 @@ async function open(path = "/fetchers"): Promise<{ page: Page; watch: PageWatch 
 const number = async (page: Page, selector: string) => Number(await page.textContent(selector));
 
 describe("with JavaScript", () => {
-  test("a like counts up at once, stays counted after the server answers, and the page's loader runs again", async () => {
+  test("a like counts up at once, stays counted after the server answers, and the page's loader runs again, once", async () => {
     const { page, watch } = await open();
     const [likes, loads] = [await number(page, "#likes"), await number(page, "#fetchers-loads")];
+    const pageData: string[] = [];
+    page.on("request", (r) => void (r.url().includes("/__data/") && pageData.push(`${r.method()} ${new URL(r.url()).pathname}`)));
     // Hold the answer back, to see what the page shows while the post is on its way.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -36,6 +38,9 @@ describe("with JavaScript", () => {
     await page.waitForFunction((n) => Number(document.querySelector("#likes")?.textContent) === n + 1, likes);
     release();
     await page.waitForFunction((n) => Number(document.querySelector("#fetchers-loads")?.textContent) > n, loads);
+    // The post's answer holds the page's data, loaded after the action: nothing asks for it again.
+    expect(await number(page, "#fetchers-loads")).toBe(loads + 1);
+    expect(pageData).toEqual(["POST /__data/fetchers"]);
     expect(await number(page, "#likes")).toBe(likes + 1);
     expect(new Set(await page.evaluate(() => (window as unknown as { seen: string[] }).seen))).toEqual(new Set([String(likes + 1)]));
     expect(page.url()).toBe(`${on.server.origin}/fetchers`);

@@ -3,7 +3,7 @@
 // action (a redirect's page, or this one); an outcome or an error shows as a navigation would.
 import type { FetcherRequest } from "../navigation.ts";
 import { go, revalidate } from "./moves.ts";
-import { commitPage, ready, settleAll, type NavigatorState } from "./navigator.ts";
+import { commitPage, isCurrent, ready, settleAll, type NavigatorState } from "./navigator.ts";
 import { fetchPageData, NotPageData, type FetchedPage } from "./page-data-client.ts";
 import { clearPrefetched } from "./prefetch.ts";
 import { submittedForm } from "./submit.ts";
@@ -58,9 +58,10 @@ export async function fetchFor(n: NavigatorState, request: FetcherRequest): Prom
       return await showInPlace(n, fetched, signal);
     }
     // A form's action: its value, shown with the page's loaders run again (the page shows what it changed).
+    // Posted to the page showing, the response holds them.
     if (form) {
       withPage({ data: payload.actionData });
-      return await revalidate(n, { kind: "action", form, status, result: payload.actionData });
+      return await revalidate(n, { kind: "action", form, status, result: payload.actionData }, isCurrent(target) ? fetched : undefined);
     }
     const live = n.open(payload, n.store.getState().page);
     done({ data: live.view.data.get(payload.levels.at(-1)?.id ?? "") });

@@ -91,9 +91,11 @@ export async function go(n: NavigatorState, to: string, options: GoOptions = {})
 
 /**
  * The page showing, loaded again where its plan says (every level, unless a route's shouldRevalidate or an
- * action's error status keeps it), its URL and scroll position unchanged.
+ * action's error status keeps it), its URL and scroll position unchanged. `answered`: the page's data as an
+ * action posted to this page answered it, loaded after the action already; asking again would run its
+ * loaders twice.
  */
-export async function revalidate(n: NavigatorState, cause: LoadCause = { kind: "revalidation" }): Promise<void> {
+export async function revalidate(n: NavigatorState, cause: LoadCause = { kind: "revalidation" }, answered?: FetchedPage): Promise<void> {
   // What was loaded ahead may have changed too.
   clearPrefetched(n);
   const here = new URL(location.href);
@@ -102,7 +104,7 @@ export async function revalidate(n: NavigatorState, cause: LoadCause = { kind: "
   if (plan.keep.length > 0 && plan.keep.every(Boolean)) return commitPage(n, n.store.getState());
   const controller = begin(n, { kind: "loading", to: here.href });
   try {
-    const fetched = await fetchPageData(here, n.buildId, controller.signal, { keep: plan.prefix });
+    const fetched = answered ?? (await fetchPageData(here, n.buildId, controller.signal, { keep: plan.prefix }));
     await show(n, fetched, here, plan, { history: "none", scroll: false }, cause, controller.signal);
   } catch (error) {
     if (controller.signal.aborted) return;
