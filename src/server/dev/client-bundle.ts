@@ -6,7 +6,7 @@ export const CLIENT_SHELL_PATH = "/__dev/client";
 
 export type ClientBundle =
   | { ok: true; url: string }
-  /** The client does not build: Bun's own page, which shows the errors and reloads itself once they are fixed. */
+  /** The client does not build: Bun's own page, which shows the errors (serve it as `clientFailurePage`). */
   | { ok: false; errorPage: Response };
 
 export interface ClientBundles {
@@ -22,12 +22,22 @@ export interface ClientBundles {
    * bundle has built; empty if this Bun spells it otherwise.
    */
   styleSources(): readonly string[];
+  /**
+   * Resolves once the client builds again, asking Bun every quarter second. Bun's error page reloads itself
+   * when a build fixes it, but not after a fix whose build ended before the page's socket subscribed
+   * (oven-sh/bun#42075): the page would stay on the error. Rejects if the dev server stops answering.
+   */
+  fixed(): Promise<void>;
 }
+
+/** How often `fixed` asks Bun, while the client does not build. */
+const FIXED_POLL_MS = 250;
 
 /** `server`: where this process listens, once it does. */
 export function clientBundles(server: () => URL): ClientBundles {
   const styleSources: string[] = [];
   let overlayRead = false;
+  let fixing: Promise<void> | undefined;
 
   /** The overlay's style is in the bundle's runtime, which changes with Bun's version only: read once. */
   async function readOverlayStyle(url: string): Promise<void> {
@@ -37,18 +47,29 @@ export function clientBundles(server: () => URL): ClientBundles {
     if (style) styleSources.push(`'sha256-${new Bun.CryptoHasher("sha256").update(style).digest("base64")}'`);
   }
 
+  async function current(): Promise<ClientBundle> {
+    const response = await fetch(new URL(CLIENT_SHELL_PATH, server()));
+    const html = await response.text();
+    const url = /<script\b[^>]*\bsrc="(\/[^"]+)"/.exec(html)?.[1];
+    if (!response.ok || !url) {
+      const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
+      return { ok: false, errorPage: new Response(html, { status: response.ok ? 500 : response.status, headers }) };
+    }
+    if (!overlayRead) await readOverlayStyle(url);
+    return { ok: true, url };
+  }
+
+  async function untilFixed(): Promise<void> {
+    try {
+      while (!(await current()).ok) await Bun.sleep(FIXED_POLL_MS);
+    } finally {
+      fixing = undefined;
+    }
+  }
+
   return {
-    async current() {
-      const response = await fetch(new URL(CLIENT_SHELL_PATH, server()));
-      const html = await response.text();
-      const url = /<script\b[^>]*\bsrc="(\/[^"]+)"/.exec(html)?.[1];
-      if (!response.ok || !url) {
-        const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
-        return { ok: false, errorPage: new Response(html, { status: response.ok ? 500 : response.status, headers }) };
-      }
-      if (!overlayRead) await readOverlayStyle(url);
-      return { ok: true, url };
-    },
+    current,
     styleSources: () => styleSources,
+    fixed: () => (fixing ??= untilFixed()),
   };
 }

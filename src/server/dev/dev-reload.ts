@@ -23,6 +23,8 @@ export interface DevReload {
    * pages reload to it too (the browser does not show this error by itself).
    */
   fail(failure: DevFailure, change?: { reload?: boolean }): void;
+  /** An event that changes nothing here: error pages reload, since what they show was fixed elsewhere (Bun's client build). */
+  nudge(): void;
   /** The server-sent event stream each page listens to. */
   events(signal: AbortSignal): Response;
   close(): void;
@@ -68,6 +70,7 @@ export function createDevReload({ heartbeatMs = 5_000 } = {}): DevReload {
       failure = next;
       publish(reload);
     },
+    nudge: () => publish(),
     events(signal) {
       let end = () => {};
       const body = new ReadableStream<Uint8Array>({
@@ -114,11 +117,14 @@ function withStyleSources(csp: string, sources: readonly string[]): string {
   return csp.replace(/(^|;\s*)style-src ([^;]*)/, `$1style-src $2 'unsafe-hashes' ${sources.join(" ")}`);
 }
 
-/** The script goes at the very end of an HTML page, under the page's CSP nonce, after React's last chunk. */
-function withReloadScript(response: Response, served: DevState, styleSources: readonly string[]): Response {
+/**
+ * The script goes at the very end of an HTML page, under the page's CSP nonce, after React's last chunk.
+ * `errorPage`: the page reloads on any event, as it cannot tell what would fix it.
+ */
+function withReloadScript(response: Response, served: DevState, styleSources: readonly string[], { errorPage = false } = {}): Response {
   const csp = response.headers.get("content-security-policy");
   const nonce = /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
-  const tag = `<script${nonce ? ` nonce="${nonce}"` : ""}>${reloadScript(served)}</script>`;
+  const tag = `<script${nonce ? ` nonce="${nonce}"` : ""}>${reloadScript(served, { errorPage })}</script>`;
   const body = response.body!.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({ flush: (controller) => controller.enqueue(encoder.encode(tag)) }),
   );
@@ -126,6 +132,11 @@ function withReloadScript(response: Response, served: DevState, styleSources: re
   headers.delete("content-length");
   if (csp) headers.set("content-security-policy", withStyleSources(csp, styleSources));
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** Bun's page for a client that does not build, with the script that reloads it on the next event (`nudge`). */
+export function clientFailurePage(page: Response, served: DevState): Response {
+  return withReloadScript(page, served, [], { errorPage: true });
 }
 
 function wantsPage(pathname: string): boolean {

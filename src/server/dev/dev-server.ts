@@ -22,7 +22,7 @@ import { configOrExit } from "../startup-config.ts";
 import { CLIENT_SHELL_PATH, clientBundles, type ClientBundles } from "./client-bundle.ts";
 import clientShell from "./client.html";
 import { describeError } from "./dev-page.ts";
-import { createDevReload, devReloadPlugin, type DevFailure, type DevReload } from "./dev-reload.ts";
+import { clientFailurePage, createDevReload, devReloadPlugin, type DevFailure, type DevReload } from "./dev-reload.ts";
 import { createEditQueue, type EditQueue } from "./edit-queue.ts";
 import type { ServerApp } from "./server-app.ts";
 import { startLogs } from "./start-log.ts";
@@ -82,7 +82,10 @@ function devRoot(app: DevApp, { config, reload, edits, bundles }: Parts) {
       // While the app fails, every page is the error page (devReloadPlugin): it loads no client.
       if (pathname.startsWith("/assets/") || !app.serve || reload.failure) return;
       const bundle = await bundles.current();
-      if (!bundle.ok) return bundle.errorPage;
+      if (!bundle.ok) {
+        void bundles.fixed().then(reload.nudge, () => {});
+        return clientFailurePage(bundle.errorPage, reload.state);
+      }
       app.entryUrl = bundle.url;
     })
     .use(devReloadPlugin(reload, { styleSources: bundles.styleSources }))

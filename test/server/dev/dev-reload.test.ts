@@ -8,12 +8,13 @@ import { join } from "node:path";
 import { Elysia } from "elysia";
 import type { ClientAssets } from "../../../src/server/assets/assets.ts";
 import { createDevClient, stylesSourceKey } from "../../../src/server/dev/dev-client.ts";
-import { DEV_EVENTS_PATH, describeError, type DevState } from "../../../src/server/dev/dev-page.ts";
-import { createDevReload, devReloadPlugin, type DevReload } from "../../../src/server/dev/dev-reload.ts";
+import { clientBundles } from "../../../src/server/dev/client-bundle.ts";
+import { DEV_EVENTS_PATH, describeError, reloadScript, type DevState } from "../../../src/server/dev/dev-page.ts";
+import { clientFailurePage, createDevReload, devReloadPlugin, type DevReload } from "../../../src/server/dev/dev-reload.ts";
 import { createEditQueue } from "../../../src/server/dev/edit-queue.ts";
 import { lazyPage } from "../../../src/runtime/lazy-page.ts";
 import { rawExchange } from "../../support/raw-http.ts";
-import { changes } from "../../support/until.ts";
+import { changes, until } from "../../support/until.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -103,6 +104,15 @@ describe("the event stream", () => {
     });
   });
 
+  test("a nudge changes the update and nothing else: error pages reload, pages with hot updates stay", () => {
+    const reload = createDevReload();
+    reload.fail({ title: "broken", detail: "x" });
+    const before = reload.state;
+    reload.nudge();
+    expect(reload.state).toEqual({ ...before, update: expect.not.stringMatching(`^${before.update}$`) });
+    expect(reload.failure).toEqual({ title: "broken", detail: "x" });
+  });
+
   test("two processes never share a version, so a restart always reloads the page", () => {
     expect(createDevReload().state.version).not.toBe(createDevReload().state.version);
   });
@@ -179,6 +189,57 @@ describe("pages in development", () => {
 
     reload.ready();
     expect((await fetch(`${origin}/page`)).status).toBe(200);
+  });
+});
+
+describe("a client that does not build", () => {
+  /** Bun's development server as clientBundles reads it: its page for the client shell, failing until `fix()`. */
+  function bunShell() {
+    let ok = false;
+    let asked = 0;
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(request) {
+        const { pathname } = new URL(request.url);
+        if (pathname === "/_bun/client/entry.js") return new Response('h("bun-hmr",{style:"display:none"})');
+        asked++;
+        return ok
+          ? new Response('<!doctype html><script type="module" src="/_bun/client/entry.js"></script>', { headers: { "content-type": "text/html" } })
+          : new Response("<!doctype html><title>Bun - Build Failed</title>", { status: 500, headers: { "content-type": "text/html" } });
+      },
+    });
+    cleanups.push(() => server.stop(true));
+    return { server, bundles: clientBundles(() => server.url), fix: () => void (ok = true), asked: () => asked };
+  }
+
+  test("Bun's page goes out with the script that reloads it on the next event, for the state it was served with", async () => {
+    const reload = createDevReload();
+    const { bundles } = bunShell();
+    const bundle = await bundles.current();
+    if (bundle.ok) throw new Error("the shell was expected to fail");
+    const page = clientFailurePage(bundle.errorPage, reload.state);
+    expect(page.status).toBe(500);
+    const html = await page.text();
+    expect(html).toStartWith("<!doctype html><title>Bun - Build Failed</title>");
+    expect(html).toEndWith(`<script>${reloadScript(reload.state, { errorPage: true })}</script>`);
+  });
+
+  test("fixed() resolves once Bun builds the client again, one poll for every caller; it rejects once Bun is gone", async () => {
+    const { bundles, fix, asked } = bunShell();
+    let resolved = false;
+    const first = bundles.fixed().then(() => (resolved = true));
+    expect(bundles.fixed()).toBe(bundles.fixed());
+    await until(() => asked() >= 3, "Bun to be asked three times");
+    expect(resolved).toBe(false);
+    fix();
+    await first;
+    expect(await bundles.current()).toEqual({ ok: true, url: "/_bun/client/entry.js" });
+    // Broken again, and then the server gone: the next poll fails rather than asking forever.
+    const { bundles: again, server: gone } = bunShell();
+    const polling = again.fixed();
+    await gone.stop(true);
+    await expect(polling).rejects.toThrow();
   });
 });
 
