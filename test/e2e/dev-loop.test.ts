@@ -298,6 +298,12 @@ describe("bun run dev", () => {
     const fresh = await fetch(`${origin}/search`);
     expect(fresh.status).toBe(500);
     expect(await fresh.text()).toContain("Build Failed");
+    // One whose Bun socket never hears the fix, as when the fix's build ends before the page subscribes
+    // (oven-sh/bun#42075): the dev server's own script reloads it.
+    const deaf = await browser.newPage();
+    await deaf.routeWebSocket(/\/_bun\/hmr/, () => {});
+    expect((await deaf.goto(`${origin}/search`))!.status()).toBe(500);
+    expect(await deaf.title()).toContain("Build Failed");
 
     // The entry is no component: the fix reloads the page.
     await writeFile(join(copy, ENTRY), original);
@@ -305,6 +311,8 @@ describe("bun run dev", () => {
     await live();
     expect(await page.evaluate(() => (window as unknown as { devMarker?: string }).devMarker)).toBe("client edit");
     await overlayGone();
+    await deaf.waitForFunction(() => document.documentElement.dataset.hydrated === "true", null, { timeout: 10_000 });
+    await deaf.close();
   });
 
   test("an edit to a server-only file of the framework rebuilds the server code and reloads the page, without a restart", async () => {
