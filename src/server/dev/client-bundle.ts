@@ -6,7 +6,7 @@ export const CLIENT_SHELL_PATH = "/__dev/client";
 
 export type ClientBundle =
   | { ok: true; url: string }
-  /** The client does not build: Bun's own page, which shows the errors (serve it as `clientFailurePage`). */
+  /** The client does not build: Bun's own page, which shows the errors (serve it as `clientFailurePage`, and `watchForFix`). */
   | { ok: false; errorPage: Response };
 
 export interface ClientBundles {
@@ -23,21 +23,22 @@ export interface ClientBundles {
    */
   styleSources(): readonly string[];
   /**
-   * Resolves once the client builds again, asking Bun every quarter second. Bun's error page reloads itself
-   * when a build fixes it, but not after a fix whose build ended before the page's socket subscribed
-   * (oven-sh/bun#42075): the page would stay on the error. Rejects if the dev server stops answering.
+   * Asks Bun every quarter second until the client builds again, then calls `onFixed`: once, however many
+   * pages got the error meanwhile. Bun's error page reloads itself when a build fixes it, but not after a fix
+   * whose build ended before the page's socket subscribed (oven-sh/bun#42075): it would stay on the error.
+   * Stops without a call if the dev server stops answering.
    */
-  fixed(): Promise<void>;
+  watchForFix(): void;
 }
 
-/** How often `fixed` asks Bun, while the client does not build. */
-const FIXED_POLL_MS = 250;
+/** How often `watchForFix` asks Bun, while the client does not build. */
+const FIX_POLL_MS = 250;
 
 /** `server`: where this process listens, once it does. */
-export function clientBundles(server: () => URL): ClientBundles {
+export function clientBundles(server: () => URL, { onFixed = () => {} }: { onFixed?: () => void } = {}): ClientBundles {
   const styleSources: string[] = [];
   let overlayRead = false;
-  let fixing: Promise<void> | undefined;
+  let watching = false;
 
   /** The overlay's style is in the bundle's runtime, which changes with Bun's version only: read once. */
   async function readOverlayStyle(url: string): Promise<void> {
@@ -59,17 +60,24 @@ export function clientBundles(server: () => URL): ClientBundles {
     return { ok: true, url };
   }
 
-  async function untilFixed(): Promise<void> {
+  async function untilFixed(): Promise<boolean> {
     try {
-      while (!(await current()).ok) await Bun.sleep(FIXED_POLL_MS);
+      while (!(await current()).ok) await Bun.sleep(FIX_POLL_MS);
+      return true;
+    } catch {
+      return false;
     } finally {
-      fixing = undefined;
+      watching = false;
     }
   }
 
   return {
     current,
     styleSources: () => styleSources,
-    fixed: () => (fixing ??= untilFixed()),
+    watchForFix() {
+      if (watching) return;
+      watching = true;
+      void untilFixed().then((fixed) => fixed && onFixed());
+    },
   };
 }

@@ -83,7 +83,7 @@ function devRoot(app: DevApp, { config, reload, edits, bundles }: Parts) {
       if (pathname.startsWith("/assets/") || !app.serve || reload.failure) return;
       const bundle = await bundles.current();
       if (!bundle.ok) {
-        void bundles.fixed().then(reload.nudge, () => {});
+        bundles.watchForFix();
         return clientFailurePage(bundle.errorPage, reload.state);
       }
       app.entryUrl = bundle.url;
@@ -199,8 +199,9 @@ export async function startDevServer(env: Record<string, string | undefined>): P
   const config = configOrExit(env);
   const app: DevApp = { serve: undefined, entryUrl: "", handleEdits: async () => {}, savedSinceBuild: () => [] };
   const edits = createEditQueue((files) => app.handleEdits(files));
-  const bundles = clientBundles(() => root.server!.url);
-  const parts: Parts = { config, reload: createDevReload(), edits, bundles };
+  const reload = createDevReload();
+  const bundles = clientBundles(() => root.server!.url, { onFixed: reload.nudge });
+  const parts: Parts = { config, reload, edits, bundles };
   const root = devRoot(app, parts);
   // No reusePort here: a second dev server on the same port should fail loudly, not split the requests.
   // Listening first: requests wait above for the app, and Bun's development server can start bundling.
