@@ -2,7 +2,7 @@
 // stylesheet inline (no request for it, no CSP violation), route stylesheets still loaded as links, and none of the
 // page's modules (fetched and run once it has painted). On the fixture app (test/fixtures/app).
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { hydrated, launchBrowser, listenApp, watchPage, type ListeningApp } from "brisk/test";
 import { FIXTURE } from "../support/app.ts";
 
@@ -81,6 +81,47 @@ test("a page rendered per request asks for its modules only once its first conte
   expect(entry).toBeDefined();
   expect(scripts.length).toBeGreaterThan(1);
   for (const script of scripts) expect({ ...script, afterPaint: script.start >= fcp! }).toEqual({ ...script, afterPaint: true });
+  expect(watch.problems).toEqual([]);
+  await page.close();
+});
+
+/** When each of the page's scripts was requested, and when it painted (undefined: it did not). */
+const timings = (page: Page) =>
+  page.evaluate(() => ({
+    fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
+    load: performance.getEntriesByType("navigation")[0]!.toJSON().loadEventEnd as number,
+    scripts: performance
+      .getEntriesByType("resource")
+      .filter((e) => new URL(e.name).pathname.endsWith(".js"))
+      .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
+  }));
+
+test("in a tab hidden as it loads (where nothing paints), the modules are asked for at once, not after a paint: the page hydrates", async () => {
+  const page = await browser.newPage();
+  const watch = watchPage(page);
+  // Headless Chromium shows every tab: the page is told it is hidden, as a background tab is.
+  await page.addInitScript(() => Object.defineProperty(document, "visibilityState", { get: () => "hidden" }));
+  await page.goto(`${server.origin}/types`);
+  await hydrated(page);
+  const { fcp, scripts } = await timings(page);
+  const entry = scripts.find((s) => s.path.startsWith("/assets/entry-client-"))!;
+  // Before any paint: a hidden tab's entry does not wait for one.
+  expect(entry.start).toBeLessThan(fcp ?? Infinity);
+  expect(watch.problems).toEqual([]);
+  await page.close();
+});
+
+test("a page with nothing contentful to paint still asks for its modules once it has loaded, and hydrates", async () => {
+  const page = await browser.newPage();
+  const watch = watchPage(page);
+  await page.goto(`${server.origin}/blank`);
+  await hydrated(page);
+  const { fcp, load, scripts } = await timings(page);
+  expect(fcp).toBeUndefined();
+  const entry = scripts.find((s) => s.path.startsWith("/assets/entry-client-"))!;
+  expect(entry.start).toBeGreaterThanOrEqual(load);
+  expect(await page.isVisible("#blank")).toBe(false);
+  expect(await page.locator("#blank").count()).toBe(1);
   expect(watch.problems).toEqual([]);
   await page.close();
 });
