@@ -1,7 +1,6 @@
 // silent-server.ts (test support): a server that accepts connections and never answers, for a request that
-// "never answers" at the network, where the browser sees it as such. Holding the request inside Playwright's
-// route handler instead leaves a route pending in the driver, and one such kept context.close() waiting
-// until the test's timeout in CI runs (and the browser's teardown then failed the tests after it).
+// "never answers" at the network, where the browser sees it as such. A request held in Playwright's route
+// handler instead stays paused inside Chromium, and closing the browser context waits for paused requests.
 import type { Socket } from "bun";
 
 export interface SilentServer {
