@@ -11,9 +11,12 @@ export const PAGE_DATA_PREFIX = "/__data";
 /**
  * The page-data query parameter by which the client says how many outer levels of the page it already
  * shows and keeps (a layout between two of its children): their loaders do not run. In the URL, not a
- * header, so a cache that keeps page data keeps partial and whole responses apart.
+ * header, so a cache that keeps page data keeps partial and whole responses apart. On a post, only
+ * `KEEP_ALL`: a fetcher's post from another page shows none of the target's levels, so no loader runs after
+ * the action; any other post loads every level again, to show what the action changed.
  */
 export const KEEP_PARAM = "_keep";
+export const KEEP_ALL = "all";
 
 export const PAGE_DATA_TYPE = "application/x-ndjson";
 

@@ -2,6 +2,7 @@
 // data, the page staying where it is. An action's response is followed by the page loaded again as after any
 // action (a redirect's page, or this one); an outcome or an error shows as a navigation would.
 import type { FetcherRequest } from "../navigation.ts";
+import { KEEP_ALL } from "../page-payload.ts";
 import { go, revalidate } from "./moves.ts";
 import { commitPage, isCurrent, ready, settleAll, type NavigatorState } from "./navigator.ts";
 import { fetchPageData, NotPageData, type FetchedPage } from "./page-data-client.ts";
@@ -46,8 +47,10 @@ export async function fetchFor(n: NavigatorState, request: FetcherRequest): Prom
   const form = body ? submittedForm("POST", target, body, request.formData ?? new FormData()) : undefined;
   // An action may change what was loaded ahead.
   if (body) clearPrefetched(n);
+  // Posted from another page, the target's levels are never shown: its loaders need not run after the action.
+  const here = isCurrent(target);
   try {
-    const fetched = await fetchPageData(target, n.buildId, signal, { body });
+    const fetched = await fetchPageData(target, n.buildId, signal, { body, keep: form && !here ? KEEP_ALL : undefined });
     const { payload, status } = fetched;
     if (payload.outcome?.kind === "redirect") {
       withPage(undefined);
@@ -61,7 +64,7 @@ export async function fetchFor(n: NavigatorState, request: FetcherRequest): Prom
     // Posted to the page showing, the response holds them.
     if (form) {
       withPage({ data: payload.actionData });
-      return await revalidate(n, { kind: "action", form, status, result: payload.actionData }, isCurrent(target) ? fetched : undefined);
+      return await revalidate(n, { kind: "action", form, status, result: payload.actionData }, here ? fetched : undefined);
     }
     const live = n.open(payload, n.store.getState().page);
     done({ data: live.view.data.get(payload.levels.at(-1)?.id ?? "") });

@@ -1,6 +1,6 @@
 // page-data-client.ts: fetches a page's data for client navigation and reads its streamed lines.
 import { received } from "./received.ts";
-import { BUILD_HEADER, KEEP_PARAM, PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "../page-payload.ts";
+import { BUILD_HEADER, KEEP_ALL, KEEP_PARAM, PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "../page-payload.ts";
 
 /**
  * The response is not page data this client reads: a new deploy's, a proxy's HTML, or what a route without a page
@@ -61,9 +61,12 @@ function isPayload(value: unknown, buildId: string): value is PagePayload {
   );
 }
 
-/** The page data of `target`, without the loaders of the first `keep` levels, which the client shows already. */
-export function pageDataUrl(target: URL, keep = 0): string {
-  const search = keep > 0 ? `${target.search ? `${target.search}&` : "?"}${KEEP_PARAM}=${keep}` : target.search;
+/**
+ * The page data of `target`, without the loaders of the first `keep` levels, which the client shows already
+ * (`KEEP_ALL`: none, after a post from another page).
+ */
+export function pageDataUrl(target: URL, keep: number | typeof KEEP_ALL = 0): string {
+  const search = keep === KEEP_ALL || keep > 0 ? `${target.search ? `${target.search}&` : "?"}${KEEP_PARAM}=${keep}` : target.search;
   return `${PAGE_DATA_PREFIX}${target.pathname}${search}`;
 }
 
@@ -71,7 +74,12 @@ export function pageDataUrl(target: URL, keep = 0): string {
  * Network failures reject as they are (TypeError); anything unreadable rejects as NotPageData. With a
  * `body` it is a form post: the page data answers with the action's result and the page after it.
  */
-export async function fetchPageData(target: URL, buildId: string, signal: AbortSignal, { body, keep }: { body?: BodyInit; keep?: number } = {}): Promise<FetchedPage> {
+export async function fetchPageData(
+  target: URL,
+  buildId: string,
+  signal: AbortSignal,
+  { body, keep }: { body?: BodyInit; keep?: number | typeof KEEP_ALL } = {},
+): Promise<FetchedPage> {
   const headers: Record<string, string> = { accept: PAGE_DATA_TYPE };
   if (body) headers[BUILD_HEADER] = buildId;
   const init: RequestInit = { headers, signal, credentials: "same-origin" };

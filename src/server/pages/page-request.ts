@@ -24,7 +24,7 @@ export interface PageRequest {
   record: RequestContext;
   /** A form post's body, read and checked: the route's action runs first. */
   submission?: ActionBody;
-  /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM). */
+  /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM); Infinity: all. */
   keep?: number;
   /** The routes matched already by the checks before the render, when they ran. */
   match?: RouteMatch | null;

@@ -163,8 +163,9 @@ export async function resolvePage(page: PageRequest, deps: ResolveDeps): Promise
       return failAt(r, afterPost(error), match.levels.indexOf(acting), "action");
     }
   }
-  // After an action every level runs again: the page shows what the action changed.
-  const kept = submission ? 0 : Math.min(keep, match.levels.length - 1);
+  // After an action every level runs again: the page shows what the action changed. Unless the post came from
+  // another page (a fetcher's), which shows none of them; a navigation always shows its innermost level.
+  const kept = submission ? (keep === Infinity ? match.levels.length : 0) : Math.min(keep, match.levels.length - 1);
   const results = await load(r, match.levels.length, kept);
   const failure = results.findIndex((result) => result.status === "rejected");
   if (failure >= 0) {

@@ -54,7 +54,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 export interface PageTarget {
   url: URL;
   isData: boolean;
-  /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM). */
+  /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM); Infinity: all. */
   keep?: number;
 }
 

@@ -1,6 +1,6 @@
 // page-target.ts: what a page request's URL asks for (the document of a path, or its page data and how many
 // levels the client keeps), or the 4xx for a URL no page can answer, read once per request.
-import { KEEP_PARAM, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
+import { KEEP_ALL, KEEP_PARAM, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
 import { text } from "./responses.ts";
 import type { PageTarget, RequestContext } from "./context.ts";
 import { isPageDataPath } from "./request-path.ts";
@@ -43,9 +43,12 @@ function parseTarget(request: Request): PageTarget | Response {
 }
 
 /**
- * How many outer levels the client already shows: one plain number of levels, 1 to 999, or none. It only saves
- * their loaders; their middleware runs whatever it says, so a loose value is ignored rather than read leniently.
+ * How many outer levels the client already shows: one plain number of levels, 1 to 999, `all` (Infinity), or
+ * none. It only saves their loaders; their middleware runs whatever it says, so a loose value is ignored rather
+ * than read leniently.
  */
 function keepHint(hints: string[]): number {
-  return hints.length === 1 && /^[1-9][0-9]{0,2}$/.test(hints[0]!) ? Number(hints[0]) : 0;
+  if (hints.length !== 1) return 0;
+  if (hints[0] === KEEP_ALL) return Infinity;
+  return /^[1-9][0-9]{0,2}$/.test(hints[0]!) ? Number(hints[0]) : 0;
 }

@@ -263,6 +263,23 @@ describe("a post through page data (JavaScript on)", () => {
     expect(head.levels[0]!.data.count).toBe(written.length);
   });
 
+  test("from another page (a fetcher's post, _keep=all): the action's value, and no loader runs after it", async () => {
+    const loads = async () => (await pageData(await t.request("/__data/fetchers"))).levels[0]!.data.loads as number;
+    const before = await loads();
+    const res = await t.request("/__data/fetchers?_keep=all", form({ intent: "like" }));
+    expect(res.status).toBe(200);
+    const head = await pageData(res);
+    expect(head.actionData).toEqual({ likes: expect.any(Number) });
+    expect(head.levels).toEqual([{ id: "/fetchers", kept: true }]);
+    // The action's URL is the page's own: the hint is the framework's.
+    expect(head.search).toBe("");
+    // Only the load just above ran: the post's answer loaded nothing.
+    expect(await loads()).toBe(before + 1);
+    // Any other keep on a post loads every level again, as after any action.
+    const again = await pageData(await t.request("/__data/fetchers?_keep=1", form({ intent: "like" })));
+    expect(again.levels[0]).toEqual({ id: "/fetchers", data: { loads: before + 2, likes: again.actionData.likes } });
+  });
+
   test("a post from another build is refused (409) before the action runs", async () => {
     const before = written.length;
     const res = await t.request("/__data/form", form({ text: "stale" }, { ...SAME_ORIGIN, [BUILD_HEADER]: "another-build" }));

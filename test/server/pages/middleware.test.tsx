@@ -163,7 +163,7 @@ const lines = async (res: Response) =>
     .map((l) => (l.startsWith("[") ? parse(l) : JSON.parse(l)));
 
 /** Every request path into the vault, as a visitor's browser (or curl) would make it. */
-const KEEP_VALUES = ["1", "5", "1e0", "0x1", "Infinity", "1.5", "%201%20", "999999999999999999999", "999", "1000", "-1", "abc"];
+const KEEP_VALUES = ["1", "5", "all", "ALL", "1e0", "0x1", "Infinity", "1.5", "%201%20", "999999999999999999999", "999", "1000", "-1", "abc"];
 const paths: Array<[string, (cookie: string) => Promise<Response>]> = [
   ["document", (c) => request("/vault/secret", get(c))],
   ["document of the layout", (c) => request("/vault", get(c))],
@@ -212,6 +212,7 @@ describe("a layout's guard middleware holds on every request path", () => {
       // The data-returning action, and an action-only route (a like button's endpoint).
       expect((await request("/vault/secret", post("x=1", cookie))).status).toBe(401);
       expect((await request("/__data/vault/secret", post("x=1", cookie, DATA))).status).toBe(401);
+      expect((await request("/__data/vault/secret?_keep=all", post("x=1", cookie, DATA))).status).toBe(401);
       expect((await request("/vault/items/7/like", post("x=1", cookie))).status).toBe(401);
       expect((await request("/__data/vault/items/7/like", post("x=1", cookie, DATA))).status).toBe(401);
     }
