@@ -27,9 +27,8 @@ describe("after a fetcher whose action redirects (a shop's Add to cart)", () => 
     expect(await number(page, "#cart")).toBe(cart + 1);
     expect(await number(page, "#shop-loads")).toBe(loads + 1);
     expect(new Set(await seenTexts(page))).toEqual(new Set([String(cart + 1)]));
-    // The post, from another page, asked for none of the target's levels (_keep=all); the redirect's page
-    // asked for every level: none kept.
-    expect(data).toEqual(["POST /__data/shop/cart?_keep=all", "/__data/shop/items/21"]);
+    // The redirect's page asked for every level: none kept.
+    expect(data).toEqual(["POST /__data/shop/cart", "/__data/shop/items/21"]);
     expect(page.url()).toBe(`${on.server.origin}/shop/items/21`);
     expect(watch.documents).toHaveLength(1);
     expect(watch.problems).toEqual([]);
@@ -70,9 +69,24 @@ describe("which levels a move loads", () => {
     await page.click("#quiet");
     await page.locator("#quiet-state", { hasText: "idle" }).waitFor();
     expect(await number(page, "#plan-loads")).toBe(after);
-    // A post to the page showing answers with every level loaded after the action: nothing asks again. One to
-    // another route asks for none of its levels.
-    expect(data).toEqual(["POST /__data/plan/items/1", "POST /__data/plan/quiet?_keep=all", "/__data/plan/items/1?_keep=1"]);
+    // A post to the page showing answers with every level loaded after the action: nothing asks again.
+    expect(data).toEqual(["POST /__data/plan/items/1", "POST /__data/plan/quiet", "/__data/plan/items/1?_keep=1"]);
+    await page.context().close();
+  });
+
+  test("a fetcher's post to another page runs none of that page's loaders: the page showing loads again instead", async () => {
+    const { page, data } = await open("/plan/items/2");
+    const itemLoads = () => page.textContent("#plan-item").then((text) => Number(/loaded (\d+) times/.exec(text!)![1]));
+    const before = await itemLoads();
+    await page.click('a[href="/plan/items/1"]');
+    await page.locator("#plan-item", { hasText: "Item 1" }).waitFor();
+    await page.click("#elsewhere");
+    await page.locator("#elsewhere-state", { hasText: "idle" }).waitFor();
+    await page.click('a[href="/plan/items/2"]');
+    await page.locator("#plan-item", { hasText: "Item 2" }).waitFor();
+    // Loaded by this last visit alone: the post to it ran its action, not its loaders.
+    expect(await itemLoads()).toBe(before + 1);
+    expect(data).toEqual(["/__data/plan/items/1?_keep=1", "POST /__data/plan/items/2?_keep=all", "/__data/plan/items/1", "/__data/plan/items/2?_keep=1"]);
     await page.context().close();
   });
 

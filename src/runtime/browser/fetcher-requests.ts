@@ -47,10 +47,11 @@ export async function fetchFor(n: NavigatorState, request: FetcherRequest): Prom
   const form = body ? submittedForm("POST", target, body, request.formData ?? new FormData()) : undefined;
   // An action may change what was loaded ahead.
   if (body) clearPrefetched(n);
-  // Posted from another page, the target's levels are never shown: its loaders need not run after the action.
   const here = isCurrent(target);
+  // Posted from another page, a page's levels are never shown: its loaders need not run after the action.
+  const elsewhere = form && !here && n.tree.match(target.pathname)?.levels.at(-1)?.node.route.component !== undefined;
   try {
-    const fetched = await fetchPageData(target, n.buildId, signal, { body, keep: form && !here ? KEEP_ALL : undefined });
+    const fetched = await fetchPageData(target, n.buildId, signal, { body, keep: elsewhere ? KEEP_ALL : undefined });
     const { payload, status } = fetched;
     if (payload.outcome?.kind === "redirect") {
       withPage(undefined);
