@@ -67,19 +67,15 @@ export function levelElement(runtime: AppRuntime, page: PageView, depth: number)
   if (!level) return null;
   const { route, id } = level.node;
   const Component = route.component ?? Outlet;
-  const value = { depth, data: page.data.get(id) };
-  if (!route.fallbacks || isServerRender(runtime)) {
-    return (
-      <LevelContext key={key} value={value}>
-        <Component />
-      </LevelContext>
-    );
-  }
+  const content = (
+    <LevelContext key={key} value={{ depth, data: page.data.get(id) }}>
+      <Component />
+    </LevelContext>
+  );
+  if (!route.fallbacks || isServerRender(runtime)) return content;
   return (
     <PageBoundary key={key} fallbacks={route.fallbacks}>
-      <LevelContext value={value}>
-        <Component />
-      </LevelContext>
+      {content}
     </PageBoundary>
   );
 }
