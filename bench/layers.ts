@@ -24,7 +24,7 @@ import { initServerSentry } from "../src/server/monitoring/sentry.ts";
 import { handlePage } from "../src/server/pages/pages.ts";
 import { pageScope } from "../src/server/request/page-scope.ts";
 import { createCookies } from "../src/server/cookies/cookies.ts";
-import { scriptJson } from "../src/runtime/script-json.ts";
+import { scriptString } from "../src/runtime/script-json.ts";
 import app from "./app/app.ts";
 import { SESSION_COOKIE } from "./app/pages/session.server.ts";
 import { BENCH_APP } from "./lib/bench-app.ts";
@@ -80,7 +80,7 @@ try {
     },
     "cookie parse": () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).get(SESSION_COOKIE),
     "boot data (payload, config, JSON)": () =>
-      (get(), scriptJson({ page: { v: 2, path: "/items", search: "", route: "/items", assets: { css: [], js: [] }, data: itemsData, deferred: [] }, config: deps.clientConfig, host: "localhost", nonce: "x".repeat(24), queue: [] })),
+      (get(), scriptString(JSON.stringify({ page: { v: 2, path: "/items", search: "", route: "/items", assets: { css: [], js: [] }, data: itemsData, deferred: [] }, config: deps.clientConfig, host: "localhost", nonce: "x".repeat(24), queue: [] }))),
     "compression step, no Accept-Encoding": () => compressed(get(), new Response(html, { headers: { "content-type": "text/html" } })),
   };
   const asyncCases: Record<string, () => Promise<unknown>> = {

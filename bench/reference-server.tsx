@@ -21,7 +21,7 @@ import { Router } from "wouter";
 import { LevelContext } from "../src/runtime/loader-data.tsx";
 import { AppContext, type AppRuntime } from "../src/runtime/app-context.ts";
 import { staticNavigation, type PageView } from "../src/runtime/navigation.ts";
-import { scriptJson } from "../src/runtime/script-json.ts";
+import { scriptString } from "../src/runtime/script-json.ts";
 import { NotFound } from "./app/fallbacks.tsx";
 import { validateEntry } from "./app/guestbook/entry.ts";
 import { openGuestbook } from "./app/guestbook/store.server.ts";
@@ -121,7 +121,7 @@ export async function page(request: Request, path: string): Promise<Response> {
     </Shell>,
     {
       bootstrapModules: [asset(manifest.entry)],
-      bootstrapScriptContent: `window.__DATA__=${scriptJson({ path, data: boot })}`,
+      bootstrapScriptContent: `window.__DATA__=JSON.parse(${scriptString(JSON.stringify({ path, data: boot }))})`,
       signal: request.signal,
     },
   );

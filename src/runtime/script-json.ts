@@ -1,22 +1,4 @@
-// script-json.ts: JSON that is safe to place inside an inline <script>.
-
-const UNSAFE = /[<>&\u2028\u2029]/g;
-const ESCAPES: Record<string, string> = {
-  "<": "\\u003c",
-  ">": "\\u003e",
-  "&": "\\u0026",
-  "\u2028": "\\u2028",
-  "\u2029": "\\u2029",
-};
-
-/**
- * JSON.stringify already escapes lone surrogates and control characters; escaping `<`, `>` and `&`
- * as well means no value can close the script (`</script>`), open a comment (`<!--`), or end a line
- * for older JS parsers (U+2028, U+2029). The result is still valid JSON and a valid JS expression.
- */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(UNSAFE, (c) => ESCAPES[c]!);
-}
+// script-json.ts: JSON text that is safe to place inside an inline <script>, as the string JSON.parse is given.
 
 const UNSAFE_IN_STRING = /[\\'<>&\r\n\u2028\u2029]/g;
 const STRING_ESCAPES: Record<string, string> = {
@@ -32,9 +14,11 @@ const STRING_ESCAPES: Record<string, string> = {
 };
 
 /**
- * JSON text as a single-quoted string literal an inline <script> may hold (what it gives JSON.parse): the same
- * characters kept out as scriptJson, and the literal's own quote and backslash. JSON is full of `"` and seldom
- * holds `'`: JSON.stringify of the text escaped every `"` at several times the cost, and sent a byte more for each
+ * JSON text as a single-quoted string literal an inline <script> may hold (what it gives JSON.parse). JSON.stringify
+ * already escapes lone surrogates and control characters; escaping `<`, `>` and `&` as well means no value can
+ * close the script (`</script>`) or open a comment (`<!--`), and U+2028, U+2029 and line breaks cannot end a line
+ * of the literal; then the literal's own quote and backslash. JSON is full of `"` and seldom holds `'`:
+ * JSON.stringify of the text escaped every `"` at several times the cost, and sent a byte more for each
  * (bench/README.md, issue 30).
  */
 export function scriptString(json: string): string {

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { Browser, Page } from "playwright-core";
 import { createElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
-import { scriptJson } from "../../src/runtime/script-json.ts";
+import { scriptValue } from "../../src/server/pages/wire.ts";
 import { launchBrowser, listenApp, type ListeningApp } from "brisk/test";
 import { FIXTURE } from "../support/app.ts";
 import { MARKER, codeUnits, fuzzParams, hostileString } from "../support/fuzz.ts";
@@ -25,15 +25,15 @@ beforeAll(async () => {
 });
 
 /**
- * The embedding render.tsx uses (React's bootstrapScriptContent around scriptJson), plus a bare
- * <script> with scriptJson alone: React escapes `</script` itself, and scriptJson must not rely on that.
+ * The embedding render.tsx uses (React's bootstrapScriptContent around the JSON.parse of a script string), plus a
+ * bare <script> with scriptValue alone: React escapes `</script` itself, and scriptValue must not rely on that.
  */
 async function documentWith(q: string): Promise<string> {
   const html = createElement("html", null, createElement("body", null, createElement("p", null, "fixture")));
   const stream = await renderToReadableStream(html, {
-    bootstrapScriptContent: `window.__BRISK__=${scriptJson({ page: { levels: [{ data: { q } }] } })}`,
+    bootstrapScriptContent: `window.__BRISK__=${scriptValue({ page: { levels: [{ data: { q } }] } })}`,
   });
-  const bare = `<script>window.__BARE__=${scriptJson(q)}</script><p>after</p>`;
+  const bare = `<script>window.__BARE__=${scriptValue(q)}</script><p>after</p>`;
   return (await new Response(stream).text()).replace("</body>", `${bare}</body>`);
 }
 
@@ -65,11 +65,11 @@ function readBack(): Promise<ReadBack> {
 const loaded = { waitUntil: "domcontentloaded" } as const;
 
 describe("loader data reaches the browser exactly", () => {
-  test("scriptJson inside React's bootstrap script, parsed by Chromium: every string, lone surrogates included", async () => {
+  test("scriptValue inside React's bootstrap script, parsed by Chromium: every string, lone surrogates included", async () => {
     await fc.assert(
       fc.asyncProperty(hostileString({ loneSurrogates: true }), async (s) => {
         // setContent hands the document to Chromium's HTML parser without a navigation (~10 ms, not ~200):
-        // lone surrogates are escaped to ASCII by scriptJson, so no byte encoding is skipped that matters.
+        // lone surrogates are escaped to ASCII by JSON.stringify, so no byte encoding is skipped that matters.
         // document.open keeps the window, so clear the last values: a script that failed to run must not pass.
         pageErrors.length = 0;
         await page.evaluate(() => {

@@ -1,10 +1,10 @@
-// Property tests: loader data leaves the server as script JSON and as page data, and comes back exactly.
-// Lone surrogates cannot travel in a URL, so they are checked on scriptJson here and in Chromium in
-// test/e2e/serialization.test.ts.
+// Property tests: loader data leaves the server as JSON text in a script (scriptString, what the boot script and
+// every streamed value's script give JSON.parse) and as page data, and comes back exactly. Lone surrogates cannot
+// travel in a URL, so they are checked on scriptString here and in Chromium in test/e2e/serialization.test.ts.
 import { beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createContext, runInContext } from "node:vm";
-import { scriptJson } from "../../../src/runtime/script-json.ts";
+import { scriptString } from "../../../src/runtime/script-json.ts";
 import { serveApp, type ServedApp } from "brisk/test";
 import { FIXTURE } from "../../support/app.ts";
 import { fuzzParams, hostileString } from "../../support/fuzz.ts";
@@ -66,15 +66,16 @@ const loaderData = fc.letrec((tie) => ({
   ),
 })).value;
 
-describe("scriptJson", () => {
-  test("parses back to the same value as JSON and as a JS expression, lone surrogates and all", () => {
+describe("scriptString", () => {
+  test("parses back to the same value, and is the JSON text itself as a JS expression, lone surrogates and all", () => {
     fc.assert(
       fc.property(loaderData, (value) => {
-        const json = scriptJson(value);
+        const json = JSON.stringify(value);
+        const literal = scriptString(json);
         // JSON.parse turns -0 into 0 and NaN into null just as JSON.stringify does: compare to that.
-        const expected = JSON.parse(JSON.stringify(value));
-        expect(JSON.parse(json)).toEqual(expected);
-        expect(JSON.stringify(runInContext(`(${json})`, realm))).toBe(JSON.stringify(expected));
+        const expected = JSON.parse(json);
+        expect(JSON.parse(runInContext(literal, realm))).toEqual(expected);
+        expect(runInContext(literal, realm)).toBe(json);
       }),
       fuzzParams(),
     );
@@ -83,10 +84,10 @@ describe("scriptJson", () => {
   test("holds no character that can end a script or a JS line, and is well-formed UTF-16", () => {
     fc.assert(
       fc.property(loaderData, (value) => {
-        const json = scriptJson(value);
-        expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+        const literal = scriptString(JSON.stringify(value));
+        expect(literal).not.toMatch(/[<>&\r\n\u2028\u2029]/);
         // A lone surrogate would become U+FFFD when the page is encoded as UTF-8.
-        expect(json.isWellFormed()).toBe(true);
+        expect(literal.isWellFormed()).toBe(true);
       }),
       fuzzParams(),
     );
@@ -95,7 +96,7 @@ describe("scriptJson", () => {
   test("an HTML tokenizer ends the script exactly where the embedded JSON ends", async () => {
     await fc.assert(
       fc.asyncProperty(anyString, async (s) => {
-        const script = `var x=${scriptJson({ s })}`;
+        const script = `var x=JSON.parse(${scriptString(JSON.stringify({ s }))})`;
         const html = `<!doctype html><script>${script}</script><p>after</p><script>var y=1</script>`;
         expect(await scriptTexts(html)).toEqual([script, "var y=1"]);
       }),
