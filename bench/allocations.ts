@@ -15,7 +15,9 @@ import { createApp, renderPrerenderedPages } from "../src/server/create-app.ts";
 import { loadClientAssets } from "../src/server/assets/assets.ts";
 import app from "./app/app.ts";
 import { BENCH_APP } from "./lib/bench-app.ts";
+import { referencePathOf } from "./lib/results.ts";
 import { BENCH_COOKIE_SECRET, sessionCookie } from "./lib/session.ts";
+import { median } from "./lib/stats.ts";
 
 if (!Bun.env.BUN_JSC_largeHeapSize) {
   const env = { ...Bun.env, NODE_ENV: "production", BUN_JSC_largeHeapSize: String(2 ** 31) };
@@ -51,11 +53,10 @@ try {
   for (const path of paths) {
     const get = requestOf(path);
     const servers: Record<string, () => Promise<void>> = {
-      reference: () => drain(reference.page(get(), path === "/section/items" ? "/items" : path)),
+      reference: () => drain(reference.page(get(), referencePathOf(path))),
       brisk: () => drain(brisk.handle(get())),
     };
     for (const run of Object.values(servers)) for (let i = 0; i < WARMUP; i++) await run();
-    const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const times: Record<string, number[]> = { reference: [], brisk: [] };
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, run] of Object.entries(servers)) {

@@ -24,7 +24,7 @@ const RUNS = Number(Bun.env.TRACE_RUNS ?? 6);
 const PATH = Bun.env.TRACE_PATH ?? PATHS.items;
 const BASELINE = Bun.env.TRACE_BASELINE;
 const DUMP = Bun.env.TRACE_DUMP;
-const throttles = Bun.env.TRACE_THROTTLED === "1" ? [SLOW_4G] : [undefined];
+const THROTTLE = Bun.env.TRACE_THROTTLED === "1" ? SLOW_4G : undefined;
 const say = (message: string) => console.error(`paint-trace: ${message}`);
 
 pinSelf(LOAD_CORE);
@@ -47,19 +47,17 @@ try {
   ];
   if (BASELINE) targets.push({ ...(await fleet.startBaseline("baseline brisk, Sentry on", BASELINE, sentry)), hydrates: true });
   if (DUMP) await mkdir(DUMP, { recursive: true });
-  for (const throttle of throttles) {
-    const traces = new Map<string, PaintTrace[]>(targets.map((t) => [t.name, []]));
-    // A first load each, not kept: the servers' and the browser's first of anything.
-    for (let i = -1; i < RUNS; i++) {
-      for (const target of targets) {
-        const dump = DUMP && i >= 0 ? join(DUMP, `${target.name.replace(/\W+/g, "-")}-${throttle ? "throttled" : "unthrottled"}-${i}.json`) : undefined;
-        const trace = await tracedLoad(browser, elsewhere.url.href, target.origin + PATH, throttle, dump);
-        if (i >= 0) traces.get(target.name)!.push(trace);
-      }
+  const traces = new Map<string, PaintTrace[]>(targets.map((t) => [t.name, []]));
+  // A first load each, not kept: the servers' and the browser's first of anything.
+  for (let i = -1; i < RUNS; i++) {
+    for (const target of targets) {
+      const dump = DUMP && i >= 0 ? join(DUMP, `${target.name.replace(/\W+/g, "-")}-${THROTTLE ? "throttled" : "unthrottled"}-${i}.json`) : undefined;
+      const trace = await tracedLoad(browser, elsewhere.url.href, target.origin + PATH, THROTTLE, dump);
+      if (i >= 0) traces.get(target.name)!.push(trace);
     }
-    console.log(`\n## ${PATH}, ${throttle ? throttle.name : "unthrottled"}: medians of ${RUNS} traced loads (ms)\n`);
-    report(traces);
   }
+  console.log(`\n## ${PATH}, ${THROTTLE ? THROTTLE.name : "unthrottled"}: medians of ${RUNS} traced loads (ms)\n`);
+  report(traces);
 } finally {
   await browser.close();
   await elsewhere.stop(true);
@@ -69,8 +67,8 @@ try {
 
 function report(traces: Map<string, PaintTrace[]>) {
   const names = [...traces.keys()];
-  const med = (pick: (t: PaintTrace) => number | undefined) => (name: string) => {
-    const values = traces.get(name)!.map(pick).filter((v): v is number => v !== undefined);
+  const med = (pick: (t: PaintTrace) => number) => (name: string) => {
+    const values = traces.get(name)!.map(pick);
     return values.length ? median(values).toFixed(1) : "–";
   };
   const rows: Array<[string, (name: string) => string]> = [

@@ -10,6 +10,7 @@
 // which costs that row ~170 ms on this VM and nothing in the others.
 import type { Browser, CDPSession, Page } from "playwright-core";
 import { launchBrowser } from "brisk/test";
+import { within } from "../../test/support/until.ts";
 import { median } from "./stats.ts";
 
 export interface VisitorTarget {
@@ -152,7 +153,7 @@ function watchNetwork(cdp: CDPSession) {
  * Watches for the page's first contentful paint through DevTools' lifecycle events, so that nothing runs in the
  * page to ask; call before the navigation. Returns the wait for it.
  */
-export async function watchFirstPaint(cdp: CDPSession): Promise<(timeoutMs?: number) => Promise<void>> {
+export async function watchFirstPaint(cdp: CDPSession): Promise<() => Promise<void>> {
   await cdp.send("Page.enable");
   await cdp.send("Page.setLifecycleEventsEnabled", { enabled: true });
   const painted = new Promise<void>((resolve) => {
@@ -160,17 +161,7 @@ export async function watchFirstPaint(cdp: CDPSession): Promise<(timeoutMs?: num
       if (e.name === "firstContentfulPaint") resolve();
     });
   });
-  return async (timeoutMs = 30_000) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no first contentful paint within ${timeoutMs} ms`)), timeoutMs);
-    });
-    try {
-      await Promise.race([painted, late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  return () => within(painted, "the first contentful paint", 30_000);
 }
 
 /** Chromium's processes, all of them: the browser, its renderers, the GPU and network services. */
