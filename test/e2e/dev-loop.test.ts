@@ -311,7 +311,7 @@ describe("bun run dev", () => {
     await live();
     expect(await page.evaluate(() => (window as unknown as { devMarker?: string }).devMarker)).toBe("client edit");
     await overlayGone();
-    await deaf.waitForFunction(() => document.documentElement.dataset.hydrated === "true", null, { timeout: 10_000 });
+    await hydrated(deaf);
     await deaf.close();
   });
 

@@ -2,27 +2,20 @@
 // result shown before the server confirms it, and every outcome shown, with JavaScript on and off.
 import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { hydrated, watchPage, type PageWatch } from "brisk/test";
+import { hydrated } from "brisk/test";
 import { chromiumOnFixture } from "../support/chromium-on-fixture.ts";
+import { openPage } from "../support/opened-page.ts";
 
 const on = chromiumOnFixture();
 
-async function open(path = "/fetchers"): Promise<{ page: Page; watch: PageWatch }> {
-  const page = await on.browser.newPage();
-  const watch = watchPage(page);
-  await page.goto(on.server.origin + path);
-  await hydrated(page);
-  return { page, watch };
-}
+const open = (path = "/fetchers") => openPage(on.browser, on.server.origin, path);
 
 const number = async (page: Page, selector: string) => Number(await page.textContent(selector));
 
 describe("with JavaScript", () => {
   test("a like counts up at once, stays counted after the server answers, and the page's loader runs again, once", async () => {
-    const { page, watch } = await open();
+    const { page, watch, data } = await open();
     const [likes, loads] = [await number(page, "#likes"), await number(page, "#fetchers-loads")];
-    const pageData: string[] = [];
-    page.on("request", (r) => void (r.url().includes("/__data/") && pageData.push(`${r.method()} ${new URL(r.url()).pathname}`)));
     // Hold the answer back, to see what the page shows while the post is on its way.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -40,13 +33,13 @@ describe("with JavaScript", () => {
     await page.waitForFunction((n) => Number(document.querySelector("#fetchers-loads")?.textContent) > n, loads);
     // The post's answer holds the page's data, loaded after the action: nothing asks for it again.
     expect(await number(page, "#fetchers-loads")).toBe(loads + 1);
-    expect(pageData).toEqual(["POST /__data/fetchers"]);
+    expect(data).toEqual(["POST /__data/fetchers"]);
     expect(await number(page, "#likes")).toBe(likes + 1);
     expect(new Set(await page.evaluate(() => (window as unknown as { seen: string[] }).seen))).toEqual(new Set([String(likes + 1)]));
     expect(page.url()).toBe(`${on.server.origin}/fetchers`);
     expect(watch.documents).toHaveLength(1);
     expect(watch.problems).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   test("data a fetcher loaded is loaded again after another fetcher's action: it shows what the action changed", async () => {
@@ -62,7 +55,7 @@ describe("with JavaScript", () => {
     expect(await number(page, "#likes")).toBe(before + 1);
     expect(watch.documents).toHaveLength(1);
     expect(watch.problems).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   test("several at once, each with its own state: a load completes while a like is still on its way", async () => {
@@ -77,7 +70,7 @@ describe("with JavaScript", () => {
     expect(await number(page, "#likes")).toBe(likes + 1);
     expect(await page.textContent("#secret-state")).toBe("idle");
     release();
-    await page.close();
+    await page.context().close();
   });
 
   test("signed out, the secret's 401 shows the sign-in page, the URL unchanged", async () => {
@@ -86,7 +79,7 @@ describe("with JavaScript", () => {
     await page.waitForSelector("text=Sign-in required");
     expect(page.url()).toBe(`${on.server.origin}/fetchers`);
     expect(watch.documents).toHaveLength(1);
-    await page.close();
+    await page.context().close();
   });
 
   test("signed in, the secret shows in place", async () => {
@@ -108,7 +101,7 @@ describe("with JavaScript", () => {
     const { page } = await open();
     await page.click("text=Missing");
     await page.waitForSelector("text=Page not found");
-    await page.close();
+    await page.context().close();
   });
 
   test("an error shows the error page with the server's digest", async () => {
@@ -116,7 +109,7 @@ describe("with JavaScript", () => {
     await page.click("text=Boom");
     await page.waitForSelector("main.global-error");
     expect(await page.textContent("main.global-error")).toMatch(/server-side exception.*Digest: [0-9a-z]{10}/s);
-    await page.close();
+    await page.context().close();
   });
 
   test("a redirect navigates", async () => {
@@ -124,7 +117,7 @@ describe("with JavaScript", () => {
     await Promise.all([page.waitForURL(`${on.server.origin}/shop`), page.click("text=Move")]);
     await page.waitForSelector("#shop-index");
     expect(watch.documents).toHaveLength(1);
-    await page.close();
+    await page.context().close();
   });
 
   test("a load brings another route's data without moving the page", async () => {
@@ -132,7 +125,7 @@ describe("with JavaScript", () => {
     await page.click("#load-item");
     await page.waitForFunction(() => document.querySelector("#loaded")?.textContent === "item 9");
     expect(page.url()).toBe(`${on.server.origin}/fetchers`);
-    await page.close();
+    await page.context().close();
   });
 });
 

@@ -19,19 +19,18 @@ export const FIXTURE_PUBLIC_DIR = join(import.meta.dir, "../fixtures/public");
 /** brisk/test's options for the fixture app, with its own public/: spread them under a test's own. */
 export const FIXTURE = { app: FIXTURE_APP_MODULE, publicDir: FIXTURE_PUBLIC_DIR } as const satisfies ServeOptions;
 
-export function loadApp(appModule: string = FIXTURE_APP_MODULE): Promise<AppDefinition> {
-  return loadAppModule(appModule);
+export function loadApp(): Promise<AppDefinition> {
+  return loadAppModule(FIXTURE_APP_MODULE);
 }
 
-/** The fixture app has its own public/; any other app takes the project's. */
-const publicDirOf = (appModule: string) => (appModule === FIXTURE_APP_MODULE ? FIXTURE_PUBLIC_DIR : undefined);
-const build = (mode: ClientMode, appModule: string) => clientBuild({ app: appModule, mode, publicDir: publicDirOf(appModule) });
+/** The fixture app's client build, with its own public/. */
+const build = (mode: ClientMode) => clientBuild({ ...FIXTURE, mode });
 
-export async function clientAssets(mode: ClientMode = "production", appModule: string = FIXTURE_APP_MODULE): Promise<ClientAssets> {
-  return (await build(mode, appModule)).assets;
+export async function clientAssets(mode: ClientMode = "production"): Promise<ClientAssets> {
+  return (await build(mode)).assets;
 }
 
 /** The folder the production build wrote its source maps to (with a copy of each script). */
-export async function clientSourcemaps(appModule: string = FIXTURE_APP_MODULE): Promise<string> {
-  return (await build("production", appModule)).sourcemaps;
+export async function clientSourcemaps(): Promise<string> {
+  return (await build("production")).sourcemaps;
 }

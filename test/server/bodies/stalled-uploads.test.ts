@@ -69,9 +69,9 @@ describe("stalled uploads", () => {
       stallUploads({ port, from, connections, path: "/monitoring", headers: ENVELOPE }),
     ];
     await Promise.all(attacks.map((a) => a.ready));
-    const until = performance.now() + 6_000;
+    const probeUntil = performance.now() + 6_000;
     const statuses: number[][] = [];
-    while (performance.now() < until) {
+    while (performance.now() < probeUntil) {
       statuses.push(await probe(t.origin, ingest.dsn()));
       await Bun.sleep(200);
     }

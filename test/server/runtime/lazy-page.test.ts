@@ -6,7 +6,7 @@ import { FIXTURE_APP_MODULE, loadApp } from "../../support/app.ts";
 
 // The fixture's table, which has a code-split page.
 const dir = dirname(FIXTURE_APP_MODULE);
-const lazyRoutes = (await loadApp(FIXTURE_APP_MODULE)).routes.flatMap(({ path, component }) =>
+const lazyRoutes = (await loadApp()).routes.flatMap(({ path, component }) =>
   isLazyPage(component) ? [[path, component] as const] : [],
 );
 
