@@ -63,9 +63,17 @@ test("the prerendered not-found page: 404, gzip, the path it was asked for, hydr
   await page.close();
 });
 
-/** When each of the page's scripts was requested, and when it painted (undefined: it did not). */
-const timings = (page: Page) =>
-  page.evaluate(() => ({
+/**
+ * `path` loaded in a new page (after `before`, on the page, if given) and hydrated: when each of its scripts was
+ * requested, the entry's among them, and when it painted (undefined: it did not).
+ */
+async function loadTimed(path: string, before?: (page: Page) => Promise<unknown>) {
+  const page = await browser.newPage();
+  const watch = watchPage(page);
+  await before?.(page);
+  await page.goto(`${server.origin}${path}`);
+  await hydrated(page);
+  const timings = await page.evaluate(() => ({
     fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
     load: performance.getEntriesByType("navigation")[0]!.toJSON().loadEventEnd as number,
     scripts: performance
@@ -73,16 +81,14 @@ const timings = (page: Page) =>
       .filter((e) => new URL(e.name).pathname.endsWith(".js"))
       .map((e) => ({ path: new URL(e.name).pathname, start: e.startTime })),
   }));
+  const entry = timings.scripts.find((s) => s.path.startsWith("/assets/entry-client-"));
+  return { page, watch, entry, ...timings };
+}
 
 test("a page rendered per request asks for its modules only once its first contentful paint is on screen, then hydrates", async () => {
-  const page = await browser.newPage();
-  const watch = watchPage(page);
   // /types carries data only the codec revives: its chunk comes beside the entry.
-  await page.goto(`${server.origin}/types`);
-  await hydrated(page);
-  const { fcp, scripts } = await timings(page);
+  const { page, watch, fcp, scripts, entry } = await loadTimed("/types");
   expect(fcp).toBeGreaterThan(0);
-  const entry = scripts.find((s) => s.path.startsWith("/assets/entry-client-"));
   expect(entry).toBeDefined();
   expect(scripts.length).toBeGreaterThan(1);
   for (const script of scripts) expect({ ...script, afterPaint: script.start >= fcp! }).toEqual({ ...script, afterPaint: true });
@@ -91,29 +97,19 @@ test("a page rendered per request asks for its modules only once its first conte
 });
 
 test("in a tab hidden as it loads (where nothing paints), the modules are asked for at once, not after a paint: the page hydrates", async () => {
-  const page = await browser.newPage();
-  const watch = watchPage(page);
   // Headless Chromium shows every tab: the page is told it is hidden, as a background tab is.
-  await page.addInitScript(() => Object.defineProperty(document, "visibilityState", { get: () => "hidden" }));
-  await page.goto(`${server.origin}/types`);
-  await hydrated(page);
-  const { fcp, scripts } = await timings(page);
-  const entry = scripts.find((s) => s.path.startsWith("/assets/entry-client-"))!;
+  const hidden = (page: Page) => page.addInitScript(() => Object.defineProperty(document, "visibilityState", { get: () => "hidden" }));
+  const { page, watch, fcp, entry } = await loadTimed("/types", hidden);
   // Before any paint: a hidden tab's entry does not wait for one.
-  expect(entry.start).toBeLessThan(fcp ?? Infinity);
+  expect(entry!.start).toBeLessThan(fcp ?? Infinity);
   expect(watch.problems).toEqual([]);
   await page.close();
 });
 
 test("a page with nothing contentful to paint still asks for its modules once it has loaded, and hydrates", async () => {
-  const page = await browser.newPage();
-  const watch = watchPage(page);
-  await page.goto(`${server.origin}/blank`);
-  await hydrated(page);
-  const { fcp, load, scripts } = await timings(page);
+  const { page, watch, fcp, load, entry } = await loadTimed("/blank");
   expect(fcp).toBeUndefined();
-  const entry = scripts.find((s) => s.path.startsWith("/assets/entry-client-"))!;
-  expect(entry.start).toBeGreaterThanOrEqual(load);
+  expect(entry!.start).toBeGreaterThanOrEqual(load);
   expect(await page.isVisible("#blank")).toBe(false);
   expect(await page.locator("#blank").count()).toBe(1);
   expect(watch.problems).toEqual([]);
