@@ -9,9 +9,16 @@ import { createSecurityHeaders } from "../../../src/server/http/security-headers
 const FRAMED = { ...FIXTURE, app: join(import.meta.dir, "../../fixtures/app/framed.ts") };
 
 let t: ServedApp;
+let framed: ServedApp;
 beforeAll(async () => {
-  t = await serveApp(FIXTURE);
+  [t, framed] = await Promise.all([serveApp(FIXTURE), serveApp(FRAMED)]);
 });
+
+/** The response's CSP, one directive each. */
+const directives = (res: Response) => res.headers.get("content-security-policy")!.split("; ");
+const frameAncestorsOf = (csp: string) => csp.split("; ").find((d) => d.startsWith("frame-ancestors "));
+/** The security headers of a server whose app names these framing sources. */
+const framedBy = (sources: string[]) => createSecurityHeaders({ sentryDsn: undefined, hstsMaxAge: undefined }, { frameAncestors: sources });
 
 const nonceOf = (csp: string | null) => /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
 
@@ -26,20 +33,17 @@ describe("security headers", () => {
     },
   );
 
-  const directiveOf = (csp: string) => csp.split("; ").find((d) => d.startsWith("frame-ancestors "));
-
   test.each([[["'self'"]], [["https://partner.example", "https://*.partner.example:8443/embed/"]], [["https:"]], [["'none'"]]])(
     "%p: sources CSP reads as such are the app's to name",
     (sources: string[]) => {
-      const csp = createSecurityHeaders({ sentryDsn: undefined, hstsMaxAge: undefined }, { frameAncestors: sources }).csp("n");
-      expect(directiveOf(csp)).toBe(`frame-ancestors ${sources.join(" ")}`);
+      expect(frameAncestorsOf(framedBy(sources).csp("n"))).toBe(`frame-ancestors ${sources.join(" ")}`);
     },
   );
 
   test.each([[["'self'; script-src *"]], [["https://a.example https://b.example"]], [["'unsafe-inline'"]], [["https://a.example,evil"]], [[""]], [["'none'", "'self'"]]])(
     "%p is refused when the server is made, never written into the policy",
     (sources: string[]) => {
-      expect(() => createSecurityHeaders({ sentryDsn: undefined, hstsMaxAge: undefined }, { frameAncestors: sources })).toThrow(/^frameAncestors: /);
+      expect(() => framedBy(sources)).toThrow(/^frameAncestors: /);
     },
   );
 
@@ -52,11 +56,9 @@ describe("security headers", () => {
   });
 
   test("pages may be framed by no one, unless the app names who may", async () => {
-    const frameAncestors = (res: Response) =>
-      res.headers.get("content-security-policy")!.split("; ").find((d) => d.startsWith("frame-ancestors "));
-    expect(frameAncestors(await t.request("/"))).toBe("frame-ancestors 'none'");
-    const framed = await serveApp(FRAMED);
-    expect(frameAncestors(await framed.request("/"))).toBe("frame-ancestors 'self' https://partner.example");
+    const frameAncestors = async (app: ServedApp) => frameAncestorsOf((await app.request("/")).headers.get("content-security-policy")!);
+    expect(await frameAncestors(t)).toBe("frame-ancestors 'none'");
+    expect(await frameAncestors(framed)).toBe("frame-ancestors 'self' https://partner.example");
   });
 
   test.each(["/", "/not-found", "/server-error", "/forbidden"])(
@@ -102,8 +104,6 @@ describe("security headers", () => {
 
 describe("HTML from a route without a page", () => {
   const DOCUMENT = ["content-security-policy", "referrer-policy", "permissions-policy", "cross-origin-opener-policy"];
-  const directives = (res: Response) => res.headers.get("content-security-policy")!.split("; ");
-
   test("gets the document's headers, with a CSP that runs no script: no nonce, frame-ancestors 'none'", async () => {
     const res = await t.request("/preview");
     expect(res.status).toBe(200);
@@ -123,7 +123,6 @@ describe("HTML from a route without a page", () => {
   });
 
   test("who may frame it is the app's choice, as for pages", async () => {
-    const framed = await serveApp(FRAMED);
     expect(directives(await framed.request("/preview"))).toContain("frame-ancestors 'self' https://partner.example");
   });
 
