@@ -1,5 +1,6 @@
 // lazy-page.ts: a code-split route component that can be loaded before it renders.
 import { lazy, type ComponentType } from "react";
+import { retryingImport } from "./retry-import.ts";
 
 export type LazyPage = ComponentType & {
   /** The module `load` imports, relative to the app's folder: the build finds its chunk by this name. */
@@ -14,13 +15,7 @@ export type LazyPage = ComponentType & {
  * the build cannot see inside a function: from it the server preloads the chunk in the page's HTML.
  */
 export function lazyPage(module: string, load: () => Promise<{ default: ComponentType }>): LazyPage {
-  let pending: Promise<{ default: ComponentType }> | undefined;
-  const preload = () =>
-    (pending ??= load().catch((error: unknown) => {
-      // Forget the failure so the next attempt fetches again.
-      pending = undefined;
-      throw error;
-    }));
+  const preload = retryingImport(load);
   return Object.assign(lazy(preload), { module, preload });
 }
 

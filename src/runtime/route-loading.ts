@@ -1,5 +1,6 @@
 // route-loading.ts: loads a route's code and stylesheets before it renders, retrying each once.
 import { isLazyPage } from "./lazy-page.ts";
+import { failedModuleUrl } from "./retry-import.ts";
 import type { PagePayload } from "./page-payload.ts";
 import type { RouteTree } from "./route-tree.ts";
 
@@ -84,11 +85,6 @@ function loadStylesheet(href: string): Promise<void> {
   return done;
 }
 
-/** Chromium and Firefox name the module in the message; the route pattern is the fallback. */
-function chunkUrl(error: unknown, route: string): string {
-  const url = /https?:\/\/\S+/.exec(String((error as Error)?.message ?? ""))?.[0];
-  return url ?? `the code of route ${route}`;
-}
 
 /** Loads the stylesheets of the page and the code of every code-split level of it. */
 export async function loadRoute(payload: PagePayload, tree: RouteTree): Promise<void> {
@@ -96,7 +92,7 @@ export async function loadRoute(payload: PagePayload, tree: RouteTree): Promise<
   await Promise.all([
     ...payload.assets.css.map((href) => withOneRetry(() => loadStylesheet(href), () => new URL(href, location.href).href)),
     ...components.map((component) =>
-      isLazyPage(component) ? withOneRetry(() => component.preload(), (e) => chunkUrl(e, payload.route ?? "")) : undefined,
+      isLazyPage(component) ? withOneRetry(() => component.preload(), (e) => failedModuleUrl(e) ?? `the code of route ${payload.route ?? ""}`) : undefined,
     ),
   ]);
 }

@@ -8,6 +8,7 @@ import type { BootState } from "../page-payload.ts";
 import { livePage, type LivePage } from "./page-view.ts";
 import { preloadCodec } from "./received.ts";
 import { loadRouteOrRecover } from "./recovery.ts";
+import { retryingImport } from "../retry-import.ts";
 import type { Reporter } from "../report.ts";
 import type { RouteTree } from "../route-tree.ts";
 
@@ -73,17 +74,9 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
   const store = navStore({ path: boot.page.path, search: boot.page.search, page: initial.view });
 
   const starts = new Set<(to: string) => void>();
-  let loading: Promise<Navigator> | undefined;
-  const navigator = () =>
-    (loading ??= import("./navigate.ts").then(
-      ({ createNavigate }) =>
-        createNavigate(navigatorOptions(store, boot, tree, report)),
-      (error: unknown) => {
-        // Forget the failure so the next navigation fetches again.
-        loading = undefined;
-        throw error;
-      },
-    ));
+  const navigationCode = retryingImport(() => import("./navigate.ts"));
+  let created: Navigator | undefined;
+  const navigator = () => navigationCode().then(({ createNavigate }) => (created ??= createNavigate(navigatorOptions(store, boot, tree, report))));
   /** Runs `use` once the navigation code is here; if it cannot arrive (offline), the page stays and offers a retry. */
   const withNavigator = <T,>(to: string, use: (n: Navigator) => Promise<T>): Promise<T | undefined> =>
     navigator().then(use, () => {

@@ -3,11 +3,12 @@ import type { Browser, Page } from "playwright-core";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-export async function launchBrowser(): Promise<Browser> {
+/** Debian's Chromium, or the one `CHROMIUM_PATH` or `executablePath` names. */
+export async function launchBrowser({ executablePath = CHROMIUM }: { executablePath?: string } = {}): Promise<Browser> {
   // Loaded here, not with brisk/test: it costs most of a second, which tests without a browser never pay.
   const { chromium } = await import("playwright-core");
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     args: [
       "--headless",
       "--no-sandbox",
