@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hydrated, launchBrowser, listenApp, startFakeIngest, watchPage, type FakeIngest, type ListeningApp } from "brisk/test";
-import { clientAssets, FIXTURE } from "../support/app.ts";
+import { assetRequests as asset, clientAssets, FIXTURE } from "../support/app.ts";
 import { pageSentrySent } from "../support/page-sentry.ts";
 import { startSilentServer } from "../support/silent-server.ts";
 import { within } from "../support/until.ts";
@@ -38,9 +38,6 @@ afterAll(async () => {
 });
 
 beforeEach(() => ingest.reset());
-
-/** A chunk's requests, whatever query a retry adds to its URL. */
-const asset = (name: string) => (url: URL) => url.pathname === `/assets/${name}`;
 
 describe.each(chromiums.map((path) => [versionOf(path), path]))("%s", (_version, executablePath) => {
   let browser: Browser;

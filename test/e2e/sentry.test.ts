@@ -12,7 +12,7 @@ import { sentryDebugId } from "../../src/runtime/debug-id.ts";
 import { TRACING_MODULE } from "../../src/server/assets/manifest.ts";
 import { CODEC_MODULE } from "../../src/server/pages/wire.ts";
 import { hydrated, launchBrowser, listenApp, type FakeIngest, type ListeningApp } from "brisk/test";
-import { clientSourcemaps, FIXTURE, listenWith } from "../support/app.ts";
+import { assetRequests, clientSourcemaps, FIXTURE, listenWith } from "../support/app.ts";
 import { pageSentrySent } from "../support/page-sentry.ts";
 import { useServerSentry } from "../support/sentry-ingest.ts";
 import { UNSENT_KEY } from "../../src/runtime/browser/reporter.ts";
@@ -324,7 +324,7 @@ describe("what a browser event carries", () => {
 
   test("a route chunk that fails while the Sentry chunk cannot load either is reported by the next page that has Sentry", async () => {
     const context = await browser.newContext();
-    const lazyChunk = `**/assets/${assets.manifest.chunks["test/fixtures/app/lazy.tsx"]}`;
+    const lazyChunk = assetRequests(assets.manifest.chunks["test/fixtures/app/lazy.tsx"]!);
     await context.route(lazyChunk, (route) => route.abort());
     await context.route(`**${sentryChunk}`, (route) => route.abort());
     const page = await context.newPage();

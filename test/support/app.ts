@@ -34,3 +34,6 @@ export async function clientAssets(mode: ClientMode = "production"): Promise<Cli
 export async function clientSourcemaps(): Promise<string> {
   return (await build("production")).sourcemaps;
 }
+
+/** A route matcher for a client asset's requests, whatever query a retry adds to its URL (retry-import.ts). */
+export const assetRequests = (name: string) => (url: URL) => url.pathname === `/assets/${name}`;
