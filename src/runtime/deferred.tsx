@@ -127,10 +127,13 @@ export const SETTLED_QUEUE = "__BRISK_Q";
 /**
  * What a streamed value's inline script runs: it queues the settlement, as the wire carries it, on a queue that
  * whichever comes first makes, this script or the client entry (which then reads each one pushed). A value
- * settled before the shell has its script in the shell, ahead of the boot script and the entry.
+ * settled before the shell has its script in the shell, ahead of the boot script and the entry. Only an array
+ * is the queue: an element with the global's id or name (sanitized user HTML keeps ids) is `self.__BRISK_Q`
+ * until an assignment shadows it.
  */
 function settleScript(sent: string): string {
-  return `(self.${SETTLED_QUEUE}=self.${SETTLED_QUEUE}||[]).push(${sent})`;
+  const queue = `self.${SETTLED_QUEUE}`;
+  return `(Array.isArray(${queue})?${queue}:${queue}=[]).push(${sent})`;
 }
 
 function DeferredScript({ settlement, nonce }: { settlement: Promise<DeferredSettlement>; nonce?: string }) {

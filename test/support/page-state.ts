@@ -7,7 +7,7 @@ import type { ServedApp } from "brisk/test";
 /** The expression a document's boot script puts on window.__BRISK__ (render.tsx), before it imports the page's modules. */
 const BOOT = /<script nonce="[^"]*" id="_R_">(window\.__BRISK__=(JSON\.parse\('(?:[^'\\]|\\.)*'\)));[^<]*<\/script>/;
 /** What one streamed value's script pushes on the page's queue (deferred.tsx). */
-const SETTLE = /<script nonce="[^"]*">\(self\.__BRISK_Q=self\.__BRISK_Q\|\|\[\]\)\.push\((JSON\.parse\('(?:[^'\\]|\\.)*'\))\)<\/script>/g;
+const SETTLE = /<script nonce="[^"]*">\(Array\.isArray\(self\.__BRISK_Q\)\?self\.__BRISK_Q:self\.__BRISK_Q=\[\]\)\.push\((JSON\.parse\('(?:[^'\\]|\\.)*'\))\)<\/script>/g;
 
 /** Evaluated as the browser does, then read as the client entry does (browser/boot.ts): the codec's form revived. */
 const evaluate = (expression: string) => new Function(`return ${expression}`)();

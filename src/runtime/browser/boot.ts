@@ -24,7 +24,9 @@ export async function bootState(): Promise<BootState> {
  * Returns what resolves once every one queued so far is settled (or rejects when the codec could not load).
  */
 export function readSettled(settle: (s: DeferredSettlement) => void): () => Promise<unknown> {
-  const queue = (window[SETTLED_QUEUE] ||= []);
+  // Only an array is the queue: an element named like it is the global until this assignment shadows it.
+  const queued = window[SETTLED_QUEUE];
+  const queue = Array.isArray(queued) ? queued : (window[SETTLED_QUEUE] = []);
   let reading: Promise<unknown> = Promise.resolve();
   const take = (sent: unknown) => {
     const s = received<DeferredSettlement>(sent);
