@@ -109,4 +109,26 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
     expect(header).toBe("id,text");
     expect(rows.map((row) => row.slice(row.indexOf(",") + 1))).toEqual(['"plain, with a comma"', `"'=HYPERLINK(""x"")"`]);
   });
+
+  test("the CSV export: a formula after a `;`, tab, comma or line break is defused too, and `;` and tab are quoted", async () => {
+    const cookie = await signIn("Csv Locale");
+    const notes = ["x;=cmd|' /C calc'!A0", "a\tb;=2+2", "p,+1", "line\n@SUM(A1)", 'q; "=1+1"', "semi;colon", "tab\there", "a-b, c"];
+    for (const note of notes) expect((await addNote(cookie, note)).status).toBe(303);
+    const res = await t.request("/examples/account/notes.csv", { headers: { cookie } });
+    const rows = (await res.text()).trimEnd().split("\r\n").slice(1);
+    expect(rows.map((row) => row.slice(row.indexOf(",") + 1))).toEqual([
+      '"a-b, c"',
+      '"tab\there"',
+      '"semi;colon"',
+      `"q; ""'=1+1"""`,
+      '"line\n\'@SUM(A1)"',
+      `"p,'+1"`,
+      `"a\tb;'=2+2"`,
+      `"x;'=cmd|' /C calc'!A0"`,
+    ]);
+    // As a spreadsheet whose list separator is `;` or tab may read it: split at every separator whatever the
+    // quotes, then the quotes and spaces a cell starts with dropped. No cell then starts a formula.
+    const cells = rows.join("\n").split(/[,;\t\n]/).map((cell) => cell.replace(/^[ "]*/, ""));
+    expect(cells.filter((cell) => /^[=+\-@]/.test(cell))).toEqual([]);
+  });
 });

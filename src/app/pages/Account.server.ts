@@ -29,13 +29,21 @@ export async function addNote({ body, context }: ActionContext) {
 }
 
 /**
- * One CSV field (RFC 4180): quoted when it holds a quote, comma or line break. A field that a spreadsheet would
- * read as a formula (=, +, -, @, a tab or CR first) gets a leading apostrophe: a note is what a visitor typed.
+ * Where a formula could start in a note: at the start of the field, or after anything some spreadsheet splits
+ * cells at (a comma, a `;` or tab where the locale's list separator is one, a line break), quotes and spaces
+ * between. Excel with a `;` list separator reads `1,x;=1+1` as two cells, the second a formula, quoted or not.
+ */
+const FORMULA_START = /(^|[,;\t\r\n])([ "]*)(?=[=+\-@\t\r])/g;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a quote or any such separator. Each place a formula (=, +, -,
+ * @, a tab or CR) could start gets an apostrophe, which spreadsheets read as "text": a note is what a visitor
+ * typed.
  */
 function csvField(value: string | number): string {
-  let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (typeof value === "number") return String(value);
+  const text = value.replace(FORMULA_START, "$1$2'");
+  return /[",;\t\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** The most notes one export holds: what one request makes the server hold stays bounded. */
