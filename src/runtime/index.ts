@@ -17,7 +17,8 @@ export type { PathParams } from "./path-params.ts";
 export { createContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
 
 // How a loader or an action ends other than with data.
-export { forbidden, isOutcome, notFound, redirect, unauthorized, type OutcomeKind, type RedirectStatus } from "./outcome.ts";
+export { forbidden, isOutcome, notFound, redirect, unauthorized, type OutcomeKind, type RedirectOptions, type RedirectStatus } from "./outcome.ts";
+export { returnTo } from "./redirect-target.ts";
 export { data, type ActionData } from "./action-data.ts";
 
 // What components read and do.

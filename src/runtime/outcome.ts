@@ -1,5 +1,6 @@
 // outcome.ts: the non-error ways a page can end (redirect, not found, forbidden, unauthorized).
 // Helpers throw an Outcome; the server turns it into a status and the client into a fallback.
+import { redirectLocation } from "./redirect-target.ts";
 
 export type OutcomeKind = "redirect" | "not-found" | "forbidden" | "unauthorized";
 
@@ -70,26 +71,24 @@ export function unauthorized(): never {
   throw new Outcome("unauthorized");
 }
 
-/**
- * Throws a redirect: 307 by default, 308 with `permanent`, or the `status` given (an action's redirect is
- * 303, so the browser follows it with a GET). Script-bearing (`javascript:`, `data:`, `vbscript:`) and protocol-relative
- * (`//host`, `/\host`) targets are a programming error, not a redirect: they throw a plain Error,
- * which becomes a 500 with a digest instead of an open redirect or an XSS.
- */
-export function redirect(url: string, options: { permanent?: boolean; status?: RedirectStatus } = {}): never {
-  if (!isSafeRedirect(url)) throw new Error(`redirect(): refused unsafe target ${JSON.stringify(url.slice(0, 100))}`);
-  throw new Outcome("redirect", url, options.status ?? (options.permanent ? 308 : 307));
+/** How `redirect()` answers: its status, and whether the target may be another site. */
+export interface RedirectOptions {
+  permanent?: boolean;
+  status?: RedirectStatus;
+  /** The target may be another site's http(s) URL (a payment page, an identity provider): without it, only this site's. */
+  external?: boolean;
 }
 
-export function isSafeRedirect(url: string): boolean {
-  // Decided on the URL as a browser reads it (the URL standard's basic parser): C0 controls and spaces
-  // around it dropped, tabs and newlines inside removed, backslashes taken for slashes. Otherwise
-  // "\u0001//evil.example" reads here as a path and in the browser as another host. Other whitespace
-  // around it is dropped too: a target that is only safe with it is refused.
-  const target = url.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020\s]+|[\u0000-\u0020\s]+$/g, "");
-  if (target === "" || /^[/\\]{2}/.test(target)) return false;
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(target)?.[1]?.toLowerCase();
-  return scheme === undefined || scheme === "http" || scheme === "https";
+/**
+ * Throws a redirect: 307 by default, 308 with `permanent`, or the `status` given (an action's redirect is 303, so
+ * the browser follows it with a GET). The target is a path on this site unless `external` says otherwise; any
+ * target a browser could read as another host or as script (`//host`, `/\host`, a control character, a scheme
+ * without `external`, `javascript:` ever) is a programming error, not a redirect: a plain Error naming the
+ * target and the fix, which becomes a 500 with a digest, reported once. Untrusted input goes through `returnTo`.
+ */
+export function redirect(url: string, options: RedirectOptions = {}): never {
+  const location = redirectLocation(url, options.external === true);
+  throw new Outcome("redirect", location, options.status ?? (options.permanent ? 308 : 307));
 }
 
 /** The wire form of an outcome, as it travels in page data and streamed loader data. */

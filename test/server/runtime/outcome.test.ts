@@ -1,8 +1,8 @@
-// Outcomes: statuses, and redirect targets that are a programming error rather than a redirect.
+// Outcomes: statuses, and redirect targets that are a programming error rather than a redirect (the targets
+// themselves: redirect-target.test.ts).
 import { beforeAll, describe, expect, test } from "bun:test";
-import fc from "fast-check";
 import { routeTree } from "../../../src/runtime/route-tree.ts";
-import { Outcome, isSafeRedirect, redirect } from "../../../src/runtime/outcome.ts";
+import { Outcome, redirect } from "../../../src/runtime/outcome.ts";
 import type { Loader } from "../../../src/runtime/route.ts";
 import { createRequestContext } from "../../../src/server/request/context.ts";
 import { resolvePage } from "../../../src/server/pages/resolve-page.ts";
@@ -27,49 +27,6 @@ async function resolve(loader: Loader) {
 }
 
 describe("redirect", () => {
-  test.each([
-    ["/", true],
-    ["/a?b=c#d", true],
-    ["relative/path", true],
-    ["https://example.com/x", true],
-    ["HTTP://example.com", true],
-    ["javascript:alert(1)", false],
-    [" JavaScript:alert(1)", false],
-    ["java\tscript:alert(1)", false],
-    ["data:text/html,<script>", false],
-    ["vbscript:x", false],
-    ["//evil.example", false],
-    ["/\\evil.example", false],
-    ["\\\\evil.example", false],
-    ["", false],
-    // Leading C0 controls and spaces, which a browser drops before reading the URL (issue 23, R3).
-    ["\u0001//evil.example", false],
-    ["\u0001javascript:alert(1)", false],
-    ["\u0000 \u001f/\\evil.example", false],
-    ["\u0008data:text/html,x", false],
-    ["/\u0001/evil.example", true],
-    ["\u0001/a", true],
-  ])("isSafeRedirect(%p) is %p", (url, safe) => {
-    expect(isSafeRedirect(url)).toBe(safe);
-  });
-
-  test("a target it calls safe is, as the URL standard's parser reads it, an http(s) URL, and on this site unless it names a host", () => {
-    const base = new URL("https://site.example/page");
-    const piece = fc.constantFrom("\u0000", "\u0001", "\u001f", " ", "\t", "\n", "/", "\\", "javascript:", "data:", "http:", "evil.example", "a", "?", "#");
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
-        const target = pieces.join("");
-        if (!isSafeRedirect(target)) return;
-        // One the parser refuses ("http:") goes nowhere at all.
-        const url = URL.parse(target, base);
-        if (!url) return;
-        expect(["http:", "https:"]).toContain(url.protocol);
-        if (!/^[\u0000-\u0020]*https?:/i.test(target.replace(/[\t\n\r]/g, ""))) expect(url.host).toBe(base.host);
-      }),
-      { numRuns: 5000 },
-    );
-  });
-
   test("is 307, or 308 when permanent, with the location", async () => {
     expect((await resolve(() => redirect("/a"))).payload.outcome).toEqual({ kind: "redirect", location: "/a", status: 307 });
     expect((await resolve(() => redirect("/a", { permanent: true }))).status).toBe(308);
