@@ -1,8 +1,9 @@
 // stalled-uploads.ts (test support): the red team's stalled-upload attack (issue 23, R2; issue 29, F6): connections
 // that send a POST's headers with `Content-Length` (and perhaps the body's first bytes) and then nothing, each
-// opened again as soon as the server closes it. They come from other loopback addresses than the visitors'
-// 127.0.0.1 (node:net's localAddress), so the server sees other clients, as it would see an attacker on the
-// internet.
+// opened again as soon as the server closes it; or, with `bytesPerSecond`, that trickle the rest of the body
+// at that rate, just above the server's pace, and post again on a new connection once answered (red team N2).
+// They come from other loopback addresses than the visitors' 127.0.0.1 (node:net's localAddress), so the server
+// sees other clients, as it would see an attacker on the internet.
 import { connect } from "node:net";
 
 export interface StallOptions {
@@ -18,6 +19,11 @@ export interface StallOptions {
   declared?: number;
   /** Body bytes sent with the headers before the stall (red team F6 sent 100); none by default. */
   sent?: number;
+  /**
+   * Instead of stalling, the rest of the body at this rate, a quarter of it every 250 ms (the red team's
+   * 5,000 to hold a slot for as long as `declared` takes); the connection is closed once the body is answered.
+   */
+  bytesPerSecond?: number;
 }
 
 export interface StallAttack {
@@ -29,7 +35,10 @@ export interface StallAttack {
   stop(): Promise<{ opened: number; answers: Map<string, number> }>;
 }
 
-export function stallUploads({ port, from, connections, path, headers, declared = 100_000, sent = 0 }: StallOptions): StallAttack {
+/** How often a trickle sends its next piece. */
+const TRICKLE_EVERY_MS = 250;
+
+export function stallUploads({ port, from, connections, path, headers, declared = 100_000, sent = 0, bytesPerSecond }: StallOptions): StallAttack {
   const opening = (n: number) =>
     `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: ${declared}\r\n` +
     Object.entries(typeof headers === "function" ? headers(n) : headers)
@@ -47,9 +56,18 @@ export function stallUploads({ port, from, connections, path, headers, declared 
   const stall = (localAddress: string) =>
     new Promise<void>((resolve) => {
       let received = "";
+      let trickle: ReturnType<typeof setInterval> | undefined;
       const socket = connect({ host: "127.0.0.1", port, localAddress }, () => {
         socket.write(opening(opened++));
         if (opened === from.length * connections) allOpened.resolve();
+        if (!bytesPerSecond) return;
+        let left = declared - sent;
+        const piece = Math.ceil((bytesPerSecond * TRICKLE_EVERY_MS) / 1000);
+        trickle = setInterval(() => {
+          const size = Math.min(piece, left);
+          left -= size;
+          if (size > 0) socket.write("a".repeat(size));
+        }, TRICKLE_EVERY_MS);
       });
       open.add(socket);
       let answered = false;
@@ -58,15 +76,18 @@ export function stallUploads({ port, from, connections, path, headers, declared 
         answers.set(answer, (answers.get(answer) ?? 0) + 1);
         for (const wait of awaited) if (wait.status === answer && answers.get(answer)! >= wait.count) wait.resolve();
       };
-      // The socket stays open after an answer (a refusal) until the server closes it, as the attacker left it.
+      // The socket stays open after a refusal until the server closes it, as the attacker left it; a trickling
+      // one whose body was read (or cut) posts again at once, on a new connection.
       socket.on("data", (chunk) => {
         received += chunk.toString("latin1");
         const status = /^HTTP\/1\.1 (\d{3})/.exec(received)?.[1];
         if (status && !answered) count(status);
         answered ||= status !== undefined;
+        if (bytesPerSecond && status && status !== "429") socket.destroy();
       });
       socket.on("error", () => {});
       socket.on("close", () => {
+        clearInterval(trickle);
         open.delete(socket);
         if (!answered) count("closed");
         resolve();

@@ -1,6 +1,8 @@
 // admission.ts: the slots of a pool of body reads, and each client's share of them. A read takes its slot
 // before a byte of its body is read, so the bodies a pool holds are bounded (request-body.ts); no one client
-// holds more than its share, and a client whose body fell behind its pace holds one slot at a time for a while.
+// holds more than its share, a client whose body fell behind its pace holds one slot at a time for a while,
+// and when every slot is taken, the body that would hold its slot longest yields it to a post that asks.
+import type { BodyWatch, ReadingBody } from "./request-body.ts";
 
 /**
  * Who a post comes from: the visitor's address (all requests without one, such as in-process ones, count as
@@ -8,8 +10,11 @@
  */
 export type Client = string | undefined | (() => string | undefined);
 
-/** The slot a read holds. */
-export interface Slot {
+/**
+ * The slot a read holds. Its body read (readBody) reports to it, so that the slot can be taken back from a body
+ * still arriving: the read then fails at once with a BodyTimeout (408) and the slot passes on.
+ */
+export interface Slot extends BodyWatch {
   /** Its body fell behind its pace (a 408): its client holds one slot at a time for the next SLOW_CLIENT_MS. */
   fellBehind(): void;
 }
@@ -17,7 +22,8 @@ export interface Slot {
 export interface Admission {
   /**
    * Runs `work` holding one slot, and one of `client`'s share, until it settles; undefined, without running
-   * it, when every slot is taken, or the client's share is and stays taken for CLIENT_WAIT_MS.
+   * it, when every slot is taken by work that may not yield (YIELD_AFTER_MS), or the client's share is and
+   * stays taken for CLIENT_WAIT_MS.
    */
   run<T>(client: Client, work: (slot: Slot) => Promise<T>): Promise<T | undefined>;
 }
@@ -41,6 +47,17 @@ export const CLIENT_WAIT_MS = 250;
 export const SLOW_CLIENT_MS = 60_000;
 
 /**
+ * When every slot is taken, a post within its client's share takes the slot of a body that has been arriving
+ * for at least this long: the one that, at its average rate so far, has the longest still to go (a stalled
+ * one first). That body is cut (408) and its client holds one slot at a time for SLOW_CLIENT_MS, as if it had
+ * fallen behind. Without it, bodies that keep the pace but are sized to end just before BODY_TIMEOUT_MS (a
+ * trickle of 5 KB/s) held every slot from eight addresses for as long as they liked, never a 408 among them
+ * (red team N2). Nothing yields while a slot is free, so a slow phone's upload is cut only when the pool is
+ * full and it is the furthest from done; the second lets every form post and small upload finish first.
+ */
+export const YIELD_AFTER_MS = 1_000;
+
+/**
  * The most slow clients remembered: past it the longest-known is forgotten first. A map of addresses grows
  * with the addresses seen, and an attacker with this many has no need to stall.
  */
@@ -50,6 +67,13 @@ const SLOW_CLIENTS_KEPT = 10_000;
 interface Holder {
   readonly client: Client;
   key?: string;
+  /** Its body, from the start of its read until the read settles, and what stops that read. */
+  body?: ReadingBody;
+  cut?: (message: string) => void;
+  /** When its read started (on `now`). */
+  since?: number;
+  /** The post its slot was taken back for, which it passes to as it is released. */
+  successor?: (granted: boolean) => void;
 }
 
 const keyOf = (client: Client) => clientKey(typeof client === "function" ? client() : client);
@@ -57,7 +81,7 @@ const keyOf = (client: Client) => clientKey(typeof client === "function" ? clien
 export interface AdmissionOptions {
   /** The most slots one client holds. */
   perClient?: number;
-  /** The clock SLOW_CLIENT_MS is counted on, in ms: a test's own. */
+  /** The clock SLOW_CLIENT_MS and YIELD_AFTER_MS are counted on, in ms: a test's own. */
   now?: () => number;
 }
 
@@ -75,6 +99,8 @@ export function createAdmission(capacity: number, options: AdmissionOptions = {}
   const waiting = new Map<string, Array<(granted: boolean) => void>>();
   /** Clients whose bodies fell behind their pace, and until when (on `now`): the soonest first. */
   const slowUntil = new Map<string, number>();
+  /** The holders whose bodies are being read: those a slot may be taken back from. */
+  const reading = new Set<Holder>();
 
   /** The slots `key` may hold now. */
   function shareOf(key: string): number {
@@ -118,6 +144,15 @@ export function createAdmission(capacity: number, options: AdmissionOptions = {}
     });
   }
 
+  /** Whether `holder`'s client, found now, holds fewer slots than its share (its key is kept either way). */
+  function withinShare(holder: Holder): boolean {
+    // A share may be full from here on: every slot taken counts against its client's.
+    for (const early of unkeyed) count(early, early.key ?? keyOf(early.client));
+    unkeyed.clear();
+    const key = (holder.key = keyOf(holder.client));
+    return (byClient.get(key) ?? 0) < shareOf(key);
+  }
+
   /**
    * Takes a slot for `holder`: false, its client found, when that client's share is full (the post may
    * wait for a turn).
@@ -128,45 +163,99 @@ export function createAdmission(capacity: number, options: AdmissionOptions = {}
       unkeyed.add(holder);
       return true;
     }
-    // A share may be full from here on: every slot taken counts against its client's.
-    for (const early of unkeyed) count(early, early.key ?? keyOf(early.client));
-    unkeyed.clear();
-    const key = keyOf(holder.client);
-    if ((byClient.get(key) ?? 0) >= shareOf(key)) {
-      holder.key = key;
-      return false;
-    }
+    if (!withinShare(holder)) return false;
     inUse++;
-    count(holder, key);
+    count(holder, holder.key!);
     return true;
   }
 
+  /** The body being read that would hold its slot longest, once it has held it for YIELD_AFTER_MS. */
+  function longestToGo(): Holder | undefined {
+    const at = now();
+    let found: Holder | undefined;
+    let most = -1;
+    for (const holder of reading) {
+      const elapsed = at - holder.since!;
+      if (holder.successor || elapsed < YIELD_AFTER_MS) continue;
+      const { expected, received } = holder.body!;
+      const toGo = received === 0 ? Infinity : ((expected - received) * elapsed) / received;
+      if (toGo > most) [found, most] = [holder, toGo];
+    }
+    return found;
+  }
+
+  /**
+   * Every slot taken: the slot of the body with the longest still to go, cut for `holder`, which is counted
+   * against its client's share from now; false when the client's share is full, or no body may yield.
+   */
+  function takeBack(holder: Holder): Promise<boolean> | false {
+    if (!withinShare(holder)) return false;
+    const victim = longestToGo();
+    if (!victim) return false;
+    count(holder, holder.key!);
+    const { promise, resolve } = Promise.withResolvers<boolean>();
+    victim.successor = resolve;
+    markSlow(victim);
+    const { received, expected } = victim.body!;
+    // Settles the victim's read at once, so its work ends and releases the slot within this turn of the loop.
+    victim.cut!(
+      `the body yielded its slot to another post: every slot was taken, and it had sent ${received} of ${expected} bytes ` +
+        `in ${Math.round(now() - victim.since!)} ms`,
+    );
+    return promise;
+  }
+
   function release(holder: Holder) {
+    reading.delete(holder);
     if (unkeyed.delete(holder)) {
       inUse--;
       return;
     }
     const key = holder.key!;
     const held = byClient.get(key)!;
-    const queue = waiting.get(key);
-    // The slot passes to the client's next waiting post as it is, the counts unchanged, unless the client
-    // holds more than its share (it fell behind while holding several).
-    const next = held <= shareOf(key) ? queue?.shift() : undefined;
-    if (queue?.length === 0) waiting.delete(key);
-    if (next) return next(true);
-    inUse--;
+    // Taken back, the slot is its successor's, counted against that client's share already. Otherwise it
+    // passes to the client's next waiting post as it is, the counts unchanged, unless the client holds more
+    // than its share (it fell behind while holding several).
+    if (!holder.successor) {
+      const queue = waiting.get(key);
+      const next = held <= shareOf(key) ? queue?.shift() : undefined;
+      if (queue?.length === 0) waiting.delete(key);
+      if (next) return next(true);
+      inUse--;
+    }
     if (held === 1) byClient.delete(key);
     else byClient.set(key, held - 1);
+    holder.successor?.(true);
+  }
+
+  /** The slot `holder` takes: its read reports to it, so that it can be taken back. */
+  function slotOf(holder: Holder): Slot {
+    return {
+      fellBehind: () => markSlow(holder),
+      reading(body, cut) {
+        holder.body = body;
+        holder.cut = cut;
+        holder.since = now();
+        reading.add(holder);
+      },
+      done: () => void reading.delete(holder),
+    };
+  }
+
+  /** Whether `holder` got a slot: a free one, one of its client's own passed on (its turn), or one taken back. */
+  function admitted(holder: Holder): boolean | Promise<boolean> {
+    if (inUse >= capacity) return takeBack(holder);
+    // A turn is a slot passed on by one of the client's own posts: the counts stay.
+    return admit(holder) || turn(holder.key!);
   }
 
   return {
     async run(client, work) {
-      if (inUse >= capacity) return undefined;
       const holder: Holder = { client };
-      // A turn is a slot passed on by one of the client's own posts: the counts stay.
-      if (!admit(holder) && !(await turn(holder.key!))) return undefined;
+      const got = admitted(holder);
+      if (got !== true && !(await got)) return undefined;
       try {
-        return await work({ fellBehind: () => markSlow(holder) });
+        return await work(slotOf(holder));
       } finally {
         release(holder);
       }

@@ -12,7 +12,8 @@ export const TOO_MANY_UPLOADS = "too many request bodies being read at once; try
 export interface BodyReads {
   /**
    * The body read and parsed (or refused: 400, 408, 413, 415); undefined, the body unread, when no slot is
-   * free for its visitor: 429. A 408 leaves the visitor one slot at a time for a while (admission.ts).
+   * free for its visitor: 429. A 408 leaves the visitor one slot at a time for a while (admission.ts), as
+   * does a body that yields its slot to another visitor's post (a 408 too).
    */
   read(request: Request): Promise<BodyRead | undefined>;
 }
@@ -33,7 +34,7 @@ export function createBodyReads({ maxBytes, pace, clientOf }: BodyReadLimits): B
       admission.run(
         () => clientOf(request),
         async (slot) => {
-          const body = await readActionBody(request, { maxBytes, pace });
+          const body = await readActionBody(request, { maxBytes, pace, watch: slot });
           if (!body.ok && body.status === 408) slot.fellBehind();
           return body;
         },

@@ -1,7 +1,7 @@
 // body.ts: reads an action's or API route's request body within limits and parses it by its content type,
 // never throwing for a client's input. The body is read at most once, so an Elysia route using it needs
 // `parse: "none"`; nothing past maxBytes is held (see request-body.ts).
-import { BodyTimeout, readBody, type BodyPace } from "./request-body.ts";
+import { BodyTimeout, readBody, type BodyPace, type BodyWatch } from "./request-body.ts";
 import { type Bytes } from "../request/bytes.ts";
 
 /**
@@ -22,6 +22,8 @@ export interface ActionBodyOptions {
   readonly maxFields?: number;
   /** BODY_TIMEOUT_MS, BODY_MIN_RATE, BODY_RATE_GRACE_MS: how fast the body must arrive; any pace when omitted. */
   readonly pace?: BodyPace;
+  /** The slot the read holds, which may take it back for another post (admission.ts): then a 408. */
+  readonly watch?: BodyWatch;
 }
 
 const DEFAULT_MAX_FIELDS = 1000;
@@ -52,7 +54,7 @@ export async function readActionBody(request: Request, options: ActionBodyOption
   }
   let bytes: Bytes | undefined;
   try {
-    bytes = await readBody(request, options.maxBytes, options.pace);
+    bytes = await readBody(request, options.maxBytes, options.pace, options.watch);
   } catch (error) {
     if (error instanceof BodyTimeout) return refuse(408, error.message);
     return refuse(400, "the body could not be read");

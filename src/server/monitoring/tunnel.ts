@@ -88,7 +88,7 @@ function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> | undef
 /** The body within `limit` and its pace, or the response that refuses it (a 408 marks the slot's client slow). */
 export async function bodyOrRefusal(request: Request, limit: number, what: string, pace: BodyPace | undefined, slot: Slot): Promise<Bytes | Response> {
   try {
-    return (await readBody(request, limit, pace)) ?? reply(413, `${what} too large`);
+    return (await readBody(request, limit, pace, slot)) ?? reply(413, `${what} too large`);
   } catch (error) {
     if (!(error instanceof BodyTimeout)) return reply(400, `unreadable ${what} body`);
     slot.fellBehind();

@@ -1,7 +1,7 @@
 // admission.ts and request-body.ts: the admission's slots and each client's share of them, a slow client's
 // single slot, who a share belongs to, and the pace of a body read.
 import { describe, expect, test } from "bun:test";
-import { CLIENT_WAIT_MS, SLOW_CLIENT_MS, clientKey, createAdmission } from "../../../src/server/bodies/admission.ts";
+import { CLIENT_WAIT_MS, SLOW_CLIENT_MS, YIELD_AFTER_MS, clientKey, createAdmission, type Admission } from "../../../src/server/bodies/admission.ts";
 import { BodyTimeout, readBody } from "../../../src/server/bodies/request-body.ts";
 
 describe("createAdmission", () => {
@@ -83,6 +83,83 @@ describe("createAdmission", () => {
   });
 });
 
+describe("a full pool takes a slot back (red team N2)", () => {
+  /** A pace no body here falls behind: each is counted as it arrives (not read in one go) and only its slot can cut it. */
+  const UNHURRIED = { timeoutMs: 600_000, minRate: 1, graceMs: 60_000 };
+
+  /** A read of `post`'s body holding one of `admission`'s slots: its length, or what it failed with. */
+  const readIn = (admission: Admission, client: string, post: { request: Request }) =>
+    admission.run(client, (slot) => readBody(post.request, 1_000_000, UNHURRIED, slot).then((b) => `${client}: ${b?.byteLength} bytes`, (e: Error) => e));
+
+  /** A pool of 2 slots, one per client, on a clock of the test's own. */
+  function pool() {
+    let clock = 0;
+    const admission = createAdmission(2, { perClient: 1, now: () => clock });
+    return { admission, read: (client: string, post: { request: Request }) => readIn(admission, client, post), pass: (ms: number) => (clock += ms) };
+  }
+
+  test("once every slot is taken, a post takes the slot of the body with the longest still to go, which is cut with a 408's BodyTimeout", async () => {
+    const { admission, read, pass } = pool();
+    // Both keep coming, 1 KB every 5 ms: one has 98 KB of 100 KB still to come, the other 50 of 60 KB. The
+    // nearer one took its slot first: the choice is by what is left, not by order.
+    const near = slowPost({ first: 10_000, step: 1_000, everyMs: 5, total: 60_000, declared: 60_000 });
+    const far = slowPost({ first: 2_000, step: 1_000, everyMs: 5, total: 100_000, declared: 100_000 });
+    const reads = [read("198.51.100.2", near), read("198.51.100.1", far)];
+    await Promise.all([near.counted, far.counted]);
+    pass(YIELD_AFTER_MS);
+    expect(await admission.run("203.0.113.9", async () => "the visitor's post")).toBe("the visitor's post");
+    const cut = await reads[1];
+    expect(cut).toBeInstanceOf(BodyTimeout);
+    expect((cut as BodyTimeout).message).toMatch(/^the body yielded its slot to another post: every slot was taken, and it had sent \d+ of 100000 bytes in 1000 ms$/);
+    expect(far.cancelled()).toBe(true);
+    // The other read on to its end; the cut body's client holds one slot at a time now (one is free, it gets it).
+    expect(await reads[0]).toBe("198.51.100.2: 60000 bytes");
+    expect(near.cancelled()).toBe(false);
+  });
+
+  test("the yielding client holds one slot at a time for SLOW_CLIENT_MS, as after a body that fell behind", async () => {
+    let clock = 0;
+    const admission = createAdmission(4, { perClient: 2, now: () => clock });
+    const release = Promise.withResolvers<void>();
+    const hold = (client: string) => admission.run(client, () => release.promise.then(() => client));
+    // A share's worth of another client's, held throughout, so that shares count.
+    const others = [hold("203.0.113.1"), hold("203.0.113.1")];
+    const stalled = slowPost({ first: 10, declared: 100_000 });
+    const yielding = [readIn(admission, "198.51.100.1", stalled), hold("198.51.100.1")];
+    clock += YIELD_AFTER_MS;
+    const visitor = Promise.withResolvers<void>();
+    const visit = admission.run("192.0.2.7", () => visitor.promise.then(() => "visitor"));
+    expect(await yielding[0]).toBeInstanceOf(BodyTimeout);
+    visitor.resolve();
+    expect(await visit).toBe("visitor");
+    // A slot is free, and the client's share was two: it holds one, so a second post is refused.
+    expect(await admission.run("198.51.100.1", async () => "second")).toBeUndefined();
+    clock += SLOW_CLIENT_MS;
+    expect(await admission.run("198.51.100.1", async () => "a minute later")).toBe("a minute later");
+    release.resolve();
+    expect(await Promise.all([...others, yielding[1]])).toEqual(["203.0.113.1", "203.0.113.1", "198.51.100.1"]);
+  });
+
+  test("nothing yields before YIELD_AFTER_MS, nor work that is not reading a body, nor for a client whose share is full", async () => {
+    const { admission, read, pass } = pool();
+    const stalled = slowPost({ first: 10, declared: 100_000 });
+    const release = Promise.withResolvers<void>();
+    // One body that stalls, and work past its body (a tunnel waiting on Sentry).
+    const reading = read("198.51.100.1", stalled);
+    const working = admission.run("198.51.100.2", () => release.promise.then(() => "worked"));
+    pass(YIELD_AFTER_MS - 1);
+    expect(await admission.run("203.0.113.9", async () => "too soon")).toBeUndefined();
+    pass(1);
+    // The stalled body's own client has its one slot: it cannot take another's back.
+    expect(await admission.run("198.51.100.1", async () => "its own")).toBeUndefined();
+    expect(await admission.run("203.0.113.9", async () => "in time")).toBe("in time");
+    expect(await reading).toBeInstanceOf(BodyTimeout);
+    release.resolve();
+    expect(await working).toBe("worked");
+    expect(stalled.cancelled()).toBe(true);
+  });
+});
+
 describe("clientKey", () => {
   test("an IPv6 address counts by its /64, however it is written; IPv4 and mapped IPv4 by the address", () => {
     expect(clientKey("2001:db8:0:0:1::1")).toBe("2001:db8:0:0::/64");
@@ -97,11 +174,13 @@ describe("clientKey", () => {
 
 /**
  * A POST whose body sends `first` bytes at once, then `step` more every `everyMs` until it has sent `total`
- * (never, with `step` 0): a client on a slow link, or one that stalls.
+ * (never, with `step` 0): a client on a slow link, or one that stalls. `counted` resolves once the reader has
+ * taken the first bytes and asks for more.
  */
 function slowPost({ first, step = 0, everyMs = 20, total = Infinity, declared }: { first: number; step?: number; everyMs?: number; total?: number; declared?: number }) {
   let sent = 0;
   let cancelled = false;
+  const counted = Promise.withResolvers<void>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(c) {
@@ -109,6 +188,7 @@ function slowPost({ first, step = 0, everyMs = 20, total = Infinity, declared }:
       c.enqueue(new Uint8Array(first).fill(0x61));
     },
     pull(c) {
+      counted.resolve();
       if (sent >= total) return c.close();
       if (step === 0) return new Promise<void>(() => {});
       return new Promise<void>((resolve) => {
@@ -126,7 +206,7 @@ function slowPost({ first, step = 0, everyMs = 20, total = Infinity, declared }:
     },
   });
   const headers = declared === undefined ? undefined : { "content-length": String(declared) };
-  return { request: new Request("http://localhost/", { method: "POST", body, headers }), cancelled: () => cancelled };
+  return { request: new Request("http://localhost/", { method: "POST", body, headers }), cancelled: () => cancelled, counted: counted.promise };
 }
 
 describe("readBody's pace", () => {

@@ -249,6 +249,31 @@ describe("stalled uploads from eight addresses, a share's worth each to both poo
   });
 });
 
+describe("bodies trickled at the pace from eight addresses, sized to last (red team N2)", () => {
+  // A pace well under the trickle's, so that no body of the attack ever falls behind it: only the pool can end them.
+  const t = serving({ BODY_MIN_RATE: "1000" });
+
+  test("hold every slot until another visitor posts; the body with the longest still to go yields it (408), and every write is served", async () => {
+    const { port } = t;
+    const from = Array.from({ length: CLIENT_SHARE }, (_, i) => `127.0.0.${i + 20}`);
+    // A share's worth and one more from each address, so that the extra one's 429 says its share is full:
+    // the addresses hold every slot of the pool. Each body would take 20 s at 5,000 bytes a second.
+    const connections = BODY_READS_AT_ONCE / CLIENT_SHARE + 1;
+    const trickle = { port, from, connections, sent: 100, declared: 100_000, bytesPerSecond: 5_000 };
+    const attacks = [stallUploads({ ...trickle, path: "/form", headers: FORM }), stallUploads({ ...trickle, path: "/monitoring", headers: ENVELOPE })];
+    await Promise.all(attacks.map((a) => a.answered("429", from.length)));
+    // Before, they held it for as long as they kept posting: each body 20 s, answered 200, never a 408.
+    let probed: number[] = [];
+    await until(async () => (probed = await probe(t.origin, ingest.dsn())).join() === "303,201,200", () => `every write served; the last probe got ${probed}`, 5_000);
+    const rounds: number[][] = [];
+    for (let i = 0; i < 5; i++) rounds.push(await probe(t.origin, ingest.dsn()));
+    const ended = await Promise.all(attacks.map((a) => a.stop()));
+    expect(rounds).toEqual(Array.from({ length: 5 }, () => [303, 201, 200]));
+    // The slots the visitor got were taken back from the trickles, not freed by their ends.
+    for (const { answers } of ended) expect(answers.get("408")).toBeGreaterThan(0);
+  });
+});
+
 describe("behind TRUST_PROXY", () => {
   const t = serving({ TRUST_PROXY: "1" });
 
