@@ -1,7 +1,8 @@
 // session.ts: the one Session a request's loaders, actions and API routes share, over a backend that keeps it
 // between requests: the whole session in its cookie (cookie-session.ts) or in the app's store under an id the
-// cookie holds (createSessionStorage). Values, flash values read once, sign-in's renew, sign-out's destroy, and
-// the age past which a session is no session, checked here whatever the browser kept.
+// cookie holds (createSessionStorage; flash values alone stay in the cookie). Values, flash values read once,
+// sign-in's renew, sign-out's destroy, and the age past which a session is no session, checked here whatever
+// the browser kept.
 import type { CookieOptions, Cookies } from "./cookies.ts";
 import { unauthorized } from "./outcome.ts";
 import { sessionJarOf, type SessionJar } from "./session-jar.ts";
@@ -10,7 +11,11 @@ import { sessionJarOf, type SessionJar } from "./session-jar.ts";
 export type SessionValues = Record<string, unknown>;
 
 export interface SessionOptions extends Omit<CookieOptions, "maxAge" | "expires"> {
-  /** The cookie's name; `session` unless given. */
+  /**
+   * The cookie's name; `session` unless given. A Secure cookie with Path=/ and no Domain goes out as
+   * `__Host-<name>` (a sibling subdomain cannot set it); one under the plain name is still read while the
+   * prefixed one is absent, and moved by the next write.
+   */
   readonly name?: string;
   /**
    * Seconds a session lives from when it was issued (the first write, or `renew()` at sign-in), checked on the
@@ -59,8 +64,8 @@ export interface SessionBackend<Payload> {
   read(): Promise<SessionState | undefined>;
   /** The state as it is kept. Throws (SessionTooLargeError) for one that cannot be; it runs before the session changes. */
   encode(state: SessionState): Payload;
-  /** Keeps a payload: `start` for the first write of a new session, else a change to the one read. `expires` in ms. */
-  write(payload: Payload, start: boolean, expires: number): Promise<void>;
+  /** Keeps a payload, the session's new state; it ends at `expires`, in ms. */
+  write(payload: Payload, expires: number): Promise<void>;
   /** Ends the kept session. */
   end(): Promise<void>;
 }
@@ -142,7 +147,6 @@ async function openSession<Payload>(backend: SessionBackend<Payload>, maxAge: nu
   let writing = Promise.resolve();
   const queue = (next: () => Promise<void>) => (writing = writing.then(next, next));
   const write = (change: (current: Pick<SessionState, "values" | "flash">) => Pick<SessionState, "values" | "flash">) => {
-    const start = state === undefined;
     const next = { ...change(state ?? EMPTY), issuedAt: state?.issuedAt ?? Date.now() };
     let payload: Payload;
     try {
@@ -151,7 +155,7 @@ async function openSession<Payload>(backend: SessionBackend<Payload>, maxAge: nu
       return Promise.reject(error);
     }
     state = next;
-    return queue(() => backend.write(payload, start, next.issuedAt + lifetime));
+    return queue(() => backend.write(payload, next.issuedAt + lifetime));
   };
   const without = (bag: SessionValues, key: string) => Object.fromEntries(Object.entries(bag).filter(([k]) => k !== key));
   const destroy = () => {

@@ -16,7 +16,7 @@ const HTML = { accept: "text/html" };
 const DATA = { accept: "application/x-ndjson" };
 const FORM = { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" };
 const DAY = 24 * 60 * 60 * 1000;
-const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("session="))!.split(";")[0]!;
+const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
 const notesIn = (html: string) => [.../<ul id="notes">([\s\S]*?)<\/ul>/.exec(html)![1]!.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
 
 describe.each(BACKENDS)("/examples/account on %s", (backend) => {

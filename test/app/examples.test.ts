@@ -159,10 +159,10 @@ describe("the guestbook, its API and the session, through the server", () => {
     const signIn = await t.request("/examples/session", form("name=Ada"));
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get("location")).toBe("/examples/account");
-    const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("session="))!.split(";")[0]!;
+    const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
     expect((await t.request("/examples/account", { headers: { cookie } })).status).toBe(200);
     expect((await t.request("/examples/account")).status).toBe(401);
-    const tampered = cookie.replace("session=", "session=x");
+    const tampered = cookie.replace("__Host-session=", "__Host-session=x");
     expect(tampered).not.toBe(cookie);
     expect((await t.request("/examples/account", { headers: { cookie: tampered } })).status).toBe(401);
     // The API reads the same session: a forged cookie is nobody.

@@ -24,9 +24,10 @@ async function visitor({ name, javaScript }: { name?: string; javaScript: boolea
       body: `name=${encodeURIComponent(name)}`,
     });
     expect(res.status).toBe(303);
-    const [cookie] = res.headers.getSetCookie().filter((c) => c.startsWith("session="));
-    const value = cookie!.split(";")[0]!.slice("session=".length);
-    await context.addCookies([{ name: "session", value, url: origin, httpOnly: true, sameSite: "Lax" }]);
+    const [cookie] = res.headers.getSetCookie().filter((c) => c.startsWith("__Host-session="));
+    const value = cookie!.split(";")[0]!.slice("__Host-session=".length);
+    // A __Host- cookie is Secure, on Path=/: Chromium keeps one for a loopback http origin, a trustworthy one.
+    await context.addCookies([{ name: "__Host-session", value, domain: new URL(origin).hostname, path: "/", secure: true, httpOnly: true, sameSite: "Lax" }]);
   }
   return context;
 }

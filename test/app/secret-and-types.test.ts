@@ -20,7 +20,7 @@ const post = (path: string, body: string, headers: Record<string, string> = {}, 
 async function signIn(name: string): Promise<string> {
   const res = await post("/examples/session", `name=${encodeURIComponent(name)}`);
   expect(res.status).toBe(303);
-  return res.headers.getSetCookie().find((c) => c.startsWith("session="))!.split(";")[0]!;
+  return res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
 }
 
 const secretIn = (html: string) => /<p id="secret">([^<]*)<\/p>/.exec(html)?.[1];
@@ -59,7 +59,7 @@ describe("/examples/session: Reveal the secret", () => {
   test("a forged cookie is nobody: 401", async () => {
     const cookie = await signIn("Ada");
     // The session's id with a character more: its signature no longer holds.
-    const forged = cookie.replace("session=", "session=x");
+    const forged = cookie.replace("__Host-session=", "__Host-session=x");
     expect(forged).not.toBe(cookie);
     const res = await post("/examples/session", "intent=reveal", { cookie: forged });
     expect(res.status).toBe(401);

@@ -1,15 +1,19 @@
 // The example's sessions through the server, kept in its store on SQLite and on a real PostgreSQL: a typed name
 // stays a name (the base64 of a session included), sign-out ends the session on the server (a copy of the cookie
 // is refused by the account, the API and the nested layout) and shows "Signed out" once, sign-in starts a new
-// session, and a HEAD leaves the flash for the GET.
-import { beforeAll, describe, expect, test } from "bun:test";
-import type { ServedApp } from "brisk/test";
+// session, a HEAD leaves the flash for the GET, and sign-out posts without a session add no row to the store.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serveApp, type ServedApp } from "brisk/test";
 import { BACKENDS, useBackends } from "./backends.ts";
 
 const backends = useBackends("example_sessions");
 
 const HTML = { accept: "text/html" };
-const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("session="))!.split(";")[0]!;
+const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
 const flashIn = (html: string) => /<p id="flash">([^<]*)<\/p>/.exec(html)?.[1];
 
 describe.each(BACKENDS)("the example's sessions on %s", (backend) => {
@@ -42,9 +46,17 @@ describe.each(BACKENDS)("the example's sessions on %s", (backend) => {
     expect(await who(copy)).toEqual({ name: null });
     expect(await page("/examples/nested", copy)).toContain('<span id="whoami">nobody</span>');
     expect((await post("intent=reveal", copy)).status).toBe(401);
-    const after = cookieOf(signOut);
-    expect(flashIn(await page("/examples/session", after))).toBe("Signed out");
-    expect(flashIn(await page("/examples/session", after))).toBeUndefined();
+    const shown = await t.request("/examples/session", { headers: { ...HTML, cookie: cookieOf(signOut) } });
+    expect(flashIn(await shown.text())).toBe("Signed out");
+    // Read, the notice leaves nothing to keep: the browser drops the cookie, and the next page has no notice.
+    expect(shown.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/)]);
+    expect(flashIn(await page("/examples/session", ""))).toBeUndefined();
+  });
+
+  test("signing out without a session flashes nothing", async () => {
+    const signOut = await post("intent=sign-out");
+    expect(signOut.status).toBe(303);
+    expect(signOut.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970/)]);
   });
 
   test("a HEAD of the session page leaves 'Signed out' for the GET", async () => {
@@ -64,5 +76,39 @@ describe.each(BACKENDS)("the example's sessions on %s", (backend) => {
     const html = await page("/examples/session", signedIn);
     expect(flashIn(html)).toBeUndefined();
     expect(html).toContain("Signed in as <strong>Grace</strong>");
+  });
+});
+
+describe("sign-out posts without a session on SQLite", () => {
+  let dataDir: string;
+  let t: ServedApp;
+  let db: SQL;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "brisk-signout-flood-"));
+    t = await serveApp({ env: { DATA_DIR: dataDir } });
+    db = new SQL({ adapter: "sqlite", filename: join(dataDir, "store.sqlite") });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** The rows the store would keep past the ten minutes the example purges every (PURGE_EVERY_MS). */
+  const lasting = async () => {
+    const [row] = await db<Array<{ n: number }>>`SELECT count(*) AS n FROM sessions WHERE expires_at > ${new Date(Date.now() + 10 * 60 * 1000).toISOString()}`;
+    return row!.n;
+  };
+  const form = (body: string, cookie = "") =>
+    t.request("/examples/session", { method: "POST", headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded", cookie }, body });
+
+  test("a client posting sign-out with no cookie, again and again, adds no row; a signed-in visitor's sign-out removes theirs", async () => {
+    const signedIn = cookieOf(await form("name=Ada"));
+    const before = await lasting();
+    expect(before).toBeGreaterThan(0);
+    // The red team's flood, bounded: each post as the script sent it, no cookie and no notice wanted.
+    for (let i = 0; i < 300; i++) expect((await form("intent=sign-out")).status).toBe(303);
+    expect(await lasting()).toBe(before);
+    expect((await form("intent=sign-out", signedIn)).status).toBe(303);
+    expect(await lasting()).toBe(before - 1);
   });
 });

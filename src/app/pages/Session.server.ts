@@ -15,9 +15,11 @@ export async function sessionAction({ body, cookies }: ActionContext) {
   const intent = form?.get("intent");
   const session = await sessions.getSession(cookies);
   if (intent === "sign-out") {
-    // The record is deleted: the cookie, or a copy of it, is nobody's now. The notice goes in a new session.
+    // The record is deleted: the cookie, or a copy of it, is nobody's now. The notice, for a visitor who was
+    // signed in, waits in the cookie (flash values alone make no record).
+    const wasSignedIn = session.get("user") !== undefined;
     await session.destroy();
-    await session.flash("notice", "Signed out");
+    if (wasSignedIn) await session.flash("notice", "Signed out");
     redirect("/examples/session");
   }
   // The "Reveal the secret" fetcher: for a signed-in visitor only. Signed out, the 401 page shows, in place of

@@ -1,7 +1,8 @@
 // cookies.ts: one request's cookies as loaders and actions see them (the `Cookies` of runtime/cookies.ts): read,
 // set, delete and sign, then the Set-Cookie headers, over a Bun.CookieMap of the request's Cookie header.
-// Sessions get more of the jar than the app does (session-jar.ts): values signed for a purpose, and the
-// request's `method` (GET unless given), since a HEAD reads no flash value.
+// Sessions get more of the jar than the app does (session-jar.ts): values signed for a purpose, the request's
+// `method` (GET unless given), since a HEAD reads no flash value, and the Secure default their cookie's name
+// follows.
 import type { CookieOptions, Cookies } from "../../runtime/cookies.ts";
 import { attachSessionJar, type SignaturePurpose } from "../../runtime/session-jar.ts";
 import type { CookieSigner } from "./cookie-signer.ts";
@@ -46,6 +47,6 @@ export function createCookies(cookieHeader: string | null, options: CookieSettin
     },
     setCookieHeaders: () => jar.toSetCookieHeaders(),
   };
-  attachSessionJar(cookies, { method, getSigned, setSigned });
+  attachSessionJar(cookies, { method, secure: options.secure, getSigned, setSigned });
   return cookies;
 }

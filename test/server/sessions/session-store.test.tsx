@@ -118,8 +118,8 @@ async function serve(store: SqlSessionStore) {
 
 const post = (cookie = "") => ({ method: "POST", headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded", cookie }, body: "name=ada" });
 const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
-/** The id a `session=<id>.<signature>` cookie carries. */
-const idOf = (cookie: string) => cookie.slice("session=".length).split(".")[0]!;
+/** The id a `__Host-session=<id>.<signature>` cookie carries. */
+const idOf = (cookie: string) => cookie.slice("__Host-session=".length).split(".")[0]!;
 const html = async (res: Response | Promise<Response>) => (await res).text();
 
 describe.each(Object.keys(backends) as Array<keyof typeof backends>)("sessions in the app's store on %s", (backend) => {
@@ -135,7 +135,7 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("sessions i
     const signIn = await request("/sign-in", post());
     expect(signIn.status).toBe(303);
     const [cookie] = signIn.headers.getSetCookie();
-    expect(cookie).toMatch(/^session=[\w-]{43}\.[\w-]{43}; Path=\/; Max-Age=1209600; Secure; HttpOnly; SameSite=Lax$/);
+    expect(cookie).toMatch(/^__Host-session=[\w-]{43}\.[\w-]{43}; Path=\/; Max-Age=1209600; Secure; HttpOnly; SameSite=Lax$/);
     const id = idOf(cookie!);
     const [record] = (await store.records()).filter((r) => r.id === id);
     expect(JSON.parse(record!.data)).toEqual({ values: { user: { name: "ada" } }, flash: { notice: "Welcome" }, issuedAt: T0.getTime() });
@@ -147,15 +147,62 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("sessions i
     const before = (await store.records()).length;
     const signOut = await request("/sign-out", post(copy));
     expect(signOut.status).toBe(303);
-    // The record gone, one for the flash made in its place.
-    expect((await store.records()).length).toBe(before);
+    // The record gone, and none made for the flash: it waits in the cookie.
+    expect((await store.records()).length).toBe(before - 1);
     expect((await store.records()).map((r) => r.id)).not.toContain(idOf(copy));
     expect((await request("/members", { headers: { cookie: copy } })).status).toBe(401);
     expect((await request("/api/me", { headers: { cookie: copy } })).status).toBe(401);
     const after = cookieOf(signOut);
     expect(after).not.toBe(copy);
-    expect(await html(request("/theme", { headers: { cookie: after } }))).toContain('<p id="theme">null Signed out</p>');
-    expect(await html(request("/theme", { headers: { cookie: after } }))).toContain('<p id="theme">null null</p>');
+    const shown = await request("/theme", { headers: { cookie: after } });
+    expect(await html(shown)).toContain('<p id="theme">null Signed out</p>');
+    // Read, the flash leaves nothing to keep: the cookie goes.
+    expect(shown.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/)]);
+  });
+
+  test("a visitor without a session who signs out makes no record: the flash waits in the cookie and shows once", async () => {
+    const before = (await store.records()).length;
+    const signOuts: Response[] = [];
+    for (let i = 0; i < 64; i++) signOuts.push(await request("/sign-out", post()));
+    expect(new Set(signOuts.map((res) => res.status))).toEqual(new Set([303]));
+    expect((await store.records()).length).toBe(before);
+    const [flashed] = signOuts[0]!.headers.getSetCookie();
+    // The flash values themselves, signed for that purpose alone: no id, so nothing the store holds.
+    expect(flashed).toMatch(/^__Host-session=[\w-]{44,}\.[\w-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=Lax$/);
+    const cookie = cookieOf(signOuts[0]!);
+    expect((await request("/api/me", { headers: { cookie } })).status).toBe(401);
+    expect(await html(request("/theme", { headers: { cookie } }))).toContain('<p id="theme">null Signed out</p>');
+    expect((await store.records()).length).toBe(before);
+  });
+
+  test("a session of flash values alone becomes a record when it gets a value, its flash kept in it", async () => {
+    const flashOnly = cookieOf(await request("/sign-out", post()));
+    const before = (await store.records()).length;
+    const planted = await request("/theme", post(flashOnly));
+    const cookie = cookieOf(planted);
+    expect((await store.records()).length).toBe(before + 1);
+    const [record] = (await store.records()).filter((r) => r.id === idOf(cookie));
+    expect(JSON.parse(record!.data)).toMatchObject({ values: { theme: "planted" }, flash: { notice: "Signed out" } });
+    expect(await html(request("/theme", { headers: { cookie } }))).toContain('<p id="theme">planted Signed out</p>');
+  });
+
+  test("a session whose cookie has the old name is read, and the next write moves its id to __Host-session", async () => {
+    // What the release before wrote: the id signed under the plain name.
+    const old = createCookies(null, { secure: false, signer });
+    await (await createSessionStorage<Values, Flash>({ store }).getSession(old)).set("user", { name: "ada" });
+    const oldCookie = old.setCookieHeaders()[0]!.split(";")[0]!;
+    const id = oldCookie.slice("session=".length).split(".")[0]!;
+    expect(await (await request("/api/me", { headers: { cookie: oldCookie } })).json()).toEqual({ name: "ada" });
+    const before = (await store.records()).length;
+    const moved = await request("/theme", post(oldCookie));
+    expect(moved.headers.getSetCookie()).toEqual([
+      expect.stringMatching(new RegExp(`^__Host-session=${id}\\.[\\w-]{43}; Path=/; Max-Age=\\d+; Secure; HttpOnly; SameSite=Lax$`)),
+      expect.stringMatching(/^session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/),
+    ]);
+    expect((await store.records()).length).toBe(before);
+    const cookie = moved.headers.getSetCookie()[0]!.split(";")[0]!;
+    expect(await html(request("/members", { headers: { cookie } }))).toContain('<h1 id="member">ada</h1>');
+    expect(await html(request("/theme", { headers: { cookie } }))).toContain('<p id="theme">planted null</p>');
   });
 
   test("signing in starts a new session: a new id, the planted one's record deleted, nothing planted kept", async () => {
@@ -190,13 +237,13 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("sessions i
   test("an id signed for anything else never reaches a session: a plain signed cookie, a cookie-kept session, a tampered id", async () => {
     const cookie = cookieOf(await request("/sign-in", post()));
     const id = idOf(cookie);
-    const plain = createCookies(null, { secure: false, signer });
-    await plain.setSigned("session", id);
-    const cookieKept = createCookies(null, { secure: false, signer });
+    const plain = createCookies(null, { secure: true, signer });
+    await plain.setSigned("__Host-session", id);
+    const cookieKept = createCookies(null, { secure: true, signer });
     await (await getSession(cookieKept)).set("user", { name: "ada" });
     const tampered = cookie.replace(/\.(.)/, (_, c: string) => `.${c === "A" ? "B" : "A"}`);
     const pair = (jar: typeof plain) => jar.setCookieHeaders()[0]!.split(";")[0]!;
-    for (const forged of [pair(plain), pair(cookieKept), `session=${id}`, tampered]) {
+    for (const forged of [pair(plain), pair(cookieKept), `__Host-session=${id}`, tampered]) {
       expect({ forged, status: (await request("/api/me", { headers: { cookie: forged } })).status }).toEqual({ forged, status: 401 });
     }
   });
@@ -219,7 +266,7 @@ describe("two app instances on one PostgreSQL (replicas)", () => {
     const copy = cookieOf(await a("/sign-in", post()));
     // The flash is read (a write) on A after B signed out: what A writes changes no record.
     const store = await storeOn(connect);
-    const reading = createCookies(copy, { secure: false, signer });
+    const reading = createCookies(copy, { secure: true, signer });
     const sessions = createSessionStorage<Values, Flash>({ store });
     const session = await sessions.getSession(reading);
     expect((await b("/sign-out", post(copy))).status).toBe(303);

@@ -15,7 +15,7 @@ import {
   type LoaderContext,
   type Middleware,
 } from "brisk";
-import { getSession, requestCookies, requireUser, SessionTooLargeError } from "brisk/server";
+import { getSession, requestCookies, requireUser, SessionTooLargeError, type SessionOptions } from "brisk/server";
 import { defineApp } from "../../../src/runtime/app-definition.ts";
 import { createApp } from "../../../src/server/create-app.ts";
 import { createCookieSigner, type CookieSigner } from "../../../src/server/cookies/cookie-signer.ts";
@@ -53,7 +53,7 @@ describe("a session in one signed cookie", () => {
     setSystemTime(T0);
     const first = jar();
     await (await getSession<Values>(first)).set("theme", "dark");
-    expect(first.setCookieHeaders()).toEqual([expect.stringMatching(/^session=[\w-]+\.[\w-]{43}; Path=\/; Max-Age=1209600; Secure; HttpOnly; SameSite=Lax$/)]);
+    expect(first.setCookieHeaders()).toEqual([expect.stringMatching(/^__Host-session=[\w-]+\.[\w-]{43}; Path=\/; Max-Age=1209600; Secure; HttpOnly; SameSite=Lax$/)]);
     const session = await getSession<Values>(jar(next(first)));
     expect(session.get("theme")).toBe("dark");
     expect(session.get("user")).toBeUndefined();
@@ -70,11 +70,11 @@ describe("a session in one signed cookie", () => {
     const first = jar();
     await (await getSession<Values>(first)).set("user", { name: "ada" });
     const pair = next(first);
-    const value = pair.slice("session=".length);
-    const forged = `session=${value.slice(0, 4)}${value[4] === "A" ? "B" : "A"}${value.slice(5)}`;
+    const value = pair.slice("__Host-session=".length);
+    const forged = `__Host-session=${value.slice(0, 4)}${value[4] === "A" ? "B" : "A"}${value.slice(5)}`;
     const foreign = jar(null, await createCookieSigner(["another site's secret, long enough to sign with"]));
     await (await getSession<Values>(foreign)).set("user", { name: "eve" });
-    for (const cookie of [forged, `session=${value.split(".")[0]}`, next(foreign)]) {
+    for (const cookie of [forged, `__Host-session=${value.split(".")[0]}`, next(foreign)]) {
       expect((await getSession<Values>(jar(cookie))).get("user")).toBeUndefined();
     }
   });
@@ -113,16 +113,85 @@ describe("a session in one signed cookie", () => {
     expect([again.get("theme"), again.get("user")]).toEqual([undefined, { name: "ada" }]);
     await again.destroy();
     expect(again.get("user")).toBeUndefined();
-    expect(second.setCookieHeaders()).toEqual([expect.stringMatching(/^session=; Path=\/; Expires=Thu, 01 Jan 1970/)]);
+    expect(second.setCookieHeaders()).toEqual([expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970/)]);
   });
 
   test("another cookie name and options: its own session beside the default one", async () => {
     setSystemTime(T0);
     const cookies = jar();
     await (await getSession(cookies, { name: "prefs", maxAge: 3600, sameSite: "strict" })).set("theme", "dark");
-    expect(cookies.setCookieHeaders()).toEqual([expect.stringMatching(/^prefs=[^;]+; Path=\/; Max-Age=3600; Secure; HttpOnly; SameSite=Strict$/)]);
+    expect(cookies.setCookieHeaders()).toEqual([expect.stringMatching(/^__Host-prefs=[^;]+; Path=\/; Max-Age=3600; Secure; HttpOnly; SameSite=Strict$/)]);
     expect((await getSession(jar(next(cookies)))).get("theme")).toBeUndefined();
     expect((await getSession(jar(next(cookies)), { name: "prefs" })).get("theme")).toBe("dark");
+  });
+});
+
+/** The session a request sets `user` to `name` in, as the Cookie header the browser sends next. */
+async function signedIn(name: string, secure = true) {
+  const cookies = createCookies(null, { secure, signer });
+  await (await getSession<Values>(cookies)).set("user", { name });
+  return next(cookies);
+}
+
+const namesSet = (cookies: Cookies) => cookies.setCookieHeaders().map((header) => header.slice(0, header.indexOf("=")));
+
+describe("the session cookie's __Host- name", () => {
+  test("Secure with Path=/ and no Domain: __Host-<name>; without Secure (COOKIE_SECURE=false), on another path or a Domain: the name as given", async () => {
+    const cases: Array<[secure: boolean, options: SessionOptions, name: string]> = [
+      [true, {}, "__Host-session"],
+      [true, { name: "prefs" }, "__Host-prefs"],
+      [false, { secure: true }, "__Host-session"],
+      [false, {}, "session"],
+      [true, { secure: false }, "session"],
+      [true, { path: "/shop" }, "session"],
+      [true, { domain: "example.com" }, "session"],
+      [true, { name: "__Host-own" }, "__Host-own"],
+      [true, { name: "__Secure-own" }, "__Secure-own"],
+    ];
+    for (const [secure, options, name] of cases) {
+      const cookies = createCookies(null, { secure, signer });
+      await (await getSession<Values>(cookies, options)).set("theme", "dark");
+      expect({ secure, options, names: namesSet(cookies) }).toEqual({ secure, options, names: [name] });
+      const back = await getSession<Values>(createCookies(next(cookies), { secure, signer }), options);
+      expect({ secure, options, theme: back.get("theme") }).toEqual({ secure, options, theme: "dark" });
+    }
+  });
+
+  test("a session under the old name is read while the new one is absent; reading sets nothing, the next write moves it", async () => {
+    const old = await signedIn("ada", false);
+    expect(old).toStartWith("session=");
+    const upgraded = jar(old);
+    const session = await getSession<Values>(upgraded);
+    expect(session.get("user")).toEqual({ name: "ada" });
+    expect(upgraded.setCookieHeaders()).toEqual([]);
+    await session.set("theme", "dark");
+    expect(upgraded.setCookieHeaders()).toEqual([
+      expect.stringMatching(/^__Host-session=[\w-]+\.[\w-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=Lax$/),
+      expect.stringMatching(/^session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/),
+    ]);
+    const after = await getSession<Values>(jar(next(upgraded)));
+    expect([after.get("user"), after.get("theme")]).toEqual([{ name: "ada" }, "dark"]);
+  });
+
+  test("with both names only the new one counts, forged or not, and a write expires the old", async () => {
+    const [bob, alice] = [await signedIn("bob", false), await signedIn("alice")];
+    // A sibling subdomain's `session` cookie, sent first as a more specific path would be.
+    const both = jar(`${bob}; ${alice}`);
+    const session = await getSession<Values>(both);
+    expect(session.get("user")).toEqual({ name: "alice" });
+    await session.set("theme", "dark");
+    expect(namesSet(both)).toEqual(["__Host-session", "session"]);
+    const forged = alice.replace(/\.(.)/, (_, c: string) => `.${c === "A" ? "B" : "A"}`);
+    expect((await getSession<Values>(jar(`${bob}; ${forged}`))).get("user")).toBeUndefined();
+  });
+
+  test("destroy expires the session under both names", async () => {
+    const cookies = jar(await signedIn("ada", false));
+    await (await getSession<Values>(cookies)).destroy();
+    expect(cookies.setCookieHeaders()).toEqual([
+      expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Secure/),
+      expect.stringMatching(/^session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/),
+    ]);
   });
 });
 
@@ -166,8 +235,8 @@ describe("the 4 KB a browser keeps", () => {
     const error = await session.set("notice", "x".repeat(4000)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionTooLargeError);
     expect((error as SessionTooLargeError).bytes).toBeGreaterThan(4096);
-    expect(error).toMatchObject({ name: "SessionTooLargeError", cookie: "session", limit: 4096 });
-    expect((error as Error).message).toMatch(/^session: the session cookie would be \d{4} bytes, over the 4096 browsers keep/);
+    expect(error).toMatchObject({ name: "SessionTooLargeError", cookie: "__Host-session", limit: 4096 });
+    expect((error as Error).message).toMatch(/^session: the __Host-session cookie would be \d{4} bytes, over the 4096 browsers keep/);
     expect(session.get("notice")).toBeUndefined();
     expect((await getSession<Values>(jar(next(cookies)))).get("theme")).toBe("dark");
   });
@@ -187,15 +256,18 @@ describe("the 4 KB a browser keeps", () => {
 const typedSession = (stored: object) => Buffer.from(JSON.stringify(stored)).toString("base64url");
 
 describe("a session's signature covers its purpose", () => {
-  test("a value setSigned under the session's name, even a session's JSON, never reads as a session: it stays a value", async () => {
-    for (const token of [
+  test("a value setSigned under the session's name, new or old, even a session's JSON, never reads as a session: it stays a value", async () => {
+    const tokens = [
       typedSession({ values: { user: { name: "admin" } }, flash: {}, issuedAt: Date.now() }),
       typedSession({ values: { user: { name: "admin" } }, flash: {} }),
-    ]) {
-      const signIn = jar();
-      await signIn.setSigned("session", token);
-      expect((await getSession<Values>(jar(next(signIn)))).get("user")).toBeUndefined();
-      expect(await jar(next(signIn)).getSigned("session")).toBe(token);
+    ];
+    for (const name of ["__Host-session", "session"]) {
+      for (const token of tokens) {
+        const signIn = jar();
+        await signIn.setSigned(name, token);
+        expect((await getSession<Values>(jar(next(signIn)))).get("user")).toBeUndefined();
+        expect(await jar(next(signIn)).getSigned(name)).toBe(token);
+      }
     }
   });
 
@@ -204,7 +276,7 @@ describe("a session's signature covers its purpose", () => {
     await (await getSession<Values>(anonymous)).flash("notice", "Saved!");
     const signedIn = jar();
     await (await getSession<Values>(signedIn)).set("user", { name: "ada" });
-    for (const cookies of [anonymous, signedIn]) expect(await jar(next(cookies)).getSigned("session")).toBeUndefined();
+    for (const cookies of [anonymous, signedIn]) expect(await jar(next(cookies)).getSigned("__Host-session")).toBeUndefined();
   });
 
   test("plain signed cookies keep verifying as they did: HMAC of name=value, the first secret signing, every secret verifying", async () => {
@@ -484,7 +556,7 @@ describe("the guard and the session in pages and API routes", () => {
     const cookie = cookieOf(signIn);
     expect(await (await request("/members", { headers: { cookie } })).text()).toContain('<p id="member">grace</p>');
     const signOut = await request("/api/sign-out", { method: "POST", headers: { ...SAME_ORIGIN, cookie } });
-    expect(signOut.headers.getSetCookie()[0]).toMatch(/^session=; Path=\/; Expires=/);
+    expect(signOut.headers.getSetCookie()[0]).toMatch(/^__Host-session=; Path=\/; Expires=/);
     expect((await request("/members", { headers: { cookie: cookieOf(signOut) } })).status).toBe(401);
   });
 
@@ -539,7 +611,7 @@ describe("the guard and the session in pages and API routes", () => {
     const flashed = await request("/profile", form("intent=flash"));
     expect(flashed.status).toBe(303);
     const cookie = cookieOf(flashed);
-    expect(cookie).toStartWith("session=");
+    expect(cookie).toStartWith("__Host-session=");
     expect((await request("/account", { headers: { cookie } })).status).toBe(401);
   });
 
