@@ -1,8 +1,9 @@
 // The examples' guarded account area, through the server, on SQLite and on a real PostgreSQL: one middleware on
 // /examples/account holds for every kind of request into it (documents, page data whatever levels the client
 // says it keeps, the notes form's post with and without JavaScript, a fetcher-style load, the CSV export) for
-// a visitor signed out, with an expired session, with a forged cookie or with one signed out elsewhere; a
-// signed-in visitor sees and adds their own notes, and exports them.
+// a visitor signed out, with an expired session, with a forged cookie or with one signed out elsewhere: a page
+// a browser asked for goes to sign-in with `next`, everything else is 401; a signed-in visitor sees and adds
+// their own notes, and exports them.
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import type { ServedApp } from "brisk/test";
 import { BACKENDS, useBackends } from "./backends.ts";
@@ -29,6 +30,18 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
   const addNote = (cookie: string, text: string, headers: Record<string, string> = {}) =>
     t.request("/examples/account/notes", { method: "POST", headers: { ...FORM, cookie, ...headers }, body: `text=${encodeURIComponent(text)}` });
 
+  /** The pages a browser asks for: refused, they send the visitor to sign in and back (`next`), not a 401. */
+  const pageVisits: Record<string, string> = {
+    "the layout's document": "/examples/account",
+    "the notes document": "/examples/account/notes",
+    "an unmatched path under the layout": "/examples/account/nothing/here",
+  };
+  /** How a kind of request is refused to a visitor without a live session. */
+  const refusal = (kind: string) => {
+    const page = pageVisits[kind];
+    return page ? { status: 307, location: `/examples/session?next=${encodeURIComponent(page)}` } : { status: 401, location: null };
+  };
+
   /** Every request kind into the guarded area, each as a browser (or curl) would send it. */
   const kinds: Array<[string, (cookie: string) => Promise<Response>]> = [
     ["the layout's document", (cookie) => t.request("/examples/account", { headers: { ...HTML, cookie } })],
@@ -44,7 +57,7 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
     ["an unmatched path under the layout", (cookie) => t.request("/examples/account/nothing/here", { headers: { ...HTML, cookie } })],
   ];
 
-  test("signed in, every kind of request is served; signed out, forged, expired or signed out elsewhere, every one is 401 with nothing of the account", async () => {
+  test("signed in, every kind of request is served; signed out, forged, expired or signed out elsewhere, a page visit goes to sign-in and the rest is 401, with nothing of the account", async () => {
     const cookie = await signIn("Ada");
     expect((await addNote(cookie, "secret plans")).status).toBe(303);
     const forged = cookie.replace(/\.(.)/, (_, c: string) => `.${c === "A" ? "B" : "A"}`);
@@ -60,7 +73,7 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
       ]) {
         const res = await send(visitor!);
         const body = await res.text();
-        expect({ kind, who, status: res.status }).toEqual({ kind, who, status: 401 });
+        expect({ kind, who, status: res.status, location: res.headers.get("location") }).toEqual({ kind, who, ...refusal(kind) });
         expect(body).not.toContain("secret plans");
         expect(body).not.toContain("account-name");
       }
@@ -68,7 +81,7 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
     // Expired: the same cookie past the session's 14 days, with the clock moved on.
     setSystemTime(Date.now() + 15 * DAY);
     try {
-      for (const [kind, send] of kinds) expect({ kind, status: (await send(cookie)).status }).toEqual({ kind, status: 401 });
+      for (const [kind, send] of kinds) expect({ kind, status: (await send(cookie)).status }).toEqual({ kind, status: refusal(kind).status });
     } finally {
       setSystemTime();
     }

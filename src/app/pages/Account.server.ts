@@ -8,8 +8,20 @@ import { validateNote } from "../store/note.ts";
 
 const userContext = createContext<{ name: string }>();
 
-/** 401 (the sign-in page) for a visitor without a live session, else who they are, for everything below. */
-export const signedIn: Middleware = async ({ cookies, context }) => {
+/**
+ * A browser asking for a page (GET or HEAD, HTML): a visitor who navigated here, whom sign-in can bring back.
+ * Page data (a client navigation shows the 401 page in place), fetchers, posts and scripts get the 401: they want
+ * an answer, not a page to sign in on, and a post's body would be lost on the way.
+ */
+const isPageVisit = (request: Request) => (request.method === "GET" || request.method === "HEAD") && (request.headers.get("accept") ?? "").includes("text/html");
+
+/**
+ * A visitor without a live session: sent to sign in, and back here after (`next`), when their browser asked for the
+ * page; else 401 (the sign-in-required page). Signed in: who they are, for everything below.
+ */
+export const signedIn: Middleware = async ({ cookies, context, request, url }) => {
+  const session = await sessions.getSession(cookies);
+  if (!session.get("user") && isPageVisit(request)) redirect(`/examples/session?next=${encodeURIComponent(url.pathname + url.search)}`);
   context.set(userContext, await sessions.requireUser(cookies));
 };
 

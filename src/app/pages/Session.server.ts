@@ -1,13 +1,18 @@
 // Session.server.ts: signing in with a name (a session kept in the store), signing out, a secret for the
 // signed-in visitor (the account pages that need the session are Account.server.ts).
-import { data, redirect, type ActionContext, type LoaderContext } from "brisk";
+import { data, redirect, returnTo, type ActionContext, type LoaderContext } from "brisk";
 import { sessions } from "../sessions.server.ts";
 
 const MAX_NAME = 80;
 
-export async function sessionLoader({ cookies }: LoaderContext) {
+/** Where signing in leads when the visitor came for no page in particular, or `next` is not a path on this site. */
+const AFTER_SIGN_IN = "/examples/account";
+
+export async function sessionLoader({ cookies, search }: LoaderContext) {
   const session = await sessions.getSession(cookies);
-  return { name: session.get("user")?.name ?? null, flash: (await session.flashed("notice")) ?? null };
+  // The page the account guard sent the visitor from (`?next=`): the form carries it through its post.
+  const next = returnTo(search.get("next"), AFTER_SIGN_IN);
+  return { name: session.get("user")?.name ?? null, flash: (await session.flashed("notice")) ?? null, next };
 }
 
 export async function sessionAction({ body, cookies }: ActionContext) {
@@ -36,5 +41,5 @@ export async function sessionAction({ body, cookies }: ActionContext) {
   // A fresh session: nothing set before signing in (by this visitor or planted by another) carries over.
   await session.renew();
   await session.set("user", { name });
-  redirect("/examples/account");
+  redirect(returnTo(form?.get("next"), AFTER_SIGN_IN));
 }

@@ -33,7 +33,7 @@ function RevealSecret({ revealed }: { revealed: string | undefined }) {
 }
 
 export function Session() {
-  const { name, flash } = useLoaderData<typeof sessionLoader>();
+  const { name, flash, next } = useLoaderData<typeof sessionLoader>();
   const answer = useActionData<typeof sessionAction>();
   const signIn = answer && "error" in answer ? answer : undefined;
   return (
@@ -41,8 +41,9 @@ export function Session() {
       {flash ? <p id="flash">{flash}</p> : null}
       <p>
         Signing in starts a session kept in the store, sets a signed, HttpOnly <code>session</code> cookie holding only its id, and
-        answers 303 to <Link href="/examples/account">the account page</Link>, which is 401 without it. A cookie edited by hand reads
-        as absent; signing out deletes the session, so a copy of the cookie is refused too.
+        answers 303 to <Link href="/examples/account">the account page</Link>, or to the page the account area sent you here from
+        (<code>?next=</code>, a path on this site only). A cookie edited by hand reads as absent; signing out deletes the session, so a
+        copy of the cookie is refused too.
       </p>
       {name ? (
         <>
@@ -53,6 +54,8 @@ export function Session() {
         </>
       ) : (
         <Form className="sign-in">
+          {/* Where to go once signed in, through the post with or without JavaScript; the action checks it again. */}
+          <input type="hidden" name="next" value={next} />
           <label>
             Your name
             <input name="name" required maxLength={80} defaultValue={signIn?.name} />
