@@ -7,7 +7,8 @@ import type { RouteDefinition } from "../../runtime/route.ts";
 import { routeTree, type RouteMatch, type RouteNode } from "../../runtime/route-tree.ts";
 import type { RouteAssets } from "../../runtime/page-payload.ts";
 import type { Manifest } from "./manifest.ts";
-import { encodedBody, type Precompressed } from "./precompressed.ts";
+import { encodedBody, etagOfForm, type Precompressed } from "./precompressed.ts";
+import { conditionalResponse } from "../http/conditional.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
 import { text } from "../request/responses.ts";
 import type { Bytes } from "../request/bytes.ts";
@@ -166,12 +167,16 @@ export function assetsPlugin(assets: ClientAssets) {
       return text(404, "asset not found");
     }
     const [encoding, body] = encodedBody(asset, request.headers.get("accept-encoding"));
+    const etag = etagOfForm(body);
     const headers: Record<string, string> = {
       "content-type": asset.type,
       // Every file name carries its content hash, so a name never changes meaning.
       "cache-control": "public, max-age=31536000, immutable",
       vary: "Accept-Encoding",
+      etag,
     };
+    const conditional = conditionalResponse(request, { etag }, headers);
+    if (conditional) return conditional;
     if (encoding) headers["content-encoding"] = encoding;
     return new Response(body, { headers });
   });

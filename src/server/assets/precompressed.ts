@@ -1,5 +1,7 @@
-// precompressed.ts: a body kept with its forms compressed ahead of time, and the form a client takes best.
+// precompressed.ts: a body kept with its forms compressed ahead of time, the form a client takes best, and
+// each form's own ETag.
 import { pickEncoding } from "../http/accept-encoding.ts";
+import { etagOf } from "../http/conditional.ts";
 import type { Bytes } from "../request/bytes.ts";
 
 /** A body with the forms compressed ahead of time, if any. */
@@ -16,4 +18,16 @@ const ENCODINGS = ["br", "gzip"] as const;
 export function encodedBody(asset: Precompressed, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
   const encoding = accept ? pickEncoding(accept, ENCODINGS.filter((e) => asset[e])) : undefined;
   return [encoding, encoding ? asset[encoding]! : asset.body];
+}
+
+const etags = new WeakMap<Bytes, string>();
+
+/**
+ * The ETag of one form of a body, hashed once: each form has its own, as its bytes differ, so a cache that kept
+ * the brotli answer never revalidates it into a gzip one (RFC 9110 8.8.3.3).
+ */
+export function etagOfForm(bytes: Bytes): string {
+  let etag = etags.get(bytes);
+  if (etag === undefined) etags.set(bytes, (etag = etagOf(bytes)));
+  return etag;
 }

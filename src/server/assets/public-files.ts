@@ -1,8 +1,9 @@
 // public-files.ts: the app's `public/` folder served at the site root (/robots.txt, /favicon.ico), with
-// validators instead of hashed names: ETag and Last-Modified, 304 on a match, revalidated on every use.
+// validators instead of hashed names: ETag and Last-Modified, 304 or 412 by the preconditions, revalidated on
+// every use.
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
-import { etagMatches, parseHttpDate } from "../http/conditional.ts";
+import { conditionalResponse, etagOf } from "../http/conditional.ts";
 
 export interface PublicFile {
   /** Where the bytes are: under the build's `public/` (embedded in the binary) or the source folder, symlinks resolved. */
@@ -83,6 +84,8 @@ interface Validated {
   bytes: Uint8Array<ArrayBuffer>;
   etag: string;
   mtimeMs: number;
+  /** The modification time in whole seconds, as Last-Modified says it and preconditions compare it. */
+  modifiedAt: number;
   type: string;
   lastModified: string;
 }
@@ -99,15 +102,16 @@ export function createPublicFileHandler(files: PublicFiles): (request: Request, 
     if (cached && cached.mtimeMs === file.mtimeMs) return cached;
     const blob = Bun.file(file.path);
     const bytes = new Uint8Array(await blob.arrayBuffer());
-    const lastModified = new Date(Math.floor(file.mtimeMs / 1000) * 1000).toUTCString();
-    const loaded = { bytes, etag: `"${Bun.hash(bytes).toString(36)}"`, mtimeMs: file.mtimeMs, type: blob.type, lastModified };
+    const modifiedAt = Math.floor(file.mtimeMs / 1000) * 1000;
+    const loaded = { bytes, etag: etagOf(bytes), mtimeMs: file.mtimeMs, modifiedAt, type: blob.type, lastModified: new Date(modifiedAt).toUTCString() };
     cache.set(file.path, loaded);
     return loaded;
   };
   const serve = async (request: Request, file: PublicFile): Promise<Response> => {
-    const { bytes, etag, mtimeMs, type, lastModified } = await load(file);
+    const { bytes, etag, modifiedAt, type, lastModified } = await load(file);
     const headers: Record<string, string> = { "content-type": type, "cache-control": CACHE_CONTROL, etag, "last-modified": lastModified };
-    if (notModified(request, etag, mtimeMs)) return new Response(null, { status: 304, headers });
+    const conditional = conditionalResponse(request, { etag, lastModified: modifiedAt }, headers);
+    if (conditional) return conditional;
     if (request.method !== "HEAD") return new Response(bytes, { headers });
     // A body-less response is otherwise told `Content-Length: 0`; a HEAD says what the GET would send.
     return new Response(null, { headers: { ...headers, "content-length": String(bytes.byteLength) } });
@@ -137,14 +141,5 @@ function fileName(pathname: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** RFC 9110: If-None-Match wins over If-Modified-Since when both are sent. */
-function notModified(request: Request, etag: string, mtimeMs: number): boolean {
-  const match = request.headers.get("if-none-match");
-  if (match !== null) return etagMatches(match, etag);
-  // Not an HTTP-date (`2030`): ignored, as if it were not sent (RFC 9110 13.1.3).
-  const since = parseHttpDate(request.headers.get("if-modified-since"));
-  return since !== undefined && Math.floor(mtimeMs / 1000) * 1000 <= since;
 }
 

@@ -1,6 +1,7 @@
 // prerendered-page.ts: a page rendered once, kept as the pieces between the values each response fills in (its
 // nonce, host, path), with those pieces also kept gzip-compressed, so that a response is joined, never
 // rendered or compressed again.
+import { etagOf } from "../http/conditional.ts";
 import type { Bytes } from "../request/bytes.ts";
 import { fromBase64 } from "./base64.ts";
 import { deflatePage, gzipMember, gzipTemplate, type DeflatedPage } from "./gzip-join.ts";
@@ -12,7 +13,10 @@ export interface PrerenderedPage extends SlottedPage {
   status: number;
   /** The page as raw deflate, in segments between the slots whose values go in as stored blocks (gzip-join.ts). */
   deflated: DeflatedPage;
-  /** Of the page as rendered, slots included: it changes only when the page does. */
+  /**
+   * Of the page as rendered, slots included: it changes only when the page does. Its answers' ETags are weak
+   * forms of it, one per coding (prerendered-responses.ts): their bytes differ by the nonce.
+   */
   etag: string;
   /** The render's headers but the CSP (which names the nonce) and the request id. */
   headers: Array<[string, string]>;
@@ -36,7 +40,7 @@ export interface PrerenderedPages {
 /** Splits a render made with the slot markers; `status` and `headers` are the render's. */
 export function prerenderedPage(html: string, status: number, headers: Array<[string, string]>): PrerenderedPage {
   const { parts, slots } = splitAtSlots(html);
-  return { status, parts, slots, deflated: deflatePage({ parts, slots }), etag: `"${Bun.hash(html).toString(36)}"`, headers, renderedAt: Date.now() };
+  return { status, parts, slots, deflated: deflatePage({ parts, slots }), etag: etagOf(html), headers, renderedAt: Date.now() };
 }
 
 const encoder = new TextEncoder();

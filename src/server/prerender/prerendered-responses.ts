@@ -1,9 +1,9 @@
 // prerendered-responses.ts: the response from a prerendered page: its pieces joined with this response's nonce,
-// host, path and request id, a strong ETag and a 304 on a match. Nothing of the app runs and nothing renders
-// here; prerender-routes.ts renders and keeps the pages.
+// host, path and request id, a weak ETag per coding, and a 304 or 412 by the preconditions. Nothing of the app
+// runs and nothing renders here; prerender-routes.ts renders and keeps the pages.
 import type { RouteMatch } from "../../runtime/route-tree.ts";
 import { pickEncoding } from "../http/accept-encoding.ts";
-import { etagMatches } from "../http/conditional.ts";
+import { precondition, preconditionFailed } from "../http/conditional.ts";
 import { encodedBody } from "../assets/precompressed.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
 import type { RequestRecord } from "../request/context.ts";
@@ -59,19 +59,35 @@ function headerTemplates(security: SecurityHeaders): HeadersOf {
   };
 }
 
+/**
+ * A stored page's ETag in one coding: weak, as each answer's bytes differ by its nonce and a strong tag would
+ * promise the same bytes (RFC 9110 8.8.1), so If-Match, which compares strongly, holds only for `*`. One per
+ * coding, so that a cache never revalidates the gzip answer it kept into an uncompressed one.
+ */
+function documentEtag(page: PrerenderedPage, coding: string | undefined): string {
+  return `W/${coding ? `${page.etag.slice(0, -1)}-${coding}"` : page.etag}`;
+}
+
+/** The 304 or 412 a stored page's preconditions ask for instead of the page, if any. */
+function conditionalDocument(request: Request, record: RequestRecord, page: PrerenderedPage, etag: string, headersOf: HeadersOf, security: SecurityHeaders): Response | undefined {
+  const status = precondition(request, { etag });
+  if (status === 412) return preconditionFailed({ ...security.common, "x-request-id": record.id });
+  if (status !== 304) return undefined;
+  // No CSP: a cache would put the new nonce on the page it keeps.
+  const notModified = new Response(null, { status, headers: headersOf(page) });
+  notModified.headers.delete("content-type");
+  notModified.headers.set("etag", etag);
+  notModified.headers.set("x-request-id", record.id);
+  return notModified;
+}
+
 /** `config`: this server's client configuration, as its prerendered pages' boot scripts carry it. */
 function documentResponse(request: Request, url: URL, record: RequestRecord, page: PrerenderedPage, headersOf: HeadersOf, security: SecurityHeaders, config: string): Response {
   const coding = pickEncoding(request.headers.get("accept-encoding"), DOCUMENT_CODINGS);
-  // A 404 differs by path: no validator.
-  const etag = page.status !== 200 ? undefined : coding ? `${page.etag.slice(0, -1)}-${coding}"` : page.etag;
-  if (etag && etagMatches(request.headers.get("if-none-match"), etag)) {
-    // No CSP: a cache would put the new nonce on the page it keeps.
-    const notModified = new Response(null, { status: 304, headers: headersOf(page) });
-    notModified.headers.delete("content-type");
-    notModified.headers.set("etag", etag);
-    notModified.headers.set("x-request-id", record.id);
-    return notModified;
-  }
+  // A 404 differs by path: no validator, and no preconditions, which only a 2xx answer heeds (RFC 9110 13.2.1).
+  const etag = page.status !== 200 ? undefined : documentEtag(page, coding);
+  const conditional = etag && conditionalDocument(request, record, page, etag, headersOf, security);
+  if (conditional) return conditional;
   const nonce = security.nonce();
   const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1), config };
   const response = withBody(request, page.status, headersOf(page), coding, coding ? gzipOf(page, values) : bytesOf(page, values));

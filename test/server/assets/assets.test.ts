@@ -1,13 +1,13 @@
 // The client build as the server loads it: files read on first request, a broken build refused at start,
 // and each route's own stylesheets and code-split chunk preloaded in its pages.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildClient } from "../../../src/server/build/client-build.ts";
 import { loadClientAssets } from "../../../src/server/assets/assets.ts";
 import type { Manifest } from "../../../src/server/assets/manifest.ts";
-import { serveApp } from "brisk/test";
+import { serveApp, type ServedApp } from "brisk/test";
 import { clientAssets, FIXTURE, FIXTURE_APP_MODULE, loadApp } from "../../support/app.ts";
 
 const dirs: string[] = [];
@@ -86,4 +86,48 @@ test("an asset's coding follows Accept-Encoding's tokens, case and q-values", as
   expect(await codingFor("br;q=0")).toBeNull();
   expect(await codingFor("BR")).toBe("br");
   expect(await codingFor("gzip;q=0.9, br;q=0.1")).toBe("gzip");
+});
+
+describe("an asset's validators: each coding its own ETag", () => {
+  let t: ServedApp;
+  let entry: string;
+  beforeAll(async () => {
+    t = await serveApp(FIXTURE);
+    entry = `/assets/${(await clientAssets()).manifest.entry}`;
+  });
+  const asEncoded = (accept: string, headers: Record<string, string> = {}, method = "GET") =>
+    t.request(entry, { method, headers: { "accept-encoding": accept, ...headers } });
+
+  test("the brotli, gzip and uncompressed answers of one file have three ETags", async () => {
+    const answers = await Promise.all(["br", "gzip", "identity"].map((accept) => asEncoded(accept)));
+    expect(answers.map((res) => res.headers.get("content-encoding"))).toEqual(["br", "gzip", null]);
+    const tags = answers.map((res) => res.headers.get("etag"));
+    for (const tag of tags) expect(tag).toMatch(/^"[0-9a-z]+"$/);
+    expect(new Set(tags).size).toBe(3);
+  });
+
+  test("If-None-Match with the tag of the coding asked for: 304, GET or HEAD; another coding's tag: that coding's answer", async () => {
+    const [br, gzip] = await Promise.all([asEncoded("br"), asEncoded("gzip")]);
+    const brTag = br.headers.get("etag")!;
+    for (const method of ["GET", "HEAD"]) {
+      const again = await asEncoded("br", { "if-none-match": brTag }, method);
+      expect(again.status).toBe(304);
+      expect(again.headers.get("etag")).toBe(brTag);
+      expect(again.headers.get("vary")).toBe("Accept-Encoding");
+    }
+    const other = await asEncoded("gzip", { "if-none-match": brTag });
+    expect(other.status).toBe(200);
+    expect(other.headers.get("etag")).toBe(gzip.headers.get("etag"));
+    expect(Bun.gunzipSync(await other.bytes()).byteLength).toBe((await (await asEncoded("identity")).bytes()).byteLength);
+  });
+
+  test("If-Match: 412 for a tag not current (another coding's too), the file for its own tag or `*`; HEAD alike", async () => {
+    const gzipTag = (await asEncoded("gzip")).headers.get("etag")!;
+    for (const method of ["GET", "HEAD"]) {
+      expect((await asEncoded("br", { "if-match": '"nope"' }, method)).status).toBe(412);
+      expect((await asEncoded("br", { "if-match": gzipTag }, method)).status).toBe(412);
+      expect((await asEncoded("gzip", { "if-match": gzipTag }, method)).status).toBe(200);
+      expect((await asEncoded("br", { "if-match": "*" }, method)).status).toBe(200);
+    }
+  });
 });

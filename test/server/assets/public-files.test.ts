@@ -1,4 +1,4 @@
-// The app's public/ folder at the site root: types, validators, 304s, HEAD, no way out of the folder (nor to
+// The app's public/ folder at the site root: types, validators, 304s and 412s, HEAD, no way out of the folder (nor to
 // its hidden files, nor along a symlink), names that need percent-encoding, and development picking up a new
 // file without a restart.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -85,6 +85,33 @@ describe("public files from the build", () => {
       expect((await t.request("/robots.txt", { headers: { "if-modified-since": since } })).status).toBe(200);
     },
   );
+
+  test("If-Match: 412 when it names no current tag, the file when it names its tag or `*`; HEAD alike", async () => {
+    const etag = (await t.request("/robots.txt")).headers.get("etag")!;
+    for (const method of ["GET", "HEAD"]) {
+      const failed = await t.request("/robots.txt", { method, headers: { "if-match": '"nope"' } });
+      expect(failed.status).toBe(412);
+      expect(failed.headers.get("etag")).toBeNull();
+      // If-Match compares strongly: a weak form of the tag is not it.
+      expect((await t.request("/robots.txt", { method, headers: { "if-match": `W/${etag}` } })).status).toBe(412);
+      for (const field of ["*", `"other", ${etag}`]) {
+        const res = await t.request("/robots.txt", { method, headers: { "if-match": field } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("etag")).toBe(etag);
+      }
+    }
+    expect(await (await t.request("/robots.txt", { headers: { "if-match": '"nope"' } })).text()).toStartWith("precondition failed");
+    // A matching If-Match and a matching If-None-Match: the client's copy is current.
+    expect((await t.request("/robots.txt", { headers: { "if-match": etag, "if-none-match": etag } })).status).toBe(304);
+  });
+
+  test("If-Unmodified-Since: 412 once the file changed after it, the file when it did not", async () => {
+    const lastModified = (await t.request("/robots.txt")).headers.get("last-modified")!;
+    const before = new Date(Date.parse(lastModified) - 1000).toUTCString();
+    expect((await t.request("/robots.txt", { headers: { "if-unmodified-since": before } })).status).toBe(412);
+    expect((await t.request("/robots.txt", { method: "HEAD", headers: { "if-unmodified-since": before } })).status).toBe(412);
+    expect((await t.request("/robots.txt", { headers: { "if-unmodified-since": lastModified } })).status).toBe(200);
+  });
 
   test("If-Modified-Since as an HTTP-date later than the file: 304", async () => {
     const res = await t.request("/robots.txt", { headers: { "if-modified-since": "Fri, 01 Jan 2100 00:00:00 GMT" } });

@@ -1,4 +1,4 @@
-// Prerendered routes: the prerendered page with each response's own nonce and request id, ETag and 304,
+// Prerendered routes: the prerendered page with each response's own nonce and request id, weak ETag, 304 and 412,
 // stale-while-revalidate with one re-render at a time, and routes that cannot be prerendered refused.
 import { afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { brotliDecompressSync } from "node:zlib";
@@ -45,7 +45,7 @@ async function renderAfter(render: number): Promise<number> {
 describe("the prerendered page", () => {
   test("is the page a fresh render gives, apart from the nonce, the request id and the render count", async () => {
     const stored = await t.request("/prerendered");
-    expect(stored.headers.get("etag")).toMatch(/^"[0-9a-z]+"$/);
+    expect(stored.headers.get("etag")).toMatch(/^W\/"[0-9a-z]+"$/);
     const definition = await loadApp();
     const live = createApp(testConfig(), { ...definition, routes: definition.routes.map((r) => ({ ...r, prerender: false })) }, {
       assets: await clientAssets(),
@@ -103,6 +103,43 @@ describe("the prerendered page", () => {
     expect(text.replaceAll(nonceOf(res), "N")).toBe((await plain.text()).replaceAll(nonceOf(plain), "N"));
     // Brotli alone is not on offer for a prerendered page: it cannot be joined around the nonce.
     expect((await t.request("/prerendered", { headers: { "accept-encoding": "br" } })).headers.get("content-encoding")).toBeNull();
+  });
+
+  test("its ETag is weak, as two answers' bytes differ by their nonce, and one per coding", async () => {
+    const [a, b] = [await t.request("/prerendered"), await t.request("/prerendered")];
+    expect(await a.text()).not.toBe(await b.text());
+    const etag = a.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"[0-9a-z]+"$/);
+    expect(b.headers.get("etag")).toBe(etag);
+    const gzip = await t.request("/prerendered", { headers: { "accept-encoding": "gzip" } });
+    expect(gzip.headers.get("etag")).toBe(`${etag.slice(0, -1)}-gzip"`);
+  });
+
+  test("If-None-Match with the tag of the coding asked for: 304; the other coding's tag: the page", async () => {
+    const gzipTag = (await t.request("/prerendered", { headers: { "accept-encoding": "gzip" } })).headers.get("etag")!;
+    for (const method of ["GET", "HEAD"]) {
+      const again = await t.request("/prerendered", { method, headers: { "accept-encoding": "gzip", "if-none-match": gzipTag } });
+      expect(again.status).toBe(304);
+      expect(again.headers.get("etag")).toBe(gzipTag);
+      const plain = await t.request("/prerendered", { method, headers: { "if-none-match": gzipTag } });
+      expect(plain.status).toBe(200);
+    }
+  });
+
+  test("If-Match: 412 for any listed tag, its own weak one included (the strong comparison); `*` gets the page; HEAD alike", async () => {
+    const etag = (await t.request("/prerendered")).headers.get("etag")!;
+    for (const method of ["GET", "HEAD"]) {
+      for (const field of ['"nope"', etag, etag.slice(2)]) {
+        const failed = await t.request("/prerendered", { method, headers: { "if-match": field } });
+        expect(failed.status).toBe(412);
+        expect(failed.headers.get("x-request-id")).toBeTruthy();
+        expect(failed.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(failed.headers.get("etag")).toBeNull();
+      }
+      const any = await t.request("/prerendered", { method, headers: { "if-match": "*" } });
+      expect(any.status).toBe(200);
+      expect(any.headers.get("etag")).toBe(etag);
+    }
   });
 
   test("a 304 carries no CSP: a cache would put its new nonce on the page it keeps", async () => {
@@ -166,6 +203,11 @@ describe("the not-found page for unmatched paths", () => {
     expect(strip(stored, html)).toBe(strip(fresh, await fresh.text()));
     for (const name of ["content-type", "cache-control", "x-robots-tag"]) expect(stored.headers.get(name)).toBe(fresh.headers.get(name));
     expect(stored.headers.get("etag")).toBeNull();
+  });
+
+  test("If-Match is not heeded: the stored 404 is a 404, not a 412 (RFC 9110 13.2.1)", async () => {
+    const { get } = await appWithNotFound(() => "There is no page here.");
+    expect((await get("/nowhere", { headers: { "if-match": '"nope"' } })).status).toBe(404);
   });
 
   test("HEAD: the 404 and its headers, no body", async () => {
