@@ -21,15 +21,43 @@ export function cookieDefaults(secure: boolean) {
   return { httpOnly: true, sameSite: "lax", path: "/", secure } as const;
 }
 
+/** One set or delete, as the jar made it: replayed on a jar made again (cookiesAsNow). */
+type Change = (jar: Bun.CookieMap) => void;
+
+/** For each jar, what makes it again with the changes made so far. */
+const remakes = new WeakMap<Cookies, () => () => Cookies>();
+
+/**
+ * A function that makes the jar again as it is now: the request's cookies with the changes made so far and none
+ * made after. A middleware that throws after next() throws away the response made inside it, and the cookies
+ * set there with it.
+ */
+export function cookiesAsNow(cookies: Cookies): () => Cookies {
+  const remake = remakes.get(cookies);
+  if (!remake) throw new TypeError("cookies: not a jar createCookies made");
+  return remake();
+}
+
 export function createCookies(cookieHeader: string | null, options: CookieSettings, method = "GET"): Cookies {
+  return jarWith(cookieHeader, options, method, []);
+}
+
+function jarWith(cookieHeader: string | null, options: CookieSettings, method: string, earlier: readonly Change[]): Cookies {
   // Bun's parser takes any string: malformed pairs are skipped, bad percent-encoding reads as U+FFFD.
   const jar = new Bun.CookieMap(cookieHeader ?? "");
+  const changes: Change[] = [];
+  // Kept once made: a name Bun refuses throws, and is no change.
+  const change = (made: Change) => {
+    made(jar);
+    changes.push(made);
+  };
+  earlier.forEach(change);
   const defaults = cookieDefaults(options.secure);
   const signer = () => {
     if (!options.signer) throw new Error("cookies: signed cookies need a signer (see cookie-secret.ts)");
     return options.signer;
   };
-  const set = (name: string, value: string, extra: CookieOptions = {}) => jar.set(name, value, { ...defaults, ...extra });
+  const set = (name: string, value: string, extra: CookieOptions = {}) => change((to) => to.set(name, value, { ...defaults, ...extra }));
   const getSigned = async (name: string, purpose?: SignaturePurpose) => {
     const value = jar.get(name);
     return value === null ? undefined : signer().verify(value, name, purpose);
@@ -43,10 +71,14 @@ export function createCookies(cookieHeader: string | null, options: CookieSettin
     set,
     setSigned: (name, value, extra) => setSigned(name, value, undefined, extra),
     delete(name, extra = {}) {
-      jar.delete({ name, path: extra.path ?? defaults.path, domain: extra.domain });
+      change((to) => to.delete({ name, path: extra.path ?? defaults.path, domain: extra.domain }));
     },
     setCookieHeaders: () => jar.toSetCookieHeaders(),
   };
   attachSessionJar(cookies, { method, secure: options.secure, getSigned, setSigned });
+  remakes.set(cookies, () => {
+    const kept = [...changes];
+    return () => jarWith(cookieHeader, options, method, kept);
+  });
   return cookies;
 }

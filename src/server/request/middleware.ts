@@ -41,15 +41,22 @@ async function discard(inner: Promise<Response> | undefined, kept?: Response): P
 /**
  * `respond(failure)` makes the response: the request's own when every middleware let it through, or the one for a
  * failure. A middleware that throws after `next()` has resolved throws away the response it was given (its body
- * never read) for the failure's.
+ * never read) for the failure's, and with `checkpoint` what went into it: what the checkpoint taken at `next()`
+ * returns puts back the headers and cookies as they were then.
  */
-export function runChain(steps: readonly MiddlewareStep[], respond: (failure?: MiddlewareFailure) => Promise<Response>): Promise<Response> {
+export function runChain(
+  steps: readonly MiddlewareStep[],
+  respond: (failure?: MiddlewareFailure) => Promise<Response>,
+  checkpoint?: () => () => void,
+): Promise<Response> {
   const at = async (index: number): Promise<Response> => {
     const step = steps[index];
     if (!step) return respond();
     let inner: Promise<Response> | undefined;
+    let restore: (() => void) | undefined;
     const next = () => {
       if (inner) throw new Error("middleware: next() was called twice");
+      restore = checkpoint?.();
       return (inner = at(index + 1));
     };
     let returned: unknown;
@@ -57,6 +64,7 @@ export function runChain(steps: readonly MiddlewareStep[], respond: (failure?: M
       returned = await step.run(step.args(), next);
     } catch (error) {
       await discard(inner);
+      restore?.();
       return respond({ error, depth: step.depth });
     }
     if (returned instanceof Response) {
@@ -76,5 +84,5 @@ export function runMiddleware(
   context: PageScope,
   respond: (failure?: MiddlewareFailure) => Promise<Response>,
 ): Promise<Response> {
-  return runChain(stepsOf(request, match, context), respond);
+  return runChain(stepsOf(request, match, context), respond, () => context.checkpoint());
 }

@@ -3,7 +3,7 @@
 // collected here and put on the document, the page data or the redirect alike.
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/route.ts";
-import type { CookieSettings } from "../cookies/cookies.ts";
+import { cookiesAsNow, type CookieSettings } from "../cookies/cookies.ts";
 import { cookiesOf, type RequestContext } from "./context.ts";
 import { appHeaderName } from "./headers.ts";
 
@@ -18,6 +18,11 @@ export interface PageScope {
   body?: ActionBody;
   /** The headers loaders and actions set, then one Set-Cookie per cookie they changed. */
   responseHeaders(): Array<[string, string]>;
+  /**
+   * The headers and cookies as they are now, to go back to: calling what it returns drops every one set after,
+   * and the request's sessions with them (they are read again from the cookies left).
+   */
+  checkpoint(): () => void;
 }
 
 /**
@@ -53,6 +58,16 @@ export function pageScope(context: RequestContext, request: Request, url: URL, s
       const all: Array<[string, string]> = [...headers];
       for (const cookie of context.jar?.setCookieHeaders() ?? []) all.push(["set-cookie", cookie]);
       return all;
+    },
+    checkpoint() {
+      const kept = [...headers];
+      const jar = context.jar && cookiesAsNow(context.jar);
+      return () => {
+        headers.clear();
+        for (const [name, value] of kept) headers.set(name, value);
+        // A new jar: a session opened on the old one holds what the thrown-away steps wrote.
+        context.jar = jar?.();
+      };
     },
   };
   return self;

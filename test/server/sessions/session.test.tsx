@@ -14,6 +14,7 @@ import {
   type Cookies,
   type LoaderContext,
   type Middleware,
+  unauthorized,
 } from "brisk";
 import { getSession, requestCookies, requireUser, SessionTooLargeError, type SessionOptions } from "brisk/server";
 import { defineApp } from "../../../src/runtime/app-definition.ts";
@@ -465,7 +466,22 @@ function Profile() {
 }
 
 const MembersOnly = () => <p id="members-only">Members only: sign in first</p>;
+
+/** A layout's middleware that lets the request through, then refuses it: after the sign-in below has run. */
+const refuseAfterNext: Middleware = async ({ cookies }, next) => {
+  cookies.set("vault-visit", "1");
+  await next();
+  unauthorized();
+};
+
+/** The vault's page: a header and a cookie of its own, which the refusal above throws away. */
+function vaultLoader({ cookies, setHeader }: LoaderContext) {
+  setHeader("x-vault", "opened");
+  cookies.set("vault-key", "42");
+  return null;
+}
 const SignIn = () => <form method="post" />;
+const Nothing = () => null;
 
 const api = new Elysia({ prefix: "/api" })
   .get("/me", async ({ request }) => ({ name: (await requireUser<User>(requestCookies(request))).name }))
@@ -512,6 +528,16 @@ describe("the guard and the session in pages and API routes", () => {
         loader: membersLoader,
         fallbacks: { unauthorized: MembersOnly },
         children: [{ index: true, component: MembersHome, loader: membersHomeLoader, action: saveAction }],
+      },
+      {
+        path: "/vault",
+        component: Outlet,
+        middleware: [refuseAfterNext],
+        fallbacks: { unauthorized: MembersOnly },
+        children: [
+          { path: "sign-in", component: SignIn, action: signInAction },
+          { path: "page", component: Nothing, loader: vaultLoader },
+        ],
       },
     ];
     const app = createApp(testConfig(), defineApp({ ...fixture, routes, api }), { assets: await clientAssets(), cookieSigner: signer, log: (r) => void logs.push(r) });
@@ -583,6 +609,16 @@ describe("the guard and the session in pages and API routes", () => {
     const save = await request("/members", form(""));
     expect(save.status).toBe(401);
     expect(save.headers.getSetCookie()).toEqual([]);
+  });
+
+  test("a middleware that throws after next() sends its own outcome: the sign-in's session cookie goes with the response it threw away", async () => {
+    const names = (res: Response) => res.headers.getSetCookie().map((cookie) => cookie.slice(0, cookie.indexOf("=")));
+    for (const path of ["/vault/sign-in", "/__data/vault/sign-in"]) {
+      const res = await request(path, form("name=mallory"));
+      expect({ path, status: res.status, cookies: names(res) }).toEqual({ path, status: 401, cookies: ["vault-visit"] });
+    }
+    const page = await request("/vault/page");
+    expect([page.status, page.headers.get("x-vault"), names(page)]).toEqual([401, null, ["vault-visit"]]);
   });
 
   test("a forged session is signed out: 401 page and 401 JSON", async () => {
