@@ -7,6 +7,7 @@ import { BodyRefused } from "./api/api.ts";
 import { INTERNAL_SERVER_ERROR, jsonError } from "./request/responses.ts";
 import { isApiPath } from "./request/request-path.ts";
 import { CrossSiteRefused } from "./api/api-cross-site.ts";
+import { MiddlewareAnswer } from "./api/api-chain.ts";
 import { text } from "./request/responses.ts";
 import { BODY_TIMEOUT_HEADERS } from "./bodies/request-body.ts";
 import { contextOf, reportError, type CaptureError } from "./request/context.ts";
@@ -57,6 +58,8 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   const record = contextOf(request);
   const json = isApiPath(record.path);
   if (isOutcome(error)) return withCookiesSet(error.toResponse(json ? "json" : "text"), request);
+  // An API route's middleware returned its own Response before Elysia checked the schema.
+  if (error instanceof MiddlewareAnswer) return withCookiesSet(error.response, request);
   // Elysia wraps what a parse hook throws in its own ParseError; the API's body reader's refusal is the cause.
   const refused = error instanceof BodyRefused ? error : (error as { cause?: unknown }).cause;
   if (refused instanceof BodyRefused) {

@@ -75,8 +75,6 @@ export interface RequestContext extends RequestRecord {
   prerendered?: boolean;
   /** Its cookie jar, made when first read (cookiesOf): one for the pages and API routes of the request. */
   jar?: Cookies;
-  /** An API route's middleware, waiting at its innermost `next()` for the handler's response (api-middleware.ts). */
-  apiChain?: { response: PromiseWithResolvers<Response>; chain: Promise<Response> };
 }
 
 export function createRequestContext(request: Request, options: ContextOptions = {}): RequestContext {
