@@ -8,10 +8,24 @@
 // The stall everywhere (issue 29, red team F6): STALL_ADDRESSES.length addresses, each with a share's worth of
 // posts (8) to the guestbook's action and as many to the tunnel, that send headers, Content-Length and 100
 // bytes and then nothing, reconnecting whenever they are closed: together they ask for every slot of both
-// pools. Meanwhile a visitor from another address keeps making the three writes a site takes (a form post,
-// an API write, an error report); it reports the share of those served and how soon the first one was.
+// pools. The trickle everywhere (issue 36, red team N2): as many posts from eight other addresses, that send
+// their bodies on at 5,000 bytes a second, above BODY_MIN_RATE, each sized to end just before BODY_TIMEOUT_MS.
+// Meanwhile a visitor from another address keeps making the three writes a site takes (a form post, an API
+// write, an error report); it reports the share of those served and how soon the first one was, against the
+// targets: at least 90 % of each kind, the first within 2 s.
+//
+// Run alone:   bun bench/soak-uploads.ts [binary]        (UPLOADS_SECONDS, 20 by default, per attack)
+// builds the bench app's binary (as bench/soak.ts does) unless given one, and runs the stall and the trickle,
+// each on a fresh server, printing the visitor's figures, PASS/FAIL against the targets and the load average.
+// bench/soak.ts runs both among its attacks (soak-attacks.ts).
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeIngest } from "brisk/test";
 import { stallUploads } from "../test/support/stalled-uploads.ts";
+import { buildBinary, startBinary, type Binary } from "./lib/binary.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
+import { soakServerEnv } from "./lib/soak-env.ts";
 
 export interface UploadFloodOptions {
   port: number;
@@ -133,12 +147,24 @@ export function uploadFlood(options: UploadFloodOptions): Promise<UploadFloodRes
  * 127.0.0.2 to .4, which the server still holds to one slot each when this attack starts.
  */
 export const STALL_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 10}`);
+/** 127.0.0.20 to 127.0.0.27: the stall's addresses are held to one slot each for a minute after it. */
+export const TRICKLE_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 20}`);
 /** Per address and pool: a visitor's share of the 64 slots, so that the addresses together ask for all of them. */
 export const STALLS_PER_ADDRESS = 8;
+/** The red team's trickle: just above BODY_MIN_RATE (4,096). */
+export const TRICKLE_BYTES_PER_SECOND = 5_000;
+/** Each trickled body: 58 s at that rate, ending 2 s before the default BODY_TIMEOUT_MS (60 s), so it is answered, never a 408. */
+const TRICKLE_BYTES = TRICKLE_BYTES_PER_SECOND * 58;
 /** Between one round of the visitor's three writes and the next. */
 const PROBE_EVERY_MS = 100;
 
+/** Issue 36's targets for the visitor's writes under either attack: at least this share of each kind served, the first within this. */
+export const WRITES_TARGETS = { leastShare: 0.9, firstWithinMs: 2_000 };
+
 export type WriteKind = "form" | "api" | "tunnel";
+
+/** The attack on both pools: posts that stall after 100 bytes, or that trickle on at TRICKLE_BYTES_PER_SECOND. */
+export type SlotAttack = "stall" | "trickle";
 
 /** One write of the visitor's: its status (or `error: <what>`), and when it was answered, in ms since the stall was in place. */
 export interface WriteProbe {
@@ -155,12 +181,16 @@ export interface StalledWrites {
 
 const SERVED: Record<WriteKind, string> = { form: "303", api: "201", tunnel: "200" };
 
-/** Runs the stall for `seconds` while the visitor writes; `origin` is the server's, the guestbook and its API on it. */
-export async function stalledWrites({ origin, port, dsn, seconds }: { origin: string; port: number; dsn: string; seconds: number }): Promise<StalledWrites> {
+/** Runs `attack` for `seconds` while the visitor writes; `origin` is the server's, the guestbook and its API on it. */
+export async function stalledWrites({ origin, port, dsn, seconds, attack = "stall" }: { origin: string; port: number; dsn: string; seconds: number; attack?: SlotAttack }): Promise<StalledWrites> {
   const form = { "content-type": "application/x-www-form-urlencoded", origin };
   const json = { "content-type": "application/json", origin };
   const envelope = { "content-type": "text/plain;charset=UTF-8", origin };
-  const stall = { port, from: STALL_ADDRESSES, connections: STALLS_PER_ADDRESS, sent: 100 };
+  const shape =
+    attack === "stall"
+      ? { from: STALL_ADDRESSES }
+      : { from: TRICKLE_ADDRESSES, declared: TRICKLE_BYTES, bytesPerSecond: TRICKLE_BYTES_PER_SECOND };
+  const stall = { port, connections: STALLS_PER_ADDRESS, sent: 100, ...shape };
   const attacks = [stallUploads({ ...stall, path: "/guestbook", headers: form }), stallUploads({ ...stall, path: "/monitoring", headers: envelope })];
   await Promise.all(attacks.map((a) => a.ready));
   const started = performance.now();
@@ -173,7 +203,7 @@ export async function stalledWrites({ origin, port, dsn, seconds }: { origin: st
     probes.push({ kind, status, ms: performance.now() - started });
   };
   for (let n = 1; performance.now() - started < seconds * 1000; n++) {
-    const entry = { name: "Soak visitor", message: `Signed during the stall everywhere, ${n}` };
+    const entry = { name: "Soak visitor", message: `Signed during the ${attack} everywhere, ${n}` };
     await Promise.all([
       write("form", "/guestbook", { headers: form, body: new URLSearchParams(entry).toString() }),
       write("api", "/api/guestbook", { headers: json, body: JSON.stringify(entry) }),
@@ -207,4 +237,59 @@ export function writesServed(probes: readonly WriteProbe[]): WritesServed {
     })
     .join(", ");
   return { byKind, line };
+}
+
+/** The WRITES_TARGETS a run missed, one line each: none when it met them all. */
+export function missedTargets({ byKind }: WritesServed): string[] {
+  const { leastShare, firstWithinMs } = WRITES_TARGETS;
+  return byKind
+    .filter((k) => k.kind !== "all")
+    .flatMap((k) => [
+      ...(k.firstMs === undefined || k.firstMs > firstWithinMs ? [`${k.kind}: the visitor's first write was not served within ${firstWithinMs} ms`] : []),
+      ...(k.served < leastShare * k.asked ? [`${k.kind}: ${k.served} of ${k.asked} of the visitor's writes served, under ${leastShare * 100}%`] : []),
+    ]);
+}
+
+/** Runs the stall and the trickle, each on a fresh server of `binary`; prints the figures and the verdict, true when both meet the targets. */
+async function soakSlotAttacks(binary: Binary, seconds: number): Promise<boolean> {
+  const ingest = await startFakeIngest();
+  let pass = true;
+  try {
+    for (const attack of ["stall", "trickle"] as const) {
+      const dir = await mkdtemp(join(tmpdir(), "brisk-uploads-"));
+      const server = await startBinary(binary, soakServerEnv(0, ingest.dsn(), dir), dir);
+      try {
+        const { port } = new URL(server.origin);
+        const { probes, stalled } = await stalledWrites({ origin: server.origin, port: Number(port), dsn: ingest.dsn(), seconds, attack });
+        const missed = missedTargets(writesServed(probes));
+        pass &&= missed.length === 0;
+        const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
+        console.log(`${attack} everywhere, ${seconds} s (load ${load}): visitor's writes served: ${writesServed(probes).line}`);
+        console.log(`  attack's posts: ${stalled}`);
+        for (const line of missed) console.log(`  missed: ${line}`);
+      } finally {
+        await server.stop();
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await ingest.stop();
+  }
+  const { leastShare, firstWithinMs } = WRITES_TARGETS;
+  console.log(`${pass ? "PASS" : "FAIL"} writes under the stall and the trickle: ≥ ${leastShare * 100}% of each kind served, the first within ${firstWithinMs / 1000} s`);
+  return pass;
+}
+
+if (Bun.isMainThread && import.meta.main) {
+  const given = Bun.argv[2];
+  const build = given ? undefined : await mkdtemp(join(tmpdir(), "brisk-uploads-build-"));
+  let pass = false;
+  try {
+    if (build) console.log("soak: building the bench app's binary…");
+    const binary: Binary = given ? { path: given, origin: "given on the command line", bytes: Bun.file(given).size } : await buildBinary(build!);
+    pass = await soakSlotAttacks(binary, Number(Bun.env.UPLOADS_SECONDS ?? 20));
+  } finally {
+    if (build) await rm(build, { recursive: true, force: true });
+  }
+  process.exit(pass ? 0 : 1);
 }

@@ -18,8 +18,9 @@
 // stalled uploads (three other loopback addresses, 96 connections each to the guestbook's action and to the
 // tunnel, sending headers and Content-Length and then nothing, reconnecting when closed) while a visitor
 // signs the guestbook and reports errors, every one of which must succeed (303, 200); the same from eight
-// addresses with 8 posts each (100 bytes sent) to each pool, every slot, while a visitor signs the guestbook by
-// form and API and reports errors: the first must be served within 3 s, and at least half of them; a
+// addresses with 8 posts each (100 bytes sent) to each pool, every slot, and then from eight others trickling
+// those bodies at 5,000 B/s (soak-uploads.ts), while a visitor signs the guestbook by form and API and reports
+// errors: the first of each must be served within 2 s, and at least 90 % of them; a
 // HEAD flood over every page, streamed ones most; and light load while the log shipper is killed and, a few
 // seconds later, started again. At the end the server gets SIGTERM. Its stdout and stderr are read throughout.
 // Last, the abandoned-stream attack (soak-abandon.ts), each case on a fresh server of the same binary.
@@ -40,7 +41,7 @@
 //             the server's count of the lines it dropped;
 //             up to 5 offending lines are quoted;
 //   PASS/FAIL attacks: no answer outside an attack's expected set, no error-level line from an attack, an
-//             attack's own targets met (the stall from eight addresses), and the log shipper's restart
+//             attack's own targets met (the stall and the trickle from eight addresses), and the log shipper's restart
 //             followed by the server's count of the lines it could not write;
 //   PASS/FAIL tunnel 2xx envelopes at the ingest: every envelope the tunnel answered 2xx for (browser
 //             envelopes and the 1 MiB uploads), by event_id, reached the fake ingest;
