@@ -5,6 +5,7 @@ import type { AppDefinition } from "../runtime/app-definition.ts";
 import { routeTree } from "../runtime/route-tree.ts";
 import type { ClientConfig } from "../runtime/page-payload.ts";
 import { apiPlugin } from "./api/api.ts";
+import { refuseDroppedHooks } from "./api/dropped-hooks.ts";
 import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets/assets.ts";
 import { publicDsn, type Config } from "./config/config.ts";
 import type { CookieSigner } from "./cookies/cookie-signer.ts";
@@ -151,6 +152,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
     .use(apiPlugin(app.api, { bodyReads, trustProxy: config.trustProxy }))
     .use(pagesPlugin(pageDeps));
+  refuseDroppedHooks(server, app.api);
   if (prerendered) prerenders.set(server, prerendered);
   return server;
 }
