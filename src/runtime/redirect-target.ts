@@ -53,14 +53,14 @@ function decodedOnce(path: string): string | undefined {
 }
 
 /**
- * A path on this site: one `/` first, not followed by a second (`//host`) or a backslash, and nothing `redirect()`
- * refuses; the same once percent-decoded, since a proxy or a server that decodes the path would read
- * `/%2F/host` as `//host` and `/%09/host` as `/\t/host`.
+ * A path on this site: `/` first and nothing `redirect()` refuses (`//host`, a backslash, a control character);
+ * the same once percent-decoded, since a proxy or a server that decodes the path would read `/%2F/host` as
+ * `//host` and `/%09/host` as `/\t/host`.
  */
 function isOwnPath(value: string): boolean {
   if (value.length > MAX_RETURN_PATH) return false;
   const decoded = decodedOnce(value);
-  return decoded !== undefined && [value, decoded].every((path) => /^\/(?![/\\])/.test(path) && refusalOf(path, false) === undefined);
+  return decoded !== undefined && [value, decoded].every((path) => path.startsWith("/") && refusalOf(path, false) === undefined);
 }
 
 /**
