@@ -2,7 +2,7 @@
 // module mounted after another, any number of middleware each, in order, as one chain around the handler. And they
 // run before the body is read and the schema checked (N6): a visitor the guard refuses gets its 401 or 403, never a
 // 422 naming the route's fields, and no byte of the body is read for them.
-import { beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { createContext, forbidden, unauthorized, type Middleware } from "brisk";
 import { apiMiddleware } from "brisk/server";
@@ -72,10 +72,11 @@ const notes = new Elysia({ prefix: "/api/notes" })
 
 const twice = new Elysia({ prefix: "/api/twice" }).use(counted).use(new Elysia({ prefix: "/inner" }).use(counted).get("/x", () => ({ x: true })));
 
+let app: ReturnType<typeof createApp>;
 let request: (path: string, init?: RequestInit) => Promise<Response>;
 beforeAll(async () => {
   const fixture = await loadApp();
-  const app = createApp(testConfig(), defineApp({ ...fixture, api: new Elysia().use(api).use(filled).use(arities).use(notes).use(twice) }), {
+  app = createApp(testConfig(), defineApp({ ...fixture, api: new Elysia().use(api).use(filled).use(arities).use(notes).use(twice) }), {
     assets: await clientAssets(),
     log: () => {},
   });
@@ -217,5 +218,30 @@ describe("the middleware run before the body is read and the schema checked (N6)
     expect(res.status).toBe(403);
     expect(read.pulled).toBe(false);
     expect(ran).toEqual([]);
+  });
+});
+
+describe("on a real socket", () => {
+  beforeAll(() => void app.listen({ hostname: "127.0.0.1", port: 0 }));
+  afterAll(() => app.stop(true));
+
+  test("a refused post is answered while its body is still to come", async () => {
+    const port = app.server!.port!;
+    const { promise: statusLine, resolve: answered } = Promise.withResolvers<string>();
+    let received = "";
+    const socket = await Bun.connect({
+      hostname: "127.0.0.1",
+      port,
+      socket: {
+        data(_, chunk) {
+          received += new TextDecoder().decode(chunk);
+          if (received.includes("\r\n")) answered(received.slice(0, received.indexOf("\r\n")));
+        },
+      },
+    });
+    // 100,000 bytes announced, 9 sent: a server that read the body would wait for the rest.
+    socket.write(`POST /api/notes HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"text":"`);
+    expect(await statusLine).toBe("HTTP/1.1 401 Unauthorized");
+    socket.end();
   });
 });
