@@ -1,7 +1,7 @@
 // dropped-hooks.test.ts: an app plugin with the name and seed of one of Brisk's own would have Elysia drop its hooks
 // from the app's routes without a word (its guard skipped); the server refuses to start instead, naming it.
 import { beforeAll, expect, test } from "bun:test";
-import { Elysia } from "elysia";
+import { Elysia, type AnyElysia } from "elysia";
 import { forbidden } from "brisk";
 import type { AppDefinition } from "../../../src/runtime/app-definition.ts";
 import { defineApp } from "../../../src/runtime/app-definition.ts";
@@ -16,14 +16,14 @@ beforeAll(async () => {
   assets = await clientAssets();
 });
 
-const start = (api: Elysia) => createApp(testConfig(), defineApp({ ...fixture, api }), { assets, log: () => {} });
+const start = (api: AnyElysia) => createApp(testConfig(), defineApp({ ...fixture, api }), { assets, log: () => {} });
 
 function adminOnly({ request }: { request: Request }) {
   if (request.headers.get("x-role") !== "admin") forbidden();
 }
 
 /** The app's API: a guard from a plugin of the app named `name`, before an admin-only route. */
-function guarded(plugin: Elysia) {
+function guarded(plugin: AnyElysia) {
   return new Elysia({ prefix: "/api" }).use(plugin).get("/secret", () => ({ secret: "admins only" }));
 }
 
