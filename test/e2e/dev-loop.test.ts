@@ -4,16 +4,16 @@
 // browser and the terminal until it is fixed. Prints the times. It listens on 127.0.0.1 unless HOST widens it,
 // and answers only to its own names (DNS rebinding).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { networkInterfaces, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { networkInterfaces } from "node:os";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { freePort, hydrated, launchBrowser, watchPage, type PageWatch } from "brisk/test";
 import { serverEnv, start, waitForStatus, type Running } from "../support/process.ts";
+import { projectCopy } from "../support/project-copy.ts";
 import { rawExchange } from "../support/raw-http.ts";
 import { until } from "../support/until.ts";
 
-const ROOT = resolve(import.meta.dir, "../..");
 /** The fixture's search page and its loader, in the copy. */
 const PAGE = "src/app/search.tsx";
 const LOADER = "src/app/loaders.server.ts";
@@ -91,21 +91,6 @@ async function timed(file: string, change: (text: string) => string, done: () =>
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const reloadProblems = () => watch.problems.filter((p) => /hydrat|did not match|CSP/i.test(p));
-
-/** A copy of the project to run `bun run dev` in, its app a fixture app (test/fixtures/<fixture>). */
-async function projectCopy(fixture = "app"): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "brisk-dev-"));
-  // The whole project but what is made or installed: a new top-level folder (public/, say) comes along.
-  const made = new Set(["node_modules", "dist", "data", ".git"]);
-  for (const entry of await readdir(ROOT)) {
-    if (!made.has(entry)) await cp(join(ROOT, entry), join(dir, entry), { recursive: true });
-  }
-  // The app `#app` names (src/app/app.ts) becomes the fixture app: the test does not depend on the examples.
-  await rm(join(dir, "src/app"), { recursive: true });
-  await cp(join(ROOT, "test/fixtures", fixture), join(dir, "src/app"), { recursive: true });
-  await symlink(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  return dir;
-}
 
 /** An address of this machine other than loopback, if it has one: where the LAN would reach it. */
 const lanAddress = Object.values(networkInterfaces())

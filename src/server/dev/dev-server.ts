@@ -24,6 +24,7 @@ import clientShell from "./client.html";
 import { describeError } from "./dev-page.ts";
 import { clientFailurePage, createDevReload, devReloadPlugin, type DevFailure, type DevReload } from "./dev-reload.ts";
 import { createEditQueue, type EditQueue } from "./edit-queue.ts";
+import { createHold, type Hold } from "./hold.ts";
 import type { ServerApp } from "./server-app.ts";
 import { startLogs } from "./start-log.ts";
 
@@ -62,23 +63,29 @@ interface Parts {
   reload: DevReload;
   edits: EditQueue;
   bundles: ClientBundles;
+  hold: Hold;
 }
 
-/** The server every request meets: its own names only, each after the edits saved so far, then the app. */
-function devRoot(app: DevApp, { config, reload, edits, bundles }: Parts) {
+/**
+ * The server every request meets: its own names only, each once the app has loaded and after the edits saved so
+ * far, then the app.
+ */
+function devRoot(app: DevApp, { config, reload, edits, bundles, hold }: Parts) {
   return new Elysia({ name: "brisk:dev", serve: { routes: { [CLIENT_SHELL_PATH]: clientShell } } })
     .onRequest(function refuseOtherHosts({ request }) {
       const host = request.headers.get("host");
       if (!isDevServerHost(host, config.host)) return text(403, `this development server answers to localhost, not to ${JSON.stringify(host)}`);
     })
-    .onRequest(async function awaitEdits({ request }) {
+    .onRequest(async function awaitAppAndEdits({ request }) {
       const { pathname } = new URL(request.url);
       if (pathname.startsWith("/__dev/")) return;
       // The browser reloads for some edits (routes.tsx, a loader) as soon as Bun's development server has
       // bundled them, which can be before this process hears of the save: no page renders older code.
       const saved = app.savedSinceBuild();
       if (saved.length) edits.add(...saved);
-      await edits.settled();
+      // The server listens before the app has loaded: what comes first waits for it, not for a 503.
+      const waiting = await hold.wait(edits.settled());
+      if (waiting) return waiting;
       // While the app fails, every page is the error page (devReloadPlugin): it loads no client.
       if (pathname.startsWith("/assets/") || !app.serve || reload.failure) return;
       const bundle = await bundles.current();
@@ -89,6 +96,7 @@ function devRoot(app: DevApp, { config, reload, edits, bundles }: Parts) {
       app.entryUrl = bundle.url;
     })
     .use(devReloadPlugin(reload, { styleSources: bundles.styleSources }))
+    // Without an app only when it failed to load: a page is then its error page (devReloadPlugin), an asset this.
     .all("*", ({ request }) => app.serve?.(request) ?? new Response("the app is not loaded\n", { status: 503 }), { parse: "none" });
 }
 
@@ -193,7 +201,8 @@ async function restartOnAnyEdit(): Promise<void> {
   });
 }
 
-export async function startDevServer(env: Record<string, string | undefined>): Promise<void> {
+/** `holdMs`: how long a request waits for the app to load or an edit to build (hold.ts), then gets a page saying so. */
+export async function startDevServer(env: Record<string, string | undefined>, { holdMs }: { holdMs?: number } = {}): Promise<void> {
   // Before the server code is imported: React picks its development build from this.
   process.env.NODE_ENV = "development";
   const config = configOrExit(env);
@@ -201,7 +210,8 @@ export async function startDevServer(env: Record<string, string | undefined>): P
   const edits = createEditQueue((files) => app.handleEdits(files));
   const reload = createDevReload();
   const bundles = clientBundles(() => root.server!.url, { onFixed: reload.nudge });
-  const parts: Parts = { config, reload, edits, bundles };
+  const hold = createHold({ holdMs });
+  const parts: Parts = { config, reload, edits, bundles, hold };
   const root = devRoot(app, parts);
   // No reusePort here: a second dev server on the same port should fail loudly, not split the requests.
   // Listening first: requests wait above for the app, and Bun's development server can start bundling.
@@ -213,11 +223,15 @@ export async function startDevServer(env: Record<string, string | undefined>): P
   // while this process loads the rest.
   const firstBundle = bundles.current().catch(() => undefined);
   const shown = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+  const url = `http://${shown}:${root.server!.port}`;
+  console.log(`brisk dev server listening on ${url}, loading the app`);
   try {
     await loadApp(app, parts, firstBundle);
   } catch (error) {
     parts.reload.fail(failure("The server code does not load", error));
     await restartOnAnyEdit();
+  } finally {
+    hold.loaded();
   }
-  console.log(`brisk dev server: http://${shown}:${root.server!.port}`);
+  console.log(`brisk dev server: ${url}`);
 }
