@@ -65,13 +65,16 @@ interface HandlerSlot {
   response: PromiseWithResolvers<Response>;
 }
 
+/** How the middleware ended a request without its handler: a Response of their own, or what they threw. */
+type EarlyEnd = { response: Response } | { error: unknown };
+
 interface RunningChain {
   covering: Covering;
   context: RouterContextProvider;
   /** The whole chain: the response the middleware answer with. */
   chain: Promise<Response>;
-  /** What ends the request without the handler (an outcome, an error, a Response); none when the handler runs. */
-  early: Promise<{ ended: unknown } | undefined>;
+  /** Settles once the handler may run (undefined), or with how the middleware ended the request without it. */
+  early: Promise<EarlyEnd | undefined>;
   handler: HandlerSlot;
 }
 
@@ -133,8 +136,8 @@ export function apiChainHooks(api: AnyElysia | undefined) {
     const early = Promise.race([
       reached.promise,
       chain.then(
-        (response) => ({ ended: new MiddlewareAnswer(response) }),
-        (error: unknown) => ({ ended: error }),
+        (response) => ({ response }),
+        (error: unknown) => ({ error }),
       ),
     ]);
     chains.set(hook.request, { covering, context, chain, early, handler });
@@ -150,7 +153,7 @@ export function apiChainHooks(api: AnyElysia | undefined) {
     /** Transform hook, before Elysia checks the schema: starts a chain parsing did not, and ends the request early. */
     async answerApiMiddleware({ request, route, params, set }: HookContext) {
       const early = await enter({ request, route, params, set });
-      if (early) throw early.ended;
+      if (early) throw "response" in early ? new MiddlewareAnswer(early.response) : early.error;
     },
     /** Map-response hook: the handler's response (or the error response it failed with) goes to the innermost `next()`. */
     async handResponseToMiddleware({ request, responseValue, set }: Pick<Context, "request" | "set"> & { responseValue: unknown }) {

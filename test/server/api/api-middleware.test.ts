@@ -30,9 +30,10 @@ const stamp: Middleware = async (_, next) => {
   ran.push("stamp after next()");
   return response;
 };
-const cached: Middleware = ({ headers, setHeader }) => {
+const cached: Middleware = ({ headers, setHeader, cookies }) => {
   if (!headers.get("x-cached")) return;
   setHeader("x-answered-by", "middleware");
+  cookies.set("answered", "early");
   return Response.json({ cached: true });
 };
 let countedRuns = 0;
@@ -70,13 +71,17 @@ const notes = new Elysia({ prefix: "/api/notes" })
   })
   .get("/search", ({ query }) => ({ limit: query.limit }), { query: t.Object({ limit: t.Numeric({ minimum: 1 }) }) });
 
+const owned = new Elysia({ prefix: "/api/owned" })
+  .use(apiMiddleware(({ params, headers }) => void ran.push(`owner of ${params.id}: ${headers.get("x-user")}`)))
+  .put("/:id", ({ params }) => ({ id: params.id }), { params: t.Object({ id: t.Numeric() }), body: t.Object({ text: t.String() }) });
+
 const twice = new Elysia({ prefix: "/api/twice" }).use(counted).use(new Elysia({ prefix: "/inner" }).use(counted).get("/x", () => ({ x: true })));
 
 let app: ReturnType<typeof createApp>;
 let request: (path: string, init?: RequestInit) => Promise<Response>;
 beforeAll(async () => {
   const fixture = await loadApp();
-  app = createApp(testConfig(), defineApp({ ...fixture, api: new Elysia().use(api).use(filled).use(arities).use(notes).use(twice) }), {
+  app = createApp(testConfig(), defineApp({ ...fixture, api: new Elysia().use(api).use(filled).use(arities).use(notes).use(owned).use(twice) }), {
     assets: await clientAssets(),
     log: () => {},
   });
@@ -139,6 +144,12 @@ describe("every apiMiddleware runs (N1)", () => {
     // The refusal reaches the outer middleware as its next() failing, as a page's does.
     expect(await answer("/api/arities/me")).toMatchObject({ status: 401, body: { error: "unauthorized" } });
     expect(ran).toEqual(["log /api/arities/me"]);
+  });
+
+  test("a middleware gets the route's params as the URL spells them, before the schema converts them", async () => {
+    const put = { method: "PUT", headers: { ...ORIGIN, "content-type": "application/json", "x-user": "ada" }, body: '{"text":"hi"}' };
+    expect(await answer("/api/owned/42", put)).toMatchObject({ status: 200, body: { id: 42 } });
+    expect(ran).toEqual(["owner of 42: ada"]);
   });
 
   test("the same apiMiddleware reached twice on one route runs once", async () => {
@@ -207,6 +218,7 @@ describe("the middleware run before the body is read and the schema checked (N6)
     const { status, body, res } = await answer("/api/notes", init({ "x-cached": "1" }));
     expect({ status, body }).toEqual({ status: 200, body: { cached: true } });
     expect(res.headers.get("x-answered-by")).toBe("middleware");
+    expect(res.headers.getSetCookie()).toEqual([expect.stringMatching(/^answered=early; Path=\/;/)]);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(read.pulled).toBe(false);
     expect(ran).toEqual([]);
