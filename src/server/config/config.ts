@@ -38,6 +38,8 @@ export interface Config extends WritesConfig {
   readonly monitoringMaxBytes: number;
   readonly monitoringTimeoutMs: number;
   readonly monitoringMaxInFlight: number;
+  /** RENDER_MAX_IN_FLIGHT: pages rendered at once, from their first step to their last streamed byte (then 503); a visitor an eighth. */
+  readonly renderMaxInFlight: number;
   /** TRUST_PROXY: behind a reverse proxy, trust its X-Forwarded-* headers. Off: the socket address is the visitor. */
   readonly trustProxy: boolean;
   /** TRUST_PROXY's count of proxies that append to X-Forwarded-For (0 when it is off; `true` is 1). */
@@ -173,6 +175,10 @@ export function parseConfig(env: Env): Config {
     monitoringMaxBytes: integer(env, "MONITORING_MAX_BYTES", 1_048_576, 1024, 64 * 1_048_576),
     monitoringTimeoutMs: integer(env, "MONITORING_TIMEOUT_MS", 5_000, 100, 60_000),
     monitoringMaxInFlight: integer(env, "MONITORING_MAX_IN_FLIGHT", 64, 1, 10_000),
+    // A page takes milliseconds, so this many at once is a flood or pages whose streamed values are slow: each
+    // render held until it ends costs tens of KB (React's state, the loaders' promises), so 256 stay within a
+    // small container's memory, and a visitor's 32 outnumber any browser's connections to a host.
+    renderMaxInFlight: integer(env, "RENDER_MAX_IN_FLIGHT", 256, 8, 100_000),
     ...proxy(env),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
     hstsMaxAge: env.HSTS_MAX_AGE?.trim() ? integer(env, "HSTS_MAX_AGE", 0, 0, 63_072_000) : undefined,

@@ -10,7 +10,7 @@ const CLIENT_CLOSED = 499;
 export function logLine(record: RequestRecord, status: number): Parameters<Logger>[0] {
   const [first] = record.errors;
   const line: Parameters<Logger>[0] = {
-    level: first ? "error" : status >= 500 ? (record.relayed ? "warn" : "error") : "info",
+    level: first ? "error" : status >= 500 ? (record.relayed || record.shed ? "warn" : "error") : "info",
     msg: "request",
     method: record.method,
     path: record.path,

@@ -12,6 +12,7 @@ import type { CookieSettings } from "../cookies/cookies.ts";
 import type { SubmissionLimits } from "../bodies/submission.ts";
 import type { PageScope } from "../request/page-scope.ts";
 import type { MiddlewareFailure } from "../request/middleware.ts";
+import type { RenderPlaces } from "./render-limit.ts";
 
 /** One request for a page, as it goes from its checks to the action, the loader and the render. */
 export interface PageRequest {
@@ -45,6 +46,8 @@ export interface PageDeps extends SubmissionLimits {
   clientConfig: ClientConfig;
   security: SecurityHeaders;
   monitor?: RequestMonitor;
+  /** The pages being rendered at once, each visitor's and in all (RENDER_MAX_IN_FLIGHT): past them, 503. */
+  renders: RenderPlaces;
   /**
    * Asked before the pages: public files live at the site root beside them, where a wildcard route of
    * their own would shadow the pages, and one route per file would miss files added in development.

@@ -12,6 +12,7 @@ import { monitorPage } from "../request/monitor.ts";
 import { renderPageData } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderPage } from "./render.tsx";
+import { shedPage } from "./render-limit.ts";
 import { pageScope } from "../request/page-scope.ts";
 import { resourceResponse } from "./resource.ts";
 import { hasMiddleware, runMiddleware } from "../request/middleware.ts";
@@ -103,7 +104,8 @@ export function pagesPlugin(deps: PageDeps) {
       const target = pageTarget(record);
       if (target instanceof Response) return target;
       // A prerendered page never gets here: it is answered before routing (prerendered-plugin.ts).
-      return monitorPage(deps.monitor, request, record, () => renderTarget(record, target, deps));
+      const render = () => monitorPage(deps.monitor, request, record, () => renderTarget(record, target, deps));
+      return deps.renders.run(request, record, render) ?? shedPage(target.isData, deps.security, record);
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
     { parse: "none" },

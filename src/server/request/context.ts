@@ -34,6 +34,8 @@ export interface RequestRecord {
    * down, while this server is fine, and its line is a warning.
    */
   relayed?: boolean;
+  /** The server turned it away for want of a place to render it (a 503 it chose): its line is a warning. */
+  shed?: boolean;
 }
 
 export interface ErrorContext {
