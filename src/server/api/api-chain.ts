@@ -10,6 +10,8 @@ import type { AnyElysia, Context } from "elysia";
 import { mapResponse } from "elysia/adapter/bun/handler";
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { Middleware, MiddlewareArgs } from "../../runtime/route.ts";
+import { cookiesAsNow } from "../cookies/cookies.ts";
+import { contextOf } from "../request/context.ts";
 import { appHeaderName } from "../request/headers.ts";
 import { runChain } from "../request/middleware.ts";
 import { requestCookies } from "./request-cookies.ts";
@@ -78,7 +80,8 @@ interface RunningChain {
   handler: HandlerSlot;
 }
 
-const chains = new WeakMap<Request, RunningChain>();
+/** The chain under way for a request, kept on its context (the one side table keyed by the request). */
+const runningOf = (request: Request) => contextOf(request).apiChain as RunningChain | undefined;
 
 type HookContext = Pick<Context, "request" | "route" | "params" | "set">;
 
@@ -99,9 +102,24 @@ function argsOf({ request, params, set }: HookContext, context: RouterContextPro
   };
 }
 
+/**
+ * The response's headers and cookies as they are at a `next()`: what puts them back when the middleware throws
+ * after it, so its outcome goes out without what the handler set (a session a sign-in started).
+ */
+function checkpoint({ request, set }: HookContext): () => void {
+  const headers = { ...set.headers };
+  const record = contextOf(request);
+  const jar = record.jar && cookiesAsNow(record.jar);
+  return () => {
+    for (const name of Object.keys(set.headers)) delete set.headers[name];
+    Object.assign(set.headers, headers);
+    record.jar = jar?.();
+  };
+}
+
 /** The request context the route's middleware filled: the handler's `context`; refused if they never ran. */
 export function middlewareContext(request: Request, marker: object): RouterContextProvider {
-  const running = chains.get(request);
+  const running = runningOf(request);
   // Failing closed: a handler an apiMiddleware covers never runs without its middleware.
   if (!running?.covering.markers.has(marker)) {
     throw new Error("apiMiddleware: its middleware did not run for this route; it works on the routes of the app's `api` (defineApp)");
@@ -115,7 +133,7 @@ export function apiChainHooks(api: AnyElysia | undefined) {
 
   /** Runs the route's middleware up to its handler, once per request. */
   function enter(hook: HookContext): RunningChain["early"] | undefined {
-    const known = chains.get(hook.request);
+    const known = runningOf(hook.request);
     if (known) return known.early;
     const covering = coveringFor(hook.request.method, hook.route);
     if (!covering) return undefined;
@@ -132,6 +150,7 @@ export function apiChainHooks(api: AnyElysia | undefined) {
         reached.resolve(undefined);
         return handler.response.promise;
       },
+      () => checkpoint(hook),
     );
     const early = Promise.race([
       reached.promise,
@@ -140,7 +159,7 @@ export function apiChainHooks(api: AnyElysia | undefined) {
         (error: unknown) => ({ error }),
       ),
     ]);
-    chains.set(hook.request, { covering, context, chain, early, handler });
+    contextOf(hook.request).apiChain = { covering, context, chain, early, handler } satisfies RunningChain;
     return early;
   }
 
@@ -157,7 +176,7 @@ export function apiChainHooks(api: AnyElysia | undefined) {
     },
     /** Map-response hook: the handler's response (or the error response it failed with) goes to the innermost `next()`. */
     async handResponseToMiddleware({ request, responseValue, set }: Pick<Context, "request" | "set"> & { responseValue: unknown }) {
-      const running = chains.get(request);
+      const running = runningOf(request);
       if (!running?.handler.waiting) return;
       running.handler.waiting = false;
       running.handler.response.resolve(responseValue instanceof Response ? responseValue : mapResponse(responseValue, set, request));
@@ -165,7 +184,7 @@ export function apiChainHooks(api: AnyElysia | undefined) {
     },
     /** After-response hook: a response that never reached the chain (another hook answered) ends it with a failure. */
     endApiMiddleware({ request }: Pick<Context, "request">) {
-      const running = chains.get(request);
+      const running = runningOf(request);
       if (!running?.handler.waiting) return;
       running.handler.waiting = false;
       // Whatever the middleware does after `next()` (a finally) still runs; its failure has no one to answer.

@@ -77,6 +77,8 @@ export interface RequestContext extends RequestRecord {
   prerendered?: boolean;
   /** Its cookie jar, made when first read (cookiesOf): one for the pages and API routes of the request. */
   jar?: Cookies;
+  /** An API route's middleware chain under way: api-chain.ts's own record, whose shape nothing here reads. */
+  apiChain?: object;
 }
 
 export function createRequestContext(request: Request, options: ContextOptions = {}): RequestContext {

@@ -32,10 +32,13 @@ export function hasMiddleware(match: RouteMatch | null): match is RouteMatch {
   return match !== null && match.levels.some(({ node }) => node.route.middleware?.length);
 }
 
-/** The response made inside is dropped: its stream (a render already under way) is cancelled, not leaked. */
+/**
+ * The response made inside is dropped: its stream (a render already under way) is cancelled, not leaked. One the
+ * middleware is reading, or has read, is its own to finish: cancelling a locked stream throws.
+ */
 async function discard(inner: Promise<Response> | undefined, kept?: Response): Promise<void> {
   const response = await inner?.catch(() => undefined);
-  if (response && response !== kept) await response.body?.cancel();
+  if (response && response !== kept && response.body && !response.body.locked) await response.body.cancel();
 }
 
 /**

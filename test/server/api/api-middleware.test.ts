@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { createContext, forbidden, unauthorized, type Middleware } from "brisk";
-import { apiMiddleware } from "brisk/server";
+import { apiMiddleware, requestCookies } from "brisk/server";
 import { defineApp } from "../../../src/runtime/app-definition.ts";
 import { createApp } from "../../../src/server/create-app.ts";
 import { clientAssets, loadApp, testConfig } from "../../support/app.ts";
@@ -75,13 +75,25 @@ const owned = new Elysia({ prefix: "/api/owned" })
   .use(apiMiddleware(({ params, headers }) => void ran.push(`owner of ${params.id}: ${headers.get("x-user")}`)))
   .put("/:id", ({ params }) => ({ id: params.id }), { params: t.Object({ id: t.Numeric() }), body: t.Object({ text: t.String() }) });
 
+/** A handler that starts a session-like cookie, under middleware that change their mind after next(). */
+const afterNext = new Elysia({ prefix: "/api/after" })
+  .use(
+    apiMiddleware(({ cookies }) => cookies.set("before", "next"), async ({ headers }, next) => {
+      const response = await next();
+      if (headers.get("x-refuse")) unauthorized();
+      if (headers.get("x-rewrite")) return Response.json({ length: (await response.text()).length });
+      return response;
+    }),
+  )
+  .post("/sign-in", ({ request }) => (requestCookies(request).set("session", "started"), { signedIn: true }));
+
 const twice = new Elysia({ prefix: "/api/twice" }).use(counted).use(new Elysia({ prefix: "/inner" }).use(counted).get("/x", () => ({ x: true })));
 
 let app: ReturnType<typeof createApp>;
 let request: (path: string, init?: RequestInit) => Promise<Response>;
 beforeAll(async () => {
   const fixture = await loadApp();
-  app = createApp(testConfig(), defineApp({ ...fixture, api: new Elysia().use(api).use(filled).use(arities).use(notes).use(owned).use(twice) }), {
+  app = createApp(testConfig(), defineApp({ ...fixture, api: new Elysia().use(api).use(filled).use(arities).use(notes).use(owned).use(twice).use(afterNext) }), {
     assets: await clientAssets(),
     log: () => {},
   });
@@ -230,6 +242,24 @@ describe("the middleware run before the body is read and the schema checked (N6)
     expect(res.status).toBe(403);
     expect(read.pulled).toBe(false);
     expect(ran).toEqual([]);
+  });
+});
+
+describe("what a middleware does after next()", () => {
+  const signIn = (headers: Record<string, string>) => request("/api/after/sign-in", { method: "POST", headers: { ...ORIGIN, ...headers } });
+  const cookieNames = (res: Response) => res.headers.getSetCookie().map((cookie) => cookie.split("=")[0]);
+
+  test("a throw after next() answers with its outcome and the cookies set before next(), never the handler's", async () => {
+    const res = await signIn({ "x-refuse": "1" });
+    expect(res.status).toBe(401);
+    expect(cookieNames(res)).toEqual(["before"]);
+    expect(cookieNames(await signIn({}))).toEqual(["before", "session"]);
+  });
+
+  test("one that reads the handler's answer and returns its own gets that answer", async () => {
+    const res = await signIn({ "x-rewrite": "1" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ length: JSON.stringify({ signedIn: true }).length });
   });
 });
 

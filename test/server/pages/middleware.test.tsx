@@ -357,6 +357,19 @@ describe("what a middleware may do with the answer", () => {
     expect(res.headers.get("location")).toBe("/after");
   });
 
+  test("a middleware that reads next()'s body and answers with a Response of its own: that answer", async () => {
+    const { send, captured } = await app([
+      async (_, next) => {
+        const page = await (await next()).text();
+        return new Response(`${page.length} bytes`, { status: 200 });
+      },
+    ]);
+    const res = await send();
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/^\d+ bytes$/);
+    expect(captured).toEqual([]);
+  });
+
   test("setHeader before next() goes on the answer, as a loader's does", async () => {
     const { send } = await app([({ setHeader }) => setHeader("x-before", "set")]);
     expect((await send()).headers.get("x-before")).toBe("set");
