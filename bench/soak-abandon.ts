@@ -8,8 +8,10 @@
 // Per case (`/stream` asked in br, in gzip, and `/__data/stream` in br): the binary alone on a port (production,
 // Sentry on at a fake ingest, as bench/soak.ts starts it), then ABANDON_CONNECTIONS (50) connections for
 // ABANDON_SECONDS (5), each asking, reading the first bytes and closing, at once again (bench/lib/abandon-client.ts,
-// on a worker thread); then 15 s of quiet. Its RSS is sampled twice a second (soak-rss.ts); it prints RSS before,
-// the peak (VmHWM) and RSS 15 s after, and PASS/FAIL against the targets: peak ≤ 300 MiB, ≤ 200 MiB 15 s after.
+// on a worker thread), from ABANDON_ADDRESSES (1: the red team's; 16 take every render place, not one visitor's
+// share) loopback addresses; then 15 s of quiet. Its RSS is sampled twice a second (soak-rss.ts); it prints the
+// answers by status (503: shed past RENDER_MAX_IN_FLIGHT), RSS before, the peak (VmHWM) and RSS 15 s after, the
+// load average, and PASS/FAIL against the targets: peak ≤ 300 MiB, ≤ 200 MiB 15 s after.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +25,7 @@ import { sampleRss } from "./soak-rss.ts";
 
 const CONNECTIONS = Number(Bun.env.ABANDON_CONNECTIONS ?? 50);
 const SECONDS = Number(Bun.env.ABANDON_SECONDS ?? 5);
+const ADDRESSES = Number(Bun.env.ABANDON_ADDRESSES ?? 1);
 const QUIET_SECONDS = 15;
 export const ABANDON_PEAK_LIMIT_MIB = 300;
 export const ABANDON_AFTER_LIMIT_MIB = 200;
@@ -37,11 +40,14 @@ interface CaseResult {
   name: string;
   answered: number;
   failed: number;
+  statuses: Record<string, number>;
   beforeMiB: number;
   peakMiB: number;
   afterMiB: number;
   /** Seconds after the attack until RSS was under the limit again; undefined if it never was. */
   underAfter: number | undefined;
+  /** The load average as the quiet ended. */
+  load: string;
 }
 
 async function runCase(binaryPath: string, dsn: string, { path, encoding }: (typeof CASES)[number]): Promise<CaseResult> {
@@ -58,13 +64,14 @@ async function runCase(binaryPath: string, dsn: string, { path, encoding }: (typ
     const beforeMiB = memoryOf(server.pid).rssMiB;
     const since = Date.now();
     const sampler = sampleRss(server.pid, since);
-    const visits = await abandonStreams({ port, path, encoding, connections: CONNECTIONS, seconds: SECONDS });
+    const visits = await abandonStreams({ port, path, encoding, connections: CONNECTIONS, seconds: SECONDS, addresses: ADDRESSES });
     const ended = (Date.now() - since) / 1000;
     await Bun.sleep(QUIET_SECONDS * 1000);
     const samples = await sampler.stop();
     const { rssMiB: afterMiB, peakMiB } = memoryOf(server.pid);
     const under = samples.find((s) => s.at >= ended && s.rssMiB <= ABANDON_AFTER_LIMIT_MIB);
-    return { name: `${path} ${encoding}`, ...visits, beforeMiB, peakMiB, afterMiB, underAfter: under && under.at - ended };
+    const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
+    return { name: `${path} ${encoding}`, ...visits, beforeMiB, peakMiB, afterMiB, underAfter: under && under.at - ended, load };
   } finally {
     await stopChild(server);
     await rm(dir, { recursive: true, force: true });
@@ -86,12 +93,13 @@ export async function soakAbandonedStreams(binaryPath: string): Promise<boolean>
     await ingest.stop();
   }
   const width = Math.max(...results.map((r) => r.name.length));
-  console.log(`\nabandoned streams (${CONNECTIONS} connections leaving at the first bytes, ${SECONDS} s, a fresh server each):`);
+  console.log(`\nabandoned streams (${CONNECTIONS} connections from ${ADDRESSES} address(es) leaving at the first bytes, ${SECONDS} s, a fresh server each):`);
   for (const r of results) {
     const under = r.underAfter === undefined ? "never" : `${round(r.underAfter)} s`;
     console.log(
-      `  ${r.name.padEnd(width)}  ${int(r.answered)} answered, ${int(r.failed)} failed; RSS before ${round(r.beforeMiB)} MiB, ` +
-        `peak ${round(r.peakMiB)} MiB, ${QUIET_SECONDS} s after ${round(r.afterMiB)} MiB (under ${ABANDON_AFTER_LIMIT_MIB} after ${under})`,
+      `  ${r.name.padEnd(width)}  ${int(r.answered)} answered (${Object.entries(r.statuses).map(([s, n]) => `${s} ×${int(n)}`).join(", ")}), ${int(r.failed)} failed; ` +
+        `RSS before ${round(r.beforeMiB)} MiB, peak ${round(r.peakMiB)} MiB, ${QUIET_SECONDS} s after ${round(r.afterMiB)} MiB ` +
+        `(under ${ABANDON_AFTER_LIMIT_MIB} after ${under}); load ${r.load}`,
     );
   }
   const pass = results.every(passes);

@@ -1,5 +1,6 @@
 // abandon-client.ts: visitors who leave a streamed answer at its first bytes and come straight back (red team F4),
-// on a worker thread: each connection asks, reads the first bytes, closes, and asks again on a new one.
+// on a worker thread: each connection asks, reads the first bytes, closes, and asks again on a new one, from one
+// loopback address or several (each a visitor of its own, for the server's per-visitor bounds).
 import { connect } from "node:net";
 
 export interface AbandonOptions {
@@ -9,16 +10,25 @@ export interface AbandonOptions {
   encoding: string;
   connections: number;
   seconds: number;
+  /** How many loopback addresses the connections come from, 127.0.0.1 and up, in turn: each is a visitor of its own. */
+  addresses: number;
 }
 
-/** One request on a fresh connection, given up at its first bytes; true when any came. */
-function once({ port, path, encoding }: AbandonOptions): Promise<boolean> {
+/** How the visitors fared: answers by their status (from the first bytes), and connections that got none. */
+export interface Abandoned {
+  answered: number;
+  failed: number;
+  statuses: Record<string, number>;
+}
+
+/** One request on a fresh connection from `localAddress`, given up at its first bytes; their status, or undefined when none came. */
+function once({ port, path, encoding }: AbandonOptions, localAddress: string): Promise<string | undefined> {
   return new Promise((done) => {
-    const socket = connect({ port, host: "127.0.0.1" });
-    socket.on("error", () => done(false));
-    socket.once("data", () => {
+    const socket = connect({ port, host: "127.0.0.1", localAddress });
+    socket.on("error", () => done(undefined));
+    socket.once("data", (chunk) => {
       socket.destroy();
-      done(true);
+      done(chunk.toString("latin1").slice(9, 12));
     });
     socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept-Encoding: ${encoding}\r\n\r\n`);
   });
@@ -28,21 +38,25 @@ if (!Bun.isMainThread) {
   self.onmessage = async (event: MessageEvent<AbandonOptions>) => {
     const options = event.data;
     const until = performance.now() + options.seconds * 1000;
-    let answered = 0;
-    let failed = 0;
-    const loop = async () => {
-      while (performance.now() < until) (await once(options)) ? answered++ : failed++;
+    const result: Abandoned = { answered: 0, failed: 0, statuses: {} };
+    const loop = async (n: number) => {
+      const from = `127.0.0.${(n % options.addresses) + 1}`;
+      while (performance.now() < until) {
+        const status = await once(options, from);
+        if (status === undefined) result.failed++;
+        else (result.answered++, (result.statuses[status] = (result.statuses[status] ?? 0) + 1));
+      }
     };
-    await Promise.all(Array.from({ length: options.connections }, loop));
-    postMessage({ answered, failed });
+    await Promise.all(Array.from({ length: options.connections }, (_, n) => loop(n)));
+    postMessage(result);
   };
 }
 
-/** Runs the visitors on a worker thread until `seconds` have passed; resolves with how many got bytes or not. */
-export function abandonStreams(options: AbandonOptions): Promise<{ answered: number; failed: number }> {
+/** Runs the visitors on a worker thread until `seconds` have passed; resolves with how they fared. */
+export function abandonStreams(options: AbandonOptions): Promise<Abandoned> {
   const worker = new Worker(import.meta.url);
-  const { promise, resolve } = Promise.withResolvers<{ answered: number; failed: number }>();
-  worker.onmessage = (event: MessageEvent<{ answered: number; failed: number }>) => {
+  const { promise, resolve } = Promise.withResolvers<Abandoned>();
+  worker.onmessage = (event: MessageEvent<Abandoned>) => {
     worker.terminate();
     resolve(event.data);
   };
