@@ -37,6 +37,13 @@ export interface FetcherStore {
   use(key: string): () => void;
   /** A new request for `key`: the one before it is abandoned. */
   start(key: string): AbortController;
+  /** Whether the request `controller` started still speaks for `key`: no other took over, no reset came since. */
+  owns(key: string, controller: AbortController): boolean;
+  /**
+   * `key` idle with no data, its request in flight no longer its own: a load is abandoned; a post runs on, since
+   * the server may have done its work already and the page is to show it.
+   */
+  reset(key: string): void;
   update(key: string, next: (snapshot: FetcherSnapshot) => FetcherSnapshot): void;
   /** What loads `key`'s data again after the page's next revalidation (its last request was a load), or none (a post). */
   loadedBy(key: string, reload: (() => void) | undefined): void;
@@ -87,6 +94,15 @@ function createFetcherStore(nav: Navigation): FetcherStore {
       const found = entry(key);
       found.controller?.abort();
       return (found.controller = new AbortController());
+    },
+    owns: (key, controller) => entries.get(key)?.controller === controller && !controller.signal.aborted,
+    reset(key) {
+      const found = entries.get(key);
+      if (!found) return;
+      if (found.snapshot.state === "loading") found.controller?.abort();
+      found.controller = found.reload = undefined;
+      found.snapshot = IDLE;
+      changed();
     },
     update(key, next) {
       const found = entry(key);

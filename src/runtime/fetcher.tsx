@@ -2,7 +2,7 @@
 // page: a like button, a newsletter sign-up, a search box's suggestions. Each fetcher has its own state, so
 // several can be in flight at once, and a page can show the outcome it expects while the server works; any
 // component can see them all (useFetchers), and components that name the same key share one.
-import { useCallback, useEffect, useId, useMemo, useSyncExternalStore, type FormHTMLAttributes } from "react";
+import { useCallback, useEffect, useId, useMemo, useSyncExternalStore, type FormHTMLAttributes, type Ref } from "react";
 import type { ActionValue } from "./action-data.ts";
 import { fetcherStore, type FetcherInFlight, type FetcherSnapshot, type FetcherState } from "./fetcher-store.ts";
 import { usePostHandler } from "./form-post.ts";
@@ -13,6 +13,9 @@ export type { FetcherInFlight, FetcherState };
 export interface FetcherFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
   /** The route whose action it posts to. */
   action: string;
+  ref?: Ref<HTMLFormElement>;
+  /** `false`: the form keeps its fields after a successful post too (by default it starts empty, as `<Form>` does). */
+  reset?: boolean;
 }
 
 export interface Fetcher<T> extends FetcherSnapshot<T> {
@@ -27,6 +30,8 @@ export interface Fetcher<T> extends FetcherSnapshot<T> {
   submit(fields: FormData | URLSearchParams | Record<string, string>, options: { action: string }): Promise<void>;
   /** Loads the data of the page at `href` (its innermost route's). */
   load(href: string): Promise<void>;
+  /** Idle again, with no data; a request in flight is no longer its own (see fetcher-store.ts for what goes on). */
+  reset(): void;
 }
 
 export interface FetcherOptions {
@@ -67,12 +72,12 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
   useEffect(() => store.use(key), [store, key]);
 
   const run = useCallback(
-    async (href: string, state: FetcherState, body?: FormData | URLSearchParams, formData?: FormData, fallback?: () => void) => {
+    async (href: string, state: FetcherState, body?: FormData | URLSearchParams, formData?: FormData, fallback?: () => void): Promise<boolean> => {
       // A new request takes over: the response to the one before it is no longer wanted.
       const controller = store.start(key);
       store.loadedBy(key, body ? undefined : () => void run(href, "loading"));
       store.update(key, (s) => ({ ...s, state, formData, formAction: body ? pathOf(href) : undefined }));
-      await nav.fetch({
+      const ok = await nav.fetch({
         href,
         body,
         formData,
@@ -81,35 +86,44 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
         // Called in the same render as the page it leads to, so the page never shows both the new data
         // and the fields still in flight (an optimistic count twice).
         done: (result) => {
-          // A request another one took over from no longer speaks for the fetcher.
-          if (controller.signal.aborted) return;
+          // A request another one took over from, or one from before a reset(), no longer speaks for the fetcher.
+          if (!store.owns(key, controller)) return;
           store.update(key, (s) => ({ state: "idle", data: result ? result.data : s.data, formData: undefined, formAction: undefined }));
         },
       });
+      return ok && store.owns(key, controller);
     },
     [nav, store, key],
   );
 
-  const submit = useCallback(
-    (fields: FormData | URLSearchParams | Record<string, string>, { action, fallback }: { action: string; fallback?: () => void }) => {
+  const post = useCallback(
+    (fields: FormData | URLSearchParams | Record<string, string>, action: string, fallback?: () => void) => {
       const body = fields instanceof FormData || fields instanceof URLSearchParams ? fields : new URLSearchParams(fields);
       return run(action, "submitting", body, asFormData(fields), fallback);
     },
     [run],
   );
-  const load = useCallback((href: string) => run(href, "loading"), [run]);
+  const submit = useCallback(
+    async (fields: FormData | URLSearchParams | Record<string, string>, { action }: { action: string }) => void (await post(fields, action)),
+    [post],
+  );
+  const load = useCallback(async (href: string) => void (await run(href, "loading")), [run]);
+  const reset = useCallback(() => store.reset(key), [store, key]);
 
   // One component per fetcher, made once: a new one on every render would remount the form and lose its fields.
   const Form = useMemo(
     () =>
-      function FetcherForm({ action, onSubmit, ...rest }: FetcherFormProps) {
-        const post = usePostHandler(onSubmit, ({ action, body, fallback }) => void submit(body, { action, fallback }));
-        return <form {...rest} method="post" action={action} onSubmit={post} />;
+      function FetcherForm({ action, onSubmit, reset: resets = true, ...rest }: FetcherFormProps) {
+        const send = usePostHandler(onSubmit, async ({ form, action, body, fallback }) => {
+          // As <Form>: a form whose post succeeded starts empty again; one the server refused keeps what was typed.
+          if ((await post(body, action, fallback)) && resets && form.isConnected) form.reset();
+        });
+        return <form {...rest} method="post" action={action} onSubmit={send} />;
       },
-    [submit],
+    [post],
   );
 
-  return { ...snapshot, key, Form, submit, load };
+  return { ...snapshot, key, Form, submit, load, reset };
 }
 
 /** Every fetcher of the page that is not idle, from any component: their keys, states, fields and actions. */

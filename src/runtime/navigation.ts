@@ -88,9 +88,10 @@ export interface Navigation {
   /**
    * A fetcher's request, without moving the page: `done` gets what the action returned (or the route's
    * data, for a load), along with the page's loaders run again after an action. An outcome or an error is
-   * never silent: a redirect navigates, the others show their page in place of the current one.
+   * never silent: a redirect navigates, the others show their page in place of the current one. Resolves once
+   * the request is over, with true when it succeeded as `submit`'s post does (below 400, or a redirect).
    */
-  fetch(request: FetcherRequest): Promise<void>;
+  fetch(request: FetcherRequest): Promise<boolean>;
   /** Loads the page at `href` ahead of a click on a link to it: its data (used once, while fresh) and code. */
   prefetch(href: string): void;
   config: ClientConfig;
@@ -159,7 +160,7 @@ const STILL = {
   navigate: () => {},
   submit: async () => false,
   revalidate: async () => {},
-  fetch: async () => {},
+  fetch: async () => false,
   prefetch: () => {},
 } satisfies Partial<Navigation>;
 

@@ -112,7 +112,8 @@ describe("Form method=get", () => {
 
 describe("useFetcher", () => {
   interface Call extends FetcherRequest {
-    finish(answer: { data: unknown } | undefined): void;
+    /** Ends the request with this answer; `ok`: it succeeded (below 400), as an answer with data does unless told. */
+    finish(answer: { data: unknown } | undefined, ok?: boolean): void;
   }
 
   function fetchHarness() {
@@ -121,8 +122,8 @@ describe("useFetcher", () => {
     const navigation: Navigation = {
       ...nav,
       fetch: (request) =>
-        new Promise<void>((resolve) => {
-          calls.push({ ...request, finish: (answer) => (request.done(answer), resolve()) });
+        new Promise<boolean>((resolve) => {
+          calls.push({ ...request, finish: (answer, ok = answer !== undefined) => (request.done(answer), resolve(ok)) });
         }),
     };
     return { navigation, calls };
@@ -131,12 +132,15 @@ describe("useFetcher", () => {
   function Like({ id }: { id: string }) {
     const like = useFetcher<() => { likes: number }>();
     const shown = like.formData ? `${like.formData.get("n")} (sending)` : String(like.data?.likes ?? 0);
+    // The output outside the form: happy-dom's form.reset() empties an <output>, which Chromium's leaves as it is.
     return (
-      <like.Form action={`/items/${id}/like`}>
-        <input name="n" defaultValue={id === "a" ? "1" : "2"} />
+      <>
+        <like.Form action={`/items/${id}/like`}>
+          <input name="n" defaultValue={id === "a" ? "1" : "2"} />
+          <button type="submit">Like {id}</button>
+        </like.Form>
         <output data-id={id}>{`${like.state}:${shown}`}</output>
-        <button type="submit">Like {id}</button>
-      </like.Form>
+      </>
     );
   }
 
@@ -189,13 +193,152 @@ describe("useFetcher", () => {
     await act(async () => calls[1]!.finish({ data: { likes: 2 } }));
     expect(shownFor("a")).toBe("idle:2");
   });
+
+  /** A comment box: what it posts, the fetcher's state and data, and a button that resets the fetcher. */
+  function Comment({ keep = false, formRef }: { keep?: boolean; formRef?: React.Ref<HTMLFormElement> }) {
+    const comment = useFetcher<() => { saved: string }>();
+    return (
+      <>
+        <comment.Form action="/comments" ref={formRef} reset={!keep}>
+          <textarea name="text" defaultValue="" aria-label="Comment" />
+          <button type="submit">Send</button>
+        </comment.Form>
+        <output data-id="comment">{`${comment.state}:${comment.data?.saved ?? "none"}`}</output>
+        <button type="button" onClick={comment.reset}>
+          Reset
+        </button>
+      </>
+    );
+  }
+
+  const typeComment = (text: string) => fireEvent.change(screen.getByRole("textbox"), { target: { value: text } });
+  const send = () => act(async () => void fireEvent.click(screen.getByRole("button", { name: "Send" })));
+  const typed = () => screen.getByRole<HTMLTextAreaElement>("textbox").value;
+
+  /** Types `text`, sends it, and ends its request with data, succeeded unless `ok` says not: what the box holds then. */
+  async function postComment(calls: Call[], text: string, ok = true) {
+    typeComment(text);
+    await send();
+    await act(async () => calls.at(-1)!.finish({ data: { saved: text } }, ok));
+    return typed();
+  }
+
+  test("its form takes a ref and every form attribute; the app's onSubmit runs first, and preventing it keeps the post back", async () => {
+    const { navigation, calls } = fetchHarness();
+    const ref = { current: null as HTMLFormElement | null };
+    let prevent = true;
+    const seen: string[] = [];
+    function Upload() {
+      const upload = useFetcher();
+      return (
+        <upload.Form
+          action="/uploads"
+          ref={ref}
+          id="upload"
+          className="inline"
+          aria-label="Upload"
+          noValidate
+          encType="multipart/form-data"
+          onSubmit={(event) => {
+            seen.push(event.currentTarget.id);
+            if (prevent) event.preventDefault();
+          }}
+        >
+          <input name="title" defaultValue="cat" required />
+          <button type="submit">Upload</button>
+        </upload.Form>
+      );
+    }
+    await renderWith(navigation, <Upload />);
+    const form = document.querySelector("form")!;
+    expect(ref.current).toBe(form);
+    expect([form.id, form.className, form.getAttribute("aria-label"), form.noValidate, form.getAttribute("enctype")]).toEqual(["upload", "inline", "Upload", true, "multipart/form-data"]);
+    await act(async () => void fireEvent.click(screen.getByRole("button")));
+    expect([seen, calls.length]).toEqual([["upload"], 0]);
+    prevent = false;
+    await act(async () => void fireEvent.click(screen.getByRole("button")));
+    expect(seen).toEqual(["upload", "upload"]);
+    // Its encType is the body's: multipart, as the browser would send it.
+    expect(calls.map((c) => [new URL(c.href).pathname, c.body instanceof FormData, (c.body as FormData).get("title")])).toEqual([["/uploads", true, "cat"]]);
+  });
+
+  test("after a successful post its form is empty again, as <Form> is; after a refused one (a 422) it keeps what was typed", async () => {
+    const { navigation, calls } = fetchHarness();
+    await renderWith(navigation, <Comment />);
+    expect(await postComment(calls, "too short", false)).toBe("too short");
+    expect(await postComment(calls, "Seen on Firefox too")).toBe("");
+  });
+
+  test("reset={false}: its form keeps the fields after a successful post too", async () => {
+    const { navigation, calls } = fetchHarness();
+    await renderWith(navigation, <Comment keep />);
+    expect(await postComment(calls, "kept")).toBe("kept");
+  });
+
+  test("reset(): idle with no data again; a post in flight is not aborted, but its answer is no longer the fetcher's and its form keeps its fields", async () => {
+    const { navigation, calls } = fetchHarness();
+    await renderWith(navigation, <Comment />);
+    const shown = () => document.querySelector(`output[data-id="comment"]`)!.textContent;
+    await postComment(calls, "first");
+    expect(shown()).toBe("idle:first");
+    await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Reset" })));
+    expect(shown()).toBe("idle:none");
+    typeComment("second");
+    await send();
+    expect(shown()).toBe("submitting:none");
+    await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Reset" })));
+    expect([shown(), calls[1]!.signal.aborted]).toEqual(["idle:none", false]);
+    await act(async () => calls[1]!.finish({ data: { saved: "second" } }));
+    expect([shown(), typed()]).toEqual(["idle:none", "second"]);
+  });
+
+  test("reset() during a load abandons it, and what it loaded is not loaded again when the page's levels are", async () => {
+    const calls: FetcherRequest[] = [];
+    const listeners = new Set<() => void>();
+    const { nav } = testNavigation(pagePayload({ path: "/items" }));
+    let state = nav.getState();
+    const navigation: Navigation = {
+      ...nav,
+      getState: () => state,
+      subscribe: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
+      fetch: (request) => (calls.push(request), Promise.resolve(true)),
+    };
+    /** The page's levels loaded again after an action, as the navigation counts it. */
+    const revalidate = () => {
+      state = { ...state, revalidated: (state.revalidated ?? 0) + 1 };
+      for (const listener of listeners) listener();
+    };
+    function Count() {
+      const count = useFetcher();
+      return (
+        <>
+          <button type="button" onClick={() => void count.load("/count")}>
+            Load
+          </button>
+          <button type="button" onClick={count.reset}>
+            Reset
+          </button>
+          <output>{count.state}</output>
+        </>
+      );
+    }
+    await renderWith(navigation, <Count />);
+    await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Load" })));
+    await act(async () => calls[0]!.done({ data: 1 }));
+    await act(async () => revalidate());
+    expect(calls).toHaveLength(2);
+    await act(async () => void fireEvent.click(screen.getByRole("button", { name: "Reset" })));
+    expect([calls[1]!.signal.aborted, screen.getByRole("status").textContent]).toEqual([true, "idle"]);
+    await act(async () => revalidate());
+    expect(calls).toHaveLength(2);
+  });
 });
 
 describe("fetchers by key, and every fetcher in flight", () => {
   function harness() {
     const calls: FetcherRequest[] = [];
     const { nav } = testNavigation(pagePayload({ path: "/items" }));
-    const navigation: Navigation = { ...nav, fetch: (request) => new Promise<void>(() => void calls.push(request)) };
+    const navigation: Navigation = { ...nav, fetch: (request) => new Promise<boolean>(() => void calls.push(request)) };
     return { navigation, calls };
   }
 

@@ -84,6 +84,17 @@ describe("after an action", () => {
     expect(item(page).loads).toBeGreaterThan(loads);
   });
 
+  test.each([
+    ["data", "/plan/items/1", "/plan/items/1", { note: "fine" }, true],
+    ["a 422", "/plan/items/1", "/plan/items/1", { note: " " }, false],
+    ["a redirect", "/shop/items/7", "/shop/cart", { returnTo: "/shop/items/7" }, true],
+    ["a not-found", "/fetchers", "/fetchers", { intent: "missing" }, false],
+  ])("a fetcher's post says whether it succeeded, as a <Form>'s does (its form is reset then): %s", async (_, path, href, entries, ok) => {
+    const page = await openPage(live.origin, path);
+    const request: FetcherRequest = { href: new URL(href, location.href).href, ...fields(entries), signal: new AbortController().signal, done: () => {} };
+    expect(await page.navigator.fetch(request)).toBe(ok);
+  });
+
   test("shouldRevalidate narrows after the quiet action: the layout keeps its data, the page's level loads", async () => {
     const page = await openPage(live.origin, "/plan/items/1");
     const [layout, loads] = [planLoads(page), item(page).loads];

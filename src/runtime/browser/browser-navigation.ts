@@ -98,7 +98,9 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
     revalidate: async () => void (await withNavigator(location.href, (n) => n.revalidate())),
     // Without the navigation code (offline) the page offers a retry, and the fetcher is not left waiting.
     fetch: async (request) => {
-      if (!(await withNavigator(request.href, async (n) => (await n.fetch(request), true)))) request.done(undefined);
+      const ok = await withNavigator(request.href, (n) => n.fetch(request));
+      if (ok === undefined) request.done(undefined);
+      return ok ?? false;
     },
     // Ahead of a click: without the navigation code (offline) there is nothing to do ahead.
     prefetch: (href) => void navigator().then((n) => n.prefetch(href), () => {}),

@@ -30,9 +30,10 @@ async function resourceData(response: Response): Promise<unknown> {
 
 /**
  * A fetcher's request. Its `done` goes with the page it leads to (a redirect's, the outcome's, the page's
- * loaders run again after an action) when there is one, else at once.
+ * loaders run again after an action) when there is one, else at once. True once the page shows a success
+ * (below 400, or a redirect's page), for a fetcher's form to start empty again as a <Form> does.
  */
-export async function fetchFor(n: NavigatorState, request: FetcherRequest): Promise<void> {
+export async function fetchFor(n: NavigatorState, request: FetcherRequest): Promise<boolean> {
   const { href, body, fallback, signal } = request;
   let ended = false;
   const done = (result: { data: unknown } | undefined) => {
@@ -43,7 +44,7 @@ export async function fetchFor(n: NavigatorState, request: FetcherRequest): Prom
   let waiting: (() => void) | undefined;
   const withPage = (result: { data: unknown } | undefined) => void n.ending.push((waiting = () => done(result)));
   const target = new URL(href, location.href);
-  if (target.origin !== location.origin) return (done(undefined), fallback ? fallback() : location.assign(target.href));
+  if (target.origin !== location.origin) return (done(undefined), fallback ? fallback() : location.assign(target.href), false);
   const form = body ? submittedForm("POST", target, body, request.formData ?? new FormData()) : undefined;
   // An action may change what was loaded ahead.
   if (body) clearPrefetched(n);
@@ -55,41 +56,47 @@ export async function fetchFor(n: NavigatorState, request: FetcherRequest): Prom
     const { payload, status } = fetched;
     if (payload.outcome?.kind === "redirect") {
       withPage(undefined);
-      return await go(n, new URL(payload.outcome.location!, target).href, form ? { cause: { kind: "action", form } } : {});
+      await go(n, new URL(payload.outcome.location!, target).href, form ? { cause: { kind: "action", form } } : {});
+      return true;
     }
     if (payload.outcome || payload.error) {
       withPage(undefined);
-      return await showInPlace(n, fetched, signal);
+      await showInPlace(n, fetched, signal);
+      return false;
     }
     // A form's action: its value, shown with the page's loaders run again (the page shows what it changed).
     // Posted to the page showing, the response holds them.
     if (form) {
       withPage({ data: payload.actionData });
-      return await revalidate(n, { kind: "action", form, status, result: payload.actionData }, here ? fetched : undefined);
+      await revalidate(n, { kind: "action", form, status, result: payload.actionData }, here ? fetched : undefined);
+      return status < 400;
     }
     const live = n.open(payload, n.store.getState().page);
     done({ data: live.view.data.get(payload.levels.at(-1)?.id ?? "") });
     await settleAll(live, fetched);
+    return true;
   } catch (error) {
-    if (signal.aborted) return;
+    if (signal.aborted) return false;
     if (error instanceof NotPageData) {
       const status = error.status ?? 0;
       // A route without a page answered with what it returned (JSON, say): that is the fetcher's data.
       if (status >= 200 && status < 300 && error.response) {
         const data = await resourceData(error.response);
-        if (!form) return done({ data });
+        if (!form) return (done({ data }), true);
         withPage({ data });
-        return await revalidate(n, { kind: "action", form, status, result: data });
+        await revalidate(n, { kind: "action", form, status, result: data });
+        return true;
       }
       done(undefined);
       // Refused before the action ran (another build, a body the server would not read): the browser
       // posts the form itself, and the document it gets says why.
       if (body && fallback && status >= 400 && status < 500) fallback();
       else location.assign(target.href);
-      return;
+      return false;
     }
     withPage(undefined);
     commitPage(n, { ...n.store.getState(), failedNavigation: { to: target.href, retry: () => void fetchFor(n, request) } });
+    return false;
   } finally {
     // Ended without waiting for a page (or it was shown): the fetcher is not left waiting.
     if (!waiting || !n.ending.includes(waiting)) done(undefined);

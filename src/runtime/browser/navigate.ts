@@ -14,7 +14,7 @@ export interface Navigator {
   go(to: string, options: GoOptions): Promise<void>;
   submit(submission: Submission): Promise<boolean>;
   revalidate(): Promise<void>;
-  fetch(request: FetcherRequest): Promise<void>;
+  fetch(request: FetcherRequest): Promise<boolean>;
   /** Resolves once the page's data has arrived. */
   prefetch(href: string): Promise<void>;
 }
