@@ -1,8 +1,10 @@
 // index.ts: `brisk/test`, what an app's own tests use: the app served in-process or on a port (its client
-// built once per test process, its own server.start() run, its Sentry on request), a fake Sentry ingest that
-// records what reaches it, a throwaway PostgreSQL, Chromium, and a component rendered inside the app for a DOM test.
+// built once per test process, its own server.start() run, its Sentry on request), a typed client for its API, a
+// fake Sentry ingest that records what reaches it, a throwaway PostgreSQL, Chromium, and a component rendered
+// inside the app for a DOM test.
 
 export { serveApp, listenApp, type ServeOptions, type ServedApp, type ListeningApp } from "./serve.ts";
+export { apiClientFor } from "./api-client.ts";
 export { logFor } from "./logs.ts";
 export { startPostgres, type Postgres } from "./postgres.ts";
 export { freePort } from "./free-port.ts";

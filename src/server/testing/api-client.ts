@@ -1,0 +1,27 @@
+// api-client.ts (brisk/test): Eden treaty's typed client for a served app's API, as a page of the app calls it.
+import { treaty } from "@elysiajs/eden/treaty2";
+import type { AnyElysia } from "elysia";
+import type { ApiClient } from "../../runtime/api-answers.ts";
+import type { ListeningApp, ServedApp } from "./serve.ts";
+
+/** The origin serveApp's requests are made on (ServedApp.request's). */
+const IN_PROCESS_ORIGIN = "http://localhost";
+
+/**
+ * `apiClientFor<typeof api>(served)`: `client.api.guestbook.post({ name, message })` with typed bodies and
+ * answers, Brisk's failures among them. A listening app is called on its socket, a served one through its
+ * handler with no socket. Every call carries the app's own origin in `Origin`, as a browser's fetch from one of
+ * its pages does, so writes pass the same-origin rule; a call's own `headers` (a cookie, another Origin) are
+ * added over it.
+ */
+export function apiClientFor<App extends AnyElysia>(served: ServedApp | ListeningApp): ApiClient<App> {
+  const origin = "origin" in served ? served.origin : IN_PROCESS_ORIGIN;
+  const client = treaty<App>(origin, {
+    keepDomain: true,
+    headers: { origin },
+    fetcher: ("origin" in served ? fetch : (url: string, init?: RequestInit) => served.handle(new Request(url, init))) as typeof fetch,
+    // As apiClient: a JSON string stays the string its type says.
+    parseDate: false,
+  });
+  return client as unknown as ApiClient<App>;
+}
