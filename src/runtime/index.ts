@@ -28,7 +28,7 @@ export { Form, useFormPending, type FormProps } from "./Form.tsx";
 export { useFetcher, useFetchers, type Fetcher, type FetcherFormProps, type FetcherInFlight, type FetcherOptions, type FetcherState } from "./fetcher.tsx";
 export { usePending, useRevalidate, useSearchParams, type NavigateOptions, type Pending, type SearchParamsInit, type SetSearchParams } from "./navigation.ts";
 export { Link, type LinkProps, type PrefetchMode } from "./Link.tsx";
-export { apiClient } from "./api-client.ts";
+export { apiClient } from "./api-client/api-client.ts";
 export type { ApiClient, ApiFailure, ApiFailures } from "./api-answers.ts";
 // Brisk's navigation drives wouter's router, so its hooks are the app's.
 export { useLocation, useParams, useRoute, useSearch } from "wouter";

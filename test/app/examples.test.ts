@@ -38,6 +38,7 @@ const STATUS: Record<string, number> = {
   "/examples/guestbook": 200,
   "/examples/guestbook/1": 200,
   "/examples/guestbook/999999": 404,
+  "/examples/api-client": 200,
   "/api/guestbook": 200,
   "/api/boom": 500,
   "/examples/session": 200,

@@ -24,6 +24,7 @@ export const EXAMPLES: readonly ExampleLink[] = [
   { href: "/examples/lazy", title: "Code-split route", shows: "a route with its own chunk and stylesheet", status: "200, prerendered" },
   { href: "/examples/guestbook", title: "Guestbook", shows: "a form with an action, validation and a real store; works with JavaScript off", status: "200; post: 303, 422, or 403 cross-site" },
   { href: "/examples/guestbook/1", title: "Guestbook entry", shows: "one entry, by id", status: "200, or 404" },
+  { href: "/examples/api-client", title: "Typed API client", shows: "a component signs the guestbook through /api/guestbook with apiClient: typed body, answer and 422 fields", status: "200; post: 201, or 422" },
   { href: "/examples/guestbook.rss", title: "Guestbook feed", shows: "a route without a page: RSS 2.0 of the entries (each entry's Like button posts to another: an action-only route)", status: "200 RSS; like: 303", notAPage: true },
   { href: "/examples/preview?name=Ada&message=Hello%20%3Cb%3E", title: "Entry preview", shows: "a route without a page answering HTML: the document's security headers, a CSP that runs no script", status: "200 HTML", notAPage: true },
   { href: "/api/guestbook", title: "Guestbook API", shows: "the same entries as JSON; POST JSON to add one", status: "200; post: 201, 422, 400, 415", notAPage: true },

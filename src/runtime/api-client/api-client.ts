@@ -1,8 +1,10 @@
 // api-client.ts: the app's API routes from a component, through Elysia's typed client (Eden treaty): typed
-// bodies, answers and failures, on the page's own origin. Only a chunk that calls it carries Eden.
+// bodies, answers and failures, on the page's own origin. Only the chunk of a page that calls it carries Eden:
+// the package.json beside it says this folder has no side effects, without which Bun's bundler puts whatever
+// the `brisk` index re-exports, once used anywhere, in the entry chunk with the index.
 import { treaty } from "@elysiajs/eden/treaty2";
 import type { AnyElysia } from "elysia";
-import type { ApiClient } from "./api-answers.ts";
+import type { ApiClient } from "../api-answers.ts";
 
 /**
  * `apiClient<typeof api>()`, with the type imported type-only from the app's `*.server.ts` module:
