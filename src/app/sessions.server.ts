@@ -1,6 +1,6 @@
-// sessions.server.ts: the example app's sessions, kept in its store (src/app/store/sessions.server.ts): who is
-// signed in (`user`) and a notice flashed once. Signing out deletes the record, so a copy of the cookie is
-// refused afterwards on every replica.
+// sessions.server.ts: the example app's sessions, kept in its store (brisk/server's sqlSessionStore, opened in
+// src/app/store/store.server.ts): who is signed in (`user`) and a notice flashed once. Signing out deletes the
+// record, so a copy of the cookie is refused afterwards on every replica.
 import { createSessionStorage } from "brisk/server";
 import { store } from "./lifecycle.server.ts";
 

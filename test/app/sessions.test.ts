@@ -93,7 +93,7 @@ describe("sign-out posts without a session on SQLite", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** The rows the store would keep past the ten minutes the example purges every (PURGE_EVERY_MS). */
+  /** The rows the store would keep past the ten minutes sqlSessionStore purges every. */
   const lasting = async () => {
     const [row] = await db<Array<{ n: number }>>`SELECT count(*) AS n FROM sessions WHERE expires_at > ${new Date(Date.now() + 10 * 60 * 1000).toISOString()}`;
     return row!.n;

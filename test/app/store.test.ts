@@ -12,7 +12,6 @@ import { join } from "node:path";
 import { validateEntry } from "../../src/app/store/entry.ts";
 import { SQLITE_FILE } from "../../src/app/store/database.server.ts";
 import { MAX_NOTE } from "../../src/app/store/note.ts";
-import { PURGE_EVERY_MS } from "../../src/app/store/sessions.server.ts";
 import { openStore, StoreUnavailableError, type Store } from "../../src/app/store/store.server.ts";
 import { freePort, serveApp, startPostgres, type Postgres } from "brisk/test";
 
@@ -239,7 +238,7 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("sessions o
     expect(await store.sessions.read("gone")).toBeUndefined();
   });
 
-  test("past its expiry a record reads as none, and a later sign-in purges it; live ones stay", async () => {
+  test("past its expiry a record reads as none, and a purge deletes it; live ones stay", async () => {
     const options = await backends[backend]();
     const store = open(options);
     setSystemTime(T0);
@@ -247,11 +246,11 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("sessions o
     await store.sessions.create("long", "{}", new Date(T0 + 14 * DAY_MS));
     setSystemTime(T0 + DAY_MS);
     expect(await store.sessions.read("short")).toBeUndefined();
-    setSystemTime(T0 + DAY_MS + PURGE_EVERY_MS);
-    await store.sessions.create("next", "{}", new Date(T0 + 15 * DAY_MS));
+    // The one a sign-in starts is not waited for (brisk/server's tests hold that); this one is.
+    expect(await store.sessions.purge()).toBe(1);
     const sql = await rawSql(options);
     try {
-      expect((await sql`SELECT id FROM sessions ORDER BY id`).map((r: { id: string }) => r.id)).toEqual(["long", "next"]);
+      expect((await sql`SELECT id FROM sessions ORDER BY id`).map((r: { id: string }) => r.id)).toEqual(["long"]);
     } finally {
       await sql.close();
     }

@@ -5,20 +5,20 @@
 //   await store.ready();                      // at start: rejects with StoreUnavailableError (one line)
 //   await store.guestbook.addEntry(entry);    // in actions and API routes; listEntries/getEntry in loaders
 //   await store.notes.add(name, text);        // a signed-in visitor's notes; list(name) in loaders
-//   store.sessions                            // the SessionStore src/app/sessions.server.ts keeps sessions in
+//   store.sessions                            // brisk/server's sqlSessionStore: src/app/sessions.server.ts keeps
+//                                             // sessions in it; its table is its own, made at start
 //   await store.close();                      // at shutdown, after the last request
 // One store per process: it holds the connection pool (PostgreSQL) or the open file (SQLite).
 import { openDatabase, type Database, type Dialect } from "./database.server.ts";
-import type { SessionStore } from "brisk/server";
+import { sqlSessionStore, type SqlSessionStore } from "brisk/server";
 import { createGuestbook, guestbookSchema, type Guestbook } from "./guestbook.server.ts";
 import { createNotes, notesSchema, type Notes } from "./notes.server.ts";
-import { createSessionRecords, sessionsSchema } from "./sessions.server.ts";
 
 export { StoreUnavailableError } from "./database.server.ts";
 
 export interface Store {
   readonly guestbook: Guestbook;
-  readonly sessions: SessionStore;
+  readonly sessions: SqlSessionStore;
   readonly notes: Notes;
   /** Where the data lives, without a password: for the start-up log line. */
   readonly location: string;
@@ -28,15 +28,17 @@ export interface Store {
 }
 
 export function openStore(options: { readonly databaseUrl?: string; readonly dataDir: string }): Store {
-  const schema = (dialect: Dialect) => [...guestbookSchema(dialect), ...sessionsSchema(dialect), ...notesSchema(dialect)];
+  const schema = (dialect: Dialect) => [...guestbookSchema(dialect), ...notesSchema(dialect)];
   const db: Database = openDatabase({ ...options, schema });
+  const sessions = sqlSessionStore(() => db.ready());
   return {
     guestbook: createGuestbook(db),
-    sessions: createSessionRecords(db),
+    sessions,
     notes: createNotes(db),
     location: db.location,
     async ready() {
       await db.ready();
+      await sessions.setup();
     },
     close: () => db.close(),
   };
