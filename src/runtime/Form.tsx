@@ -6,19 +6,23 @@
 import { createContext, useContext, useRef, useState, type FormHTMLAttributes } from "react";
 import { usePostHandler } from "./form-post.ts";
 import { useNavigation, useNavState } from "./navigation.ts";
+import type { CheckedHref } from "./route-paths.ts";
 
 const FormPendingContext = createContext(false);
 
-export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
-  /** Where the form goes: a route with an action (a post), or a page (a GET). The current page when omitted. */
-  action?: string;
+export interface FormProps<Action extends string = string> extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
+  /**
+   * Where the form goes: a route with an action (a post), or a page (a GET), as a path of the app's route table
+   * (`CheckedHref`). The current page when omitted.
+   */
+  action?: CheckedHref<Action>;
   /** `"post"` (the default) runs the route's action; `"get"` loads `action` with the fields as its search. */
   method?: "get" | "post";
   /** The page it leads to takes the current history entry instead of a new one. */
   replace?: boolean;
 }
 
-export function Form({ action, method = "post", replace, onSubmit, children, ...rest }: FormProps) {
+export function Form<const Action extends string>({ action, method = "post", replace, onSubmit, children, ...rest }: FormProps<Action>) {
   const nav = useNavigation();
   const { path, search } = useNavState();
   const [pending, setPending] = useState(false);

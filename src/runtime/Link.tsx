@@ -3,13 +3,22 @@
 import { useEffect, useRef, type SyntheticEvent } from "react";
 import { Link as RouterLink, type LinkProps as RouterLinkProps } from "wouter";
 import { useNavigation } from "./navigation.ts";
+import type { CheckedHref } from "./route-paths.ts";
 
 export type PrefetchMode = "intent" | "render" | "none";
 
-export type LinkProps = RouterLinkProps & {
-  /** Loads the page's data and code ahead, so a click shows it without waiting for the network. */
-  prefetch?: PrefetchMode;
-};
+/** `Omit` over each member of a union, so wouter's `asChild` variants stay apart. */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * wouter's props, with `to` (or `href`) a path of the app's route table (`CheckedHref`): a path no route answers
+ * is a type error that names it.
+ */
+export type LinkProps<To extends string = string> = OmitEach<RouterLinkProps, "to" | "href"> &
+  ({ to: CheckedHref<To>; href?: never } | { href: CheckedHref<To>; to?: never }) & {
+    /** Loads the page's data and code ahead, so a click shows it without waiting for the network. */
+    prefetch?: PrefetchMode;
+  };
 
 /** A hover shorter than this is a pointer passing over, not an intent (React Router waits as long). */
 const INTENT_DELAY_MS = 100;
@@ -22,9 +31,11 @@ const both = (own: Handler, ours: () => void) => (event: SyntheticEvent) => {
   ours();
 };
 
-export function Link({ prefetch = "none", ...props }: LinkProps) {
+export function Link<const To extends string>({ prefetch = "none", ...checked }: LinkProps<To>) {
+  // The check is the caller's: inside, a path is a path.
+  const props = checked as RouterLinkProps;
   const nav = useNavigation();
-  const href = props.href ?? props.to;
+  const href = (props.href ?? props.to)!;
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => {
     if (prefetch === "render") nav.prefetch(href);

@@ -14,6 +14,7 @@ export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
 export { route, type ChildRoute, type RouteOptions } from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
+export { href, type CheckedHref, type Href, type Register, type RoutePattern, type SafePath } from "./route-paths.ts";
 export { createContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
 
 // How a loader or an action ends other than with data.
@@ -30,8 +31,9 @@ export { usePending, useRevalidate, useSearchParams, type NavigateOptions, type 
 export { Link, type LinkProps, type PrefetchMode } from "./Link.tsx";
 export { apiClient } from "./api-client/api-client.ts";
 export type { ApiClient, ApiFailure, ApiFailures } from "./api-answers.ts";
-// Brisk's navigation drives wouter's router, so its hooks are the app's.
-export { useLocation, useParams, useRoute, useSearch } from "wouter";
+// Brisk's navigation drives wouter's router, so its hooks are the app's (`useLocation`'s navigate typed by the table).
+export { useParams, useRoute, useSearch } from "wouter";
+export { useLocation, type Navigate } from "./typed-location.ts";
 
 // The app's <html> shell.
 export { Links, PageContent } from "./document.tsx";

@@ -1,6 +1,7 @@
 // outcome.ts: the non-error ways a page can end (redirect, not found, forbidden, unauthorized).
 // Helpers throw an Outcome; the server turns it into a status and the client into a fallback.
 import { redirectLocation } from "./redirect-target.ts";
+import type { CheckedHref } from "./route-paths.ts";
 
 export type OutcomeKind = "redirect" | "not-found" | "forbidden" | "unauthorized";
 
@@ -86,6 +87,9 @@ export interface RedirectOptions {
  * without `external`, `javascript:` ever) is a programming error, not a redirect: a plain Error naming the
  * target and the fix, which becomes a 500 with a digest, reported once. Untrusted input goes through `returnTo`.
  */
+export function redirect<const To extends string>(url: CheckedHref<To>, options?: RedirectOptions & { external?: false }): never;
+/** Another site's http(s) URL, on purpose. */
+export function redirect(url: string, options: RedirectOptions & { external: true }): never;
 export function redirect(url: string, options: RedirectOptions = {}): never {
   const location = redirectLocation(url, options.external === true);
   throw new Outcome("redirect", location, options.status ?? (options.permanent ? 308 : 307));

@@ -1,5 +1,6 @@
 // redirect-target.ts: which redirect targets are safe as a browser reads them (a path on this site, or another
 // site's http(s) URL when the call says it means one), and `returnTo`, a return path taken from untrusted input.
+import type { SafePath } from "./route-paths.ts";
 
 /**
  * What a browser drops, or reads as a slash, before it knows which host a URL names (the URL standard trims C0
@@ -69,7 +70,7 @@ function isOwnPath(value: string): boolean {
  * "/account"))` never leaves the site and never fails. A `fallback` that is not such a path is a developer
  * error, thrown whatever `next` is, so a test of the happy path finds it.
  */
-export function returnTo(next: unknown, fallback: string): string {
+export function returnTo(next: unknown, fallback: string): SafePath {
   if (!isOwnPath(fallback)) throw new Error(`returnTo(): the fallback ${JSON.stringify(fallback.slice(0, 100))} is not a path on this site ("/…")`);
-  return typeof next === "string" && isOwnPath(next) ? next : fallback;
+  return (typeof next === "string" && isOwnPath(next) ? next : fallback) as SafePath;
 }

@@ -132,7 +132,7 @@ export interface RouteDefinition {
    */
   shouldRevalidate?(args: ShouldRevalidateArgs): boolean;
   /** Stylesheets of this route only, relative to `src/app`, linked before it renders. */
-  styles?: string[];
+  styles?: readonly string[];
   /**
    * Rendered once when a production server starts, then served from memory with a fresh nonce per response.
    * Only for a path without parameters whose loaders read no headers, cookies or search (that fails the start).

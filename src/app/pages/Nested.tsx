@@ -1,12 +1,12 @@
 // Nested.tsx: /examples/nested, a layout whose children render in its <Outlet />: the layout's state (the
 // input) and data (its loader's run count) stay while a visitor moves between them, and a child's not-found
 // or error shows inside it.
-import { Link, Outlet, useFetcher, useLoaderData, useLocation, useRouteLoaderData, type ErrorPageProps } from "brisk";
+import { Link, Outlet, useFetcher, useLoaderData, useLocation, useRouteLoaderData, type ErrorPageProps, type Href } from "brisk";
 import { ErrorDetails } from "../fallbacks/ErrorDetails.tsx";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import type { itemLoader, nestedLoader, slowLoader } from "./Nested.server.ts";
 
-const LINKS = [
+const LINKS: ReadonlyArray<{ href: Href; label: string }> = [
   { href: "/examples/nested", label: "Index" },
   { href: "/examples/nested/items/1", label: "Item 1" },
   { href: "/examples/nested/items/2", label: "Item 2" },

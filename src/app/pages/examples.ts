@@ -1,12 +1,20 @@
 // examples.ts: the example routes the home page lists, one line each on what they show.
-export interface ExampleLink {
-  href: string;
+import type { Href } from "brisk";
+
+interface Example {
   title: string;
   shows: string;
   status: string;
-  /** Not a page (JSON, a feed): a plain link loads it, where a client navigation would fetch it twice. */
-  notAPage?: true;
 }
+
+/**
+ * A page is linked by a path of the route table (a typo is a type error). Not a page (JSON, a feed, an API route):
+ * a plain link loads it, where a client navigation would fetch it twice.
+ */
+export type ExampleLink = Example & ({ href: Href; notAPage?: undefined } | { href: string; notAPage: true });
+
+/** A path no route answers, on purpose: the not-found page's examples, which the table's check would refuse. */
+const unmatched = (path: string) => path as Href;
 
 export const EXAMPLES: readonly ExampleLink[] = [
   { href: "/examples/stream", title: "Streaming", shows: "the shell arrives at once, a section about 300 ms later", status: "200, streamed" },
@@ -41,8 +49,8 @@ export const EXAMPLES: readonly ExampleLink[] = [
   { href: "/examples/nested/items/404", title: "Not found inside a layout", shows: "a child's notFound() shown by the layout's own fallback, the layout around it", status: "404" },
   { href: "/examples/nested/broken", title: "Error inside a layout", shows: "a child's loader throws: the error and its digest inside the layout", status: "500" },
   { href: "/examples/nested/slow", title: "Loaders side by side", shows: "the layout's and the child's loaders wait 300 ms each: the page takes one wait, not two", status: "200 in about 300 ms" },
-  { href: "/examples/nested/no/such/child", title: "Unmatched inside a layout", shows: "a path under the layout that no child matches: the not-found page inside the layout", status: "404" },
+  { href: unmatched("/examples/nested/no/such/child"), title: "Unmatched inside a layout", shows: "a path under the layout that no child matches: the not-found page inside the layout", status: "404" },
   { href: "/examples/files/a/b", title: "Splat route", shows: "/examples/files/* answers any path under it (declared first)", status: "200" },
   { href: "/examples/files/readme", title: "Ranked routes", shows: "/examples/files/readme wins over the splat declared before it", status: "200" },
-  { href: "/no/such/page", title: "Anything else", shows: "an unmatched path renders the not-found page", status: "404" },
+  { href: unmatched("/no/such/page"), title: "Anything else", shows: "an unmatched path renders the not-found page", status: "404" },
 ];
