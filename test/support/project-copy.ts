@@ -10,7 +10,7 @@ const ROOT = resolve(import.meta.dir, "../..");
 export async function projectCopy(fixture = "app"): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "brisk-dev-"));
   // The whole project but what is made or installed: a new top-level folder (public/, say) comes along.
-  const made = new Set(["node_modules", "dist", "data", ".git"]);
+  const made = new Set(["node_modules", "dist", "data", ".git", ".brisk"]);
   for (const entry of await readdir(ROOT)) {
     if (!made.has(entry)) await cp(join(ROOT, entry), join(dir, entry), { recursive: true });
   }

@@ -106,15 +106,23 @@ function devRoot(app: DevApp, { config, reload, edits, bundles, hold }: Parts) {
  * serve it. bun --watch restarts us once the file is fixed.
  */
 async function loadApp(app: DevApp, { config, reload, edits }: Parts, firstBundle: Promise<unknown>): Promise<void> {
-  const [{ buildClient }, { projectAppModule }, { loadClientAssets }, { createDevClient, stylesSourceKey }, { createServerAppBuilder, onlyServerSees }, { livePublicFiles }] =
-    await Promise.all([
-      import("../build/client-build.ts"),
-      import("../build/app-module.ts"),
-      import("../assets/assets.ts"),
-      import("./dev-client.ts"),
-      import("./server-app.ts"),
-      import("../assets/public-files.ts"),
-    ]);
+  const [
+    { buildClient },
+    { projectAppModule },
+    { loadClientAssets },
+    { createDevClient, stylesSourceKey },
+    { createServerAppBuilder, onlyServerSees },
+    { livePublicFiles },
+    { writeRouteTypes },
+  ] = await Promise.all([
+    import("../build/client-build.ts"),
+    import("../build/app-module.ts"),
+    import("../assets/assets.ts"),
+    import("./dev-client.ts"),
+    import("./server-app.ts"),
+    import("../assets/public-files.ts"),
+    import("../build/route-types.ts"),
+  ]);
   const startLog = startLogs((record) => console.log(JSON.stringify(record)));
   const appModule = projectAppModule();
   const importedDir = join(BUILDS, "imported");
@@ -169,6 +177,8 @@ async function loadApp(app: DevApp, { config, reload, edits }: Parts, firstBundl
       started = await built!.startApp(config, built!.app, startLog());
       const handler = built!.createApp(config, built!.app, { assets: client.assets, publicFiles, cookieSigner: started.cookieSigner, capture: monitoring?.capture });
       app.serve = (request) => handler.handle(request);
+      // The table's paths for the type checker and the editor: a new route is a path links may take.
+      await writeRouteTypes(built!.app.routes).catch((error: unknown) => console.error(`route types not written: ${String(error)}`));
     }
     // An edit the browser's bundle does not contain (a loader, what only loaders import) reaches open pages
     // by reloading them.

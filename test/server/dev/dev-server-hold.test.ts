@@ -130,3 +130,18 @@ test("a request past the bound while a saved edit builds gets the page saying so
   expect(after.status).toBe(200);
   expect(await after.text()).toContain("Edited home");
 });
+
+test("the table's patterns are written for the type checker once the app loads, and again when a route is added", async () => {
+  await waiting.dev.waitForOutput(READY, 30_000);
+  const file = join(waiting.copy, ".brisk/routes.d.ts");
+  const written = await readFile(file, "utf8");
+  expect(written).toContain('| "/search"');
+  expect(written).not.toContain('"/added"');
+  const events = await devEvents(waiting.origin);
+  const before = await events.next();
+  const table = join(waiting.copy, "src/app/app.ts");
+  await writeFile(table, (await readFile(table, "utf8")).replace('{ path: "/search",', '{ path: "/added", component: Search },\n    { path: "/search",'));
+  expect((await events.next()).update).not.toBe(before.update);
+  await events.close();
+  expect(await readFile(file, "utf8")).toContain('| "/added"');
+});
