@@ -34,6 +34,8 @@ export type { ApiClient, ApiFailure, ApiFailures } from "./api-answers.ts";
 // Brisk's navigation drives wouter's router, so its hooks are the app's (`useLocation`'s navigate typed by the table).
 export { useParams, useRoute, useSearch } from "wouter";
 export { useLocation, type Navigate } from "./typed-location.ts";
+export { useUrl, type PageUrl } from "./page-url.ts";
+export { Await, useAsyncError, type AsyncError, type AwaitProps } from "./Await.tsx";
 
 // The app's <html> shell.
 export { Links, PageContent } from "./document.tsx";

@@ -70,7 +70,10 @@ export async function go(n: NavigatorState, to: string, options: GoOptions = {})
   const target = new URL(to, location.href);
   if (target.origin !== location.origin) return location.assign(target.href);
   if (!pop && !options.cause && isCurrent(target) && target.hash) {
+    const from = location.href;
     history[replace ? "replaceState" : "pushState"](null, "", target.href);
+    // As a plain link to a #section would: what follows the hash (useUrl) hears of it, which pushState never says.
+    if (location.href !== from) dispatchEvent(new HashChangeEvent("hashchange", { oldURL: from, newURL: location.href }));
     return scrollAfterCommit(target);
   }
   const formData = cause.kind === "revalidation" ? undefined : cause.form?.data;
