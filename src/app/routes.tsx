@@ -13,8 +13,7 @@ import { Instant } from "./pages/Instant.tsx";
 import { instantLoader } from "./pages/Instant.server.ts";
 import { LateError, LateNotFound } from "./pages/LateExamples.tsx";
 import { lateErrorLoader, lateNotFoundLoader } from "./pages/LateExamples.server.ts";
-import { NestedError, NestedIndex, NestedItem, NestedLayout, NestedNotFound, NestedSlow } from "./pages/Nested.tsx";
-import { brokenLoader, bumpAction, itemLoader, nestedLoader, slowLoader } from "./pages/Nested.server.ts";
+import { nestedRoute } from "./pages/Nested.tsx";
 import { NeverRendered } from "./pages/NeverRendered.tsx";
 import { previewLoader } from "./pages/Preview.server.ts";
 import {
@@ -88,20 +87,5 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/examples/files/*", component: FilesSplat },
   { path: "/examples/files/readme", component: FilesReadme },
   { path: "/examples/proto", component: Proto, loader: protoLoader },
-  {
-    // A layout: its children render in its <Outlet />, and their not-found and errors show there too.
-    path: "/examples/nested",
-    id: "nested",
-    component: NestedLayout,
-    loader: nestedLoader,
-    fallbacks: { "not-found": NestedNotFound, error: NestedError },
-    children: [
-      { index: true, component: NestedIndex },
-      { path: "items/:id", component: NestedItem, loader: itemLoader },
-      { path: "broken", component: NeverRendered, loader: brokenLoader },
-      { path: "slow", component: NestedSlow, loader: slowLoader },
-      // A route without a page, whose action redirects to the layout.
-      { path: "bump", action: bumpAction },
-    ],
-  },
+  nestedRoute,
 ];

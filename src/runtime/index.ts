@@ -12,7 +12,7 @@ export type { Action, ActionBody, ActionContext, Loader, LoaderContext, Middlewa
 export type { ShouldRevalidate, ShouldRevalidateArgs } from "./should-revalidate.ts";
 export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
-export { route, type ChildRoute, type RouteOptions } from "./typed-route.ts";
+export { route, type ChildRoute, type RouteData, type RouteOptions, type TypedRoute } from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
 export { href, type CheckedHref, type Href, type Register, type RoutePattern, type SafePath } from "./route-paths.ts";
 export { createContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
@@ -23,7 +23,7 @@ export { returnTo } from "./redirect-target.ts";
 export { data, type ActionData } from "./action-data.ts";
 
 // What components read and do.
-export { useActionData, useLoaderData, useRouteLoaderData } from "./loader-data.tsx";
+export { useActionData, useLoaderData, useRouteData, useRouteLoaderData } from "./loader-data.tsx";
 export { Outlet } from "./Outlet.tsx";
 export { Form, useFormPending, type FormProps } from "./Form.tsx";
 export { useFetcher, useFetchers, type Fetcher, type FetcherFormProps, type FetcherInFlight, type FetcherOptions, type FetcherState } from "./fetcher.tsx";

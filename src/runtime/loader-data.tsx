@@ -2,7 +2,10 @@
 // value to the page.
 import { createContext, useContext } from "react";
 import type { ActionValue } from "./action-data.ts";
+import { useAppRuntime } from "./app-context.ts";
 import { useNavState } from "./navigation.ts";
+import type { RouteDefinition } from "./route.ts";
+import type { RouteData } from "./typed-route.ts";
 
 /** The route level a component renders in: how deep, and its loader's data. */
 export interface Level {
@@ -26,6 +29,20 @@ export function useLoaderData<L extends (ctx: never) => unknown = () => unknown>
  */
 export function useRouteLoaderData<L extends (ctx: never) => unknown = () => unknown>(id: string): LoaderValue<L> | undefined {
   return useNavState().page.data.get(id) as LoaderValue<L> | undefined;
+}
+
+/**
+ * The loader data of `route`, an object of the route table (`route()` gives it its loader's type): a layout's
+ * data read by a page below it, with no id to spell and no `undefined` to check. The route must be on the page
+ * (the component renders under it): anywhere else it throws, as a component that reads a layout it is not under
+ * is a mistake of the app's.
+ */
+export function useRouteData<Route extends RouteDefinition>(route: Route): RouteData<Route> {
+  const node = useAppRuntime().tree.byRoute.get(route);
+  const { page } = useNavState();
+  if (!node) throw new Error("useRouteData: that route is not in the app's route table");
+  if (!page.payload.levels.some(({ id }) => id === node.id)) throw new Error(`useRouteData: the route ${node.id} is not on this page`);
+  return page.data.get(node.id) as RouteData<Route>;
 }
 
 /**

@@ -68,6 +68,8 @@ export interface RouteTree {
   /** Every route, parents before their children. */
   nodes: readonly RouteNode[];
   byId: ReadonlyMap<string, RouteNode>;
+  /** Each route object where it first stands in the table: `useRouteData(route)` finds its id by it. */
+  byRoute: ReadonlyMap<RouteDefinition, RouteNode>;
   match(pathname: string): RouteMatch | null;
 }
 
@@ -157,6 +159,7 @@ function matchedLevels(levels: readonly RouteNode[], keys: readonly string[], fo
 function compile(routes: readonly RouteDefinition[]): RouteTree {
   const nodes: RouteNode[] = [];
   const byId = new Map<string, RouteNode>();
+  const byRoute = new Map<RouteDefinition, RouteNode>();
   // A route's children come before the route alone at equal rank, so its index child answers its own path.
   const branches: Branch[] = [];
   // Routes with children, matched loosely (a prefix of the path): where an unmatched path's not-found page shows.
@@ -169,6 +172,7 @@ function compile(routes: readonly RouteDefinition[]): RouteTree {
       const node: RouteNode = { route, id, pattern, keys: parsePattern(pattern).keys };
       nodes.push(node);
       byId.set(id, node);
+      if (!byRoute.has(route)) byRoute.set(route, node);
       const levels = [...above, node];
       if (route.children) {
         walk(route.children, levels);
@@ -186,6 +190,7 @@ function compile(routes: readonly RouteDefinition[]): RouteTree {
   return {
     nodes,
     byId,
+    byRoute,
     match(pathname) {
       const exact = firstMatch(branches, pathname);
       if (exact) return exact;

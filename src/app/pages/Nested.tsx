@@ -1,10 +1,32 @@
 // Nested.tsx: /examples/nested, a layout whose children render in its <Outlet />: the layout's state (the
 // input) and data (its loader's run count) stay while a visitor moves between them, and a child's not-found
 // or error shows inside it.
-import { Link, Outlet, useFetcher, useLoaderData, useLocation, useRouteLoaderData, type ErrorPageProps, type Href } from "brisk";
+import { Link, Outlet, route, useFetcher, useLoaderData, useLocation, useRouteData, type ErrorPageProps, type Href } from "brisk";
 import { ErrorDetails } from "../fallbacks/ErrorDetails.tsx";
 import { ExampleFrame } from "./ExampleFrame.tsx";
-import type { itemLoader, nestedLoader, slowLoader } from "./Nested.server.ts";
+import { brokenLoader, bumpAction, itemLoader, nestedLoader, slowLoader } from "./Nested.server.ts";
+import { NeverRendered } from "./NeverRendered.tsx";
+
+/**
+ * The layout's route, declared beside its pages: the index reads the layout's data by this object
+ * (`useRouteData(nestedRoute)`), typed by its loader. The pages are function declarations, so the table can name
+ * them before this module's code has run down to them.
+ */
+export const nestedRoute = route("/examples/nested", {
+  // A layout: its children render in its <Outlet />, and their not-found and errors show there too.
+  id: "nested",
+  component: NestedLayout,
+  loader: nestedLoader,
+  fallbacks: { "not-found": NestedNotFound, error: NestedError },
+  children: (child) => [
+    child.index({ component: NestedIndex }),
+    child("items/:id", { component: NestedItem, loader: itemLoader }),
+    child("broken", { component: NeverRendered, loader: brokenLoader }),
+    child("slow", { component: NestedSlow, loader: slowLoader }),
+    // A route without a page, whose action redirects to the layout.
+    child("bump", { action: bumpAction }),
+  ],
+});
 
 const LINKS: ReadonlyArray<{ href: Href; label: string }> = [
   { href: "/examples/nested", label: "Index" },
@@ -54,13 +76,13 @@ export function NestedLayout() {
 }
 
 export function NestedIndex() {
-  // A level below reads the layout's data by the layout's id (routes.tsx names it "nested").
-  const layout = useRouteLoaderData<typeof nestedLoader>("nested");
+  // A level below reads the layout's data by the layout's route object: typed, and never undefined here.
+  const layout = useRouteData(nestedRoute);
   const bump = useFetcher();
   return (
     <>
       <p id="nested-index">
-        {`The index route answers the layout's own path. It reads the layout's data too: hello, ${layout?.name ?? "nobody"}. Pick a child above.`}
+        {`The index route answers the layout's own path. It reads the layout's data too: hello, ${layout.name ?? "nobody"}. Pick a child above.`}
       </p>
       {/* Posts to a route without a page, which redirects back here: the layout's count moves, with no reload. */}
       <bump.Form action="/examples/nested/bump" className="nested-bump">

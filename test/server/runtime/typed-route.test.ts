@@ -1,7 +1,7 @@
 // typed-route.test.ts: route() builds the definitions the route table compiles, and the params a matched path
 // gives are the ones its types name (regexparam's keys: `*` for a wildcard, an optional param absent when empty).
 import { describe, expect, test } from "bun:test";
-import { route } from "brisk";
+import { route, type RouteDefinition } from "brisk";
 import { routeTree } from "../../../src/runtime/route-tree.ts";
 
 const Page = () => null;
@@ -10,7 +10,7 @@ const loader = () => null;
 describe("route()", () => {
   test("is the definition written out, with its path", () => {
     const fallbacks = { "not-found": Page };
-    expect(route("/u/:name", { component: Page, loader, id: "user", fallbacks, styles: ["u.css"] })).toEqual({
+    expect<RouteDefinition>(route("/u/:name", { component: Page, loader, id: "user", fallbacks, styles: ["u.css"] })).toEqual({
       path: "/u/:name",
       component: Page,
       loader,
