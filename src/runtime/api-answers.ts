@@ -1,6 +1,6 @@
 // api-answers.ts: the type of an Eden treaty client for an app's API as Brisk serves it: each route's own answers
-// plus the JSON failures Brisk answers for it (a refused write, a 422 naming the fields, a 500 with its digest).
-// Types only, shared by `apiClient` (brisk) and `apiClientFor` (brisk/test).
+// as JSON reads them, plus the JSON failures Brisk answers for it (a refused write, a 422 naming the fields, a
+// 500 with its digest). Types only, shared by `apiClient` (brisk) and `apiClientFor` (brisk/test).
 import type { Treaty } from "@elysiajs/eden/treaty2";
 import type { AnyElysia, Elysia } from "elysia";
 
@@ -36,12 +36,29 @@ interface ElysiaValidation {
   type: "validation";
 }
 
-/** A route's answers by status, with Brisk's failures beside (or in place of Elysia's 422 among) its own. */
+/** What is left for the body to carry, whole: a stream, a file or a Response is read as Eden reads it. */
+type Whole = Response | Blob | ReadableStream | Generator | AsyncGenerator;
+
+/**
+ * A value as it arrives as JSON: what has a `toJSON` (a Date, a URL) as what that gives (a string). The client
+ * reads JSON as it is, so the type says what the code gets.
+ */
+type AsJson<T> = T extends Whole
+  ? T
+  : T extends { toJSON(): infer J }
+    ? AsJson<J>
+    : T extends readonly unknown[]
+      ? { [I in keyof T]: AsJson<T[I]> }
+      : T extends object
+        ? { [K in keyof T]: AsJson<T[K]> }
+        : T;
+
+/** A route's answers by status, as JSON, with Brisk's failures beside (or in place of Elysia's 422 among) its own. */
 type WithFailures<Res> = {
   [S in keyof Res | keyof ApiFailures]: S extends keyof ApiFailures
-    ? ApiFailures[S] | Exclude<S extends keyof Res ? Res[S] : never, ElysiaValidation>
+    ? ApiFailures[S] | AsJson<Exclude<S extends keyof Res ? Res[S] : never, ElysiaValidation>>
     : S extends keyof Res
-      ? Res[S]
+      ? AsJson<Res[S]>
       : never;
 };
 
