@@ -83,14 +83,21 @@ type Matches<Path extends readonly string[], Pattern extends readonly string[]> 
     ? true
     : false;
 
-type ParamsArgs<Pattern extends string> = {} extends PathParams<Pattern> ? [params?: PathParams<Pattern>] : [params: PathParams<Pattern>];
+type ParamsArg<Pattern extends string> = {} extends PathParams<Pattern> ? [params?: PathParams<Pattern>] : [params: PathParams<Pattern>];
+
+/** A query for `href`: its fields, or the params as they are. */
+export type SearchInit = Record<string, string> | URLSearchParams;
 
 /**
- * The path of `pattern` with its params put in, each percent-encoded (a splat's `/` kept):
- * `href("/shop/items/:id", { id: "42" })` is `/shop/items/42`. A param the pattern lacks, or one it names
- * and is not given, is a type error, and a missing one throws.
+ * The path of `pattern` with its params put in, each percent-encoded (a splat's `/` kept), and `search` as its
+ * query when given: `href("/shop/items/:id", { id: "42" })` is `/shop/items/42`, `href("/sign-in", {}, { next })`
+ * `/sign-in?next=…`. A param the pattern lacks, or one it names and is not given, is a type error, and a missing
+ * one throws.
  */
-export function href<const Pattern extends RoutePattern>(pattern: Pattern, ...[params]: ParamsArgs<NoInfer<Pattern>>): PathOf<Pattern> {
+export function href<const Pattern extends RoutePattern>(
+  pattern: Pattern,
+  ...[params, search]: [...ParamsArg<NoInfer<Pattern>>, search?: SearchInit]
+): PathOf<Pattern> | `${PathOf<Pattern>}?${string}` {
   const given = (params ?? {}) as Record<string, string | undefined>;
   const segments = pattern.split("/").flatMap((segment) => {
     const param = /^(?::([^?.]+)|(\*))(\?)?(.*)$/.exec(segment);
@@ -103,5 +110,7 @@ export function href<const Pattern extends RoutePattern>(pattern: Pattern, ...[p
     }
     return [(name === "*" ? value.split("/").map(encodeURIComponent).join("/") : encodeURIComponent(value)) + suffix];
   });
-  return (segments.join("/") || "/") as PathOf<Pattern>;
+  const path = segments.join("/") || "/";
+  const query = search === undefined ? "" : new URLSearchParams(search).toString();
+  return (query ? `${path}?${query}` : path) as PathOf<Pattern>;
 }
