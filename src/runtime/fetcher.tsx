@@ -7,12 +7,13 @@ import type { ActionValue } from "./action-data.ts";
 import { fetcherStore, type FetcherInFlight, type FetcherSnapshot, type FetcherState } from "./fetcher-store.ts";
 import { usePostHandler } from "./form-post.ts";
 import { useNavigation } from "./navigation.ts";
+import type { CheckedHref } from "./route-paths.ts";
 
 export type { FetcherInFlight, FetcherState };
 
-export interface FetcherFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
-  /** The route whose action it posts to. */
-  action: string;
+export interface FetcherFormProps<Action extends string = string> extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
+  /** The route whose action it posts to: a path of the app's route table (`CheckedHref`). */
+  action: CheckedHref<Action>;
   ref?: Ref<HTMLFormElement>;
   /** `false`: the form keeps its fields after a successful post too (by default it starts empty, as `<Form>` does). */
   reset?: boolean;
@@ -25,11 +26,11 @@ export interface Fetcher<T> extends FetcherSnapshot<T> {
    * A real `<form method="post">`: without JavaScript the browser posts it and shows the page it gets back,
    * as for `<Form>`. With JavaScript it posts through the fetcher and the page stays.
    */
-  Form(props: FetcherFormProps): React.JSX.Element;
-  /** Posts these fields to the action at `action`. */
-  submit(fields: FormData | URLSearchParams | Record<string, string>, options: { action: string }): Promise<void>;
-  /** Loads the data of the page at `href` (its innermost route's). */
-  load(href: string): Promise<void>;
+  Form<const Action extends string>(props: FetcherFormProps<Action>): React.JSX.Element;
+  /** Posts these fields to the action at `action`, a path of the app's route table. */
+  submit<const Action extends string>(fields: FormData | URLSearchParams | Record<string, string>, options: { action: CheckedHref<Action> }): Promise<void>;
+  /** Loads the data of the page at `href` (its innermost route's), a path of the app's route table. */
+  load<const To extends string>(href: CheckedHref<To>): Promise<void>;
   /** Idle again, with no data; a request in flight is no longer its own (see fetcher-store.ts for what goes on). */
   reset(): void;
 }
@@ -113,7 +114,8 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
   // One component per fetcher, made once: a new one on every render would remount the form and lose its fields.
   const Form = useMemo(
     () =>
-      function FetcherForm({ action, onSubmit, reset: resets = true, ...rest }: FetcherFormProps) {
+      // Its props as they arrive: the caller's types checked the path.
+      function FetcherForm({ action, onSubmit, reset: resets = true, ...rest }: Omit<FetcherFormProps, "action"> & { action: string }) {
         const send = usePostHandler(onSubmit, async ({ form, action, body, fallback }) => {
           // As <Form>: a form whose post succeeded starts empty again; one the server refused keeps what was typed.
           if ((await post(body, action, fallback)) && resets && form.isConnected) form.reset();
