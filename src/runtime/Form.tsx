@@ -3,7 +3,7 @@
 // data instead (no document load, a redirect becomes a client navigation in a new history entry, the action's
 // data shows in place, a pending state while the server works) and a GET form navigates on the client. A form
 // that should not move the page (a like button, a delete in a list) is a fetcher's (useFetcher).
-import { createContext, useContext, useRef, useState, type FormHTMLAttributes } from "react";
+import { createContext, useContext, useRef, useState, type FormHTMLAttributes, type Ref } from "react";
 import { usePostHandler } from "./form-post.ts";
 import { useNavigation, useNavState } from "./navigation.ts";
 import type { CheckedHref } from "./route-paths.ts";
@@ -20,6 +20,7 @@ export interface FormProps<Action extends string = string> extends Omit<FormHTML
   method?: "get" | "post";
   /** The page it leads to takes the current history entry instead of a new one. */
   replace?: boolean;
+  ref?: Ref<HTMLFormElement>;
 }
 
 export function Form<const Action extends string>({ action, method = "post", replace, onSubmit, children, ...rest }: FormProps<Action>) {

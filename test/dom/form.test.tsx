@@ -57,6 +57,12 @@ describe("Form", () => {
     expect(screen.getByRole("status").textContent).toBe("idle");
   });
 
+  test("it takes a ref to its <form>", async () => {
+    const ref = { current: null as HTMLFormElement | null };
+    await renderWith(harness(async () => true).navigation, <Form ref={ref} />);
+    expect(ref.current).toBe(document.querySelector("form"));
+  });
+
   test("after a success the form is empty again; after a failure it keeps what was typed", async () => {
     let ok = true;
     const { navigation } = harness(async () => ok);
