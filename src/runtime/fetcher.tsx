@@ -31,7 +31,10 @@ export interface Fetcher<T> extends FetcherSnapshot<T> {
   submit<const Action extends string>(fields: FormData | URLSearchParams | Record<string, string>, options: { action: CheckedHref<Action> }): Promise<void>;
   /** Loads the data of the page at `href` (its innermost route's), a path of the app's route table. */
   load<const To extends string>(href: CheckedHref<To>): Promise<void>;
-  /** Idle again, with no data; a request in flight is no longer its own (see fetcher-store.ts for what goes on). */
+  /**
+   * Idle again, with no data. A load in flight is abandoned; a post in flight runs on (the page still shows what
+   * the action changed) but its answer is no longer the fetcher's.
+   */
   reset(): void;
 }
 
