@@ -10,11 +10,19 @@ export interface ErrorPageProps extends Omit<PageError, "digest"> {
   digest?: string;
 }
 
+/** What the bad-request page is told: which search parameter the route's schema refused, and why. */
+export interface BadRequestPageProps {
+  /** `sort: expected "new" or "old"`: the field's name, then what it takes. */
+  message: string;
+}
+
 /** The pages shown instead of a route: for each outcome, for an exception, and for code that never loaded. */
 export interface Fallbacks {
   "not-found": ComponentType;
   forbidden: ComponentType;
   unauthorized: ComponentType;
+  /** A search the route's schema refuses (status 400). Optional: Brisk shows a plain page with the message without it. */
+  "bad-request"?: ComponentType<BadRequestPageProps>;
   /** The exception page, in its server-side and client-side forms (`side`). It must render without JavaScript. */
   error: ComponentType<ErrorPageProps>;
   /** A page whose code or stylesheet could not be loaded, even after a retry and a reload. */

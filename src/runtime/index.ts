@@ -5,14 +5,14 @@
 
 // The app as Brisk takes it.
 export { defineApp, type AppDefinition } from "./app-definition.ts";
-export type { ErrorPageProps, Fallbacks } from "./fallback-pages.ts";
+export type { BadRequestPageProps, ErrorPageProps, Fallbacks } from "./fallback-pages.ts";
 
 // The route table and what loaders and actions are given.
-export type { Action, ActionBody, ActionContext, Loader, LoaderContext, Middleware, MiddlewareArgs, NextFunction, RouteDefinition, RouteFallbacks } from "./route.ts";
+export type { Action, ActionBody, ActionContext, Loader, LoaderContext, Middleware, MiddlewareArgs, NextFunction, NoQuery, RouteDefinition, RouteFallbacks } from "./route.ts";
 export type { ShouldRevalidate, ShouldRevalidateArgs } from "./should-revalidate.ts";
 export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
-export { route, type ChildRoute, type RouteData, type RouteOptions, type TypedRoute } from "./typed-route.ts";
+export { route, type ChildRoute, type QueryOf, type RouteData, type RouteOptions, type RouteQuery, type TypedRoute } from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
 export { href, type CheckedHref, type Href, type Register, type RoutePattern, type SafePath } from "./route-paths.ts";
 export { createContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
@@ -24,6 +24,7 @@ export { data, type ActionData } from "./action-data.ts";
 
 // What components read and do.
 export { useActionData, useLoaderData, useRouteData, useRouteLoaderData } from "./loader-data.tsx";
+export { useRouteSearch, type QueryChange, type SearchHref, type SetQuery } from "./route-search.ts";
 export { Outlet } from "./Outlet.tsx";
 export { Form, useFormPending, type FormProps } from "./Form.tsx";
 export { useFetcher, useFetchers, type Fetcher, type FetcherFormProps, type FetcherInFlight, type FetcherOptions, type FetcherState } from "./fetcher.tsx";

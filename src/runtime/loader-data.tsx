@@ -4,6 +4,7 @@ import { createContext, useContext } from "react";
 import type { ActionValue } from "./action-data.ts";
 import { useAppRuntime } from "./app-context.ts";
 import { useNavState } from "./navigation.ts";
+import type { LevelPayload } from "./page-payload.ts";
 import type { RouteDefinition } from "./route.ts";
 import type { RouteData } from "./typed-route.ts";
 
@@ -38,11 +39,18 @@ export function useRouteLoaderData<L extends (ctx: never) => unknown = () => unk
  * is a mistake of the app's.
  */
 export function useRouteData<Route extends RouteDefinition>(route: Route): RouteData<Route> {
+  const { page } = useNavState();
+  return page.data.get(useLevelOf(route, "useRouteData").id) as RouteData<Route>;
+}
+
+/** The level of the page that `route` renders (a hook's, named by `hook` in what it throws): it must be on the page. */
+export function useLevelOf(route: RouteDefinition, hook: string): LevelPayload {
   const node = useAppRuntime().tree.byRoute.get(route);
   const { page } = useNavState();
-  if (!node) throw new Error("useRouteData: that route is not in the app's route table");
-  if (!page.payload.levels.some(({ id }) => id === node.id)) throw new Error(`useRouteData: the route ${node.id} is not on this page`);
-  return page.data.get(node.id) as RouteData<Route>;
+  if (!node) throw new Error(`${hook}: that route is not in the app's route table`);
+  const level = page.payload.levels.find(({ id }) => id === node.id);
+  if (!level) throw new Error(`${hook}: the route ${node.id} is not on this page`);
+  return level;
 }
 
 /**

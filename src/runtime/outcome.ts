@@ -1,14 +1,16 @@
-// outcome.ts: the non-error ways a page can end (redirect, not found, forbidden, unauthorized).
+// outcome.ts: the non-error ways a page can end (redirect, not found, forbidden, unauthorized, a bad request).
 // Helpers throw an Outcome; the server turns it into a status and the client into a fallback.
 import { redirectLocation } from "./redirect-target.ts";
 import type { CheckedHref } from "./route-paths.ts";
 
-export type OutcomeKind = "redirect" | "not-found" | "forbidden" | "unauthorized";
+/** `bad-request` is a search that the route's schema refuses (search-schema.ts): Brisk's own, no helper throws it. */
+export type OutcomeKind = "redirect" | "not-found" | "forbidden" | "unauthorized" | "bad-request";
 
 const STATUS: Record<Exclude<OutcomeKind, "redirect">, number> = {
   "not-found": 404,
   forbidden: 403,
   unauthorized: 401,
+  "bad-request": 400,
 };
 
 /** The marker every outcome's message starts with, so Sentry's ignoreErrors can drop them. */
@@ -23,6 +25,8 @@ export class Outcome extends Error {
     readonly kind: OutcomeKind,
     readonly location?: string,
     redirectStatus: RedirectStatus = 307,
+    /** What was wrong with a bad request, for the visitor: `sort: expected "new" or "old"` (`message` is the marker's). */
+    readonly detail?: string,
   ) {
     // An outcome is a page ending on purpose, never debugged by its stack: capturing one would cost
     // microseconds on every redirect after a form post.
@@ -43,9 +47,9 @@ export class Outcome extends Error {
     const headers = outcomeHeaders(this);
     if (this.kind === "redirect") return new Response(null, { status: this.status, headers });
     const message = this.kind.replace("-", " ");
-    if (format === "json") return Response.json({ error: message }, { status: this.status, headers });
+    if (format === "json") return Response.json(this.detail === undefined ? { error: message } : { error: message, message: this.detail }, { status: this.status, headers });
     headers["content-type"] = "text/plain; charset=utf-8";
-    return new Response(`${message}\n`, { status: this.status, headers });
+    return new Response(this.detail === undefined ? `${message}\n` : `${message}: ${this.detail}\n`, { status: this.status, headers });
   }
 }
 
@@ -100,14 +104,16 @@ export interface OutcomeInfo {
   kind: OutcomeKind;
   location?: string;
   status: number;
+  /** A bad request's detail, which its page shows. */
+  message?: string;
 }
 
-export function outcomeInfo(outcome: Outcome): OutcomeInfo {
-  return outcome.location === undefined
-    ? { kind: outcome.kind, status: outcome.status }
-    : { kind: outcome.kind, location: outcome.location, status: outcome.status };
+export function outcomeInfo({ kind, location, status, detail }: Outcome): OutcomeInfo {
+  const info: OutcomeInfo = location === undefined ? { kind, status } : { kind, location, status };
+  if (detail !== undefined) info.message = detail;
+  return info;
 }
 
 export function outcomeFromInfo(info: OutcomeInfo): Outcome {
-  return new Outcome(info.kind, info.location, info.status as RedirectStatus);
+  return new Outcome(info.kind, info.location, info.status as RedirectStatus, info.message);
 }

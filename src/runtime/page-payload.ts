@@ -74,6 +74,11 @@ export interface LevelPayload {
   deferred?: string[];
   /** The client asked to keep what it shows of this level (KEEP_PARAM): its loader did not run. */
   kept?: true;
+  /**
+   * The search as the route's `search` schema parsed it (`useRouteSearch`): present for a route with one, kept
+   * or not. The browser never parses: it reads the server's parse.
+   */
+  query?: Record<string, unknown>;
 }
 
 /** A route fallback standing in for the levels from `depth` on, inside the `depth` levels above it. */

@@ -1,14 +1,24 @@
 // route.ts: the types of the route table and of the loader and action contracts.
+import type { TObject } from "@sinclair/typebox";
 import type { ComponentType } from "react";
 import type { Fallbacks } from "./fallback-pages.ts";
 import type { Cookies } from "./cookies.ts";
 import type { RouterContextProvider } from "./router-context.ts";
 import type { ShouldRevalidateArgs } from "./should-revalidate.ts";
 
-export interface LoaderContext<Params extends Record<string, string> = Record<string, string>> {
+/** The search a level without a `search` schema is given: nothing parsed. */
+export type NoQuery = Record<string, never>;
+
+export interface LoaderContext<Params extends Record<string, string> = Record<string, string>, Query extends object = Record<string, unknown>> {
   /** Decoded path parameters of this route and the layouts above it, e.g. `{ id: "42" }` for `/users/:id`. */
   params: Params;
+  /** The search as it came, every key; `query` is this level's, parsed by its schema. */
   search: URLSearchParams;
+  /**
+   * The search parsed by this route's `search` schema: each field converted and checked, its default where it is
+   * missing or invalid; `{}` for a route without one. Typed by the schema through `route()`.
+   */
+  query: Query;
   url: URL;
   /** The request's headers. */
   headers: Headers;
@@ -32,7 +42,8 @@ export interface LoaderContext<Params extends Record<string, string> = Record<st
 /** A form post's fields and files, or a JSON value, as read within ACTION_MAX_BYTES. */
 export type ActionBody = { kind: "form"; form: FormData } | { kind: "json"; json: unknown };
 
-export interface ActionContext<Params extends Record<string, string> = Record<string, string>> extends LoaderContext<Params> {
+export interface ActionContext<Params extends Record<string, string> = Record<string, string>, Query extends object = Record<string, unknown>>
+  extends LoaderContext<Params, Query> {
   body: ActionBody;
 }
 
@@ -53,7 +64,8 @@ export type Loader<Params extends Record<string, string> = Record<string, string
  * What a middleware gets: what a loader gets (its own level's params, the request's cookies, `setHeader`), the
  * request itself, and the context it may fill.
  */
-export interface MiddlewareArgs<Params extends Record<string, string> = Record<string, string>> extends LoaderContext<Params> {
+export interface MiddlewareArgs<Params extends Record<string, string> = Record<string, string>, Query extends object = Record<string, unknown>>
+  extends LoaderContext<Params, Query> {
   request: Request;
 }
 
@@ -70,12 +82,12 @@ export type NextFunction = () => Promise<Response>;
  * Returning a `Response` answers with it instead.
  */
 // A method's bivariance, so that middleware typed for its own params fits a route table's list, as a loader does.
-export type Middleware<Params extends Record<string, string> = Record<string, string>> = {
-  run(args: MiddlewareArgs<Params>, next: NextFunction): unknown;
+export type Middleware<Params extends Record<string, string> = Record<string, string>, Query extends object = Record<string, unknown>> = {
+  run(args: MiddlewareArgs<Params, Query>, next: NextFunction): unknown;
 }["run"];
 
 /** A route's own pages for an outcome or an error below it; the app's pages stand in for the ones it leaves out. */
-export type RouteFallbacks = Partial<Pick<Fallbacks, "not-found" | "forbidden" | "unauthorized" | "error">>;
+export type RouteFallbacks = Partial<Pick<Fallbacks, "not-found" | "forbidden" | "unauthorized" | "bad-request" | "error">>;
 
 export interface RouteDefinition {
   /**
@@ -85,6 +97,15 @@ export interface RouteDefinition {
   path?: string;
   /** A child that answers its parent's own path, rendered in the parent's `<Outlet />`. */
   index?: boolean;
+  /**
+   * The search parameters this route reads, as a TypeBox object schema (Elysia's `t.Object({ page: t.Integer({
+   * minimum: 1, default: 1 }) })`), from a `*.server.ts` module like the loader. The server parses them before the
+   * loaders and the action run (after the middleware): a field missing or invalid takes its `default`, an optional
+   * one may stay absent, anything else answers 400 naming the field. Loaders, actions and middleware read the parse
+   * as `query`, components through `useRouteSearch(route)`. Fields are what a URL and JSON carry: strings, numbers,
+   * integers, booleans, unions of literals, arrays of those (a repeated key).
+   */
+  search?: TObject;
   /**
    * The name other levels read this route's data by (`useRouteLoaderData("account")`). Defaults to its full
    * pattern (`/shop/items/:id`), with `?index` after it for an index route.

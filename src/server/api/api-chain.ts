@@ -92,6 +92,8 @@ function argsOf({ request, params, set }: HookContext, context: RouterContextPro
     params: params as Record<string, string>,
     url,
     search: url.searchParams,
+    // An API route checks its query with Elysia's own schema, in its handler: no page search schema here.
+    query: {},
     headers: request.headers,
     cookies: requestCookies(request),
     setHeader(name: string, value: string) {

@@ -3,7 +3,7 @@
 import { actionResult } from "../../runtime/action-data.ts";
 import { openPage, splitDeferred } from "../../runtime/deferred.tsx";
 import { Outcome, isOutcome, outcomeInfo } from "../../runtime/outcome.ts";
-import { PAGE_DATA_VERSION, type DeferredSettlement } from "../../runtime/page-payload.ts";
+import { PAGE_DATA_VERSION, type DeferredSettlement, type LevelPayload } from "../../runtime/page-payload.ts";
 import type { ActionContext } from "../../runtime/route.ts";
 import { actionLevel, type MatchedLevel, type RouteMatch } from "../../runtime/route-tree.ts";
 import { monitorStep } from "../request/monitor.ts";
@@ -12,6 +12,7 @@ import { afterMethod, afterPost, boundaryFor, failedPage, publicError } from "./
 import type { PageRequest, ResolveDeps, ResolvedPage } from "./page-request.ts";
 import { pageScope, type PageScope } from "../request/page-scope.ts";
 import { needsCodec } from "./wire.ts";
+import { refusedSearch } from "./search-schema.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
 const UNMATCHED = new Outcome("not-found");
@@ -65,7 +66,7 @@ interface Resolution {
  */
 async function runLoader({ deps, context }: Resolution, { node, params }: MatchedLevel): Promise<LevelLoad> {
   const loader = node.route.loader!;
-  const value = await monitorStep(deps.monitor, "loader", node.id, () => loader(context.ctx(params)));
+  const value = await monitorStep(deps.monitor, "loader", node.id, () => loader(context.ctx(params, node.route.search)));
   const { ready, deferred } = splitDeferred(value);
   return { ready, deferred, rich: needsCodec(ready, `the data of route ${node.id}`) };
 }
@@ -114,8 +115,13 @@ function pageWith(r: Resolution, loaded: Loaded[]): Omit<ResolvedPage, "status">
   const levels = r.before.payload.levels.map(({ id }, depth) => {
     const level = loaded[depth];
     if (!level) return { id };
-    if (level.kept) return { id, kept: true as const };
-    return level.deferred.size ? { id, data: level.ready, deferred: [...level.deferred.keys()] } : { id, data: level.ready };
+    const shown: LevelPayload = level.kept ? { id, kept: true } : { id, data: level.ready };
+    if (!level.kept && level.deferred.size) shown.deferred = [...level.deferred.keys()];
+    // A kept level's search may have changed: the client reads its parse from here, whatever data it keeps.
+    const search = r.match.levels[depth]!.node.route.search;
+    const parsed = search && r.context.parsed(search);
+    if (parsed && "query" in parsed) shown.query = parsed.query;
+    return shown;
   });
   const rich = shown.some((level) => level.rich);
   return { ...r.before, payload: { ...r.before.payload, levels }, data, settlements, headers: r.context.responseHeaders(), rich };
@@ -150,13 +156,15 @@ export async function resolvePage(page: PageRequest, deps: ResolveDeps): Promise
   if (page.failure) return failAt(r, afterMethod(page.request, page.failure.error), page.failure.depth, "middleware");
   // Nothing matches below the layouts that match the path's beginning: not found, inside them.
   if (match.missing) return failAt(r, UNMATCHED, match.levels.length, "match");
+  const refused = refusedSearch(match, r.context);
+  if (refused) return failAt(r, refused.error, refused.depth, "match");
 
   let action: { value: unknown; status: number; rich?: boolean } | undefined;
   const acting = submission ? actionLevel(match) : undefined;
   if (acting) {
     try {
       const run = acting.node.route.action!;
-      action = actionResult(await monitorStep(deps.monitor, "action", acting.node.id, () => run(r.context.ctx(acting.params) as ActionContext)));
+      action = actionResult(await monitorStep(deps.monitor, "action", acting.node.id, () => run(r.context.ctx(acting.params, acting.node.route.search) as ActionContext)));
       // What the action returned goes to the page as it is, or fails as the action's own error.
       action.rich = needsCodec(action.value, `the action data of route ${acting.node.id}`);
     } catch (error) {

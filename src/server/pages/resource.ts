@@ -17,6 +17,7 @@ import { renderResolved } from "./render.tsx";
 import { pageScope } from "../request/page-scope.ts";
 import { afterMethod, failedPage } from "./failed-page.ts";
 import { pageBefore } from "./resolve-page.ts";
+import { refusedSearch } from "./search-schema.ts";
 
 /** The headers the route set go on what it returned; a Response of its own making is copied only then. */
 function withHeaders(response: Response, headers: Array<[string, string]>): Response {
@@ -42,7 +43,9 @@ export async function resourceResponse(page: PageRequest, match: RouteMatch, dep
   const [step, run] = submission ? (["action", route.action!] as const) : (["loader", route.loader!] as const);
   try {
     if (page.failure) throw page.failure.error;
-    const returned = await monitorStep(deps.monitor, step, id, async () => run(context.ctx(level.params) as ActionContext));
+    const refused = refusedSearch(match, context);
+    if (refused) throw refused.error;
+    const returned = await monitorStep(deps.monitor, step, id, async () => run(context.ctx(level.params, route.search) as ActionContext));
     return withDocumentHeaders(withHeaders(asResponse(returned), context.responseHeaders()), deps.security);
   } catch (thrown) {
     const error = afterMethod(request, thrown);

@@ -22,7 +22,8 @@ export interface MiddlewareStep {
 function stepsOf(request: Request, match: RouteMatch, context: PageScope): MiddlewareStep[] {
   const steps: MiddlewareStep[] = [];
   match.levels.forEach(({ node, params }, depth) => {
-    for (const run of node.route.middleware ?? []) steps.push({ run, depth, args: () => ({ ...context.ctx(params), request }) });
+    // Assigned, not spread: a spread would read every getter, and `query` parses (and may refuse) when read.
+    for (const run of node.route.middleware ?? []) steps.push({ run, depth, args: () => Object.assign(context.ctx(params, node.route.search), { request }) });
   });
   return steps;
 }

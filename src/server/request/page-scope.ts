@@ -1,19 +1,26 @@
 // page-scope.ts: what the middleware, loaders and action of one page request share and are given (params,
-// search, the request's cookies, the values middleware set), and what they add to the response (headers, cookies),
+// search and its parse by each route's schema, the request's cookies, the values middleware set), and what they add to the response (headers, cookies),
 // collected here and put on the document, the page data or the redirect alike.
+import type { TObject } from "@sinclair/typebox";
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/route.ts";
 import { cookiesAsNow, type CookieSettings } from "../cookies/cookies.ts";
 import { cookiesOf, type RequestContext } from "./context.ts";
 import { appHeaderName } from "./headers.ts";
+import { parseSearch, type ParsedSearch } from "../pages/search-schema.ts";
+
+/** The `query` of a level without a search schema. */
+const NO_QUERY = Object.freeze({});
 
 export interface PageScope {
   /**
    * The context of one route level, with its own params: the action's when the request carries a
    * submission (loaders get the body too). Every level shares the request's cookies, response headers and the
-   * context its middleware filled.
+   * context its middleware filled. `search` is the level's schema, whose parse is its `query`.
    */
-  ctx(params: Record<string, string>): LoaderContext & Partial<Pick<ActionContext, "body">>;
+  ctx(params: Record<string, string>, search?: TObject): LoaderContext & Partial<Pick<ActionContext, "body">>;
+  /** The search as `schema` parses it, once per request and schema. */
+  parsed(schema: TObject): ParsedSearch;
   /** The body of a form post, once read: the action's (middleware runs before it is read). */
   body?: ActionBody;
   /** The headers loaders and actions set, then one Set-Cookie per cookie they changed. */
@@ -32,15 +39,24 @@ export interface PageScope {
 export function pageScope(context: RequestContext, request: Request, url: URL, settings: CookieSettings, body?: ActionBody): PageScope {
   const headers = new Map<string, string>();
   let values: RouterContextProvider | undefined;
+  const parses = new Map<TObject, ParsedSearch>();
   const setHeader = (name: string, value: string) => void headers.set(appHeaderName(name), value);
   const self: PageScope = {
     body,
-    ctx: (params) => ({
+    ctx: (params, search) => ({
       body: self.body,
       params,
       // Made when first read: most loaders never look at them.
       get search() {
         return url.searchParams;
+      },
+      // Parsed when first read by a middleware (a guard that reads none refuses first); the page parses every
+      // level's before its action and loaders run (resolve-page.ts), so they read a parse that succeeded.
+      get query() {
+        if (!search) return NO_QUERY;
+        const parsed = self.parsed(search);
+        if ("refusal" in parsed) throw parsed.refusal;
+        return parsed.query;
       },
       url,
       headers: request.headers,
@@ -54,6 +70,11 @@ export function pageScope(context: RequestContext, request: Request, url: URL, s
         return (values ??= new RouterContextProvider());
       },
     }),
+    parsed(schema) {
+      let parsed = parses.get(schema);
+      if (!parsed) parses.set(schema, (parsed = parseSearch(schema, url.searchParams)));
+      return parsed;
+    },
     responseHeaders() {
       const all: Array<[string, string]> = [...headers];
       for (const cookie of context.jar?.setCookieHeaders() ?? []) all.push(["set-cookie", cookie]);
