@@ -6,8 +6,8 @@ import type { Cookies } from "./cookies.ts";
 import type { RouterContextProvider } from "./router-context.ts";
 import type { ShouldRevalidateArgs } from "./should-revalidate.ts";
 
-/** The search a level without a `search` schema is given: nothing parsed. */
-export type NoQuery = Record<string, never>;
+/** The search a level without a `search` schema is given: nothing parsed, and no field to read. */
+export type NoQuery = Record<never, never>;
 
 export interface LoaderContext<Params extends Record<string, string> = Record<string, string>, Query extends object = Record<string, unknown>> {
   /** Decoded path parameters of this route and the layouts above it, e.g. `{ id: "42" }` for `/users/:id`. */

@@ -121,4 +121,9 @@ describe("holdOver", () => {
     const failed = pagePayload({ levels: [{ id: "plan", data: {} }, { id: "/plan/items/:id" }], boundary: { id: "plan", depth: 1 }, outcome: { kind: "not-found", status: 404 } });
     expect(holdOver(failed, { keep: [true, true], prefix: 1 }).levels).toEqual([{ id: "plan", kept: true }, { id: "/plan/items/:id" }]);
   });
+
+  test("a level it holds keeps the parse of the new search the server sent (useRouteSearch), not its data", () => {
+    const answer = pagePayload({ levels: [{ id: "plan", data: { loads: 2 }, query: { sort: "old" } }, { id: "/plan/items/:id", data: {} }] });
+    expect(holdOver(answer, { keep: [true, false], prefix: 0 }).levels[0]).toStrictEqual({ id: "plan", kept: true, query: { sort: "old" } });
+  });
 });

@@ -49,7 +49,15 @@ const listRoute = route("/list", {
   action: ({ query }) => void actions.push(query),
 });
 
-const needRoute = route("/need", { search: needSearch, component: () => <p>need</p>, loader: ({ query }) => ({ q: query.q }) });
+const needRoute = route("/need", {
+  search: needSearch,
+  component: () => <p>need</p>,
+  // Reads the parse after it has said it ran: a refused search would throw from the read.
+  loader: (ctx) => {
+    loaderRuns.push("need");
+    return { q: ctx.query.q };
+  },
+});
 
 /** A guard that refuses without a header, and a middleware that reads the parse. */
 const vaultRoute = route("/vault", {
@@ -86,7 +94,14 @@ const shopRoute = route("/shop", {
 });
 
 const dateRoute = route("/date", { search: dateSearch, component: () => <p>date</p>, loader: ({ query }) => ({ when: query.when }) });
-const feedRoute = route("/feed.json", { search: feedSearch, loader: ({ query }) => ({ limit: query.limit }) });
+const feedRoute = route("/feed.json", {
+  search: feedSearch,
+  // Reads the parse after it has said it ran: a refused search would throw from the read.
+  loader: (ctx) => {
+    loaderRuns.push("feed");
+    return { limit: ctx.query.limit };
+  },
+});
 const plainRoute = route("/plain", { component: () => <p>plain</p>, loader: ({ query }) => ({ keys: Object.keys(query) }) });
 const strayRoute = route("/stray", { component: Stray });
 
@@ -165,6 +180,8 @@ describe("a search the schema refuses", () => {
     expect(data.status).toBe(400);
     expect((await head(data)).outcome).toEqual({ kind: "bad-request", status: 400, message: "q: required" });
     expect(loaderRuns).toEqual([]);
+    expect(await (await request("/need?n=1&q=x")).text()).toContain("<p>need</p>");
+    expect(loaderRuns).toEqual(["need"]);
   });
 
   test("an invalid value without a default: 400 saying what the field takes", async () => {
@@ -215,10 +232,12 @@ describe("a search the schema refuses", () => {
     expect(loaderRuns).toEqual(["vault"]);
   });
 
-  test("a route without a page answers its 400 as JSON naming the field", async () => {
+  test("a route without a page answers its 400 as JSON naming the field, before its loader runs", async () => {
+    loaderRuns.length = 0;
     const res = await request("/feed.json?limit=many");
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "bad request", message: "limit: expected an integer" });
+    expect(loaderRuns).toEqual([]);
     expect(await (await request("/feed.json?limit=5")).json()).toEqual({ limit: 5 });
   });
 
