@@ -26,12 +26,11 @@ import {
 import { Proto } from "./pages/Proto.tsx";
 import { protoLoader } from "./pages/Proto.server.ts";
 import { RenderError } from "./pages/RenderError.tsx";
-import { SearchExample } from "./pages/SearchExample.tsx";
+import { searchRoute } from "./pages/SearchExample.tsx";
 import { AccountHome, AccountLayout, Notes } from "./pages/Account.tsx";
 import { accountLoader, addNote, notesCsvLoader, notesLoader, signedIn } from "./pages/Account.server.ts";
 import { Session } from "./pages/Session.tsx";
 import { sessionAction, sessionLoader } from "./pages/Session.server.ts";
-import { searchLoader } from "./pages/SearchExample.server.ts";
 import { StreamExample } from "./pages/StreamExample.tsx";
 import { streamLoader } from "./pages/StreamExample.server.ts";
 import { Types } from "./pages/Types.tsx";
@@ -42,7 +41,7 @@ export const routes: readonly RouteDefinition[] = [
   // Prerendered: its loader reads nothing from the request; rendered once, each answer gets its own nonce.
   { path: "/", component: Home, loader: homeLoader, prerender: true },
   { path: "/examples/stream", component: StreamExample, loader: streamLoader },
-  { path: "/examples/search", component: SearchExample, loader: searchLoader },
+  searchRoute,
   { path: "/examples/redirect", component: NeverRendered, loader: redirectLoader },
   { path: "/examples/not-found", component: NeverRendered, loader: notFoundLoader },
   { path: "/examples/forbidden", component: NeverRendered, loader: forbiddenLoader },
