@@ -26,7 +26,7 @@ import {
 import { Proto } from "./pages/Proto.tsx";
 import { protoLoader } from "./pages/Proto.server.ts";
 import { RenderError } from "./pages/RenderError.tsx";
-import { searchRoute } from "./pages/SearchExample.tsx";
+import { searchRoute } from "./pages/SearchExample.route.ts";
 import { AccountHome, AccountLayout, Notes } from "./pages/Account.tsx";
 import { accountLoader, addNote, notesCsvLoader, notesLoader, signedIn } from "./pages/Account.server.ts";
 import { Session } from "./pages/Session.tsx";

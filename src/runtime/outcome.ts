@@ -47,7 +47,8 @@ export class Outcome extends Error {
     const headers = outcomeHeaders(this);
     if (this.kind === "redirect") return new Response(null, { status: this.status, headers });
     const message = this.kind.replace("-", " ");
-    if (format === "json") return Response.json(this.detail === undefined ? { error: message } : { error: message, message: this.detail }, { status: this.status, headers });
+    // JSON leaves out a detail that is undefined: only a bad request has one.
+    if (format === "json") return Response.json({ error: message, message: this.detail }, { status: this.status, headers });
     headers["content-type"] = "text/plain; charset=utf-8";
     return new Response(this.detail === undefined ? `${message}\n` : `${message}: ${this.detail}\n`, { status: this.status, headers });
   }

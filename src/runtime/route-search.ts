@@ -16,16 +16,14 @@ export type SetQuery<Query> = (next: QueryChange<Query>, options?: NavigateOptio
 export type SearchHref<Query> = (next: QueryChange<Query>) => SafePath;
 
 /**
- * `path?search` with each key of `next` replaced: a number or boolean as `String()` writes it, an array as the key
- * repeated, `undefined` removed. Every other parameter stays as it was, in its place.
+ * `path?search` with each key of `next` written again, after the others: a number or boolean as `String()` writes
+ * it, an array as the key repeated, `undefined` not at all. Every other parameter stays as it was.
  */
-export function withSearch(path: string, search: string, next: Record<string, unknown>): SafePath {
+function withSearch(path: string, search: string, next: Record<string, unknown>): SafePath {
   const params = new URLSearchParams(search);
   for (const key of Object.keys(next)) {
-    const value = next[key];
-    if (value !== undefined && !Array.isArray(value)) params.set(key, String(value));
-    else params.delete(key);
-    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
+    params.delete(key);
+    for (const value of [next[key]].flat()) if (value !== undefined) params.append(key, String(value));
   }
   const query = params.toString();
   return (query ? `${path}?${query}` : path) as SafePath;

@@ -1,6 +1,7 @@
 // useRouteSearch(route) in the browser's rendering: the parse of the route's search schema that the page carries
 // (renderInApp parses as the server would), setQuery's navigations and searchHref's paths with some fields changed
-// (numbers and booleans as String() writes them, arrays as repeated keys, undefined removed, other keys kept).
+// (numbers and booleans as String() writes them, arrays as repeated keys, after the other keys, which stay; undefined
+// removed).
 import { afterEach, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { t } from "elysia";
@@ -46,7 +47,7 @@ test("setQuery navigates to the same path with the fields changed, the rest kept
   fireEvent.click(screen.getByRole("button", { name: "next" }));
   fireEvent.click(screen.getByRole("button", { name: "tagged" }));
   expect(navigations).toEqual([
-    ["/shelf?utm=mail&page=3&tags=x&open=true", undefined],
+    ["/shelf?utm=mail&tags=x&page=3&open=true", undefined],
     ["/shelf?utm=mail&tags=a&tags=b", { replace: true }],
   ]);
 });

@@ -1,13 +1,11 @@
 // SearchExample.tsx: /examples/search, a search whose URL the route's schema parses on the server: the query, the
 // page and the sort, typed, with defaults. Its pager and sort links change some fields of the URL and keep the rest.
-import { Form, Link, route, useLoaderData, useRouteSearch } from "brisk";
+import { Form, Link, useLoaderData, useRouteSearch } from "brisk";
 import { ExampleFrame } from "./ExampleFrame.tsx";
-import { searchLoader, searchSchema } from "./SearchExample.server.ts";
+import type { searchLoader } from "./SearchExample.server.ts";
+import { searchRoute } from "./SearchExample.route.ts";
 
-/** The route, declared beside its page: the page reads its search by this object, typed by the schema. */
-export const searchRoute = route("/examples/search", { search: searchSchema, component: SearchExample, loader: searchLoader });
-
-export function SearchExample() {
+export default function SearchExample() {
   const { q, results, first, total, pages } = useLoaderData<typeof searchLoader>();
   const [{ page, sort }, , searchHref] = useRouteSearch(searchRoute);
   return (
