@@ -12,7 +12,7 @@ export type { Action, ActionBody, ActionContext, Loader, LoaderContext, Middlewa
 export type { ShouldRevalidate, ShouldRevalidateArgs } from "./should-revalidate.ts";
 export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
-export { route, type ChildRoute, type QueryOf, type RouteData, type RouteOptions, type RouteQuery, type TypedRoute } from "./typed-route.ts";
+export { route, type ChildRoute, type RouteData, type RouteOptions, type RouteQuery, type TypedRoute } from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
 export { href, type CheckedHref, type Href, type Register, type RoutePattern, type SafePath } from "./route-paths.ts";
 export { createContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
