@@ -12,7 +12,7 @@ import { afterMethod, afterPost, boundaryFor, failedPage, publicError } from "./
 import type { PageRequest, ResolveDeps, ResolvedPage } from "./page-request.ts";
 import { pageScope, type PageScope } from "../request/page-scope.ts";
 import { needsCodec } from "./wire.ts";
-import { refusedSearch } from "./search-schema.ts";
+import { refusedSearch } from "../request/search-schema.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
 const UNMATCHED = new Outcome("not-found");

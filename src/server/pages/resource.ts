@@ -17,7 +17,7 @@ import { renderResolved } from "./render.tsx";
 import { pageScope } from "../request/page-scope.ts";
 import { afterMethod, failedPage } from "./failed-page.ts";
 import { pageBefore } from "./resolve-page.ts";
-import { refusedSearch } from "./search-schema.ts";
+import { refusedSearch } from "../request/search-schema.ts";
 
 /** The headers the route set go on what it returned; a Response of its own making is copied only then. */
 function withHeaders(response: Response, headers: Array<[string, string]>): Response {

@@ -7,7 +7,7 @@ import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/rou
 import { cookiesAsNow, type CookieSettings } from "../cookies/cookies.ts";
 import { cookiesOf, type RequestContext } from "./context.ts";
 import { appHeaderName } from "./headers.ts";
-import { parseSearch, type ParsedSearch } from "../pages/search-schema.ts";
+import { parseSearch, type ParsedSearch } from "./search-schema.ts";
 
 /** The `query` of a level without a search schema. */
 const NO_QUERY = Object.freeze({});

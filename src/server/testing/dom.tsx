@@ -8,7 +8,7 @@ import type { Mode } from "../../runtime/app-server.ts";
 import { LevelContext } from "../../runtime/loader-data.tsx";
 import { routeTree } from "../../runtime/route-tree.ts";
 import type { TObject } from "@sinclair/typebox";
-import { parseSearch } from "../pages/search-schema.ts";
+import { parseSearch } from "../request/search-schema.ts";
 import { staticNavigation, useNavState, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
 import { PAGE_DATA_VERSION, type PagePayload } from "../../runtime/page-payload.ts";
 import { pageElement } from "../../runtime/Page.tsx";

@@ -5,7 +5,7 @@ import { TransformKind, type TObject, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { Outcome } from "../../runtime/outcome.ts";
 import type { RouteMatch } from "../../runtime/route-tree.ts";
-import type { PageScope } from "../request/page-scope.ts";
+import type { PageScope } from "./page-scope.ts";
 
 /** A search as a route's schema parses it: the query its loaders and components read, or the bad request. */
 export type ParsedSearch = { query: Record<string, unknown> } | { refusal: Outcome };
