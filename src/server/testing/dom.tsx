@@ -7,8 +7,6 @@ import { AppContext, appRuntime, useAppRuntime } from "../../runtime/app-context
 import type { Mode } from "../../runtime/app-server.ts";
 import { LevelContext } from "../../runtime/loader-data.tsx";
 import { routeTree } from "../../runtime/route-tree.ts";
-import type { TObject } from "@sinclair/typebox";
-import { parseSearch } from "../request/search-schema.ts";
 import { staticNavigation, useNavState, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
 import { PAGE_DATA_VERSION, type PagePayload } from "../../runtime/page-payload.ts";
 import { pageElement } from "../../runtime/Page.tsx";
@@ -84,11 +82,6 @@ export function Page() {
   return pageElement(useAppRuntime(), useNavState());
 }
 
-function searchQuery(schema: TObject | undefined, search: URLSearchParams): { query?: Record<string, unknown> } {
-  const parsed = schema && parseSearch(schema, search);
-  return parsed && "query" in parsed ? { query: parsed.query } : {};
-}
-
 /**
  * Renders `ui` as if it were a component of the page at `path` of the app (the loader data, the route's
  * params, the search); without `ui`, the page the app's routes give that path (its component, or the
@@ -99,13 +92,18 @@ export async function renderInApp(ui?: ReactNode, options: RenderInAppOptions = 
   const app = options.app ?? (await (await import("./app-module.ts")).loadApp());
   const url = new URL(options.path ?? "/", "http://localhost");
   const match = routeTree(app.routes).match(url.pathname);
+  // Loaded on the call, like the app: TypeBox is no part of what importing brisk/test loads.
+  const { parseSearch } = await import("../request/search-schema.ts");
   const route = match?.pattern ?? null;
-  const levels = (match?.levels ?? []).map(({ node }, depth, all) => ({
-    id: node.id,
-    data: depth === all.length - 1 ? (options.data ?? null) : (options.routeData?.[node.id] ?? null),
+  const levels = (match?.levels ?? []).map(({ node }, depth, all) => {
     // The parse of the route's search schema, as the server would send it for useRouteSearch.
-    ...searchQuery(node.route.search, url.searchParams),
-  }));
+    const parsed = node.route.search && parseSearch(node.route.search, url.searchParams);
+    return {
+      id: node.id,
+      data: depth === all.length - 1 ? (options.data ?? null) : (options.routeData?.[node.id] ?? null),
+      ...(parsed && "query" in parsed ? { query: parsed.query } : {}),
+    };
+  });
   const page = pagePayload({ path: url.pathname, search: url.search.slice(1), route, levels });
   const { nav, calls } = testNavigation(page, levelData(page), options.mode);
   const level = { depth: levels.length - 1, data: options.data ?? null };
