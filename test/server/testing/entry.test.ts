@@ -8,7 +8,7 @@ import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "../../..");
 /** What the entry itself loads of src/server: its own modules, none of which reaches the rest. */
-const ENTRY_MODULES = ["index.ts", "serve.ts", "logs.ts", "postgres.ts", "free-port.ts", "fake-ingest.ts", "browser.ts", "dom.tsx"].map((m) => `src/server/testing/${m}`);
+const ENTRY_MODULES = ["index.ts", "serve.ts", "logs.ts", "postgres.ts", "free-port.ts", "fake-ingest.ts", "browser.ts", "dom.tsx", "api-client.ts"].map((m) => `src/server/testing/${m}`);
 
 interface Loaded {
   /** The modules of src/ loaded so far, relative to the project. */
