@@ -24,7 +24,7 @@ export { data, type ActionData } from "./action-data.ts";
 
 // What components read and do.
 export { useActionData, useLoaderData, useRouteData, useRouteLoaderData } from "./loader-data.tsx";
-export { useRouteSearch, type QueryChange, type SearchHref, type SetQuery } from "./route-search.ts";
+export { useRouteSearch, type QueryChange, type SearchHref, type SetQuery } from "./route-search/route-search.ts";
 export { Outlet } from "./Outlet.tsx";
 export { Form, useFormPending, type FormProps } from "./Form.tsx";
 export { useFetcher, useFetchers, type Fetcher, type FetcherFormProps, type FetcherInFlight, type FetcherOptions, type FetcherState } from "./fetcher.tsx";

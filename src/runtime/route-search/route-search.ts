@@ -1,10 +1,12 @@
 // route-search.ts: useRouteSearch(route): a route's search as its `search` schema parsed it on the server (the
 // browser never parses: it reads the page's payload), and the URLs and navigations that change some of its fields.
-import { useLevelOf } from "./loader-data.tsx";
-import { useNavigation, useNavState, type NavigateOptions } from "./navigation.ts";
-import type { RouteDefinition } from "./route.ts";
-import type { SafePath } from "./route-paths.ts";
-import type { RouteQuery } from "./typed-route.ts";
+// Its folder's package.json says it has no side effects, as api-client/'s does: without it Bun's bundler puts it in
+// the entry chunk, which every first visit loads, though only the pages that use it need it.
+import { useLevelOf } from "../loader-data.tsx";
+import { useNavigation, useNavState, type NavigateOptions } from "../navigation.ts";
+import type { RouteDefinition } from "../route.ts";
+import type { SafePath } from "../route-paths.ts";
+import type { RouteQuery } from "../typed-route.ts";
 
 /** The fields to change, each to a value or to `undefined`, which removes its key (its default applies again). */
 export type QueryChange<Query> = { [Key in keyof Query]?: Query[Key] | undefined };
