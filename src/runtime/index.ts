@@ -2,6 +2,11 @@
 // through this list (and `brisk/server`, `brisk/test`), never by a path into the framework's folders, so
 // what is here is the contract and everything else may move. Each name has one home: what only the server
 // side uses (sessions, the app's lifecycle, API routes' helpers) is in `brisk/server` alone.
+//
+// Bun's bundler puts every module this list re-exports, once any chunk uses it, in the entry chunk with the list.
+// A name only code-split pages use (the API client with Eden, useRouteSearch) lives in a folder whose package.json
+// says `"sideEffects": false`, which keeps it in those pages' chunks. Not the whole package: React Fast Refresh
+// in `bun run dev` keeps a component's state by what its modules do when imported.
 
 // The app as Brisk takes it.
 export { defineApp, type AppDefinition } from "./app-definition.ts";

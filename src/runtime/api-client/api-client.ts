@@ -1,8 +1,7 @@
 // api-client.ts: the app's API routes from a component, through Elysia's typed client (Eden treaty): typed
 // bodies, answers and failures, on the page's own origin. Only the chunk of a page that calls it carries Eden:
-// the package.json beside it says this folder has no side effects, without which Bun's bundler puts whatever
-// the `brisk` index re-exports, once used anywhere, in the entry chunk with the index.
-import { treaty } from "@elysiajs/eden/treaty2";
+// the package.json beside it says this folder has no side effects (index.ts says why).
+import { treaty, type Treaty } from "@elysiajs/eden/treaty2";
 import type { AnyElysia } from "elysia";
 import type { ApiClient } from "../api-answers.ts";
 
@@ -16,15 +15,17 @@ import type { ApiClient } from "../api-answers.ts";
  * loader reads on the server what the first render needs.
  */
 export function apiClient<App extends AnyElysia>(): ApiClient<App> {
-  const client = treaty<App>("", {
-    // Paths are joined on the page's origin when called, not when created, so the client can be made anywhere.
-    keepDomain: true,
-    fetcher: sameOrigin,
-    onRequest: refuseOnServer,
-    // A JSON string stays the string its type says: Eden would turn any date-like one (a visitor's
-    // message "2026-05-01" too) into a Date.
-    parseDate: false,
-  });
+  // Paths are joined on the page's origin when called, not when created, so the client can be made anywhere.
+  return edenClient<App>("", { fetcher: sameOrigin, onRequest: refuseOnServer });
+}
+
+/**
+ * Eden's client for `App` on `domain`, as Brisk's clients use it (the page's and brisk/test's): its paths kept as
+ * they are, and a JSON string kept the string its type says (Eden would turn any date-like one, a visitor's message
+ * "2026-05-01" too, into a Date).
+ */
+export function edenClient<App extends AnyElysia>(domain: string, config: Pick<Treaty.Config, "fetcher" | "headers" | "onRequest">): ApiClient<App> {
+  const client = treaty<App>(domain, { ...config, keepDomain: true, parseDate: false });
   // Only the types differ: Brisk's failures beside each route's own answers.
   return client as unknown as ApiClient<App>;
 }

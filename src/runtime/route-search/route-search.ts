@@ -1,7 +1,6 @@
 // route-search.ts: useRouteSearch(route): a route's search as its `search` schema parsed it on the server (the
 // browser never parses: it reads the page's payload), and the URLs and navigations that change some of its fields.
-// Its folder's package.json says it has no side effects, as api-client/'s does: without it Bun's bundler puts it in
-// the entry chunk, which every first visit loads, though only the pages that use it need it.
+// In a folder whose package.json says it has no side effects, as api-client/ is: index.ts says why.
 import { useLevelOf } from "../loader-data.tsx";
 import { useNavigation, useNavState, type NavigateOptions } from "../navigation.ts";
 import type { RouteDefinition } from "../route.ts";

@@ -1,7 +1,7 @@
 // api-client.ts (brisk/test): Eden treaty's typed client for a served app's API, as a page of the app calls it.
-import { treaty } from "@elysiajs/eden/treaty2";
 import type { AnyElysia } from "elysia";
 import type { ApiClient } from "../../runtime/api-answers.ts";
+import { edenClient } from "../../runtime/api-client/api-client.ts";
 import type { ListeningApp, ServedApp } from "./serve.ts";
 
 /** The origin serveApp's requests are made on (ServedApp.request's). */
@@ -16,12 +16,8 @@ const IN_PROCESS_ORIGIN = "http://localhost";
  */
 export function apiClientFor<App extends AnyElysia>(served: ServedApp | ListeningApp): ApiClient<App> {
   const origin = "origin" in served ? served.origin : IN_PROCESS_ORIGIN;
-  const client = treaty<App>(origin, {
-    keepDomain: true,
+  return edenClient<App>(origin, {
     headers: { origin },
     fetcher: ("origin" in served ? fetch : (url: string, init?: RequestInit) => served.handle(new Request(url, init))) as typeof fetch,
-    // As apiClient: a JSON string stays the string its type says.
-    parseDate: false,
   });
-  return client as unknown as ApiClient<App>;
 }
