@@ -10,8 +10,7 @@ import type { AnyElysia, Context } from "elysia";
 import { mapResponse } from "elysia/adapter/bun/handler";
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { Middleware, MiddlewareArgs } from "../../runtime/route.ts";
-import { cookiesAsNow } from "../cookies/cookies.ts";
-import { contextOf } from "../request/context.ts";
+import { contextOf, cookiesCheckpoint } from "../request/context.ts";
 import { appHeaderName } from "../request/headers.ts";
 import { runChain } from "../request/middleware.ts";
 import { requestCookies } from "./request-cookies.ts";
@@ -110,12 +109,11 @@ function argsOf({ request, params, set }: HookContext, context: RouterContextPro
  */
 function checkpoint({ request, set }: HookContext): () => void {
   const headers = { ...set.headers };
-  const record = contextOf(request);
-  const jar = record.jar && cookiesAsNow(record.jar);
+  const restoreCookies = cookiesCheckpoint(contextOf(request));
   return () => {
     for (const name of Object.keys(set.headers)) delete set.headers[name];
     Object.assign(set.headers, headers);
-    record.jar = jar?.();
+    restoreCookies();
   };
 }
 

@@ -2,7 +2,7 @@
 // its log line says), the page its URL asks for, whether a prerendered page serves it, and its cookies. Elysia hands
 // each hook the bare Request, so this is the one table from a Request to its context.
 import type { Cookies } from "../../runtime/cookies.ts";
-import { createCookies, type CookieSettings } from "../cookies/cookies.ts";
+import { cookiesAsNow, createCookies, type CookieSettings } from "../cookies/cookies.ts";
 import { digestOf, newDigest, rememberDigest } from "./digest.ts";
 import { requestPath } from "./request-path.ts";
 
@@ -116,6 +116,15 @@ export function contextOf(request: Request, options?: ContextOptions): RequestCo
 export function cookiesOf(context: RequestContext, settings = context.options.cookies): Cookies | undefined {
   if (!settings) return undefined;
   return (context.jar ??= createCookies(context.request.headers.get("cookie"), settings, context.request.method));
+}
+
+/**
+ * What puts the request's cookies back as they are now, every change made after dropped: a middleware that throws
+ * after `next()` answers without what was set inside it. A session opened on the jar of then is read again.
+ */
+export function cookiesCheckpoint(context: RequestContext): () => void {
+  const jar = context.jar && cookiesAsNow(context.jar);
+  return () => void (context.jar = jar?.());
 }
 
 /**

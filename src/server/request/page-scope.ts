@@ -4,8 +4,8 @@
 import type { TObject } from "@sinclair/typebox";
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/route.ts";
-import { cookiesAsNow, type CookieSettings } from "../cookies/cookies.ts";
-import { cookiesOf, type RequestContext } from "./context.ts";
+import type { CookieSettings } from "../cookies/cookies.ts";
+import { cookiesCheckpoint, cookiesOf, type RequestContext } from "./context.ts";
 import { appHeaderName } from "./headers.ts";
 import { parseSearch, type ParsedSearch } from "./search-schema.ts";
 
@@ -82,12 +82,11 @@ export function pageScope(context: RequestContext, request: Request, url: URL, s
     },
     checkpoint() {
       const kept = [...headers];
-      const jar = context.jar && cookiesAsNow(context.jar);
+      const restoreCookies = cookiesCheckpoint(context);
       return () => {
         headers.clear();
         for (const [name, value] of kept) headers.set(name, value);
-        // A new jar: a session opened on the old one holds what the thrown-away steps wrote.
-        context.jar = jar?.();
+        restoreCookies();
       };
     },
   };
