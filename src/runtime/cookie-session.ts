@@ -7,8 +7,6 @@ import type { Cookies } from "./cookies.ts";
 import { requestSession, signedInUser, type Session, type SessionOptions, type SessionValues } from "./session.ts";
 import { sessionCookie, stateFromCookie, stateToCookie } from "./session-cookie.ts";
 
-export { SessionTooLargeError } from "./session-cookie.ts";
-
 /** What a cookie-kept session is keyed by in a request, beside the stores' storages. */
 const COOKIE_KEPT = {};
 

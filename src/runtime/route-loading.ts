@@ -85,7 +85,6 @@ function loadStylesheet(href: string): Promise<void> {
   return done;
 }
 
-
 /** Loads the stylesheets of the page and the code of every code-split level of it. */
 export async function loadRoute(payload: PagePayload, tree: RouteTree): Promise<void> {
   const components = payload.levels.map(({ id }) => tree.byId.get(id)?.route.component);

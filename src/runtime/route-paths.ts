@@ -86,7 +86,7 @@ type Matches<Path extends readonly string[], Pattern extends readonly string[]> 
 type ParamsArg<Pattern extends string> = {} extends PathParams<Pattern> ? [params?: PathParams<Pattern>] : [params: PathParams<Pattern>];
 
 /** A query for `href`: its fields, or the params as they are. */
-export type SearchInit = Record<string, string> | URLSearchParams;
+type SearchInit = Record<string, string> | URLSearchParams;
 
 /**
  * The path of `pattern` with its params put in, each percent-encoded (a splat's `/` kept), and `search` as its

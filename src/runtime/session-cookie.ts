@@ -28,7 +28,7 @@ export interface SessionCookie {
 const PREFIXED = /^__(host|secure)-/i;
 
 /** `__Host-<name>` when the browser would take it so (Secure, Path=/, no Domain); else `name`. */
-export function wireName(name: string, options: Omit<CookieOptions, "maxAge" | "expires">, secureByDefault: boolean): string {
+function wireName(name: string, options: Omit<CookieOptions, "maxAge" | "expires">, secureByDefault: boolean): string {
   const host = (options.secure ?? secureByDefault) && (options.path ?? "/") === "/" && options.domain === undefined;
   return host && !PREFIXED.test(name) ? `__Host-${name}` : name;
 }

@@ -6,7 +6,7 @@ import type { Middleware, NoQuery } from "./route.ts";
 import type { ActionContext, LoaderContext, RouteDefinition } from "./route.ts";
 
 /** What a route's `search` schema parses the search into: `Static` of it, nothing without one. */
-export type QueryOf<Search extends TObject | undefined> = Search extends TObject ? Static<Search> : NoQuery;
+type QueryOf<Search extends TObject | undefined> = Search extends TObject ? Static<Search> : NoQuery;
 
 /** A loader of the route at `Pattern`, given the parse of its `search` schema. */
 type LoaderOf<Pattern extends string, Search extends TObject | undefined = undefined> = (ctx: LoaderContext<PathParams<Pattern>, QueryOf<Search>>) => unknown;
@@ -45,10 +45,6 @@ export interface ChildRoute<Parent extends string> {
   ): TypedRoute<Loader, QueryOf<Search>>;
 }
 
-/**
- * A route of the table: `route("/u/:name", { component, loader })` checks that the loader asks for no param
- * but `name`. A child's path is relative to its parent's (or absolute under it) as in any route table.
- */
 /** The type of a route's loader, carried by the route object `route()` returns, for `useRouteData(route)`. */
 declare const loaderOfRoute: unique symbol;
 /** The type of the parse of a route's `search` schema, carried likewise, for `useRouteSearch(route)`. */
@@ -67,6 +63,10 @@ export type RouteData<Route> = Route extends TypedRoute<infer Loader> ? (Loader 
 /** The search of a route as its `search` schema parses it: what `useRouteSearch(route)` gives. */
 export type RouteQuery<Route> = Route extends { readonly [queryOfRoute]: infer Query } ? Query : Record<string, unknown>;
 
+/**
+ * A route of the table: `route("/u/:name", { component, loader })` checks that the loader asks for no param
+ * but `name`. A child's path is relative to its parent's (or absolute under it) as in any route table.
+ */
 // No default for Loader: an inline loader takes its params' type from the constraint, as it would without a generic.
 export function route<Pattern extends string, Loader extends LoaderOf<Pattern, Search> | undefined, Search extends TObject | undefined = undefined>(
   path: Pattern,

@@ -82,8 +82,8 @@ export function planLoad(shown: NavState, target: URL, tree: RouteTree, cause: L
 
 /**
  * The payload with the levels the plan keeps, past the ones the server was told of, marked kept: they show the
- * data they had, and what the server sent for them is left unread, but for the parse of their search, which is new. Levels that show no data of their own
- * (below a fallback) take the payload's.
+ * data they had, and what the server sent for them is left unread but for the parse of their search, which is
+ * new. Levels that show no data of their own (below a fallback) take the payload's.
  */
 export function holdOver(payload: PagePayload, { keep }: LoadPlan): PagePayload {
   const shown = levelsShown(payload);

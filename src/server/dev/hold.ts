@@ -2,7 +2,7 @@
 // building the edits saved) waits for it, up to a bound; past the bound it gets a page that says what it waits for.
 
 /** How long a request waits at most: longer than a first load or a rebuild takes, short of a browser giving up. */
-export const HOLD_MS = 10_000;
+const HOLD_MS = 10_000;
 
 /** Seconds a client waits before asking again; the waiting page reloads itself after as many. */
 const RETRY_AFTER_S = 1;

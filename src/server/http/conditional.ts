@@ -92,7 +92,7 @@ const ASCTIME = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
  * judge: it takes `2030`, `tomorrow`-like fragments and local times, and a validator that is not a date
  * must be ignored (RFC 9110 13.1.3), never read as one.
  */
-export function parseHttpDate(value: string | null, now = Date.now()): number | undefined {
+function parseHttpDate(value: string | null, now = Date.now()): number | undefined {
   if (value === null) return undefined;
   const parts = dateParts(value, new Date(now).getUTCFullYear());
   if (!parts) return undefined;

@@ -16,8 +16,6 @@ export interface RenderPlaces {
    * when every place, or every one of the visitor's, is taken.
    */
   run(request: Request, record: RequestRecord, render: () => Promise<Response>): Promise<Response> | undefined;
-  /** The places held now. */
-  held(): number;
 }
 
 /** `capacity` places, a visitor's share of them an eighth (as for body reads); `visitorOf` finds a request's address. */
@@ -64,14 +62,13 @@ export function createRenderPlaces(capacity: number, visitorOf: (request: Reques
         },
       );
     },
-    held: () => inUse,
   };
 }
 
 /** How soon a shed page asks to be asked again, in seconds: places come back as renders end, in milliseconds. */
-export const RENDER_RETRY_AFTER_S = 1;
+const RENDER_RETRY_AFTER_S = 1;
 
-export const TOO_MANY_RENDERS = "too many pages being rendered at once; try again";
+const TOO_MANY_RENDERS = "too many pages being rendered at once; try again";
 
 const BUSY_PAGE =
   '<!doctype html><html lang="en"><meta charset="utf-8"><title>Busy</title><main role="alert"><h1>Too busy</h1>' +
