@@ -1,7 +1,7 @@
 // Account.server.ts: the signed-in area. Its layout's middleware is the guard: it runs on every request into
 // /examples/account and below (the pages, their page data whatever the client keeps, the notes form's post,
 // the CSV export) before any loader or action, and puts the visitor in the request's context once.
-import { createContext, data, redirect, type ActionContext, type LoaderContext, type Middleware } from "brisk";
+import { createContext, data, href, redirect, type ActionContext, type LoaderContext, type Middleware } from "brisk";
 import { store } from "../lifecycle.server.ts";
 import { sessions } from "../sessions.server.ts";
 import { validateNote } from "../store/note.ts";
@@ -21,7 +21,7 @@ const isPageVisit = (request: Request) => (request.method === "GET" || request.m
  */
 export const signedIn: Middleware = async ({ cookies, context, request, url }) => {
   const session = await sessions.getSession(cookies);
-  if (!session.get("user") && isPageVisit(request)) redirect(`/examples/session?next=${encodeURIComponent(url.pathname + url.search)}`);
+  if (!session.get("user") && isPageVisit(request)) redirect(href("/examples/session", {}, { next: url.pathname + url.search }));
   context.set(userContext, await sessions.requireUser(cookies));
 };
 
