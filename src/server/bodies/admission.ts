@@ -85,181 +85,197 @@ export interface AdmissionOptions {
   now?: () => number;
 }
 
-export function createAdmission(capacity: number, options: AdmissionOptions = {}): Admission {
-  const perClient = options.perClient ?? Math.ceil(capacity / CLIENT_SHARE);
-  const now = options.now ?? (() => performance.now());
-  let inUse = 0;
-  const byClient = new Map<string, number>();
+/** A pool's slots, its clients' counts and queues: what every step of an admission reads and changes. */
+interface AdmissionState {
+  readonly capacity: number;
+  /** The most slots one client holds. */
+  readonly perClient: number;
+  readonly now: () => number;
+  inUse: number;
+  readonly byClient: Map<string, number>;
   /**
    * Slots taken while fewer than a share's worth were in use: no share could be full then, so their clients
    * are asked (a socket address lookup each) only once more are.
    */
-  const unkeyed = new Set<Holder>();
+  readonly unkeyed: Set<Holder>;
   /** Posts waiting for a slot of their client's share, each told whether it got one. */
-  const waiting = new Map<string, Array<(granted: boolean) => void>>();
+  readonly waiting: Map<string, Array<(granted: boolean) => void>>;
   /** Clients whose bodies fell behind their pace, and until when (on `now`): the soonest first. */
-  const slowUntil = new Map<string, number>();
+  readonly slowUntil: Map<string, number>;
   /** The holders whose bodies are being read: those a slot may be taken back from. */
-  const reading = new Set<Holder>();
+  readonly reading: Set<Holder>;
+}
 
-  /** The slots `key` may hold now. */
-  function shareOf(key: string): number {
-    const until = slowUntil.get(key);
-    if (until === undefined) return perClient;
-    if (until > now()) return 1;
-    slowUntil.delete(key);
-    return perClient;
+export function createAdmission(capacity: number, options: AdmissionOptions = {}): Admission {
+  const pool: AdmissionState = {
+    capacity,
+    perClient: options.perClient ?? Math.ceil(capacity / CLIENT_SHARE),
+    now: options.now ?? (() => performance.now()),
+    inUse: 0,
+    byClient: new Map(),
+    unkeyed: new Set(),
+    waiting: new Map(),
+    slowUntil: new Map(),
+    reading: new Set(),
+  };
+  return { run: (client, work) => run(pool, client, work) };
+}
+
+async function run<T>(pool: AdmissionState, client: Client, work: (slot: Slot) => Promise<T>): Promise<T | undefined> {
+  const holder: Holder = { client };
+  const got = admitted(pool, holder);
+  if (got !== true && !(await got)) return undefined;
+  try {
+    return await work(slotOf(pool, holder));
+  } finally {
+    release(pool, holder);
   }
+}
 
-  function markSlow(holder: Holder) {
-    const key = (holder.key ??= keyOf(holder.client));
-    const at = now();
-    // Taken out and put back, so the map stays in the order its entries end.
-    slowUntil.delete(key);
-    slowUntil.set(key, at + SLOW_CLIENT_MS);
-    for (const [oldest, until] of slowUntil) {
-      if (until > at && slowUntil.size <= SLOW_CLIENTS_KEPT) break;
-      slowUntil.delete(oldest);
-    }
+/** Whether `holder` got a slot: a free one, one of its client's own passed on (its turn), or one taken back. */
+function admitted(pool: AdmissionState, holder: Holder): boolean | Promise<boolean> {
+  if (pool.inUse >= pool.capacity) return takeBack(pool, holder);
+  // A turn is a slot passed on by one of the client's own posts: the counts stay.
+  return admit(pool, holder) || turn(pool, holder.key!);
+}
+
+/** The slots `key` may hold now. */
+function shareOf(pool: AdmissionState, key: string): number {
+  const until = pool.slowUntil.get(key);
+  if (until === undefined) return pool.perClient;
+  if (until > pool.now()) return 1;
+  pool.slowUntil.delete(key);
+  return pool.perClient;
+}
+
+function markSlow(pool: AdmissionState, holder: Holder) {
+  const key = (holder.key ??= keyOf(holder.client));
+  const at = pool.now();
+  // Taken out and put back, so the map stays in the order its entries end.
+  pool.slowUntil.delete(key);
+  pool.slowUntil.set(key, at + SLOW_CLIENT_MS);
+  for (const [oldest, until] of pool.slowUntil) {
+    if (until > at && pool.slowUntil.size <= SLOW_CLIENTS_KEPT) break;
+    pool.slowUntil.delete(oldest);
   }
+}
 
-  function count(holder: Holder, key: string) {
-    holder.key = key;
-    byClient.set(key, (byClient.get(key) ?? 0) + 1);
-  }
+function count(pool: AdmissionState, holder: Holder, key: string) {
+  holder.key = key;
+  pool.byClient.set(key, (pool.byClient.get(key) ?? 0) + 1);
+}
 
-  /** A slot of `key`'s share as one is given back, or false after CLIENT_WAIT_MS (or with a share's worth already waiting). */
-  function turn(key: string): Promise<boolean> {
-    const queue = waiting.get(key) ?? [];
-    if (queue.length >= shareOf(key)) return Promise.resolve(false);
-    waiting.set(key, queue);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        queue.splice(queue.indexOf(grant), 1);
-        if (queue.length === 0) waiting.delete(key);
-        resolve(false);
-      }, CLIENT_WAIT_MS);
-      const grant = (granted: boolean) => (clearTimeout(timer), resolve(granted));
-      queue.push(grant);
-    });
-  }
+/** A slot of `key`'s share as one is given back, or false after CLIENT_WAIT_MS (or with a share's worth already waiting). */
+function turn(pool: AdmissionState, key: string): Promise<boolean> {
+  const queue = pool.waiting.get(key) ?? [];
+  if (queue.length >= shareOf(pool, key)) return Promise.resolve(false);
+  pool.waiting.set(key, queue);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      queue.splice(queue.indexOf(grant), 1);
+      if (queue.length === 0) pool.waiting.delete(key);
+      resolve(false);
+    }, CLIENT_WAIT_MS);
+    const grant = (granted: boolean) => (clearTimeout(timer), resolve(granted));
+    queue.push(grant);
+  });
+}
 
-  /** Whether `holder`'s client, found now, holds fewer slots than its share (its key is kept either way). */
-  function withinShare(holder: Holder): boolean {
-    // A share may be full from here on: every slot taken counts against its client's.
-    for (const early of unkeyed) count(early, early.key ?? keyOf(early.client));
-    unkeyed.clear();
-    const key = (holder.key = keyOf(holder.client));
-    return (byClient.get(key) ?? 0) < shareOf(key);
-  }
+/** Whether `holder`'s client, found now, holds fewer slots than its share (its key is kept either way). */
+function withinShare(pool: AdmissionState, holder: Holder): boolean {
+  // A share may be full from here on: every slot taken counts against its client's.
+  for (const early of pool.unkeyed) count(pool, early, early.key ?? keyOf(early.client));
+  pool.unkeyed.clear();
+  const key = (holder.key = keyOf(holder.client));
+  return (pool.byClient.get(key) ?? 0) < shareOf(pool, key);
+}
 
-  /**
-   * Takes a slot for `holder`: false, its client found, when that client's share is full (the post may
-   * wait for a turn).
-   */
-  function admit(holder: Holder): boolean {
-    if (inUse < perClient) {
-      inUse++;
-      unkeyed.add(holder);
-      return true;
-    }
-    if (!withinShare(holder)) return false;
-    inUse++;
-    count(holder, holder.key!);
+/**
+ * Takes a slot for `holder`: false, its client found, when that client's share is full (the post may
+ * wait for a turn).
+ */
+function admit(pool: AdmissionState, holder: Holder): boolean {
+  if (pool.inUse < pool.perClient) {
+    pool.inUse++;
+    pool.unkeyed.add(holder);
     return true;
   }
+  if (!withinShare(pool, holder)) return false;
+  pool.inUse++;
+  count(pool, holder, holder.key!);
+  return true;
+}
 
-  /** The body being read that would hold its slot longest, once it has held it for YIELD_AFTER_MS. */
-  function longestToGo(): Holder | undefined {
-    const at = now();
-    let found: Holder | undefined;
-    let most = -1;
-    for (const holder of reading) {
-      const elapsed = at - holder.since!;
-      if (holder.successor || elapsed < YIELD_AFTER_MS) continue;
-      const { expected, received } = holder.body!;
-      const toGo = received === 0 ? Infinity : ((expected - received) * elapsed) / received;
-      if (toGo > most) [found, most] = [holder, toGo];
-    }
-    return found;
+/** The body being read that would hold its slot longest, once it has held it for YIELD_AFTER_MS. */
+function longestToGo(pool: AdmissionState): Holder | undefined {
+  const at = pool.now();
+  let found: Holder | undefined;
+  let most = -1;
+  for (const holder of pool.reading) {
+    const elapsed = at - holder.since!;
+    if (holder.successor || elapsed < YIELD_AFTER_MS) continue;
+    const { expected, received } = holder.body!;
+    const toGo = received === 0 ? Infinity : ((expected - received) * elapsed) / received;
+    if (toGo > most) [found, most] = [holder, toGo];
   }
+  return found;
+}
 
-  /**
-   * Every slot taken: the slot of the body with the longest still to go, cut for `holder`, which is counted
-   * against its client's share from now; false when the client's share is full, or no body may yield.
-   */
-  function takeBack(holder: Holder): Promise<boolean> | false {
-    if (!withinShare(holder)) return false;
-    const victim = longestToGo();
-    if (!victim) return false;
-    count(holder, holder.key!);
-    const { promise, resolve } = Promise.withResolvers<boolean>();
-    victim.successor = resolve;
-    markSlow(victim);
-    const { received, expected } = victim.body!;
-    // Settles the victim's read at once, so its work ends and releases the slot within this turn of the loop.
-    victim.cut!(
-      `the body yielded its slot to another post: every slot was taken, and it had sent ${received} of ${expected} bytes ` +
-        `in ${Math.round(now() - victim.since!)} ms`,
-    );
-    return promise;
+/**
+ * Every slot taken: the slot of the body with the longest still to go, cut for `holder`, which is counted
+ * against its client's share from now; false when the client's share is full, or no body may yield.
+ */
+function takeBack(pool: AdmissionState, holder: Holder): Promise<boolean> | false {
+  if (!withinShare(pool, holder)) return false;
+  const victim = longestToGo(pool);
+  if (!victim) return false;
+  count(pool, holder, holder.key!);
+  const { promise, resolve } = Promise.withResolvers<boolean>();
+  victim.successor = resolve;
+  markSlow(pool, victim);
+  const { received, expected } = victim.body!;
+  // Settles the victim's read at once, so its work ends and releases the slot within this turn of the loop.
+  victim.cut!(
+    `the body yielded its slot to another post: every slot was taken, and it had sent ${received} of ${expected} bytes ` +
+      `in ${Math.round(pool.now() - victim.since!)} ms`,
+  );
+  return promise;
+}
+
+function release(pool: AdmissionState, holder: Holder) {
+  pool.reading.delete(holder);
+  if (pool.unkeyed.delete(holder)) {
+    pool.inUse--;
+    return;
   }
-
-  function release(holder: Holder) {
-    reading.delete(holder);
-    if (unkeyed.delete(holder)) {
-      inUse--;
-      return;
-    }
-    const key = holder.key!;
-    const held = byClient.get(key)!;
-    // Taken back, the slot is its successor's, counted against that client's share already. Otherwise it
-    // passes to the client's next waiting post as it is, the counts unchanged, unless the client holds more
-    // than its share (it fell behind while holding several).
-    if (!holder.successor) {
-      const queue = waiting.get(key);
-      const next = held <= shareOf(key) ? queue?.shift() : undefined;
-      if (queue?.length === 0) waiting.delete(key);
-      if (next) return next(true);
-      inUse--;
-    }
-    if (held === 1) byClient.delete(key);
-    else byClient.set(key, held - 1);
-    holder.successor?.(true);
+  const key = holder.key!;
+  const held = pool.byClient.get(key)!;
+  // Taken back, the slot is its successor's, counted against that client's share already. Otherwise it
+  // passes to the client's next waiting post as it is, the counts unchanged, unless the client holds more
+  // than its share (it fell behind while holding several).
+  if (!holder.successor) {
+    const queue = pool.waiting.get(key);
+    const next = held <= shareOf(pool, key) ? queue?.shift() : undefined;
+    if (queue?.length === 0) pool.waiting.delete(key);
+    if (next) return next(true);
+    pool.inUse--;
   }
+  if (held === 1) pool.byClient.delete(key);
+  else pool.byClient.set(key, held - 1);
+  holder.successor?.(true);
+}
 
-  /** The slot `holder` takes: its read reports to it, so that it can be taken back. */
-  function slotOf(holder: Holder): Slot {
-    return {
-      fellBehind: () => markSlow(holder),
-      reading(body, cut) {
-        holder.body = body;
-        holder.cut = cut;
-        holder.since = now();
-        reading.add(holder);
-      },
-      done: () => void reading.delete(holder),
-    };
-  }
-
-  /** Whether `holder` got a slot: a free one, one of its client's own passed on (its turn), or one taken back. */
-  function admitted(holder: Holder): boolean | Promise<boolean> {
-    if (inUse >= capacity) return takeBack(holder);
-    // A turn is a slot passed on by one of the client's own posts: the counts stay.
-    return admit(holder) || turn(holder.key!);
-  }
-
+/** The slot `holder` takes: its read reports to it, so that it can be taken back. */
+function slotOf(pool: AdmissionState, holder: Holder): Slot {
   return {
-    async run(client, work) {
-      const holder: Holder = { client };
-      const got = admitted(holder);
-      if (got !== true && !(await got)) return undefined;
-      try {
-        return await work(slotOf(holder));
-      } finally {
-        release(holder);
-      }
+    fellBehind: () => markSlow(pool, holder),
+    reading(body, cut) {
+      holder.body = body;
+      holder.cut = cut;
+      holder.since = pool.now();
+      pool.reading.add(holder);
     },
+    done: () => void pool.reading.delete(holder),
   };
 }
 
