@@ -5,7 +5,8 @@
 import { existsSync } from "node:fs";
 
 // The app's suite as its two runs, so a failing server half does not keep the DOM half from running.
-const SUITES = ["typecheck", "test:dom", "test:server", "test:e2e", ...(existsSync("test/app") ? ["test:app:server", "test:app:dom"] : [])];
+const APP_SUITES = existsSync("test/app") ? ["test:app:server", "test:app:dom"] : [];
+const SUITES = ["typecheck", "test:runtime", "test:dom", "test:server", "test:e2e", ...APP_SUITES];
 
 const totals = { pass: 0, fail: 0 };
 const times: string[] = [];

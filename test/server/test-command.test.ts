@@ -16,6 +16,7 @@ beforeAll(async () => {
   const suite = (folder: string) => `bun test ./${folder}`;
   const scripts = {
     typecheck: "exit 3",
+    "test:runtime": suite("runtime"),
     "test:dom": suite("dom"),
     "test:server": suite("server"),
     "test:e2e": suite("e2e"),
@@ -24,6 +25,7 @@ beforeAll(async () => {
   };
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "suites", private: true, scripts }));
   const files: Record<string, string> = {
+    "runtime/r.test.ts": passing("r"),
     "dom/a.test.ts": `${passing("a")}test("b", () => {});\n`,
     "server/b.test.ts": failing,
     "e2e/c.test.ts": passing("c"),
@@ -46,11 +48,12 @@ test("runs every suite past the failing ones, prints each one's result and one t
   const results = [...summary.matchAll(/^ {2}(passed|FAILED \(exit \d+\)) {2}([\w:]+):/gm)].map(([, result, suite]) => `${suite} ${result}`);
   expect(results).toEqual([
     "typecheck FAILED (exit 3)",
+    "test:runtime passed",
     "test:dom passed",
     "test:server FAILED (exit 1)",
     "test:e2e passed",
     "test:app:server FAILED (exit 1)",
     "test:app:dom passed",
   ]);
-  expect(summary).toContain("4 passed, 2 failed; failing suites: typecheck, test:server, test:app:server");
+  expect(summary).toContain("5 passed, 2 failed; failing suites: typecheck, test:server, test:app:server");
 });

@@ -1,8 +1,8 @@
 // livePage (page-view.ts): a payload as the page reads it: each level's data, streamed values as promises settled
 // by the lines that follow, kept levels from the page they were kept from, and what never came failing at the end.
 import { describe, expect, test } from "bun:test";
-import { livePage } from "../../src/runtime/browser/page-view.ts";
-import { pagePayload } from "../../src/server/testing/dom.tsx";
+import { livePage } from "../../../src/runtime/browser/page-view.ts";
+import { pagePayload } from "../../../src/server/testing/dom.tsx";
 
 const layout = { id: "shop", data: { who: "ada" } };
 const child = { id: "/shop/items/:id", data: { id: "3" }, deferred: ["reviews"] };

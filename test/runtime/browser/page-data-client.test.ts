@@ -1,8 +1,8 @@
 // fetchPageData (page-data-client.ts) in happy-dom against the fixture app's real server: the payload first, the
 // streamed values as their lines arrive, the levels the client keeps, and NotPageData for anything else.
 import { describe, expect, test } from "bun:test";
-import { fetchPageData, NotPageData, pageDataUrl } from "../../src/runtime/browser/page-data-client.ts";
-import type { DeferredSettlement } from "../../src/runtime/page-payload.ts";
+import { fetchPageData, NotPageData, pageDataUrl } from "../../../src/runtime/browser/page-data-client.ts";
+import type { DeferredSettlement } from "../../../src/runtime/page-payload.ts";
 import { freePort } from "brisk/test";
 import { liveFixture, openPage, setPageUrl } from "./live-fixture.ts";
 

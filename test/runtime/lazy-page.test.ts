@@ -1,8 +1,8 @@
 // A code-split page names, as data, the module its import() loads: the build finds its chunk by that name.
 import { expect, test } from "bun:test";
 import { dirname, join } from "node:path";
-import { isLazyPage } from "../../../src/runtime/lazy-page.ts";
-import { FIXTURE_APP_MODULE, loadApp } from "../../support/app.ts";
+import { isLazyPage } from "../../src/runtime/lazy-page.ts";
+import { FIXTURE_APP_MODULE, loadApp } from "../support/app.ts";
 
 // The fixture's table, which has a code-split page.
 const dir = dirname(FIXTURE_APP_MODULE);

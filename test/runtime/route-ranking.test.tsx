@@ -3,12 +3,12 @@
 // that matches its beginning, with 404, its guard middleware run and its loader's data shown.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Outlet, unauthorized, useLoaderData, useParams, type RouteDefinition } from "brisk";
-import { defineApp } from "../../../src/runtime/app-definition.ts";
-import { rankOf, routeTree } from "../../../src/runtime/route-tree.ts";
-import { createApp } from "../../../src/server/create-app.ts";
+import { defineApp } from "../../src/runtime/app-definition.ts";
+import { rankOf, routeTree } from "../../src/runtime/route-tree.ts";
+import { createApp } from "../../src/server/create-app.ts";
 import { serveApp, type ServedApp } from "brisk/test";
-import { clientAssets, FIXTURE, loadApp, testConfig } from "../../support/app.ts";
-import { pageData } from "../../support/page-state.ts";
+import { clientAssets, FIXTURE, loadApp, testConfig } from "../support/app.ts";
+import { pageData } from "../support/page-state.ts";
 
 const page = () => null;
 

@@ -2,7 +2,7 @@
 // gives are the ones its types name (regexparam's keys: `*` for a wildcard, an optional param absent when empty).
 import { describe, expect, test } from "bun:test";
 import { route, type RouteDefinition } from "brisk";
-import { routeTree } from "../../../src/runtime/route-tree.ts";
+import { routeTree } from "../../src/runtime/route-tree.ts";
 
 const Page = () => null;
 const loader = () => null;

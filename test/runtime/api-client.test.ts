@@ -2,7 +2,7 @@
 // rejects before any fetch, saying what to do instead (the browser side: test/app/api-client-browser.test.ts).
 import { expect, test } from "bun:test";
 import { apiClient } from "brisk";
-import type { api } from "../../fixtures/app/api.server.ts";
+import type { api } from "../fixtures/app/api.server.ts";
 
 test("a call on the server rejects with apiClient's own error, not a fetch's failure", async () => {
   const client = apiClient<typeof api>();

@@ -2,15 +2,15 @@
 // on its origin, and a page opened as the browser entry opens it: the boot state its document carries, the
 // page view of it, a navigation store and the navigator over them.
 import { afterAll, beforeAll } from "bun:test";
-import fixtureApp from "../fixtures/app/app.ts";
-import { navigatorOptions, navStore, type NavStore } from "../../src/runtime/browser/browser-navigation.ts";
-import { createNavigate, type Navigator } from "../../src/runtime/browser/navigate.ts";
-import { livePage } from "../../src/runtime/browser/page-view.ts";
-import type { BootState } from "../../src/runtime/page-payload.ts";
-import type { ErrorReport } from "../../src/runtime/report.ts";
-import { routeTree } from "../../src/runtime/route-tree.ts";
-import { bootState } from "../support/page-state.ts";
-import { start, type Running } from "../support/process.ts";
+import fixtureApp from "../../fixtures/app/app.ts";
+import { navigatorOptions, navStore, type NavStore } from "../../../src/runtime/browser/browser-navigation.ts";
+import { createNavigate, type Navigator } from "../../../src/runtime/browser/navigate.ts";
+import { livePage } from "../../../src/runtime/browser/page-view.ts";
+import type { BootState } from "../../../src/runtime/page-payload.ts";
+import type { ErrorReport } from "../../../src/runtime/report.ts";
+import { routeTree } from "../../../src/runtime/route-tree.ts";
+import { bootState } from "../../support/page-state.ts";
+import { start, type Running } from "../../support/process.ts";
 
 export const tree = routeTree(fixtureApp.routes);
 

@@ -2,8 +2,8 @@
 // (the layouts' and pages' run counts say), the levels it keeps, the history entry it leaves, what a GET form,
 // an action and a prefetch do.
 import { afterEach, describe, expect, setSystemTime, test } from "bun:test";
-import type { FetcherRequest, Pending, Submission } from "../../src/runtime/navigation.ts";
-import { PREFETCH_FRESH_MS } from "../../src/runtime/browser/prefetch.ts";
+import type { FetcherRequest, Pending, Submission } from "../../../src/runtime/navigation.ts";
+import { PREFETCH_FRESH_MS } from "../../../src/runtime/browser/prefetch.ts";
 import { dataOf, liveFixture, openPage, type OpenedPage } from "./live-fixture.ts";
 
 const live = liveFixture();

@@ -3,11 +3,11 @@
 // and a return path from untrusted input stays on the site, as the URL standard's parser reads it.
 import { beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { Outcome, redirect, type RedirectOptions } from "../../../src/runtime/outcome.ts";
-import { returnTo } from "../../../src/runtime/redirect-target.ts";
+import { Outcome, redirect, type RedirectOptions } from "../../src/runtime/outcome.ts";
+import { returnTo } from "../../src/runtime/redirect-target.ts";
 import { logFor, type ServedApp } from "brisk/test";
-import { FIXTURE, serveWith } from "../../support/app.ts";
-import { fuzzParams, hostileString, tally } from "../../support/fuzz.ts";
+import { FIXTURE, serveWith } from "../support/app.ts";
+import { fuzzParams, hostileString, tally } from "../support/fuzz.ts";
 
 const SITE = new URL("https://site.example/dir/page?x=1");
 

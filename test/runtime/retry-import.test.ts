@@ -1,6 +1,6 @@
 // retryingImport's bookkeeping; the browsers' own module maps are tested in Chromium (test/e2e/resilience).
 import { expect, test } from "bun:test";
-import { failedModuleUrl, retryingImport } from "../../../src/runtime/retry-import.ts";
+import { failedModuleUrl, retryingImport } from "../../src/runtime/retry-import.ts";
 
 test("a success is kept: the module is imported once however often it is asked for", async () => {
   let calls = 0;

@@ -1,13 +1,13 @@
 // Outcomes: statuses, and redirect targets that are a programming error rather than a redirect (the targets
 // themselves: redirect-target.test.ts).
 import { beforeAll, describe, expect, test } from "bun:test";
-import { routeTree } from "../../../src/runtime/route-tree.ts";
-import { Outcome, redirect } from "../../../src/runtime/outcome.ts";
-import type { Loader } from "../../../src/runtime/route.ts";
-import { createRequestContext } from "../../../src/server/request/context.ts";
-import { resolvePage } from "../../../src/server/pages/resolve-page.ts";
-import type { ResolveDeps } from "../../../src/server/pages/page-request.ts";
-import { clientAssets } from "../../support/app.ts";
+import { routeTree } from "../../src/runtime/route-tree.ts";
+import { Outcome, redirect } from "../../src/runtime/outcome.ts";
+import type { Loader } from "../../src/runtime/route.ts";
+import { createRequestContext } from "../../src/server/request/context.ts";
+import { resolvePage } from "../../src/server/pages/resolve-page.ts";
+import type { ResolveDeps } from "../../src/server/pages/page-request.ts";
+import { clientAssets } from "../support/app.ts";
 
 let deps: (loader: Loader) => ResolveDeps;
 beforeAll(async () => {

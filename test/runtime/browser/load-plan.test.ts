@@ -1,14 +1,14 @@
 // planLoad and holdOver (load-plan.ts): which levels of the next page load and which keep what the page shows,
 // by React Router's rules and each route's shouldRevalidate, and the answer marked for the levels kept.
 import { describe, expect, test } from "bun:test";
-import fixtureApp from "../fixtures/app/app.ts";
-import { holdOver, planLoad, type LoadCause, type SubmittedForm } from "../../src/runtime/browser/load-plan.ts";
-import type { NavState } from "../../src/runtime/navigation.ts";
-import type { LevelPayload, PagePayload } from "../../src/runtime/page-payload.ts";
-import type { RouteDefinition } from "../../src/runtime/route.ts";
-import { routeTree } from "../../src/runtime/route-tree.ts";
-import type { ShouldRevalidateArgs } from "../../src/runtime/should-revalidate.ts";
-import { pagePayload } from "../../src/server/testing/dom.tsx";
+import fixtureApp from "../../fixtures/app/app.ts";
+import { holdOver, planLoad, type LoadCause, type SubmittedForm } from "../../../src/runtime/browser/load-plan.ts";
+import type { NavState } from "../../../src/runtime/navigation.ts";
+import type { LevelPayload, PagePayload } from "../../../src/runtime/page-payload.ts";
+import type { RouteDefinition } from "../../../src/runtime/route.ts";
+import { routeTree } from "../../../src/runtime/route-tree.ts";
+import type { ShouldRevalidateArgs } from "../../../src/runtime/should-revalidate.ts";
+import { pagePayload } from "../../../src/server/testing/dom.tsx";
 
 const fixture = routeTree(fixtureApp.routes);
 const navigation: LoadCause = { kind: "navigation" };
