@@ -98,14 +98,51 @@ export async function buildClient({
   app: loaded,
   scripts = true,
   sourcemapDir = join(outdir, "../sourcemaps"),
-}: BuildOptions = {}) {
+}: BuildOptions = {}): Promise<Manifest> {
   const { app, dir: appDir, path: appPath } = loaded ?? (await loadAppModule(appModule));
   const appStyles = app.styles ?? [];
   const styles = [...new Set([...appStyles, ...allRoutes(app.routes).flatMap((r) => r.styles ?? [])])];
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
   const emitted = new Set<string>();
-  const options = {
+  const entrypoints = [...(scripts ? [join(ROOT, ENTRY)] : []), ...styles.map((s) => join(appDir, s))];
+  const outputs = await bundle(entrypoints, scripts, buildConfig(outdir, mode, browserPlugins(appPath, { dir: outdir, emitted })));
+  if (mode === "production") await moveSourcemaps(outdir, sourcemapDir, ROOT);
+  const { entry, preload, css, styleFiles, chunks, files } = readOutputs(outputs, appDir);
+  // App-wide stylesheets, in the order the app lists them, before any route's own.
+  for (const style of appStyles) {
+    const file = styleFiles[style];
+    if (!file) throw new Error(`app stylesheet ${style} is not in the client build`);
+    css.push(file);
+  }
+  files.push(...emitted);
+  files.sort();
+  const lazyPages = scripts
+    ? lazyPageManifest(outputs, entry, chunks, { app, appDir })
+    : Object.fromEntries(allRoutes(app.routes).flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
+  const publicListing = await copyPublicFiles(publicDir, outdir);
+  const buildId = Bun.hash([...files, ...Object.entries(publicListing).flat()].join("\n")).toString(36);
+  const compressed = compress ? await precompress(outdir, files) : {};
+  const manifest: Manifest = {
+    buildId,
+    mode,
+    entry,
+    preload,
+    css,
+    styles: styleFiles,
+    chunks,
+    lazyPages,
+    files,
+    public: publicListing,
+    compressed,
+  };
+  await Bun.write(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
+  return manifest;
+}
+
+/** What the app's bundle and the tracing bundle share. */
+function buildConfig(outdir: string, mode: "production" | "development", plugins: BunPlugin[]) {
+  return {
     outdir,
     root: ROOT,
     target: "browser",
@@ -117,19 +154,24 @@ export async function buildClient({
     define: { "process.env.NODE_ENV": JSON.stringify(mode) },
     naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
     metafile: true,
-    plugins: browserPlugins(appPath, { dir: outdir, emitted }),
+    plugins,
     throw: false,
   } satisfies Partial<Bun.BuildConfig>;
-  // The tracing code is a bundle apart, with its own copy of Sentry's core (which shares its state through
-  // Sentry's global carrier): split from the Sentry chunk, the modules both use would make a chunk of their
-  // own, and the cross-chunk names cost pages without tracing more (bench/README.md, figures the source carried).
-  const entrypoints = [...(scripts ? [join(ROOT, ENTRY)] : []), ...styles.map((s) => join(appDir, s))];
+}
+
+/**
+ * Bundles the entry and the stylesheets, and (with scripts) the tracing code: the output files of both, by path.
+ * The tracing code is a bundle apart, with its own copy of Sentry's core (which shares its state through
+ * Sentry's global carrier): split from the Sentry chunk, the modules both use would make a chunk of their
+ * own, and the cross-chunk names cost pages without tracing more (bench/README.md, figures the source carried).
+ */
+async function bundle(entrypoints: string[], scripts: boolean, config: ReturnType<typeof buildConfig>): Promise<Bun.BuildMetafile["outputs"]> {
   const [result, tracing] = await Promise.all([
     // Nothing to bundle: the dev server's stylesheets of an app without any (Bun.build refuses an empty list).
     entrypoints.length === 0
       ? undefined
       : Bun.build({
-          ...options,
+          ...config,
           entrypoints,
           splitting: true,
           // Bun's loader that adds a modulepreload link for each chunk an import() pulls in costs every first visit
@@ -137,13 +179,16 @@ export async function buildClient({
           // navigation's (preload-modules.ts).
           modulePreload: false,
         }),
-    scripts ? Bun.build({ ...options, entrypoints: [join(ROOT, TRACING_MODULE)], splitting: false }) : undefined,
+    scripts ? Bun.build({ ...config, entrypoints: [join(ROOT, TRACING_MODULE)], splitting: false }) : undefined,
   ]);
   for (const build of [result, tracing]) {
     if (build && !build.success) throw new AggregateError(build.logs, `client build failed:\n${build.logs.map(String).join("\n")}`);
   }
-  if (mode === "production") await moveSourcemaps(outdir, sourcemapDir, ROOT);
-  const outputs = { ...result?.metafile!.outputs, ...tracing?.metafile!.outputs };
+  return { ...result?.metafile!.outputs, ...tracing?.metafile!.outputs };
+}
+
+/** The manifest's entries the output files give: the entry, its stylesheet and imports, the stylesheets, the chunks. */
+function readOutputs(outputs: Bun.BuildMetafile["outputs"], appDir: string) {
   const files: string[] = [];
   let entry = "";
   const css: string[] = [];
@@ -165,27 +210,26 @@ export async function buildClient({
       chunks[source] = file;
     }
   }
-  // App-wide stylesheets, in the order the app lists them, before any route's own.
-  for (const style of appStyles) {
-    const file = styleFiles[style];
-    if (!file) throw new Error(`app stylesheet ${style} is not in the client build`);
-    css.push(file);
-  }
-  files.push(...emitted);
-  files.sort();
-  const lazyPages = scripts
-    ? lazyPageManifest(outputs, entry, chunks, { app, appDir })
-    : Object.fromEntries(allRoutes(app.routes).flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
+  return { entry, preload, css, styleFiles, chunks, files };
+}
+
+/**
+ * Copies the public files into the build: only the files the folder lists, their contents rather than any
+ * symlink, since the binary embeds this copy: a `.env` beside them, or what a symlink points to outside the
+ * folder, never ends up inside it. Their listing: URL path → modification time.
+ */
+async function copyPublicFiles(publicDir: string, outdir: string): Promise<Record<string, number>> {
   const publicFiles = listPublicDir(publicDir);
-  // Only the files it lists, their contents rather than any symlink: the binary embeds this copy, so a
-  // `.env` beside them, or what a symlink points to outside the folder, never ends up inside it.
   await Promise.all([...publicFiles].map(([name, file]) => Bun.write(join(outdir, "public", name), Bun.file(file.path))));
-  const publicListing = Object.fromEntries([...publicFiles].map(([path, file]) => [path, Math.floor(file.mtimeMs)]));
-  const buildId = Bun.hash([...files, ...Object.entries(publicListing).flat()].join("\n")).toString(36);
-  const compressed: Record<string, Array<"br" | "gzip">> = {};
+  return Object.fromEntries([...publicFiles].map(([path, file]) => [path, Math.floor(file.mtimeMs)]));
+}
+
+/** Writes the .br and .gz copies of the scripts and stylesheets worth compressing; those it wrote. */
+async function precompress(outdir: string, files: string[]): Promise<Manifest["compressed"]> {
+  const compressed: Manifest["compressed"] = {};
   await Promise.all(
     files
-      .filter((f) => compress && /\.(js|css)$/.test(f))
+      .filter((f) => /\.(js|css)$/.test(f))
       .map(async (file) => {
         const bytes = new Uint8Array(await Bun.file(join(outdir, file)).arrayBuffer());
         if (bytes.length < PRECOMPRESS_MIN_BYTES) return;
@@ -195,19 +239,5 @@ export async function buildClient({
         compressed[file] = ["br", "gzip"];
       }),
   );
-  const manifest: Manifest = {
-    buildId,
-    mode,
-    entry,
-    preload,
-    css,
-    styles: styleFiles,
-    chunks,
-    lazyPages,
-    files,
-    public: publicListing,
-    compressed,
-  };
-  await Bun.write(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
-  return manifest;
+  return compressed;
 }
