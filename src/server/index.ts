@@ -6,9 +6,9 @@
 export type { AppConfig, AppServer, Logger, LogRecord, Mode } from "../runtime/app-server.ts";
 export { requestCookies } from "./api/request-cookies.ts";
 export { allowCrossSite } from "./api/api-cross-site.ts";
-export { getSession, requireUser } from "../runtime/cookie-session.ts";
-export { SessionTooLargeError } from "../runtime/session-cookie.ts";
-export type { Session, SessionOptions, SessionValues, UserOf } from "../runtime/session.ts";
-export { createSessionStorage, type SessionStorage, type SessionStorageOptions, type SessionStore } from "../runtime/store-session.ts";
+export { getSession, requireUser } from "./sessions/cookie-session.ts";
+export { SessionTooLargeError } from "./sessions/session-cookie.ts";
+export type { Session, SessionOptions, SessionValues, UserOf } from "./sessions/session.ts";
+export { createSessionStorage, type SessionStorage, type SessionStorageOptions, type SessionStore } from "./sessions/store-session.ts";
 export { sqlSessionStore, type SqlSessionStore, type SqlSessionStoreOptions } from "./sessions/sql-session-store.ts";
 export { apiMiddleware } from "./api/api-middleware.ts";

@@ -2,7 +2,8 @@
 // apps, the bench's app, the samples of README.md and docs/, the examples' tests) reaches Brisk only as `brisk`,
 // `brisk/server` or `brisk/test`; the code both sides run never leans on the server's files (types included),
 // the server never on the browser's, nothing in src/ on scripts/ or the tests, and no framework test or
-// bench on the examples.
+// bench on the examples. Inside the server, each folder leans only on those docs/explanation/architecture.md
+// lists below it.
 import { describe, expect, test } from "bun:test";
 import { dirname, join, relative, resolve } from "node:path";
 import { docPages, samplesOf } from "../support/doc-samples.ts";
@@ -71,6 +72,24 @@ const RULES: Array<[glob: string, rule: Rule]> = [
   ["bench/**/*.{ts,tsx}", notOnTheExamples],
 ];
 
+/** The folders of src/server that use all the layers, and that none of them imports: architecture.md says so in words. */
+const ABOVE_THE_LAYERS = ["dev", "build", "testing"];
+
+/** Each import from one folder of src/server into another (its root files are "(root)"), by `from -> to`. */
+async function serverFolderEdges(): Promise<Map<string, Set<string>>> {
+  const folderOf = (file: string) => (file.split("/").length > 3 ? file.split("/")[2]! : "(root)");
+  const edges = new Map<string, Set<string>>();
+  for await (const file of new Bun.Glob("src/server/**/*.{ts,tsx}").scan({ cwd: ROOT })) {
+    for (const specifier of specifiersOf(await Bun.file(join(ROOT, file)).text())) {
+      const target = targetOf(file, specifier);
+      if (!target.startsWith("src/server/") || folderOf(file) === folderOf(target)) continue;
+      const edge = `${folderOf(file)} -> ${folderOf(target)}`;
+      edges.set(edge, (edges.get(edge) ?? new Set()).add(`${file} -> ${target}`));
+    }
+  }
+  return edges;
+}
+
 function violations(file: string, source: string, rule: Rule): string[] {
   return specifiersOf(source).flatMap((specifier) => {
     const why = rule(targetOf(file, specifier));
@@ -115,25 +134,30 @@ describe("the framework's boundary", () => {
   });
 
   test("no two folders of src/server import each other: the concerns stand in layers over the request core", async () => {
-    const folderOf = (file: string) => file.split("/").length > 3 ? file.split("/")[2]! : "(root)";
-    const edges = new Map<string, Set<string>>();
-    for await (const file of new Bun.Glob("src/server/**/*.{ts,tsx}").scan({ cwd: ROOT })) {
-      for (const specifier of specifiersOf(await Bun.file(join(ROOT, file)).text())) {
-        const target = targetOf(file, specifier);
-        if (!target.startsWith("src/server/") || folderOf(file) === folderOf(target)) continue;
-        edges.set(`${folderOf(file)} -> ${folderOf(target)}`, (edges.get(`${folderOf(file)} -> ${folderOf(target)}`) ?? new Set()).add(`${file} -> ${target}`));
-      }
-    }
+    const edges = await serverFolderEdges();
     expect(edges.size).toBeGreaterThan(10);
     const both = [...edges.keys()].filter((edge) => edges.has(edge.split(" -> ").reverse().join(" -> ")));
     expect(both.flatMap((edge) => [...edges.get(edge)!])).toEqual([]);
   });
 
-  test("one request, one context: a single side table keyed by the request in all of src/server", async () => {
+  test("each concern folder of src/server is listed in docs/explanation/architecture.md and imports only those below it", async () => {
+    const doc = await Bun.file(join(ROOT, "docs/explanation/architecture.md")).text();
+    const layers = [...doc.matchAll(/^([a-z]+)\/ {2,}\S/gm)].map((m) => m[1]!);
+    const folders = new Set<string>();
+    for await (const file of new Bun.Glob("src/server/*/**").scan({ cwd: ROOT })) folders.add(file.split("/")[2]!);
+    expect([...folders].filter((folder) => !ABOVE_THE_LAYERS.includes(folder)).sort()).toEqual([...layers].sort());
+    const upward = [...(await serverFolderEdges())].flatMap(([edge, imports]) => {
+      const [from, to] = edge.split(" -> ").map((folder) => layers.indexOf(folder));
+      return from! >= 0 && !(to! > from!) ? [...imports] : [];
+    });
+    expect(upward).toEqual([]);
+  });
+
+  test("one request, one context: a single side table keyed by the request in all of src/server, none by its cookie jar", async () => {
     const tables: string[] = [];
     for await (const file of new Bun.Glob("src/server/**/*.{ts,tsx}").scan({ cwd: ROOT })) {
       const text = await Bun.file(join(ROOT, file)).text();
-      for (const _ of text.matchAll(/WeakMap<\s*Request\b/g)) tables.push(file);
+      for (const _ of text.matchAll(/WeakMap<\s*(Request|Cookies)\b/g)) tables.push(file);
     }
     expect(tables).toEqual(["src/server/request/context.ts"]);
   });

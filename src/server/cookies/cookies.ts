@@ -1,10 +1,8 @@
 // cookies.ts: one request's cookies as loaders and actions see them (the `Cookies` of runtime/cookies.ts): read,
 // set, delete and sign, then the Set-Cookie headers, over a Bun.CookieMap of the request's Cookie header.
-// Sessions get more of the jar than the app does (session-jar.ts): values signed for a purpose, the request's
-// `method` (GET unless given), since a HEAD reads no flash value, and the Secure default their cookie's name
-// follows.
+// Each jar also carries the server's side of it, out of the app's sight: how to make it again (cookiesAsNow), and
+// what sessions get of it (sessionAccessOf). Kept on the jar itself, so it lives and dies with the request's jar.
 import type { CookieOptions, Cookies } from "../../runtime/cookies.ts";
-import { attachSessionJar, type SignaturePurpose } from "../../runtime/session-jar.ts";
 import type { CookieSigner } from "./cookie-signer.ts";
 
 export type { CookieOptions, Cookies } from "../../runtime/cookies.ts";
@@ -21,11 +19,36 @@ export function cookieDefaults(secure: boolean) {
   return { httpOnly: true, sameSite: "lax", path: "/", secure } as const;
 }
 
+/** What sessions (src/server/sessions/) get of a request's jar beyond the public `Cookies`. */
+export interface SessionAccess {
+  /** The request's method (GET unless given): a HEAD shows no page, so it reads no flash value. */
+  readonly method: string;
+  /** Whether cookies are Secure unless a call says otherwise: a session cookie's name depends on it. */
+  readonly secure: boolean;
+  /** A value signed for `purpose`, which never verifies as a `getSigned` value nor the other way round. */
+  getSigned(name: string, purpose: string): Promise<string | undefined>;
+  setSigned(name: string, value: string, purpose: string, options?: CookieOptions): Promise<void>;
+  /**
+   * The sessions opened on this jar, by cookie name, with what keeps each: a layout's loader and a page's share
+   * them. A jar made again (cookiesAsNow) starts with none, so they are read again from the cookies it holds.
+   */
+  readonly opened: Map<string, { readonly kind: object; readonly session: Promise<unknown> }>;
+}
+
+interface ServerSide {
+  readonly sessions: SessionAccess;
+  /** A function that makes the jar again as it is now (cookiesAsNow). */
+  remake(): () => Cookies;
+}
+
+const SERVER_SIDE = Symbol("brisk.jar");
+
+function serverSideOf(cookies: Cookies): ServerSide | undefined {
+  return (cookies as { readonly [SERVER_SIDE]?: ServerSide })[SERVER_SIDE];
+}
+
 /** One set or delete, as the jar made it: replayed on a jar made again (cookiesAsNow). */
 type Change = (jar: Bun.CookieMap) => void;
-
-/** For each jar, what makes it again with the changes made so far. */
-const remakes = new WeakMap<Cookies, () => () => Cookies>();
 
 /**
  * A function that makes the jar again as it is now: the request's cookies with the changes made so far and none
@@ -33,9 +56,14 @@ const remakes = new WeakMap<Cookies, () => () => Cookies>();
  * set there with it.
  */
 export function cookiesAsNow(cookies: Cookies): () => Cookies {
-  const remake = remakes.get(cookies);
-  if (!remake) throw new TypeError("cookies: not a jar createCookies made");
-  return remake();
+  const side = serverSideOf(cookies);
+  if (!side) throw new TypeError("cookies: not a jar createCookies made");
+  return side.remake();
+}
+
+/** What sessions get of a jar createCookies made; undefined for any other `Cookies`, a copy of one included. */
+export function sessionAccessOf(cookies: Cookies): SessionAccess | undefined {
+  return serverSideOf(cookies)?.sessions;
 }
 
 export function createCookies(cookieHeader: string | null, options: CookieSettings, method = "GET"): Cookies {
@@ -58,11 +86,11 @@ function jarWith(cookieHeader: string | null, options: CookieSettings, method: s
     return options.signer;
   };
   const set = (name: string, value: string, extra: CookieOptions = {}) => change((to) => to.set(name, value, { ...defaults, ...extra }));
-  const getSigned = async (name: string, purpose?: SignaturePurpose) => {
+  const getSigned = async (name: string, purpose?: string) => {
     const value = jar.get(name);
     return value === null ? undefined : signer().verify(value, name, purpose);
   };
-  const setSigned = async (name: string, value: string, purpose?: SignaturePurpose, extra?: CookieOptions) => {
+  const setSigned = async (name: string, value: string, purpose?: string, extra?: CookieOptions) => {
     set(name, await signer().sign(value, name, purpose), extra);
   };
   const cookies: Cookies = {
@@ -75,10 +103,13 @@ function jarWith(cookieHeader: string | null, options: CookieSettings, method: s
     },
     setCookieHeaders: () => jar.toSetCookieHeaders(),
   };
-  attachSessionJar(cookies, { method, secure: options.secure, getSigned, setSigned });
-  remakes.set(cookies, () => {
-    const kept = [...changes];
-    return () => jarWith(cookieHeader, options, method, kept);
-  });
-  return cookies;
+  const side: ServerSide = {
+    sessions: { method, secure: options.secure, getSigned, setSigned, opened: new Map() },
+    remake() {
+      const kept = [...changes];
+      return () => jarWith(cookieHeader, options, method, kept);
+    },
+  };
+  // Not enumerable: a copy of the jar (`{ ...cookies }`) is no request's jar.
+  return Object.defineProperty(cookies, SERVER_SIDE, { value: side });
 }

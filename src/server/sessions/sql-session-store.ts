@@ -9,7 +9,7 @@
 // tests agree on them whatever the database's clock says.
 import { SQL } from "bun";
 import type { Logger } from "../../runtime/app-server.ts";
-import type { SessionStore } from "../../runtime/store-session.ts";
+import type { SessionStore } from "./store-session.ts";
 import { stdoutLogger } from "../monitoring/logger.ts";
 import { sessionTable, type SessionRows } from "./session-table.ts";
 

@@ -11,7 +11,7 @@
 // `store` is the app's, over its database (see SessionStore). A session's data goes to it as JSON text; the
 // age is checked here on every read (maxAge, 14 days unless given, from the issue), so a record the store
 // has not purged yet is refused all the same.
-import type { Cookies } from "./cookies.ts";
+import type { Cookies } from "../../runtime/cookies.ts";
 import {
   parseSessionState,
   requestSession,
@@ -66,8 +66,8 @@ export function createSessionStorage<Values extends SessionValues = SessionValue
   sessionMaxAge(maxAge);
   const storage: SessionStorage<Values, Flash> = {
     getSession: (cookies) =>
-      requestSession(cookies, { name, kind: storage, maxAge }, (jar): SessionBackend<Kept> => {
-        const cookie = sessionCookie(cookies, jar, name, cookieOptions);
+      requestSession(cookies, { name, kind: storage, maxAge }, (access): SessionBackend<Kept> => {
+        const cookie = sessionCookie(cookies, access, name, cookieOptions);
         // The record this request's session is kept in; undefined until it holds a value.
         let id: string | undefined;
         const dropRecord = async () => {

@@ -4,9 +4,15 @@
 // under the name it had before (plain `session`) is read while the new one is absent, so a sign-in survives the
 // upgrade, and moved by the next write. A session kept whole in its cookie is encoded here too, within the 4 KB
 // a browser keeps.
-import type { CookieOptions, Cookies } from "./cookies.ts";
-import type { SessionJar, SignaturePurpose } from "./session-jar.ts";
+import type { CookieOptions, Cookies } from "../../runtime/cookies.ts";
+import type { SessionAccess } from "../cookies/cookies.ts";
 import { parseSessionState, secondsUntil, type SessionState } from "./session.ts";
+
+/**
+ * What a signature is for, part of what it covers: a session's data in its cookie, the id of one kept in a store,
+ * or the flash values of a stored kind of session that holds nothing else yet.
+ */
+export type SignaturePurpose = "brisk-session/1" | "brisk-session-id/1" | "brisk-session-flash/1";
 
 export interface SessionCookie {
   /** The name on the wire: what a browser sends and a size is counted with. */
@@ -34,8 +40,8 @@ function wireName(name: string, options: Omit<CookieOptions, "maxAge" | "expires
 }
 
 /** The session cookie `name` (as the app names it) of a request's jar, written with `options`. */
-export function sessionCookie(cookies: Cookies, jar: SessionJar, name: string, options: Omit<CookieOptions, "maxAge" | "expires">): SessionCookie {
-  const wire = wireName(name, options, jar.secure);
+export function sessionCookie(cookies: Cookies, access: SessionAccess, name: string, options: Omit<CookieOptions, "maxAge" | "expires">): SessionCookie {
+  const wire = wireName(name, options, access.secure);
   // Only while the request still carries it: a cookie under the old name that nothing expires lingers.
   let old = wire !== name && cookies.get(name) !== undefined ? name : undefined;
   const fromOld = old !== undefined && cookies.get(wire) === undefined;
@@ -48,9 +54,9 @@ export function sessionCookie(cookies: Cookies, jar: SessionJar, name: string, o
     get moving() {
       return fromOld && old !== undefined;
     },
-    read: (purpose) => jar.getSigned(fromOld ? name : wire, purpose),
+    read: (purpose) => access.getSigned(fromOld ? name : wire, purpose),
     async write(value, purpose, expires) {
-      await jar.setSigned(wire, value, purpose, { ...options, maxAge: secondsUntil(expires) });
+      await access.setSigned(wire, value, purpose, { ...options, maxAge: secondsUntil(expires) });
       dropOld();
     },
     delete() {

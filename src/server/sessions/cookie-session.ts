@@ -3,7 +3,7 @@
 // session purpose only, so no `setSigned` value reads as a session and a session never reads as `getSigned`.
 // Stateless: signing out deletes the cookie, but a copy taken before keeps working until its maxAge; an app
 // that must end sessions on the server keeps them in its store (createSessionStorage in brisk/server).
-import type { Cookies } from "./cookies.ts";
+import type { Cookies } from "../../runtime/cookies.ts";
 import { requestSession, signedInUser, type Session, type SessionOptions, type SessionValues } from "./session.ts";
 import { sessionCookie, stateFromCookie, stateToCookie } from "./session-cookie.ts";
 
@@ -20,8 +20,8 @@ export function getSession<Values extends SessionValues = SessionValues, Flash e
   options: SessionOptions = {},
 ): Promise<Session<Values, Flash>> {
   const { name = "session", maxAge, ...cookieOptions } = options;
-  return requestSession(cookies, { name, kind: COOKIE_KEPT, maxAge }, (jar) => {
-    const cookie = sessionCookie(cookies, jar, name, cookieOptions);
+  return requestSession(cookies, { name, kind: COOKIE_KEPT, maxAge }, (access) => {
+    const cookie = sessionCookie(cookies, access, name, cookieOptions);
     return {
       read: async () => stateFromCookie(await cookie.read("brisk-session/1")),
       encode: (state) => stateToCookie(cookie.name, state),

@@ -3,9 +3,9 @@
 // cookie holds (createSessionStorage; flash values alone stay in the cookie). Values, flash values read once,
 // sign-in's renew, sign-out's destroy, and the age past which a session is no session, checked here whatever
 // the browser kept.
-import type { CookieOptions, Cookies } from "./cookies.ts";
-import { unauthorized } from "./outcome.ts";
-import { sessionJarOf, type SessionJar } from "./session-jar.ts";
+import type { CookieOptions, Cookies } from "../../runtime/cookies.ts";
+import { unauthorized } from "../../runtime/outcome.ts";
+import { sessionAccessOf, type SessionAccess } from "../cookies/cookies.ts";
 
 /** What a session holds, by key. Values go through JSON: a `Date` comes back as its string. */
 export type SessionValues = Record<string, unknown>;
@@ -100,33 +100,27 @@ function isBag(value: unknown): value is SessionValues {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A request's sessions, by cookie name, on its one cookie jar: a layout's loader and a page's share them. */
-const requestSessions = new WeakMap<Cookies, Map<string, { kind: object; session: Promise<Session> }>>();
-
 /**
- * The session of this request in the cookie `name`, opened once over the backend `keep` makes for the request's
- * jar, and refused past `maxAge` seconds (14 days unless given): later calls get the same session. `kind` is
- * what keeps it (the cookie, or a storage); a second kind asking for the same cookie is the app's mistake.
+ * The session of this request in the cookie `name`, opened once on the request's jar over the backend `keep`
+ * makes for it, and refused past `maxAge` seconds (14 days unless given): later calls get the same session. `kind`
+ * is what keeps it (the cookie, or a storage); a second kind asking for the same cookie is the app's mistake.
  */
 export function requestSession<Values extends SessionValues, Flash extends SessionValues, Payload>(
   cookies: Cookies,
   { name, kind, maxAge }: { name: string; kind: object; maxAge: number | undefined },
-  keep: (jar: SessionJar) => SessionBackend<Payload>,
+  keep: (access: SessionAccess) => SessionBackend<Payload>,
 ): Promise<Session<Values, Flash>> {
-  let byName = requestSessions.get(cookies);
-  if (!byName) requestSessions.set(cookies, (byName = new Map()));
-  let held = byName.get(name);
+  const access = sessionAccessOf(cookies);
+  if (!access) return Promise.reject(new TypeError("session: these cookies are not a request's (a loader's or an action's ctx.cookies, or requestCookies(request))"));
+  let held = access.opened.get(name);
   if (!held) {
-    // A throw while opening (cookies that are not a request's, a store that is down) rejects, as the rest does.
-    const session = new Promise<Session>((resolve) => {
-      const jar = sessionJarOf(cookies);
-      resolve(openSession(keep(jar), sessionMaxAge(maxAge), jar.method));
-    });
-    byName.set(name, (held = { kind, session }));
+    // A throw while opening (a maxAge that is no lifetime, a store that is down) rejects, as the rest does.
+    const session = new Promise<Session>((resolve) => resolve(openSession(keep(access), sessionMaxAge(maxAge), access.method)));
+    access.opened.set(name, (held = { kind, session }));
   } else if (held.kind !== kind) {
     return Promise.reject(new TypeError(`session: the ${name} cookie already holds another kind of session in this request`));
   }
-  return held.session as unknown as Promise<Session<Values, Flash>>;
+  return held.session as Promise<Session<Values, Flash>>;
 }
 
 /** The signed-in visitor, the session's `user` as read; without one, `unauthorized()` (401 page or 401 JSON). */
