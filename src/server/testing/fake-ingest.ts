@@ -73,116 +73,129 @@ function okReply(): Response {
 }
 
 export async function startFakeIngest(options: { port?: number } = {}): Promise<FakeIngest> {
-  const received: ReceivedRequest[] = [];
-  /** The checks of pending waitFor calls, run on each arrival. */
-  const arrivals = new Set<() => void>();
-  let mode: Mode = { kind: "up" };
-  // Responses held back by "slow" mode; stop() releases them so the server can close.
-  const held = new Set<() => void>();
-  let server: Server<undefined> | undefined;
-
-  function hold(delayMs: number | undefined): Promise<Response> {
-    return new Promise((resolve) => {
-      const release = () => {
-        held.delete(release);
-        clearTimeout(timer);
-        resolve(okReply());
-      };
-      const timer = delayMs === undefined ? undefined : setTimeout(release, delayMs);
-      held.add(release);
-    });
-  }
-
-  async function respond(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const body = new Uint8Array(await request.arrayBuffer());
-    received.push({
-      method: request.method,
-      path: url.pathname,
-      search: url.search,
-      headers: new Headers(request.headers),
-      body,
-      text: decoder.decode(body),
-    });
-    for (const check of [...arrivals]) check();
-    if (mode.kind === "slow") return hold(mode.delayMs);
-    if (mode.kind === "status") {
-      const { status, headers, body: replyBody } = mode.reply;
-      return new Response(replyBody ?? null, { status, headers });
-    }
-    return okReply();
-  }
-
-  function listen(port: number): Server<undefined> {
-    return Bun.serve({ hostname: "127.0.0.1", port, fetch: respond });
-  }
-
-  async function close(): Promise<void> {
-    for (const release of [...held]) release();
-    await server?.stop(true);
-    server = undefined;
-  }
-
-  server = listen(options.port ?? 0);
-  const port = server.port!;
-  const url = `http://127.0.0.1:${port}`;
-
-  function envelopes(): Envelope[] {
-    const parsed: Envelope[] = [];
-    for (const { body } of received) {
-      try {
-        parsed.push(parseEnvelope(body));
-      } catch {
-        // Not an envelope (a test sent raw bytes): nothing to report.
-      }
-    }
-    return parsed;
-  }
-
-  function items(type: string): unknown[] {
-    return envelopes().flatMap(([, all]) => (all as Array<[{ type: string }, unknown]>).flatMap(([header, payload]) => (header.type === type ? [payload] : [])));
-  }
-
-  async function setMode(kind: "up" | "slow" | "status" | "down", arg?: { delayMs?: number } | StatusReply) {
-    if (kind === "down") return close();
-    if (kind === "status") mode = { kind, reply: arg as StatusReply };
-    else if (kind === "slow") mode = { kind, delayMs: (arg as { delayMs?: number } | undefined)?.delayMs };
-    else mode = { kind };
-    server ??= listen(port);
-  }
-
+  const ingest: IngestState = { received: [], arrivals: new Set(), mode: { kind: "up" }, held: new Set(), server: undefined, port: 0 };
+  ingest.server = listen(ingest, options.port ?? 0);
+  const port = (ingest.port = ingest.server.port!);
+  const { received } = ingest;
   return {
-    url,
+    url: `http://127.0.0.1:${port}`,
     port,
     received,
     dsn: (projectId = "42", key = "publickey", pathPrefix = "") =>
       `http://${key}@127.0.0.1:${port}${pathPrefix ? `/${pathPrefix}` : ""}/${projectId}`,
-    setMode,
+    setMode: (kind: ModeName, arg?: ModeOptions) => setMode(ingest, kind, arg),
     reset() {
       received.length = 0;
-      return setMode("up");
+      return setMode(ingest, "up");
     },
-    envelopes,
-    events: () => items("event") as Event[],
-    items,
-    waitFor(until, timeoutMs = 2_000) {
-      const done = typeof until === "number" ? () => received.length >= until : until;
-      if (done()) return Promise.resolve();
-      const expected = typeof until === "number" ? `${until} requests` : "the requests waited for";
-      return new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (!done()) return;
-          clearTimeout(timer);
-          arrivals.delete(check);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          arrivals.delete(check);
-          reject(new Error(`fake ingest: expected ${expected} within ${timeoutMs} ms, got ${received.length}`));
-        }, timeoutMs);
-        arrivals.add(check);
-      });
-    },
-    stop: close,
+    envelopes: () => envelopes(received),
+    events: () => items(received, "event") as Event[],
+    items: (type) => items(received, type),
+    waitFor: (until, timeoutMs = 2_000) => waitFor(ingest, until, timeoutMs),
+    stop: () => close(ingest),
   };
+}
+
+/** What the listener and the test's calls share. */
+interface IngestState {
+  readonly received: ReceivedRequest[];
+  /** The checks of pending waitFor calls, run on each arrival. */
+  readonly arrivals: Set<() => void>;
+  mode: Mode;
+  /** Responses held back by "slow" mode; stop() releases them so the server can close. */
+  readonly held: Set<() => void>;
+  /** The listener; none while "down". */
+  server: Server<undefined> | undefined;
+  /** The port it listens on, kept for "up" after "down". */
+  port: number;
+}
+
+type ModeName = Mode["kind"] | "down";
+type ModeOptions = { delayMs?: number } | StatusReply;
+
+function listen(ingest: IngestState, port: number): Server<undefined> {
+  return Bun.serve({ hostname: "127.0.0.1", port, fetch: (request) => respond(ingest, request) });
+}
+
+async function respond(ingest: IngestState, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const body = new Uint8Array(await request.arrayBuffer());
+  ingest.received.push({
+    method: request.method,
+    path: url.pathname,
+    search: url.search,
+    headers: new Headers(request.headers),
+    body,
+    text: decoder.decode(body),
+  });
+  for (const check of [...ingest.arrivals]) check();
+  const { mode } = ingest;
+  if (mode.kind === "slow") return hold(ingest, mode.delayMs);
+  if (mode.kind === "status") {
+    const { status, headers, body: replyBody } = mode.reply;
+    return new Response(replyBody ?? null, { status, headers });
+  }
+  return okReply();
+}
+
+function hold(ingest: IngestState, delayMs: number | undefined): Promise<Response> {
+  return new Promise((resolve) => {
+    const release = () => {
+      ingest.held.delete(release);
+      clearTimeout(timer);
+      resolve(okReply());
+    };
+    const timer = delayMs === undefined ? undefined : setTimeout(release, delayMs);
+    ingest.held.add(release);
+  });
+}
+
+async function close(ingest: IngestState): Promise<void> {
+  for (const release of [...ingest.held]) release();
+  await ingest.server?.stop(true);
+  ingest.server = undefined;
+}
+
+async function setMode(ingest: IngestState, kind: ModeName, arg?: ModeOptions): Promise<void> {
+  if (kind === "down") return close(ingest);
+  if (kind === "status") ingest.mode = { kind, reply: arg as StatusReply };
+  else if (kind === "slow") ingest.mode = { kind, delayMs: (arg as { delayMs?: number } | undefined)?.delayMs };
+  else ingest.mode = { kind };
+  ingest.server ??= listen(ingest, ingest.port);
+}
+
+function envelopes(received: ReceivedRequest[]): Envelope[] {
+  const parsed: Envelope[] = [];
+  for (const { body } of received) {
+    try {
+      parsed.push(parseEnvelope(body));
+    } catch {
+      // Not an envelope (a test sent raw bytes): nothing to report.
+    }
+  }
+  return parsed;
+}
+
+function items(received: ReceivedRequest[], type: string): unknown[] {
+  return envelopes(received).flatMap(([, all]) => (all as Array<[{ type: string }, unknown]>).flatMap(([header, payload]) => (header.type === type ? [payload] : [])));
+}
+
+function waitFor(ingest: IngestState, until: number | (() => boolean), timeoutMs: number): Promise<void> {
+  const { received, arrivals } = ingest;
+  const done = typeof until === "number" ? () => received.length >= until : until;
+  if (done()) return Promise.resolve();
+  const expected = typeof until === "number" ? `${until} requests` : "the requests waited for";
+  return new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (!done()) return;
+      clearTimeout(timer);
+      arrivals.delete(check);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      arrivals.delete(check);
+      reject(new Error(`fake ingest: expected ${expected} within ${timeoutMs} ms, got ${received.length}`));
+    }, timeoutMs);
+    arrivals.add(check);
+  });
 }
