@@ -14,11 +14,12 @@ import { parseConfig } from "../src/server/config/config.ts";
 import { createApp, pageHandlerDeps } from "../src/server/create-app.ts";
 import { loadClientAssets } from "../src/server/assets/assets.ts";
 import { compressed } from "../src/server/http/compress.ts";
-import { hostCheckPlugin } from "../src/server/http/host-check.ts";
-import { createSecurityHeaders, securityHeadersPlugin } from "../src/server/http/security-headers.ts";
+import { createSecurityHeaders } from "../src/server/http/security-headers.ts";
 import { batchedLogger } from "../src/server/monitoring/logger.ts";
-import { logLine, requestLogPlugin } from "../src/server/monitoring/request-log.ts";
-import { requestScopePlugin } from "../src/server/monitoring/request-scope.ts";
+import { logRequest } from "../src/server/monitoring/request-log.ts";
+import { requestScope } from "../src/server/monitoring/request-scope.ts";
+import type { RequestMonitor } from "../src/server/request/monitor.ts";
+import { requestPipeline } from "../src/server/pipeline.ts";
 import { createRequestContext } from "../src/server/request/context.ts";
 import { initServerSentry } from "../src/server/monitoring/sentry.ts";
 import { handlePage } from "../src/server/pages/pages.ts";
@@ -55,19 +56,33 @@ try {
   const drain = async (response: Response) => void (await response.arrayBuffer());
   const itemsData = app.routes.find((r) => r.path === "/items")!.loader!({} as never);
   const html = await (await handlePage(createRequestContext(get(), { cookies: deps.cookies }), deps)).text();
-  // Elysia apps around a handler that answers a fixed page at once: Elysia alone, then with Brisk's plugins.
+  // Elysia apps around a handler that answers a fixed page at once: Elysia alone, then in Brisk's request pipeline.
   const answer = () => new Response("<p>x</p>", { headers: { "content-type": "text/html" } });
   const route = (elysia: AnyElysia) => elysia.all("*", answer, { parse: "none" });
   const bareElysia = route(new Elysia());
-  const plugins = (elysia: AnyElysia) => elysia.use(securityHeadersPlugin(security)).use(requestLogPlugin(log, { trustIncomingId: config.trustProxy, cookies: deps.cookies })).use(hostCheckPlugin());
-  const withPlugins = route(plugins(new Elysia()));
-  const withScope = route(plugins(new Elysia().use(requestScopePlugin(monitoring.monitor))));
+  const piped = (monitor?: RequestMonitor) =>
+    route(
+      new Elysia().wrap(
+        requestPipeline({
+          context: { trustIncomingId: config.trustProxy, cookies: deps.cookies },
+          prerendered: () => undefined,
+          scope: requestScope(monitor, () => null),
+          headers: Object.entries(security.common),
+          log,
+        }),
+      ),
+    );
+  const withPipeline = piped();
+  const withScope = piped(monitoring.monitor);
 
   /** One request's worth of a layer; the figure is its time less that of `baseline` (the request made, nothing else). */
   const cases: Record<string, () => unknown> = {
     baseline: () => get(),
     "request record (id, path, start)": () => createRequestContext(get()),
-    "log line (JSON, batched write)": () => log(logLine(createRequestContext(get()), 200)),
+    "log line (JSON, batched write)": () => {
+      const request = get();
+      logRequest(log, createRequestContext(request), 200, request.signal);
+    },
     "CSP nonce and HTML headers": () => {
       const nonce = security.nonce();
       return new Response("x", { headers: security.html(nonce) });
@@ -88,8 +103,8 @@ try {
     "signature check (HMAC)": async () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).getSigned(SESSION_COOKIE),
     "fixed answer, no framework": async () => answer(),
     "fixed answer on bare Elysia": () => bareElysia.handle(get()),
-    "fixed answer, Brisk's plugins (host check, record, log, header hooks)": () => withPlugins.handle(get()),
-    "fixed answer, those plugins and Sentry's request scope": () => withScope.handle(get()),
+    "fixed answer, Brisk's request pipeline (host check, context, headers, log)": () => withPipeline.handle(get()),
+    "fixed answer, that pipeline with Sentry's request scope": () => withScope.handle(get()),
     "Sentry scope and session": () => {
       const request = get();
       const record = createRequestContext(request);

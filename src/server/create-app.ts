@@ -1,6 +1,7 @@
-// create-app.ts: createApp(config, app) assembles the server from one plugin per concern, around the app it is given.
+// create-app.ts: createApp(config, app) assembles the server: the request pipeline, wrapped around one route
+// plugin per concern, and the app it is given.
 import type { Server } from "bun";
-import { Elysia, type AnyElysia } from "elysia";
+import { Elysia } from "elysia";
 import type { AppDefinition } from "../runtime/app-definition.ts";
 import { routeTree } from "../runtime/route-tree.ts";
 import type { ClientConfig } from "../runtime/page-payload.ts";
@@ -10,7 +11,6 @@ import { assetsPlugin, loadClientAssets, type ClientAssets } from "./assets/asse
 import { publicDsn, type Config } from "./config/config.ts";
 import type { CookieSigner } from "./cookies/cookie-signer.ts";
 import { errorResponse } from "./error-response.ts";
-import { hostCheckPlugin } from "./http/host-check.ts";
 import { text } from "./request/responses.ts";
 import { stdoutLogger, type Logger } from "./monitoring/logger.ts";
 import { TRACING_MODULE } from "./assets/manifest.ts";
@@ -26,11 +26,11 @@ import { createRenderPlaces, type RenderPlaces } from "./pages/render-limit.ts";
 import { bodyPaceOf } from "./bodies/request-body.ts";
 import { createPublicFileHandler, type PublicFiles } from "./assets/public-files.ts";
 import { type RequestMonitor } from "./request/monitor.ts";
-import { requestScopePlugin } from "./monitoring/request-scope.ts";
-import { requestLogPlugin } from "./monitoring/request-log.ts";
-import type { CaptureError, ContextOptions } from "./request/context.ts";
-import { prerenderedCheck, prerenderedPlugin } from "./prerender/prerendered-plugin.ts";
-import { createSecurityHeaders, securityHeadersPlugin, type SecurityHeaders } from "./http/security-headers.ts";
+import { requestScope } from "./monitoring/request-scope.ts";
+import type { CaptureError } from "./request/context.ts";
+import { prerenderedStep } from "./prerender/prerendered-step.ts";
+import { createSecurityHeaders, type SecurityHeaders } from "./http/security-headers.ts";
+import { requestPipeline } from "./pipeline.ts";
 
 export interface AppDeps {
   /** The client build; loaded from dist/client (or the binary) when omitted. */
@@ -138,17 +138,15 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads, renders });
   // Development renders every page: the code behind it changes.
   const prerendered = config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, builtPages(assets)) : undefined;
-  // Asked per request, once the server has all its routes.
-  // Every request's context is made with these, by whichever of the first hooks asks for it first.
-  const context: ContextOptions = { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies };
-  const isPrerendered = prerenderedCheck((): AnyElysia["routes"] => server.routes, prerendered, context);
+  const pipeline = requestPipeline({
+    context: { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies },
+    prerendered: prerenderedStep(prerendered, { routes: () => server.routes, publicFiles: deps.publicFiles ?? assets.publicFiles }),
+    scope: requestScope(deps.monitor, () => server.server),
+    headers: Object.entries(security.common),
+    log,
+  });
   const server = new Elysia({ name: "brisk" })
-    .use(requestScopePlugin(deps.monitor, isPrerendered))
-    .use(securityHeadersPlugin(security))
-    .use(requestLogPlugin(log, context))
-    // After the request log's first hook, which makes the request's record.
-    .use(prerenderedPlugin(prerendered, { isPrerendered, publicFiles: deps.publicFiles ?? assets.publicFiles, log }))
-    .use(hostCheckPlugin())
+    .wrap(pipeline)
     .onError({ as: "global" }, function respondToError({ request, error, code, route }) {
       return errorResponse({ request, error, code, route }, capture);
     })

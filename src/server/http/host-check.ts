@@ -1,6 +1,5 @@
 // host-check.ts: refuses (400) a request whose Host header gives no URL to route by: missing, repeated, or too
 // short for Elysia; and tells whether a Host names the development server (DNS rebinding).
-import { Elysia } from "elysia";
 import { text } from "../request/responses.ts";
 
 /**
@@ -21,12 +20,10 @@ export function hostProblem(request: Request): string | undefined {
   return undefined;
 }
 
-/** Runs before every handler; the request still gets its log line, with the path it really asked for. */
-export function hostCheckPlugin() {
-  return new Elysia({ name: "brisk:host-check" }).onBeforeHandle({ as: "global" }, function checkHost({ request }) {
-    const problem = hostProblem(request);
-    if (problem) return text(400, problem);
-  });
+/** The 400 for a request no URL can be routed by, before anything reads its body or routes it. */
+export function hostRefusal(request: Request): Response | undefined {
+  const problem = hostProblem(request);
+  return problem === undefined ? undefined : text(400, problem);
 }
 
 /** The loopback names and addresses: a HOST among them keeps the development server on this machine. */

@@ -1,13 +1,11 @@
 // security-headers.ts: the security headers of every response, chosen in this one place.
-import { Elysia } from "elysia";
 import type { Config } from "../config/config.ts";
-import { addHeaders } from "../request/headers.ts";
 
 /** Where browsers send CSP violation reports; the monitoring plugin forwards them to Sentry. */
 export const CSP_REPORT_PATH = "/monitoring/csp";
 
 export interface SecurityHeaders {
-  /** On every response: assets, page data, the tunnel, health. */
+  /** On every response: assets, page data, the tunnel, health (the request pipeline adds those a response lacks). */
   readonly common: Readonly<Record<string, string>>;
   /** A fresh nonce for one HTML response. */
   nonce(): string;
@@ -40,16 +38,6 @@ const DOCUMENT = {
     "accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), usb=(), xr-spatial-tracking=()",
   "cross-origin-opener-policy": "same-origin",
 } as const;
-
-/** Puts the common headers on every response, whichever plugin answers it. */
-export function securityHeadersPlugin(security: SecurityHeaders) {
-  const entries = Object.entries(security.common);
-  // Destructured: Elysia reads a hook's parameters to decide what to prepare, and a whole `ctx` handed on
-  // makes it parse every request's cookies and copy every Response (see headers.ts).
-  return new Elysia({ name: "brisk:security-headers" }).mapResponse({ as: "global" }, ({ responseValue, set }) =>
-    addHeaders({ responseValue, set }, entries),
-  );
-}
 
 export interface SecurityOptions {
   /** Who may frame the pages (CSP frame-ancestors sources, e.g. `'self'`); no one when omitted. */

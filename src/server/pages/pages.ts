@@ -103,7 +103,7 @@ export function pagesPlugin(deps: PageDeps) {
       }
       const target = pageTarget(record);
       if (target instanceof Response) return target;
-      // A prerendered page never gets here: it is answered before routing (prerendered-plugin.ts).
+      // A prerendered page never gets here: the pipeline answers it before routing (prerendered-step.ts).
       const render = () => monitorPage(deps.monitor, request, record, () => renderTarget(record, target, deps));
       return deps.renders.run(request, record, render) ?? shedPage(target.isData, deps.security, record);
     },

@@ -23,8 +23,6 @@ export interface PageStore {
 export interface PrerenderedResponses {
   /** The prerendered response for a GET or HEAD of `url` (a document, or with `data` its page data), if any. */
   response(request: Request, url: URL, record: RequestRecord, data: boolean): Response | undefined;
-  /** Whether `response` has a prerendered response for `url`. */
-  has(url: URL, data: boolean): boolean;
 }
 
 interface ServeDeps {
@@ -125,23 +123,14 @@ export function servePrerendered(store: PageStore, deps: ServeDeps, config: stri
     return notFound;
   }
 
-  // A request asks `has` and then `response` of the same URL, one right after the other: the second call
-  // takes the first's result rather than matching an unmatched path against every route again.
-  let last: { url: URL; data: boolean; found: PrerenderedRoute | PrerenderedPage | undefined } | undefined;
-  function lookup(url: URL, data: boolean): PrerenderedRoute | PrerenderedPage | undefined {
-    if (last?.url !== url || last.data !== data) last = { url, data, found: find(url, data) };
-    return last.found;
-  }
-
   return {
     response(request, url, record, data) {
-      const found = lookup(url, data);
+      const found = find(url, data);
       if (!found) return undefined;
       if (!("document" in found)) return documentResponse(request, url, record, found, headersOf, deps.security, config);
       record.route = url.pathname;
       store.served(url.pathname, record);
       return data ? dataResponse(request, record, found.data, headersOf) : documentResponse(request, url, record, found.document, headersOf, deps.security, config);
     },
-    has: (url, data) => lookup(url, data) !== undefined,
   };
 }

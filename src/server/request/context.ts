@@ -1,6 +1,6 @@
-// context.ts: one request as every concern of the server knows it, made at its first hook: its id and record (what
-// its log line says), the page its URL asks for, whether a prerendered page serves it, and its cookies. Elysia hands
-// each hook the bare Request, so this is the one table from a Request to its context.
+// context.ts: one request as every concern of the server knows it, made first by the request pipeline: its id and
+// record (what its log line says), the page its URL asks for, and its cookies. Elysia hands each hook the bare
+// Request, so this is the one table from a Request to its context.
 import type { Cookies } from "../../runtime/cookies.ts";
 import { cookiesAsNow, createCookies, type CookieSettings } from "../cookies/cookies.ts";
 import { digestOf, newDigest, rememberDigest } from "./digest.ts";
@@ -73,8 +73,6 @@ export interface RequestContext extends RequestRecord {
   readonly options: ContextOptions;
   /** The page the URL asks for, or the 4xx for one no page can answer: parsed once (page-target.ts). */
   target?: PageTarget | Response;
-  /** Whether a prerendered page serves it: decided once, asked by the request's scope and its first hook. */
-  prerendered?: boolean;
   /** Its cookie jar, made when first read (cookiesOf): one for the pages and API routes of the request. */
   jar?: Cookies;
   /** An API route's middleware chain under way: api-chain.ts's own record, whose shape nothing here reads. */
@@ -101,7 +99,7 @@ const contexts = new WeakMap<Request, RequestContext>();
 
 /**
  * The context of a request, made on first use with the server's options: every hook and handler of one request
- * shares it. The server's first hooks make it (request-log.ts, and the request's scope before them).
+ * shares it. The request pipeline makes it first (pipeline.ts); a bare request (a test's, the bench's) makes its own.
  */
 export function contextOf(request: Request, options?: ContextOptions): RequestContext {
   let context = contexts.get(request);

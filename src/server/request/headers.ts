@@ -1,6 +1,5 @@
 // headers.ts: how headers get onto a response: the app's on a page's response, and the framework's own on
-// whatever a handler returned.
-import type { Context } from "elysia";
+// whatever the routing answered.
 
 /**
  * A page's response headers: the framework's own, then those the app's loader or action set (Cache-Control,
@@ -29,22 +28,11 @@ export function addAppHeaders(headers: Headers, app: ReadonlyArray<readonly [str
 }
 
 /**
- * Adds headers to whatever a handler returned, from a global Elysia hook. On a Response the headers go onto
- * the Response itself: headers left in Elysia's `set` make it copy the Response, and a copied streamed page
- * loses Bun's direct stream and pays for every chunk again.
- *
- * A header the handler already chose is kept: a page, a prerendered page and the error response set X-Request-Id
- * themselves, while making their headers, and the request log's hook fills it in on every other response.
+ * Puts `headers` on a response that has none of those names: a page, a prerendered page and the error response
+ * set X-Request-Id themselves, while making their headers, and the request pipeline fills it in on the others.
  */
-export function addHeaders(
-  { responseValue, set }: { responseValue: unknown; set: Pick<Context["set"], "headers"> },
-  headers: Iterable<readonly [string, string]>,
-): void {
-  const target = responseValue instanceof Response ? responseValue.headers : undefined;
-  for (const [name, value] of headers) {
-    if (!target) set.headers[name] ??= value;
-    else if (!target.has(name)) target.set(name, value);
-  }
+export function addMissingHeaders(response: Response, headers: Iterable<readonly [string, string]>): void {
+  for (const [name, value] of headers) if (!response.headers.has(name)) response.headers.set(name, value);
 }
 
 /**

@@ -68,6 +68,12 @@ describe("a Host Bun could not make a URL of", () => {
     await refused("GET /healthz?x=1 HTTP/1.1\r\nHost: a b", "missing or invalid Host header", "/healthz");
     await refused("GET /search HTTP/1.1\r\nHost: a/b", "missing or invalid Host header", "/search");
   });
+
+  test("an API write is refused before any byte of its body is waited for", async () => {
+    // The body is announced and never sent: an answer at all means nothing read it first.
+    const head = "POST /api/notes HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 1000";
+    await refused(head, "more than one Host header", "/api/notes");
+  });
 });
 
 describe("isDevServerHost", () => {
