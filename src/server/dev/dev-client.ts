@@ -68,93 +68,102 @@ function styleUrls(assets: ClientAssets | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(files).map(([source, file]) => [source, ASSETS_PREFIX + file]));
 }
 
-export function createDevClient({ dir, build, load, sourceKey, entryUrl, importedDir, buildId }: DevClientOptions): DevClient {
-  let current: { assets: ClientAssets; outdir: string; key: string } | undefined;
-  let running: Promise<RebuildResult> | undefined;
-  let queued: Promise<RebuildResult> | undefined;
-
-  const good = () => {
-    if (!current) throw new Error("the client has not built yet");
-    return current;
-  };
-
-  /** After a restart for a server-only edit, the previous process's build is still good. */
-  async function previousBuild(key: string): Promise<string | undefined> {
-    for (const name of existsSync(dir) ? await readdir(dir) : []) {
-      if (!name.startsWith(BUILD_PREFIX)) continue;
-      const outdir = join(dir, name);
-      const saved = await readFile(join(outdir, KEY_FILE), "utf8").catch(() => undefined);
-      if (saved === key) return outdir;
-    }
-  }
-
-  async function keep(outdir: string, key: string): Promise<void> {
-    current = { assets: load(outdir), outdir, key };
-    // Older builds (and any left half-written by a process that restarted mid-build) go.
-    for (const name of await readdir(dir)) {
-      if (name.startsWith(BUILD_PREFIX) && join(dir, name) !== outdir) await rm(join(dir, name), { recursive: true, force: true });
-    }
-  }
-
-  async function buildOnce(): Promise<RebuildResult> {
-    const started = performance.now();
-    const before = styleUrls(current?.assets);
-    const key = await sourceKey();
-    const done = (outcome: "built" | "reused" | "unchanged"): RebuildResult => {
-      const after = styleUrls(good().assets);
-      const styles = Object.fromEntries(
-        Object.entries(before).flatMap(([source, url]) => (after[source] && after[source] !== url ? [[url, after[source]]] : [])),
-      );
-      return { ok: true, ms: Math.round(performance.now() - started), outcome, styles };
-    };
-    if (current?.key === key) return done("unchanged");
-    const reusable = current ? undefined : await previousBuild(key);
-    if (reusable) {
-      await keep(reusable, key);
-      return done("reused");
-    }
-    await mkdir(dir, { recursive: true });
-    const outdir = await mkdtemp(join(dir, BUILD_PREFIX));
-    try {
-      await build(outdir);
-      await writeFile(join(outdir, KEY_FILE), key);
-      await keep(outdir, key);
-      return done("built");
-    } catch (error) {
-      await rm(outdir, { recursive: true, force: true });
-      return { ok: false, error };
-    }
-  }
-
-  /** Files beside the build's own: source maps for the browser's devtools, and what components import. */
-  function sideFile(name: string) {
-    if (!current || name !== basename(name)) return undefined;
-    const path = name.endsWith(".map") ? join(current.outdir, name) : IMPORTED_ASSET.test(name) ? join(importedDir, name) : undefined;
-    if (!path || !existsSync(path)) return undefined;
-    return { body: new Uint8Array(readFileSync(path)), type: name.endsWith(".map") ? "application/json; charset=utf-8" : Bun.file(path).type };
-  }
-
+export function createDevClient(options: DevClientOptions): DevClient {
+  const client: DevClientState = { ...options, current: undefined, running: undefined, queued: undefined };
   return {
     assets: {
       get manifest() {
-        return { ...good().assets.manifest, buildId };
+        return { ...good(client).assets.manifest, buildId: client.buildId };
       },
       get entryUrl() {
-        return entryUrl();
+        return client.entryUrl();
       },
-      forMatch: (match) => good().assets.forMatch(match),
-      get: (name) => good().assets.get(name) ?? sideFile(name),
-      publicFiles: { find: (pathname) => good().assets.publicFiles.find(pathname) },
+      forMatch: (match) => good(client).assets.forMatch(match),
+      get: (name) => good(client).assets.get(name) ?? sideFile(client, name),
+      publicFiles: { find: (pathname) => good(client).assets.publicFiles.find(pathname) },
     },
-    rebuild() {
-      // Changes that arrive during a build need one more build after it, however many there were.
-      if (queued) return queued;
-      if (!running) return (running = buildOnce().finally(() => (running = undefined)));
-      queued = running.then(() => {
-        queued = undefined;
-        return this.rebuild();
-      });
-      return queued;
-    },
+    rebuild: () => rebuild(client),
   };
+}
+
+/** What the assets served and the builds share. */
+interface DevClientState extends DevClientOptions {
+  /** The newest good build, and the source key it was built from. */
+  current: { assets: ClientAssets; outdir: string; key: string } | undefined;
+  /** The build under way, and the one to run after it. */
+  running: Promise<RebuildResult> | undefined;
+  queued: Promise<RebuildResult> | undefined;
+}
+
+function good(client: DevClientState) {
+  if (!client.current) throw new Error("the client has not built yet");
+  return client.current;
+}
+
+function rebuild(client: DevClientState): Promise<RebuildResult> {
+  // Changes that arrive during a build need one more build after it, however many there were.
+  if (client.queued) return client.queued;
+  if (!client.running) return (client.running = buildOnce(client).finally(() => (client.running = undefined)));
+  client.queued = client.running.then(() => {
+    client.queued = undefined;
+    return rebuild(client);
+  });
+  return client.queued;
+}
+
+async function buildOnce(client: DevClientState): Promise<RebuildResult> {
+  const { dir } = client;
+  const started = performance.now();
+  const before = styleUrls(client.current?.assets);
+  const key = await client.sourceKey();
+  const done = (outcome: "built" | "reused" | "unchanged"): RebuildResult => {
+    const after = styleUrls(good(client).assets);
+    const styles = Object.fromEntries(
+      Object.entries(before).flatMap(([source, url]) => (after[source] && after[source] !== url ? [[url, after[source]]] : [])),
+    );
+    return { ok: true, ms: Math.round(performance.now() - started), outcome, styles };
+  };
+  if (client.current?.key === key) return done("unchanged");
+  const reusable = client.current ? undefined : await previousBuild(dir, key);
+  if (reusable) {
+    await keep(client, reusable, key);
+    return done("reused");
+  }
+  await mkdir(dir, { recursive: true });
+  const outdir = await mkdtemp(join(dir, BUILD_PREFIX));
+  try {
+    await client.build(outdir);
+    await writeFile(join(outdir, KEY_FILE), key);
+    await keep(client, outdir, key);
+    return done("built");
+  } catch (error) {
+    await rm(outdir, { recursive: true, force: true });
+    return { ok: false, error };
+  }
+}
+
+/** After a restart for a server-only edit, the previous process's build is still good. */
+async function previousBuild(dir: string, key: string): Promise<string | undefined> {
+  for (const name of existsSync(dir) ? await readdir(dir) : []) {
+    if (!name.startsWith(BUILD_PREFIX)) continue;
+    const outdir = join(dir, name);
+    const saved = await readFile(join(outdir, KEY_FILE), "utf8").catch(() => undefined);
+    if (saved === key) return outdir;
+  }
+}
+
+async function keep(client: DevClientState, outdir: string, key: string): Promise<void> {
+  client.current = { assets: client.load(outdir), outdir, key };
+  // Older builds (and any left half-written by a process that restarted mid-build) go.
+  for (const name of await readdir(client.dir)) {
+    if (name.startsWith(BUILD_PREFIX) && join(client.dir, name) !== outdir) await rm(join(client.dir, name), { recursive: true, force: true });
+  }
+}
+
+/** Files beside the build's own: source maps for the browser's devtools, and what components import. */
+function sideFile({ current, importedDir }: DevClientState, name: string) {
+  if (!current || name !== basename(name)) return undefined;
+  const path = name.endsWith(".map") ? join(current.outdir, name) : IMPORTED_ASSET.test(name) ? join(importedDir, name) : undefined;
+  if (!path || !existsSync(path)) return undefined;
+  return { body: new Uint8Array(readFileSync(path)), type: name.endsWith(".map") ? "application/json; charset=utf-8" : Bun.file(path).type };
 }
