@@ -15,17 +15,22 @@
 import { watch } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Elysia } from "elysia";
+import type { PublicFiles } from "../assets/public-files.ts";
+import type { writeRouteTypes } from "../build/route-types.ts";
 import type { Config } from "../config/config.ts";
 import { isDevServerHost, isLoopbackHost } from "../http/host-check.ts";
+import type { Logger } from "../monitoring/logger.ts";
+import type { ServerMonitoring } from "../monitoring/sentry.ts";
 import { text } from "../request/responses.ts";
 import { configOrExit } from "../startup-config.ts";
 import { CLIENT_SHELL_PATH, clientBundles, type ClientBundles } from "./client-bundle.ts";
 import clientShell from "./client.html";
+import type { DevClient } from "./dev-client.ts";
 import { describeError } from "./dev-page.ts";
 import { clientFailurePage, createDevReload, devReloadPlugin, type DevFailure, type DevReload } from "./dev-reload.ts";
 import { createEditQueue, type EditQueue } from "./edit-queue.ts";
 import { createHold, type Hold } from "./hold.ts";
-import type { ServerApp } from "./server-app.ts";
+import type { onlyServerSees, ServerApp, ServerAppBuilder } from "./server-app.ts";
 import { startLogs } from "./start-log.ts";
 
 const ROOT = resolve(import.meta.dir, "../../..");
@@ -105,7 +110,43 @@ function devRoot(app: DevApp, { config, reload, edits, bundles, hold }: Parts) {
  * is imported here, not above: a syntax error in it becomes the error page, and this process stays up to
  * serve it. bun --watch restarts us once the file is fixed.
  */
-async function loadApp(app: DevApp, { config, reload, edits }: Parts, firstBundle: Promise<unknown>): Promise<void> {
+async function loadApp(app: DevApp, parts: Parts, firstBundle: Promise<unknown>): Promise<void> {
+  const builds = await appBuilds(app, parts);
+  app.savedSinceBuild = builds.serverApp.saved;
+  app.handleEdits = (files) => handleEdits(builds, files);
+  parts.edits.add();
+  await Promise.all([parts.edits.settled(), firstBundle]);
+  watch(SRC, { recursive: true }, (_event, file) => {
+    if (!file) return;
+    const path = join(SRC, file);
+    // A module this process imported restarts it (bun --watch), which builds on start: building here as
+    // well would only race that restart for the CPU.
+    if (path in require.cache) return;
+    parts.edits.add(path);
+  });
+}
+
+/**
+ * What each edit's build reads and changes: the builders of the server code and the stylesheets, and the app
+ * built and started last.
+ */
+interface AppBuilds {
+  readonly app: DevApp;
+  readonly config: Config;
+  readonly reload: DevReload;
+  readonly serverApp: ServerAppBuilder;
+  readonly client: DevClient;
+  readonly monitoring: ServerMonitoring | undefined;
+  readonly publicFiles: PublicFiles;
+  readonly startLog: () => Logger;
+  readonly writeRouteTypes: typeof writeRouteTypes;
+  readonly onlyServerSees: typeof onlyServerSees;
+  built: ServerApp | undefined;
+  started: Awaited<ReturnType<ServerApp["startApp"]>> | undefined;
+}
+
+/** Imports the rest of the dev server (see loadApp) and sets up the builds, nothing built yet. */
+async function appBuilds(app: DevApp, { config, reload }: Parts): Promise<AppBuilds> {
   const [
     { buildClient },
     { projectAppModule },
@@ -135,13 +176,12 @@ async function loadApp(app: DevApp, { config, reload, edits }: Parts, firstBundl
     importedDir,
     srcDir: SRC,
   });
-  let built: ServerApp | undefined;
-  let started: Awaited<ReturnType<ServerApp["startApp"]>> | undefined;
+  const builtApp = () => builds.built!.app;
   const client = createDevClient({
     dir: BUILDS,
-    build: (outdir) => buildClient({ outdir, mode: "development", scripts: false, app: { path: appModule, dir: dirname(appModule), app: built!.app } }),
-    load: (outdir) => loadClientAssets(built!.app.routes, outdir),
-    sourceKey: () => stylesSourceKey(ROOT, built!.app),
+    build: (outdir) => buildClient({ outdir, mode: "development", scripts: false, app: { path: appModule, dir: dirname(appModule), app: builtApp() } }),
+    load: (outdir) => loadClientAssets(builtApp().routes, outdir),
+    sourceKey: () => stylesSourceKey(ROOT, builtApp()),
     entryUrl: () => app.entryUrl,
     importedDir,
     buildId: `dev-${Date.now().toString(36)}`,
@@ -150,51 +190,61 @@ async function loadApp(app: DevApp, { config, reload, edits }: Parts, firstBundl
   const monitoring = config.sentryDsn ? (await import("../monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development") : undefined;
   // Public files are read from the folder on each request: an edit there shows without a rebuild.
   const publicFiles = livePublicFiles(join(ROOT, "public"));
-
-  app.savedSinceBuild = serverApp.saved;
-  app.handleEdits = async (files) => {
-    const before = built;
-    if (!built || files.some(serverApp.affects)) {
-      const started = performance.now();
-      try {
-        built = await serverApp.build();
-      } catch (error) {
-        // Bun's development server shows a syntax error in the browser's code over the open pages itself.
-        const named = filesNamedBy(error);
-        const shownInBrowser = named.length > 0 && named.every((f) => before?.browserModules.has(f));
-        const title = error instanceof AggregateError ? "The code does not build" : "The server code does not load";
-        return reload.fail(failure(title, error), { reload: !shownInBrowser });
-      }
-      if (before) console.log(`server code built in ${Math.round(performance.now() - started)} ms`);
-    }
-    const styles = await client.rebuild();
-    if (!styles.ok) return reload.fail(failure("The stylesheets do not build", styles.error), { reload: true });
-    if (styles.outcome !== "unchanged") console.log(`stylesheets ${styles.outcome} in ${styles.ms} ms`);
-    if (built !== before) {
-      // Each build is a fresh copy of the app's modules: its own start (the example store), after the
-      // previous copy's stop.
-      await started?.stop();
-      started = await built!.startApp(config, built!.app, startLog());
-      const handler = built!.createApp(config, built!.app, { assets: client.assets, publicFiles, cookieSigner: started.cookieSigner, capture: monitoring?.capture });
-      app.serve = (request) => handler.handle(request);
-      // The table's paths for the type checker and the editor: a new route is a path links may take.
-      await writeRouteTypes(built!.app.routes).catch((error: unknown) => console.error(`route types not written: ${String(error)}`));
-    }
-    // An edit the browser's bundle does not contain (a loader, what only loaders import) reaches open pages
-    // by reloading them.
-    reload.ready({ reload: files.some((f) => onlyServerSees(before, f) || onlyServerSees(built, f)), styles: styles.styles });
+  const builds: AppBuilds = {
+    app,
+    config,
+    reload,
+    serverApp,
+    client,
+    monitoring,
+    publicFiles,
+    startLog,
+    writeRouteTypes,
+    onlyServerSees,
+    built: undefined,
+    started: undefined,
   };
-  edits.add();
-  await Promise.all([edits.settled(), firstBundle]);
+  return builds;
+}
 
-  watch(SRC, { recursive: true }, (_event, file) => {
-    if (!file) return;
-    const path = join(SRC, file);
-    // A module this process imported restarts it (bun --watch), which builds on start: building here as
-    // well would only race that restart for the CPU.
-    if (path in require.cache) return;
-    edits.add(path);
-  });
+/** Builds what the saved `files` change (the server code, the stylesheets), serves a new app, tells the open pages. */
+async function handleEdits(builds: AppBuilds, files: string[]): Promise<void> {
+  const { serverApp, reload, onlyServerSees } = builds;
+  const before = builds.built;
+  if (!before || files.some(serverApp.affects)) {
+    const started = performance.now();
+    try {
+      builds.built = await serverApp.build();
+    } catch (error) {
+      // Bun's development server shows a syntax error in the browser's code over the open pages itself.
+      const named = filesNamedBy(error);
+      const shownInBrowser = named.length > 0 && named.every((f) => before?.browserModules.has(f));
+      const title = error instanceof AggregateError ? "The code does not build" : "The server code does not load";
+      return reload.fail(failure(title, error), { reload: !shownInBrowser });
+    }
+    if (before) console.log(`server code built in ${Math.round(performance.now() - started)} ms`);
+  }
+  const styles = await builds.client.rebuild();
+  if (!styles.ok) return reload.fail(failure("The stylesheets do not build", styles.error), { reload: true });
+  if (styles.outcome !== "unchanged") console.log(`stylesheets ${styles.outcome} in ${styles.ms} ms`);
+  if (builds.built !== before) await serveBuilt(builds, builds.built!);
+  // An edit the browser's bundle does not contain (a loader, what only loaders import) reaches open pages
+  // by reloading them.
+  reload.ready({ reload: files.some((f) => onlyServerSees(before, f) || onlyServerSees(builds.built, f)), styles: styles.styles });
+}
+
+/**
+ * Serves a new build of the server code. Each build is a fresh copy of the app's modules: its own start (the
+ * example store), after the previous copy's stop.
+ */
+async function serveBuilt(builds: AppBuilds, built: ServerApp): Promise<void> {
+  const { config, client, monitoring, publicFiles } = builds;
+  await builds.started?.stop();
+  const started = (builds.started = await built.startApp(config, built.app, builds.startLog()));
+  const handler = built.createApp(config, built.app, { assets: client.assets, publicFiles, cookieSigner: started.cookieSigner, capture: monitoring?.capture });
+  builds.app.serve = (request) => handler.handle(request);
+  // The table's paths for the type checker and the editor: a new route is a path links may take.
+  await builds.writeRouteTypes(built.app.routes).catch((error: unknown) => console.error(`route types not written: ${String(error)}`));
 }
 
 /**
