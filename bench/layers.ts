@@ -23,7 +23,7 @@ import { requestPipeline } from "../src/server/pipeline.ts";
 import { createRequestContext } from "../src/server/request/context.ts";
 import { initServerSentry } from "../src/server/monitoring/sentry.ts";
 import { handlePage } from "../src/server/pages/pages.ts";
-import { pageScope } from "../src/server/request/page-scope.ts";
+import { pageScope } from "../src/server/pages/page-scope.ts";
 import { createCookies } from "../src/server/cookies/cookies.ts";
 import { scriptString } from "../src/runtime/script-json.ts";
 import app from "./app/app.ts";

@@ -12,7 +12,7 @@ import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { Middleware, MiddlewareArgs } from "../../runtime/route.ts";
 import { contextOf, cookiesCheckpoint } from "../request/context.ts";
 import { appHeaderName } from "../request/headers.ts";
-import { runChain } from "../request/middleware.ts";
+import { runChain } from "../request/chain.ts";
 import { requestCookies } from "./request-cookies.ts";
 
 /** A middleware's own Response, answered without the handler: thrown past Elysia's schema checks to the error hook. */

@@ -10,8 +10,7 @@ import type { Manifest } from "./manifest.ts";
 import { encodedBody, etagOfForm, type Precompressed } from "./precompressed.ts";
 import { conditionalResponse } from "../http/conditional.ts";
 import { fixedPublicFiles, type PublicFiles } from "./public-files.ts";
-import { text } from "../request/responses.ts";
-import type { Bytes } from "../request/bytes.ts";
+import { text, type Bytes } from "../request/responses.ts";
 
 export const ASSETS_PREFIX = "/assets/";
 

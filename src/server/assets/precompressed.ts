@@ -2,7 +2,7 @@
 // each form's own ETag.
 import { pickEncoding } from "../http/accept-encoding.ts";
 import { etagOf } from "../http/conditional.ts";
-import type { Bytes } from "../request/bytes.ts";
+import type { Bytes } from "../request/responses.ts";
 
 /** A body with the forms compressed ahead of time, if any. */
 export interface Precompressed {

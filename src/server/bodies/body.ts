@@ -2,7 +2,7 @@
 // never throwing for a client's input. The body is read at most once, so an Elysia route using it needs
 // `parse: "none"`; nothing past maxBytes is held (see request-body.ts).
 import { BodyTimeout, readBody, type BodyPace, type BodyWatch } from "./request-body.ts";
-import { type Bytes } from "../request/bytes.ts";
+import { type Bytes } from "../request/responses.ts";
 
 /**
  * A form (application/x-www-form-urlencoded or multipart/form-data, files too), any JSON value (application/json),

@@ -21,7 +21,7 @@
 // 408, and its client too then holds one slot at a time.
 
 import type { WritesConfig } from "../config/config.ts";
-import type { Bytes } from "../request/bytes.ts";
+import type { Bytes } from "../request/responses.ts";
 
 /**
  * Headers of the 408 for a body that fell behind its pace. The rest of the body will never be read, so the connection

@@ -1,6 +1,6 @@
 // tunnel-upstream.ts: sends one accepted body on to Sentry and turns Sentry's response into the visitor's.
 import { readBody } from "../bodies/request-body.ts";
-import { type Bytes } from "../request/bytes.ts";
+import { type Bytes } from "../request/responses.ts";
 
 export interface Upstream {
   readonly timeoutMs: number;

@@ -3,7 +3,7 @@ import { dsnToString, getEnvelopeEndpointWithUrlEncodedAuth, makeDsn } from "@se
 import { forward, reply, type Upstream } from "./tunnel-upstream.ts";
 import { createAdmission, type Admission, type Slot } from "../bodies/admission.ts";
 import { BODY_TIMEOUT_HEADERS, BodyTimeout, readBody, type BodyPace } from "../bodies/request-body.ts";
-import { type Bytes } from "../request/bytes.ts";
+import { type Bytes } from "../request/responses.ts";
 import { crossHostRefusal } from "../bodies/same-origin.ts";
 
 export interface TunnelOptions {

@@ -10,8 +10,8 @@ import type { RequestMonitor } from "../request/monitor.ts";
 import type { CaptureError, RequestContext } from "../request/context.ts";
 import type { CookieSettings } from "../cookies/cookies.ts";
 import type { SubmissionLimits } from "../bodies/submission.ts";
-import type { PageScope } from "../request/page-scope.ts";
-import type { MiddlewareFailure } from "../request/middleware.ts";
+import type { MiddlewareFailure } from "../request/chain.ts";
+import type { PageScope } from "./page-scope.ts";
 import type { RenderPlaces } from "./render-limit.ts";
 
 /** One request for a page, as it goes from its checks to the action, the loader and the render. */

@@ -4,8 +4,8 @@ import { BUILD_HEADER } from "../../runtime/page-payload.ts";
 import type { ActionBody } from "../../runtime/route.ts";
 import { allowedMethods, isResourceRoute } from "../../runtime/route-tree.ts";
 import { compressed } from "../http/compress.ts";
-import { contextOf, type PageTarget, type RequestContext } from "../request/context.ts";
-import { pageTarget } from "../request/page-target.ts";
+import { contextOf, type RequestContext } from "../request/context.ts";
+import { pageTarget, type PageTarget } from "./page-target.ts";
 import { readSubmission, refuseCrossSite } from "../bodies/submission.ts";
 import { text } from "../request/responses.ts";
 import { monitorPage } from "../request/monitor.ts";
@@ -13,9 +13,9 @@ import { renderPageData } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderPage } from "./render.tsx";
 import { shedPage } from "./render-limit.ts";
-import { pageScope } from "../request/page-scope.ts";
+import { pageScope } from "./page-scope.ts";
 import { resourceResponse } from "./resource.ts";
-import { hasMiddleware, runMiddleware } from "../request/middleware.ts";
+import { hasMiddleware, runMiddleware } from "./middleware.ts";
 
 /**
  * Renders the page a request asks for: no public file, no prerendered page. Exported for the bench alone

@@ -10,9 +10,9 @@ import { monitorStep } from "../request/monitor.ts";
 import { reportError, type Phase } from "../request/context.ts";
 import { afterMethod, afterPost, boundaryFor, failedPage, publicError } from "./failed-page.ts";
 import type { PageRequest, ResolveDeps, ResolvedPage } from "./page-request.ts";
-import { pageScope, type PageScope } from "../request/page-scope.ts";
+import { pageScope, type PageScope } from "./page-scope.ts";
 import { needsCodec } from "./wire.ts";
-import { refusedSearch } from "../request/search-schema.ts";
+import { refusedSearch } from "./search-schema.ts";
 
 /** One shared outcome for every unmatched path: an Error captures a stack each time it is made. */
 const UNMATCHED = new Outcome("not-found");

@@ -14,10 +14,10 @@ import { reportError } from "../request/context.ts";
 import { pageDataOf } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderResolved } from "./render.tsx";
-import { pageScope } from "../request/page-scope.ts";
+import { pageScope } from "./page-scope.ts";
 import { afterMethod, failedPage } from "./failed-page.ts";
 import { pageBefore } from "./resolve-page.ts";
-import { refusedSearch } from "../request/search-schema.ts";
+import { refusedSearch } from "./search-schema.ts";
 
 /** The headers the route set go on what it returned; a Response of its own making is copied only then. */
 function withHeaders(response: Response, headers: Array<[string, string]>): Response {

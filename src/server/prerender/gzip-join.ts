@@ -2,7 +2,7 @@
 // when the page is stored, each slot's value between them as stored blocks, and the checksum and size taken
 // over what the visitor reads. No response compresses anything.
 import zlib from "node:zlib";
-import type { Bytes } from "../request/bytes.ts";
+import type { Bytes } from "../request/responses.ts";
 import { fromBase64, toBase64 } from "./base64.ts";
 import { checkNonceLength, joined, template, withNonce, type Template } from "./nonce-template.ts";
 import { encodedFills, htmlOf, type Slot, type SlottedPage, type SlotValues } from "./page-slots.ts";

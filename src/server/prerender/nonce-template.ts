@@ -1,6 +1,6 @@
 // nonce-template.ts: a response's bytes joined once with its nonce's places left blank, copied per response
 // with that response's nonce written in: one copy of the page instead of a join of its pieces.
-import type { Bytes } from "../request/bytes.ts";
+import type { Bytes } from "../request/responses.ts";
 
 /** The nonce is always this long (16 random bytes in base64), so back-references may reach across it. */
 const NONCE_LENGTH = 24;

@@ -7,7 +7,7 @@ import { pageDataOf } from "../pages/page-data.ts";
 import type { PageDeps, PageRequest } from "../pages/page-request.ts";
 import { renderPage, renderResolved } from "../pages/render.tsx";
 import { resolvePage } from "../pages/resolve-page.ts";
-import { hasMiddleware } from "../request/middleware.ts";
+import { hasMiddleware } from "../pages/middleware.ts";
 import { createRequestContext, reportError, type RequestRecord } from "../request/context.ts";
 import { servePrerendered, type PageStore, type PrerenderedResponses } from "./prerendered-responses.ts";
 import { SLOT_MARKERS, htmlOf } from "./page-slots.ts";

@@ -2,7 +2,7 @@
 // nonce, host, path), with those pieces also kept gzip-compressed, so that a response is joined, never
 // rendered or compressed again.
 import { etagOf } from "../http/conditional.ts";
-import type { Bytes } from "../request/bytes.ts";
+import type { Bytes } from "../request/responses.ts";
 import { fromBase64 } from "./base64.ts";
 import { deflatePage, gzipMember, gzipTemplate, type DeflatedPage } from "./gzip-join.ts";
 import { BLANK_NONCE, nonceBytes, template, withNonce, type Template } from "./nonce-template.ts";

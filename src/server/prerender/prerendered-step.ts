@@ -5,7 +5,7 @@ import type { AnyElysia } from "elysia";
 import { parse } from "regexparam";
 import { publicFileAt, type PublicFiles } from "../assets/public-files.ts";
 import type { RequestContext } from "../request/context.ts";
-import { pageTarget } from "../request/page-target.ts";
+import { pageTarget } from "../pages/page-target.ts";
 import type { PrerenderedResponses } from "./prerendered-responses.ts";
 
 /** The pages' catch-all (`*`, which Elysia lists as `/*`): every other route answers its paths before it. */

@@ -1,6 +1,6 @@
 // context.ts: one request as every concern of the server knows it, made first by the request pipeline: its id and
-// record (what its log line says), the page its URL asks for, and its cookies. Elysia hands each hook the bare
-// Request, so this is the one table from a Request to its context.
+// record (what its log line says), its cookies, and what the pages and the API keep of it. Elysia hands each hook
+// the bare Request, so this is the one table from a Request to its context.
 import type { Cookies } from "../../runtime/cookies.ts";
 import { cookiesAsNow, createCookies, type CookieSettings } from "../cookies/cookies.ts";
 import { digestOf, newDigest, rememberDigest } from "./digest.ts";
@@ -52,14 +52,6 @@ export type CaptureError = (error: unknown, context: ErrorContext) => void;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** What a page request's URL asks for: the document at `url`, or with `isData` the page data of the page at `url`. */
-export interface PageTarget {
-  url: URL;
-  isData: boolean;
-  /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM); Infinity: all. */
-  keep?: number;
-}
-
 /** What the server tells the context of each request it makes: the same for every request of one server. */
 export interface ContextOptions {
   /** Behind a proxy we trust, its well-formed X-Request-Id keeps one id across hops. */
@@ -71,8 +63,8 @@ export interface ContextOptions {
 export interface RequestContext extends RequestRecord {
   readonly request: Request;
   readonly options: ContextOptions;
-  /** The page the URL asks for, or the 4xx for one no page can answer: parsed once (page-target.ts). */
-  target?: PageTarget | Response;
+  /** The page the URL asks for, parsed once: pages/page-target.ts's own record, whose shape nothing here reads. */
+  target?: object;
   /** Its cookie jar, made when first read (cookiesOf): one for the pages and API routes of the request. */
   jar?: Cookies;
   /** An API route's middleware chain under way: api-chain.ts's own record, whose shape nothing here reads. */

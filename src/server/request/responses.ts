@@ -1,4 +1,11 @@
-// responses.ts: the short responses no cache keeps, in text or JSON: refusals and failures, and the health check.
+// responses.ts: the short responses no cache keeps, in text or JSON: refusals and failures, and the health check;
+// and the one byte type the server's response bodies are made of.
+
+/**
+ * A Uint8Array over a plain ArrayBuffer, which Response, Bun.file and zlib take without a copy (a
+ * SharedArrayBuffer-backed view they would not).
+ */
+export type Bytes = Uint8Array<ArrayBuffer>;
 
 export function text(status: number, body: string, headers: Record<string, string> = {}): Response {
   return new Response(`${body}\n`, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers } });

@@ -93,7 +93,7 @@ export async function renderInApp(ui?: ReactNode, options: RenderInAppOptions = 
   const url = new URL(options.path ?? "/", "http://localhost");
   const match = routeTree(app.routes).match(url.pathname);
   // Loaded on the call, like the app: TypeBox is no part of what importing brisk/test loads.
-  const { parseSearch } = await import("../request/search-schema.ts");
+  const { parseSearch } = await import("../pages/search-schema.ts");
   const route = match?.pattern ?? null;
   const levels = (match?.levels ?? []).map(({ node }, depth, all) => {
     // The parse of the route's search schema, as the server would send it for useRouteSearch.

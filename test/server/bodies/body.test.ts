@@ -1,7 +1,7 @@
 // readActionBody: every content type it parses, every refusal with its status, and the limits counted while reading.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readActionBody, parseMediaType, type BodyRead, type ActionBodyOptions } from "../../../src/server/bodies/body.ts";
-import type { Bytes } from "../../../src/server/request/bytes.ts";
+import type { Bytes } from "../../../src/server/request/responses.ts";
 
 const FORM = "application/x-www-form-urlencoded";
 const enc = new TextEncoder();

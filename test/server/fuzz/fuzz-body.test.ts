@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { readActionBody, type BodyRead } from "../../../src/server/bodies/body.ts";
-import type { Bytes } from "../../../src/server/request/bytes.ts";
+import type { Bytes } from "../../../src/server/request/responses.ts";
 import { fuzzParams, hostileString, tally } from "../../support/fuzz.ts";
 
 const FORM = "application/x-www-form-urlencoded";

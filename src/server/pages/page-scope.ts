@@ -5,8 +5,8 @@ import type { TObject } from "@sinclair/typebox";
 import { RouterContextProvider } from "../../runtime/router-context.ts";
 import type { ActionBody, ActionContext, LoaderContext } from "../../runtime/route.ts";
 import type { CookieSettings } from "../cookies/cookies.ts";
-import { cookiesCheckpoint, cookiesOf, type RequestContext } from "./context.ts";
-import { appHeaderName } from "./headers.ts";
+import { cookiesCheckpoint, cookiesOf, type RequestContext } from "../request/context.ts";
+import { appHeaderName } from "../request/headers.ts";
 import { parseSearch, type ParsedSearch } from "./search-schema.ts";
 
 /** The `query` of a level without a search schema. */

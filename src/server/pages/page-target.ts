@@ -1,9 +1,17 @@
 // page-target.ts: what a page request's URL asks for (the document of a path, or its page data and how many
 // levels the client keeps), or the 4xx for a URL no page can answer, read once per request.
 import { KEEP_ALL, KEEP_PARAM, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
-import { text } from "./responses.ts";
-import type { PageTarget, RequestContext } from "./context.ts";
-import { isPageDataPath } from "./request-path.ts";
+import type { RequestContext } from "../request/context.ts";
+import { isPageDataPath } from "../request/request-path.ts";
+import { text } from "../request/responses.ts";
+
+/** What a page request's URL asks for: the document at `url`, or with `isData` the page data of the page at `url`. */
+export interface PageTarget {
+  url: URL;
+  isData: boolean;
+  /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM); Infinity: all. */
+  keep?: number;
+}
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */
 const MAX_PATH_BYTES = 8 * 1024;
@@ -13,7 +21,8 @@ const MAX_PATH_BYTES = 8 * 1024;
  * pages' check before routing, else by the pages).
  */
 export function pageTarget(context: RequestContext): PageTarget | Response {
-  return (context.target ??= parseTarget(context.request));
+  // Kept on the context, which holds it as an opaque object: only this module sets it.
+  return (context.target ??= parseTarget(context.request)) as PageTarget | Response;
 }
 
 function parseTarget(request: Request): PageTarget | Response {

@@ -1,9 +1,8 @@
-// middleware.ts: runs middleware, outermost first, around the rest of a request (for a page: the action, the
-// loaders, the render). What a middleware throws ends the request at its level, as a loader's outcome or error
-// would: `respond(failure)` makes that response.
+// chain.ts: runs middleware, outermost first, around the rest of a request (a page's action, loaders and render;
+// an API route's handler). What a middleware throws ends the request at its level, as a loader's outcome or error
+// would: `respond(failure)` makes that response. The pages (pages/middleware.ts) and the API (api/api-chain.ts)
+// each make the steps.
 import type { Middleware, MiddlewareArgs } from "../../runtime/route.ts";
-import type { RouteMatch } from "../../runtime/route-tree.ts";
-import type { PageScope } from "./page-scope.ts";
 
 /** A middleware that threw: what, and at which level, so the page ends there (its fallback, inside the levels above). */
 export interface MiddlewareFailure {
@@ -16,21 +15,6 @@ export interface MiddlewareStep {
   /** The level of the route it belongs to: where a failure it throws shows. */
   depth: number;
   args(): MiddlewareArgs;
-}
-
-/** Every middleware of the branch, outermost level first, each with its own level's params. */
-function stepsOf(request: Request, match: RouteMatch, context: PageScope): MiddlewareStep[] {
-  const steps: MiddlewareStep[] = [];
-  match.levels.forEach(({ node, params }, depth) => {
-    // Assigned, not spread: a spread would read every getter, and `query` parses (and may refuse) when read.
-    for (const run of node.route.middleware ?? []) steps.push({ run, depth, args: () => Object.assign(context.ctx(params, node.route.search), { request }) });
-  });
-  return steps;
-}
-
-/** Whether any level of the branch has middleware: most pages have none and skip the chain entirely. */
-export function hasMiddleware(match: RouteMatch | null): match is RouteMatch {
-  return match !== null && match.levels.some(({ node }) => node.route.middleware?.length);
 }
 
 /**
@@ -79,14 +63,4 @@ export function runChain(
     return inner ?? at(index + 1);
   };
   return at(0);
-}
-
-/** The page's middleware around `respond`, sharing the page's context with its loaders and action. */
-export function runMiddleware(
-  request: Request,
-  match: RouteMatch,
-  context: PageScope,
-  respond: (failure?: MiddlewareFailure) => Promise<Response>,
-): Promise<Response> {
-  return runChain(stepsOf(request, match, context), respond, () => context.checkpoint());
 }
