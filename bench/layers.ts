@@ -91,7 +91,7 @@ try {
     "loader context": () => {
       const request = get();
       const scope = pageScope(createRequestContext(request), request, new URL(request.url), deps.cookies);
-      return [scope.ctx({}), scope.responseHeaders()];
+      return [scope.argsFor({}), scope.responseHeaders()];
     },
     "cookie parse": () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).get(SESSION_COOKIE),
     "boot data (payload, config, JSON)": () =>

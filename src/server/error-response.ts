@@ -55,8 +55,8 @@ function withCookiesSet(response: Response, request: Request): Response {
 
 export function errorResponse(ctx: ErrorContext, capture: CaptureError): Response {
   const { request, error, code, route } = ctx;
-  const record = contextOf(request);
-  const json = isApiPath(record.path);
+  const context = contextOf(request);
+  const json = isApiPath(context.path);
   if (isOutcome(error)) return withCookiesSet(error.toResponse(json ? "json" : "text"), request);
   // An API route's middleware returned its own Response before Elysia checked the schema.
   if (error instanceof MiddlewareAnswer) return withCookiesSet(error.response, request);
@@ -81,9 +81,9 @@ export function errorResponse(ctx: ErrorContext, capture: CaptureError): Respons
   if (request.signal.aborted) return new Response(null, { status: 499 });
   // Elysia catches what a handler throws, so this is the one place left to see it. A failure before the
   // app named the route (a plugin's handler, a body parser) is named after Elysia's route pattern.
-  if (route) record.route ??= route;
-  const digest = reportError(record, error, "handler", capture);
-  const headers = { "x-request-id": record.id };
-  if (json) return jsonError(500, INTERNAL_SERVER_ERROR, { digest, requestId: record.id }, headers);
+  if (route) context.route ??= route;
+  const digest = reportError(context, error, "handler", capture);
+  const headers = { "x-request-id": context.id };
+  if (json) return jsonError(500, INTERNAL_SERVER_ERROR, { digest, requestId: context.id }, headers);
   return text(500, `${INTERNAL_SERVER_ERROR} (digest ${digest})`, headers);
 }

@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 async function resolve(loader: Loader) {
   const request = new Request("http://localhost/r");
-  return resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestContext(request) }, deps(loader));
+  return resolvePage({ request, url: new URL(request.url), isData: false, context: createRequestContext(request) }, deps(loader));
 }
 
 describe("redirect", () => {
@@ -52,7 +52,7 @@ describe("loader context", () => {
     const loader: Loader = (ctx) => void (given = ctx);
     const matcher = routeTree([{ path: "/users/:id", component: () => null, loader }]).match;
     const request = new Request("http://localhost/users/a%20b?x=1", { headers: { cookie: "sid=abc%3D; theme=dark", "x-test": "1" } });
-    await resolvePage({ request, url: new URL(request.url), isData: false, record: createRequestContext(request) }, { ...deps(() => null), match: matcher });
+    await resolvePage({ request, url: new URL(request.url), isData: false, context: createRequestContext(request) }, { ...deps(() => null), match: matcher });
     const ctx = given!;
     expect(ctx.params).toEqual({ id: "a b" });
     expect(ctx.search.get("x")).toBe("1");

@@ -71,7 +71,8 @@ type EarlyEnd = { response: Response } | { error: unknown };
 
 interface RunningChain {
   covering: Covering;
-  context: RouterContextProvider;
+  /** The values the middleware set: the handler's `context`. */
+  values: RouterContextProvider;
   /** The whole chain: the response the middleware answer with. */
   chain: Promise<Response>;
   /** Settles once the handler may run (undefined), or with how the middleware ended the request without it. */
@@ -84,7 +85,7 @@ const runningOf = (request: Request) => contextOf(request).apiChain as RunningCh
 
 type HookContext = Pick<Context, "request" | "route" | "params" | "set">;
 
-function argsOf({ request, params, set }: HookContext, context: RouterContextProvider): MiddlewareArgs {
+function argsOf({ request, params, set }: HookContext, values: RouterContextProvider): MiddlewareArgs {
   const url = new URL(request.url);
   return {
     request,
@@ -99,7 +100,7 @@ function argsOf({ request, params, set }: HookContext, context: RouterContextPro
       set.headers[appHeaderName(name)] = value;
     },
     signal: request.signal,
-    context,
+    context: values,
   };
 }
 
@@ -117,14 +118,14 @@ function checkpoint({ request, set }: HookContext): () => void {
   };
 }
 
-/** The request context the route's middleware filled: the handler's `context`; refused if they never ran. */
+/** The values the route's middleware set: the handler's `context`; refused if they never ran. */
 export function middlewareContext(request: Request, marker: object): RouterContextProvider {
   const running = runningOf(request);
   // Failing closed: a handler an apiMiddleware covers never runs without its middleware.
   if (!running?.covering.markers.has(marker)) {
     throw new Error("apiMiddleware: its middleware did not run for this route; it works on the routes of the app's `api` (defineApp)");
   }
-  return running.context;
+  return running.values;
 }
 
 /** The API plugin's hooks that run each route's middleware, for the app's API routes. */
@@ -137,8 +138,8 @@ export function apiChainHooks(api: AnyElysia | undefined) {
     if (known) return known.early;
     const covering = coveringFor(hook.request.method, hook.route);
     if (!covering) return undefined;
-    const context = new RouterContextProvider();
-    const args = argsOf(hook, context);
+    const values = new RouterContextProvider();
+    const args = argsOf(hook, values);
     const handler: HandlerSlot = { waiting: false, response: Promise.withResolvers() };
     const reached = Promise.withResolvers<undefined>();
     const chain = runChain(
@@ -159,7 +160,7 @@ export function apiChainHooks(api: AnyElysia | undefined) {
         (error: unknown) => ({ error }),
       ),
     ]);
-    contextOf(hook.request).apiChain = { covering, context, chain, early, handler } satisfies RunningChain;
+    contextOf(hook.request).apiChain = { covering, values, chain, early, handler } satisfies RunningChain;
     return early;
   }
 

@@ -20,7 +20,7 @@ export async function renderPageData(page: PageRequest, deps: PageDeps): Promise
 }
 
 /** The page data of a page whose action and loader have run. */
-export function pageDataOf({ record }: PageRequest, resolved: ResolvedPage, deps: PageDeps): Response {
+export function pageDataOf({ context }: PageRequest, resolved: ResolvedPage, deps: PageDeps): Response {
   // A redirect is data here, not a 3xx: fetch would follow it and hide the target from the client router.
   const status = redirected(resolved) ? 200 : resolved.status;
   const failed = resolved.status >= 300;
@@ -48,6 +48,6 @@ export function pageDataOf({ record }: PageRequest, resolved: ResolvedPage, deps
       } catch {}
     },
   });
-  record.done = Promise.all(resolved.settlements.map(([, s]) => s));
+  context.done = Promise.all(resolved.settlements.map(([, s]) => s));
   return new Response(body, { status, headers });
 }

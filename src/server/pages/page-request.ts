@@ -22,7 +22,7 @@ export interface PageRequest {
   /** Page data for client navigation, rather than the HTML document. */
   isData: boolean;
   /** The request's context: its record, its cookies. */
-  record: RequestContext;
+  context: RequestContext;
   /** A form post's body, read and checked: the route's action runs first. */
   submission?: ActionBody;
   /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM); Infinity: all. */
@@ -30,7 +30,7 @@ export interface PageRequest {
   /** The routes matched already by the checks before the render, when they ran. */
   match?: RouteMatch | null;
   /** What loaders, actions and middleware share: made before the middleware runs, when it does. */
-  context?: PageScope;
+  scope?: PageScope;
   /** A middleware threw: the page ends at its level, and no action or loader at or below it runs. */
   failure?: MiddlewareFailure;
 }

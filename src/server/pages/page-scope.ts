@@ -14,11 +14,12 @@ const NO_QUERY = Object.freeze({});
 
 export interface PageScope {
   /**
-   * The context of one route level, with its own params: the action's when the request carries a
-   * submission (loaders get the body too). Every level shares the request's cookies, response headers and the
-   * context its middleware filled. `search` is the level's schema, whose parse is its `query`.
+   * What one route level's middleware, loader or action is handed, with its own params: the action's when the
+   * request carries a submission (loaders get the body too). Every level shares the request's cookies, response
+   * headers and the values its middleware set (`context`). `search` is the level's schema, whose parse is its
+   * `query`.
    */
-  ctx(params: Record<string, string>, search?: TObject): LoaderContext & Partial<Pick<ActionContext, "body">>;
+  argsFor(params: Record<string, string>, search?: TObject): LoaderContext & Partial<Pick<ActionContext, "body">>;
   /** The search as `schema` parses it, once per request and schema. */
   parsed(schema: TObject): ParsedSearch;
   /** The body of a form post, once read: the action's (middleware runs before it is read). */
@@ -43,7 +44,7 @@ export function pageScope(context: RequestContext, request: Request, url: URL, s
   const setHeader = (name: string, value: string) => void headers.set(appHeaderName(name), value);
   const self: PageScope = {
     body,
-    ctx: (params, search) => ({
+    argsFor: (params, search) => ({
       body: self.body,
       params,
       // Made when first read: most loaders never look at them.

@@ -26,8 +26,8 @@ export async function handlePage(context: RequestContext, deps: PageDeps): Promi
   return target instanceof Response ? target : renderTarget(context, target, deps);
 }
 
-async function renderTarget(record: RequestContext, target: PageTarget, deps: PageDeps) {
-  const { request } = record;
+async function renderTarget(context: RequestContext, target: PageTarget, deps: PageDeps) {
+  const { request } = context;
   const match = deps.match(target.url.pathname);
   const allowed = allowedMethods(match);
   if (!allowed.includes(request.method)) return text(405, "method not allowed", { allow: allowed.join(", ") });
@@ -40,12 +40,12 @@ async function renderTarget(record: RequestContext, target: PageTarget, deps: Pa
     const crossSite = refuseCrossSite(request, target.url, deps);
     if (crossSite) return crossSite;
   }
-  const page: PageRequest = { request, record, ...target, match };
+  const page: PageRequest = { request, context, ...target, match };
   let response: Response;
   if (hasMiddleware(match)) {
-    const context = (page.context = pageScope(record, request, target.url, deps.cookies));
+    const scope = (page.scope = pageScope(context, request, target.url, deps.cookies));
     // The body is read inside the middleware: a guard refuses a post before it is uploaded and stored.
-    response = await runMiddleware(request, match, context, (failure) => respond(failure ? { ...page, failure } : page, posted, deps));
+    response = await runMiddleware(request, match, scope, (failure) => respond(failure ? { ...page, failure } : page, posted, deps));
   } else {
     response = await respond(page, posted, deps);
   }
@@ -59,7 +59,7 @@ async function respond(page: PageRequest, posted: boolean, deps: PageDeps): Prom
     const read = await readSubmission(page.request, deps);
     if (read instanceof Response) return read;
     page.submission = read;
-    if (page.context) page.context.body = read;
+    if (page.scope) page.scope.body = read;
   }
   return page.request.method === "HEAD" ? headOf(page, deps) : routeResponse(page, deps);
 }
@@ -93,19 +93,19 @@ export function pagesPlugin(deps: PageDeps) {
   return new Elysia({ name: "brisk:pages" }).all(
     "*",
     function servePage({ request }) {
-      const record = contextOf(request);
+      const context = contextOf(request);
       // Public files are static responses, like assets: no page transaction (the file's path is one the URL
-      // parser leaves as it is, so the record's raw path finds it).
+      // parser leaves as it is, so the context's raw path finds it).
       const reading = request.method === "GET" || request.method === "HEAD";
       if (reading) {
-        const file = deps.publicFile(request, record.path);
+        const file = deps.publicFile(request, context.path);
         if (file) return file;
       }
-      const target = pageTarget(record);
+      const target = pageTarget(context);
       if (target instanceof Response) return target;
       // A prerendered page never gets here: the pipeline answers it before routing (prerendered-step.ts).
-      const render = () => monitorPage(deps.monitor, request, record, () => renderTarget(record, target, deps));
-      return deps.renders.run(request, record, render) ?? shedPage(target.isData, deps.security, record);
+      const render = () => monitorPage(deps.monitor, request, context, () => renderTarget(context, target, deps));
+      return deps.renders.run(request, context, render) ?? shedPage(target.isData, deps.security, context);
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
     { parse: "none" },

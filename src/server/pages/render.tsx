@@ -88,7 +88,7 @@ interface ShellFailure {
 
 /** The document's stream, once its shell has rendered; a redirect instead, or what failed. */
 async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: PageDeps, step: PageStep = "render"): Promise<Response | ShellFailure> {
-  const { request, url, record } = page;
+  const { request, url, context } = page;
   if (redirected(resolved)) return redirectResponse(resolved.payload.outcome!, resolved.headers);
   const host = url.hostname;
   const nonce = deps.security.nonce();
@@ -125,16 +125,16 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
         // A visitor who leaves aborts the render; that is not a failure of the page.
         if (request.signal.aborted) return;
         if (isOutcome(error)) return `${OUTCOME_MARKER}:${error.kind}`;
-        return reportError(record, error, "render", deps.capture);
+        return reportError(context, error, "render", deps.capture);
       },
     });
     const stream = await monitorStep(deps.monitor, step, payload.route ?? UNMATCHED_ROUTE, render);
-    record.done = stream.allReady;
+    context.done = stream.allReady;
     const failed = resolved.status >= 500 || payload.outcome !== undefined;
     // Filled in place: this object is the response's only copy of its headers.
     headers["content-type"] = HTML;
     headers["cache-control"] = failed ? "no-store" : "private, no-cache";
-    headers["x-request-id"] = record.id;
+    headers["x-request-id"] = context.id;
     return new Response(stream, { status: resolved.status, headers: withAppHeaders(headers, resolved.headers, failed) });
   } catch (error) {
     if (request.signal.aborted) return new Response(null, { status: 499 });
@@ -149,17 +149,17 @@ export async function renderResolved(page: PageRequest, resolved: ResolvedPage, 
   // The shell failed: render again as the fallback of the route it failed in, inside the levels above it;
   // if that fails too (or there is none), as the app's outcome page or error page.
   if (failure.depth !== undefined) {
-    const inRoute = failedPage(resolved, failure.error, failure.depth, page.record, deps, "render");
+    const inRoute = failedPage(resolved, failure.error, failure.depth, page.context, deps, "render");
     if (inRoute.payload.boundary) {
       const second = await streamDocument(page, inRoute, deps, "fallback");
       if (second instanceof Response) return second;
       failure = second;
     }
   }
-  const appPage = failedPage(resolved, failure.error, undefined, page.record, deps, "render");
+  const appPage = failedPage(resolved, failure.error, undefined, page.context, deps, "render");
   const last = await streamDocument(page, appPage, deps, "fallback");
   if (last instanceof Response) return last;
-  const digest = digestOf(last.error) ?? reportError(page.record, last.error, "render", deps.capture);
+  const digest = digestOf(last.error) ?? reportError(page.context, last.error, "render", deps.capture);
   return plainErrorPage(page.url.hostname, digest, last.headers);
 }
 

@@ -57,16 +57,16 @@ interface Resolution {
   deps: ResolveDeps;
   match: RouteMatch;
   before: Omit<ResolvedPage, "status">;
-  context: PageScope;
+  scope: PageScope;
 }
 
 /**
  * One level's loader, its value split and checked: what cannot be sent fails here, as the loader's own error.
  * An async function, so a loader that throws at once fails as its promise, like one that rejects.
  */
-async function runLoader({ deps, context }: Resolution, { node, params }: MatchedLevel): Promise<LevelLoad> {
+async function runLoader({ deps, scope }: Resolution, { node, params }: MatchedLevel): Promise<LevelLoad> {
   const loader = node.route.loader!;
-  const value = await monitorStep(deps.monitor, "loader", node.id, () => loader(context.ctx(params, node.route.search)));
+  const value = await monitorStep(deps.monitor, "loader", node.id, () => loader(scope.argsFor(params, node.route.search)));
   const { ready, deferred } = splitDeferred(value);
   return { ready, deferred, rich: needsCodec(ready, `the data of route ${node.id}`) };
 }
@@ -75,11 +75,11 @@ async function runLoader({ deps, context }: Resolution, { node, params }: Matche
  * The loaders of the first `count` levels, side by side: a layout's loader and its page's cost the slower of
  * the two, not their sum. The first `kept` levels are the client's already.
  */
-function load(r: Resolution, count: number, kept: number): Promise<PromiseSettledResult<LevelLoad>[]> {
+function load(resolution: Resolution, count: number, kept: number): Promise<PromiseSettledResult<LevelLoad>[]> {
   const running: Array<Promise<LevelLoad> | LevelLoad> = [];
   for (let depth = 0; depth < count; depth++) {
-    const level = r.match.levels[depth]!;
-    running.push(depth < kept || !level.node.route.loader ? NOTHING : runLoader(r, level));
+    const level = resolution.match.levels[depth]!;
+    running.push(depth < kept || !level.node.route.loader ? NOTHING : runLoader(resolution, level));
   }
   return Promise.allSettled(running);
 }
@@ -99,7 +99,7 @@ function streamInto({ page, deps }: Resolution, route: string, deferred: Map<str
           if (isOutcome(error)) return { route, key, outcome: outcomeInfo(error) };
           // A loader whose visitor left fails with the abort reason: that is no error of ours.
           if (page.request.signal.aborted) return { route, key, error: { digest: "aborted", side: "server" } };
-          return { route, key, error: publicError(error, reportError(page.record, error, "deferred", deps.capture), deps.mode) };
+          return { route, key, error: publicError(error, reportError(page.context, error, "deferred", deps.capture), deps.mode) };
         },
       )
       .then(settle);
@@ -107,83 +107,85 @@ function streamInto({ page, deps }: Resolution, route: string, deferred: Map<str
 }
 
 /** The page with the levels loaded so far: their data and streamed values, the rest as ids. */
-function pageWith(r: Resolution, loaded: Loaded[]): Omit<ResolvedPage, "status"> {
+function pageWith(resolution: Resolution, loaded: Loaded[]): Omit<ResolvedPage, "status"> {
+  const { match, before, scope } = resolution;
   const shown = loaded.filter((level) => !level.kept);
   // Components read the same settlements the client will, so both sides throw the same thing.
   const { data, settlements, settle } = openPage(shown.map(({ id, ready, deferred }) => ({ id, ready, deferred: [...deferred.keys()] })));
-  for (const { id, deferred } of shown) streamInto(r, id, deferred, settle);
-  const levels = r.before.payload.levels.map(({ id }, depth) => {
+  for (const { id, deferred } of shown) streamInto(resolution, id, deferred, settle);
+  const levels = before.payload.levels.map(({ id }, depth) => {
     const level = loaded[depth];
     if (!level) return { id };
     const shown: LevelPayload = level.kept ? { id, kept: true } : { id, data: level.ready };
     if (!level.kept && level.deferred.size) shown.deferred = [...level.deferred.keys()];
     // A kept level's search may have changed: the client reads its parse from here, whatever data it keeps.
-    const search = r.match.levels[depth]!.node.route.search;
-    const parsed = search && r.context.parsed(search);
+    const search = match.levels[depth]!.node.route.search;
+    const parsed = search && scope.parsed(search);
     if (parsed && "query" in parsed) shown.query = parsed.query;
     return shown;
   });
   const rich = shown.some((level) => level.rich);
-  return { ...r.before, payload: { ...r.before.payload, levels }, data, settlements, headers: r.context.responseHeaders(), rich };
+  return { ...before, payload: { ...before.payload, levels }, data, settlements, headers: scope.responseHeaders(), rich };
 }
 
 /**
  * Ends the page at level `at`: the levels above its fallback are shown, so their loaders must have run
  * (after a failed action they run now); if one of them fails too, the app's page shows the first failure.
  */
-async function failAt(r: Resolution, error: unknown, at: number, phase: Phase, results?: PromiseSettledResult<LevelLoad>[], kept = 0) {
-  const { page, deps } = r;
-  const above = boundaryFor(r.match, at, error)?.depth ?? 0;
+async function failAt(resolution: Resolution, error: unknown, at: number, phase: Phase, results?: PromiseSettledResult<LevelLoad>[], kept = 0) {
+  const { page, deps, match, before, scope } = resolution;
+  const above = boundaryFor(match, at, error)?.depth ?? 0;
   // No level above the failure shows (a redirect, the app's page, the outermost route's own fallback): no
   // loader to run, no level to fill. The redirect after a form post ends here.
-  if (above === 0) return failedPage({ ...r.before, headers: r.context.responseHeaders() }, error, at, page.record, deps, phase);
-  const loaded = results ? results.slice(0, above) : await load(r, above, 0);
+  if (above === 0) return failedPage({ ...before, headers: scope.responseHeaders() }, error, at, page.context, deps, phase);
+  const loaded = results ? results.slice(0, above) : await load(resolution, above, 0);
   if (loaded.some((result) => result.status === "rejected")) {
-    for (const result of loaded) if (result.status === "rejected") reportError(page.record, result.reason, "loader", deps.capture);
-    return failedPage({ ...r.before, headers: r.context.responseHeaders() }, error, undefined, page.record, deps, phase);
+    for (const result of loaded) if (result.status === "rejected") reportError(page.context, result.reason, "loader", deps.capture);
+    return failedPage({ ...before, headers: scope.responseHeaders() }, error, undefined, page.context, deps, phase);
   }
-  return failedPage(pageWith(r, loadedOf(r, loaded, kept)), error, at, page.record, deps, phase);
+  return failedPage(pageWith(resolution, loadedOf(resolution, loaded, kept)), error, at, page.context, deps, phase);
 }
 
 export async function resolvePage(page: PageRequest, deps: ResolveDeps): Promise<ResolvedPage> {
-  const { url, record, submission, keep = 0 } = page;
+  const { url, context, submission, keep = 0 } = page;
   const match = page.match !== undefined ? page.match : deps.match(url.pathname);
   const before = pageBefore(url, match, deps);
-  if (!match) return failedPage(before, UNMATCHED, undefined, record, deps, "match");
-  record.route = match.pattern;
-  const r: Resolution = { page, deps, match, before, context: page.context ?? pageScope(page.record, page.request, url, deps.cookies, submission) };
+  if (!match) return failedPage(before, UNMATCHED, undefined, context, deps, "match");
+  context.route = match.pattern;
+  const scope = page.scope ?? pageScope(context, page.request, url, deps.cookies, submission);
+  const resolution: Resolution = { page, deps, match, before, scope };
   // A middleware refused the request: nothing at or below its level runs, the levels above show its fallback.
-  if (page.failure) return failAt(r, afterMethod(page.request, page.failure.error), page.failure.depth, "middleware");
+  if (page.failure) return failAt(resolution, afterMethod(page.request, page.failure.error), page.failure.depth, "middleware");
   // Nothing matches below the layouts that match the path's beginning: not found, inside them.
-  if (match.missing) return failAt(r, UNMATCHED, match.levels.length, "match");
-  const refused = refusedSearch(match, r.context);
-  if (refused) return failAt(r, refused.error, refused.depth, "match");
+  if (match.missing) return failAt(resolution, UNMATCHED, match.levels.length, "match");
+  const refused = refusedSearch(match, scope);
+  if (refused) return failAt(resolution, refused.error, refused.depth, "match");
 
   let action: { value: unknown; status: number; rich?: boolean } | undefined;
   const acting = submission ? actionLevel(match) : undefined;
   if (acting) {
     try {
       const run = acting.node.route.action!;
-      action = actionResult(await monitorStep(deps.monitor, "action", acting.node.id, () => run(r.context.ctx(acting.params, acting.node.route.search) as ActionContext)));
+      action = actionResult(await monitorStep(deps.monitor, "action", acting.node.id, () => run(scope.argsFor(acting.params, acting.node.route.search) as ActionContext)));
       // What the action returned goes to the page as it is, or fails as the action's own error.
       action.rich = needsCodec(action.value, `the action data of route ${acting.node.id}`);
     } catch (error) {
-      return failAt(r, afterPost(error), match.levels.indexOf(acting), "action");
+      return failAt(resolution, afterPost(error), match.levels.indexOf(acting), "action");
     }
   }
   // After an action every level runs again: the page shows what the action changed. Unless the post came from
   // another page (a fetcher's), which shows none of them; a navigation always shows its innermost level.
   const kept = submission ? (keep === Infinity ? match.levels.length : 0) : Math.min(keep, match.levels.length - 1);
-  const results = await load(r, match.levels.length, kept);
+  const results = await load(resolution, match.levels.length, kept);
   const failure = results.findIndex((result) => result.status === "rejected");
   if (failure >= 0) {
     // The outermost failure is the page's; an error further in is still a failure of its own, reported.
     results.forEach((result, depth) => {
-      if (depth > failure && result.status === "rejected" && !isOutcome(result.reason)) reportError(record, result.reason, "loader", deps.capture);
+      if (depth > failure && result.status === "rejected" && !isOutcome(result.reason)) reportError(context, result.reason, "loader", deps.capture);
     });
-    return failAt(r, (results[failure] as PromiseRejectedResult).reason, failure, "loader", results, kept);
+    return failAt(resolution, (results[failure] as PromiseRejectedResult).reason, failure, "loader", results, kept);
   }
-  const resolved = pageWith(r, loadedOf(r, results, kept));
+  const resolved = pageWith(resolution, loadedOf(resolution, results, kept));
   if (action) {
     resolved.payload.actionData = action.value;
     resolved.rich ||= action.rich === true;

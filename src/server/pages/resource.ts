@@ -34,31 +34,31 @@ function asResponse(returned: unknown): Response {
 }
 
 export async function resourceResponse(page: PageRequest, match: RouteMatch, deps: PageDeps): Promise<Response> {
-  const { request, url, record, submission } = page;
-  record.route = match.pattern;
+  const { request, url, context, submission } = page;
+  context.route = match.pattern;
   const level = match.levels.at(-1)!;
   const { route, id } = level.node;
-  const context = page.context ?? pageScope(record, request, url, deps.cookies, submission);
+  const scope = page.scope ?? pageScope(context, request, url, deps.cookies, submission);
   // pages.ts let through only a method the route answers: a post has an action, a read a loader.
   const [step, run] = submission ? (["action", route.action!] as const) : (["loader", route.loader!] as const);
   try {
     if (page.failure) throw page.failure.error;
-    const refused = refusedSearch(match, context);
+    const refused = refusedSearch(match, scope);
     if (refused) throw refused.error;
-    const returned = await monitorStep(deps.monitor, step, id, async () => run(context.ctx(level.params, route.search) as ActionContext));
-    return withDocumentHeaders(withHeaders(asResponse(returned), context.responseHeaders()), deps.security);
+    const returned = await monitorStep(deps.monitor, step, id, async () => run(scope.argsFor(level.params, route.search) as ActionContext));
+    return withDocumentHeaders(withHeaders(asResponse(returned), scope.responseHeaders()), deps.security);
   } catch (thrown) {
     const error = afterMethod(request, thrown);
     const phase = page.failure ? "middleware" : step;
-    const headers = context.responseHeaders();
+    const headers = scope.responseHeaders();
     // A browser, or the client's own page data (a form posted with JavaScript), meets the pages it would
     // meet on a page: a redirect it follows, the outcome page, the error page with its digest.
     if (page.isData || acceptsHtml(request)) {
-      const ended = failedPage({ ...pageBefore(url, null, deps), headers }, error, undefined, record, deps, phase);
+      const ended = failedPage({ ...pageBefore(url, null, deps), headers }, error, undefined, context, deps, phase);
       return page.isData ? pageDataOf(page, ended, deps) : renderResolved(page, ended, deps);
     }
     if (isOutcome(error)) return withHeaders(error.toResponse("json"), headers);
-    const digest = reportError(record, error, phase, deps.capture);
-    return withHeaders(jsonError(500, INTERNAL_SERVER_ERROR, { digest, requestId: record.id }), headers);
+    const digest = reportError(context, error, phase, deps.capture);
+    return withHeaders(jsonError(500, INTERNAL_SERVER_ERROR, { digest, requestId: context.id }), headers);
   }
 }

@@ -44,7 +44,7 @@ function guardedPage(href: string): { page: PageRequest; read: () => string | un
     });
   const request = own(base, (name) => (name === "headers" ? headers : undefined));
   const url = own(new URL(base.url), (name) => (name === "searchParams" ? refuse("search") : undefined));
-  return { page: { request, url, isData: false, record: createRequestContext(request) }, read: () => read };
+  return { page: { request, url, isData: false, context: createRequestContext(request) }, read: () => read };
 }
 
 /** Headers a response fills in for itself, and Vary, which the prerendered response sets whole. */
@@ -68,17 +68,17 @@ function prerenderingDeps(deps: PageDeps, nonce: string = SLOT_MARKERS.nonce): P
 async function renderRoute(path: string, deps: PageDeps): Promise<PrerenderedRoute> {
   const what = `route ${path}`;
   const { page, read } = guardedPage(`http://${SLOT_MARKERS.host}${path}`);
-  const { record } = page;
+  const { context } = page;
   const slotDeps = prerenderingDeps(deps);
   // One run of the loader for both: the document and the page data client navigation asks for.
   const resolved = await resolvePage(page, slotDeps);
   const response = await renderResolved(page, resolved, slotDeps);
-  const data = pageDataOf({ ...page, isData: true, record: createRequestContext(page.request) }, resolved, slotDeps);
+  const data = pageDataOf({ ...page, isData: true, context: createRequestContext(page.request) }, resolved, slotDeps);
   const [html, body] = await Promise.all([response.text(), data.text()]);
   const reads = read();
   if (reads) throw new PrerenderError(`${what} is marked prerender, but its loader reads ${reads}`);
   if (response.status !== 200) {
-    const why = record.errors[0] ? `${record.errors[0].name}: ${record.errors[0].message}` : `status ${response.status}`;
+    const why = context.errors[0] ? `${context.errors[0].name}: ${context.errors[0].message}` : `status ${response.status}`;
     throw new PrerenderError(`${what} is marked prerender, but its render answered ${why}`);
   }
   return { document: prerenderedPage(html, 200, prerenderedHeaders(response, what)), data: prerenderedData(body, prerenderedHeaders(data, what)) };
