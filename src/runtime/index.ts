@@ -20,7 +20,7 @@ export { lazyPage, type LazyPage } from "./lazy-page.ts";
 export { route, type ChildRoute, type RouteData, type RouteOptions, type RouteQuery, type TypedRoute } from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
 export { href, type CheckedHref, type Href, type Register, type RoutePattern, type SafePath } from "./route-paths.ts";
-export { createContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
+export { createRouterContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
 
 // How a loader or an action ends other than with data.
 export { forbidden, isOutcome, notFound, redirect, unauthorized, type OutcomeKind, type RedirectOptions, type RedirectStatus } from "./outcome.ts";

@@ -1,15 +1,17 @@
 // router-context.ts: the typed request context that route middleware fills and loaders and actions read, on
-// React Router 7.9's model: `createContext<User>()` makes a slot, `context.set` and `context.get` use it.
+// React Router 7.9's model: `createRouterContext<User>()` makes a slot, `context.set` and `context.get` use it.
+// React Router calls it `createContext`; here it is named apart so that it does not shadow React's in a file that
+// imports both.
 
-/** A typed slot of the request context: `createContext<User>()`, then `context.set(userContext, user)`. */
+/** A typed slot of the request context: `createRouterContext<User>()`, then `context.set(userContext, user)`. */
 export interface RouterContext<T> {
   readonly defaultValue: T | undefined;
-  /** Whether `createContext` was given a default: a slot without one that nothing set is a bug when read. */
+  /** Whether `createRouterContext` was given a default: a slot without one that nothing set is a bug when read. */
   readonly hasDefault: boolean;
 }
 
 /** A slot of the request context, typed by what it holds; `defaultValue` is what `get` gives before any `set`. */
-export function createContext<T>(...defaultValue: [] | [T]): RouterContext<T> {
+export function createRouterContext<T>(...defaultValue: [] | [T]): RouterContext<T> {
   return Object.freeze({ defaultValue: defaultValue[0], hasDefault: defaultValue.length > 0 });
 }
 

@@ -1,12 +1,12 @@
 // Account.server.ts: the signed-in area. Its layout's middleware is the guard: it runs on every request into
 // /examples/account and below (the pages, their page data whatever the client keeps, the notes form's post,
 // the CSV export) before any loader or action, and puts the visitor in the request's context once.
-import { createContext, data, href, redirect, type ActionContext, type LoaderContext, type Middleware } from "brisk";
+import { createRouterContext, data, href, redirect, type ActionContext, type LoaderContext, type Middleware } from "brisk";
 import { store } from "../lifecycle.server.ts";
 import { sessions } from "../sessions.server.ts";
 import { validateNote } from "../store/note.ts";
 
-const userContext = createContext<{ name: string }>();
+const userContext = createRouterContext<{ name: string }>();
 
 /**
  * A browser asking for a page (GET or HEAD, HTML): a visitor who navigated here, whom sign-in can bring back.

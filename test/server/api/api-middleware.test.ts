@@ -4,7 +4,7 @@
 // 422 naming the route's fields, and no byte of the body is read for them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
-import { createContext, forbidden, unauthorized, type Middleware } from "brisk";
+import { createRouterContext, forbidden, unauthorized, type Middleware } from "brisk";
 import { apiMiddleware, requestCookies } from "brisk/server";
 import { defineApp } from "../../../src/runtime/app-definition.ts";
 import { createApp } from "../../../src/server/create-app.ts";
@@ -12,7 +12,7 @@ import { clientAssets, loadApp, testConfig } from "../../support/app.ts";
 
 /** What each middleware and handler did, in order: what a refused visitor must not cause. */
 const ran: string[] = [];
-const userContext = createContext<{ name: string }>();
+const userContext = createRouterContext<{ name: string }>();
 
 const logRequests: Middleware = ({ url }) => void ran.push(`log ${url.pathname}`);
 const adminOnly: Middleware = ({ url, headers }) => {

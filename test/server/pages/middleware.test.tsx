@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { Elysia } from "elysia";
 import {
-  createContext,
+  createRouterContext,
   Outlet,
   redirect,
   useLoaderData,
@@ -26,8 +26,8 @@ import { parse } from "devalue";
 const SECRET = "a middleware test secret that is long enough to sign with";
 
 type User = { name: string };
-const userContext = createContext<User>();
-const traceContext = createContext<string[]>([]);
+const userContext = createRouterContext<User>();
+const traceContext = createRouterContext<string[]>([]);
 
 /** Every write an action made, and every time the guard read the session: what a signed-out visitor must not cause. */
 const writes: string[] = [];
@@ -376,11 +376,11 @@ describe("what a middleware may do with the answer", () => {
   });
 
   test("reading a context nothing set fails clearly; one with a default gives it", async () => {
-    const unset = createContext<string>();
+    const unset = createRouterContext<string>();
     const { send, captured } = await app([], { loader: ({ context }: LoaderContext) => ({ value: context.get(unset) }) });
     expect((await send()).status).toBe(500);
     expect(String(captured[0])).toContain("no value set for this context");
-    expect(createContext("fallback").defaultValue).toBe("fallback");
+    expect(createRouterContext("fallback").defaultValue).toBe("fallback");
   });
 });
 

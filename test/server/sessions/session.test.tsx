@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import {
-  createContext,
+  createRouterContext,
   data,
   Outlet,
   redirect,
@@ -397,7 +397,7 @@ describe("a HEAD reads no flash value", () => {
 
 // A members' area through the real app: a layout whose middleware requires a signed-in visitor (the guard; its
 // loader is data), its index page showing a flash value after a save, and API routes on the same session.
-const memberContext = createContext<User>();
+const memberContext = createRouterContext<User>();
 
 const membersOnly: Middleware = async ({ cookies, context }) => {
   context.set(memberContext, await requireUser<User>(cookies));
