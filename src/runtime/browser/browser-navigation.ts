@@ -1,10 +1,10 @@
-// browser-navigation.ts: the navigation store the browser renders from. The code that moves between pages
-// (navigate.ts) is a chunk of its own, fetched once the page is hydrating: a first visit never waits for it,
-// and a click that comes before it waits for it.
-import { flushSync } from "react-dom";
+// browser-navigation.ts: the browser's navigation, wired: the store the page renders from (nav-store.ts), the
+// history's back and forward, and the code that moves between pages (navigate.ts), a chunk of its own fetched
+// once the page is hydrating: a first visit never waits for it, and a click that comes before it waits for it.
 import type { CreateNavigateOptions, Navigator } from "./navigate.ts";
-import type { NavigateOptions, Navigation, NavState, Submission } from "../navigation.ts";
+import type { NavigateOptions, Navigation, Submission } from "../navigation.ts";
 import type { BootState } from "../page-payload.ts";
+import { navStore, type NavStore } from "./nav-store.ts";
 import { livePage, type LivePage } from "./page-view.ts";
 import { preloadCodec } from "./received.ts";
 import { loadRouteOrRecover } from "./recovery.ts";
@@ -24,38 +24,6 @@ export interface BrowserNavigation extends Navigation {
   preload(): void;
   /** Calls `listener` with the target of each navigation as it begins, before its page data is fetched. */
   onStart(listener: (to: string) => void): void;
-}
-
-export interface NavStore {
-  getState(): NavState;
-  /**
-   * With `alongside` (fetchers that end with this page), their state and the page render together, in one
-   * synchronous render: an optimistic count never shows the new data and the fields in flight at once.
-   */
-  commit(next: NavState, alongside?: () => void): void;
-  subscribe(listener: () => void): () => void;
-}
-
-/** The state the page renders from, starting at `initial`. */
-export function navStore(initial: NavState): NavStore {
-  let state = initial;
-  const listeners = new Set<() => void>();
-  return {
-    getState: () => state,
-    commit(next, alongside) {
-      const apply = () => {
-        alongside?.();
-        state = next;
-        for (const l of listeners) l();
-      };
-      if (alongside) flushSync(apply);
-      else apply();
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
 }
 
 /** What the entry hands the navigation chunk: the store, and functions of its own the chunk must not import. */

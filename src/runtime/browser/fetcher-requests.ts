@@ -4,7 +4,7 @@
 import type { FetcherRequest } from "../navigation.ts";
 import { KEEP_ALL } from "../page-payload.ts";
 import { go, revalidate } from "./moves.ts";
-import { commitPage, isCurrent, ready, settleAll, type NavigatorState } from "./navigator.ts";
+import { commitPage, isCurrent, ready, settleAll, type NavigatorState } from "./navigator-state.ts";
 import { fetchPageData, NotPageData, type FetchedPage } from "./page-data-client.ts";
 import { clearPrefetched } from "./prefetch.ts";
 import { submittedForm } from "./submit.ts";

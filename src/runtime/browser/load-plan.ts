@@ -27,7 +27,7 @@ export interface LoadPlan {
   /** Per level of the target, outermost first: true when it keeps what the page shows. */
   keep: boolean[];
   /** The leading kept levels, never the innermost: the server does not run their loaders (KEEP_PARAM). */
-  prefix: number;
+  keptLevels: number;
 }
 
 /** How many levels of a page show their own data: none when the app's page stands for the whole page. */
@@ -76,8 +76,8 @@ export function planLoad(shown: NavState, target: URL, tree: RouteTree, cause: L
     const defaultShouldRevalidate = defaultRevalidate(cause, currentUrl, target, was, level);
     return !(route.shouldRevalidate?.({ ...base, defaultShouldRevalidate }) ?? defaultShouldRevalidate);
   });
-  const prefix = keep.findIndex((kept) => !kept);
-  return { keep, prefix: Math.min(prefix < 0 ? keep.length : prefix, Math.max(keep.length - 1, 0)) };
+  const firstLoaded = keep.findIndex((kept) => !kept);
+  return { keep, keptLevels: Math.min(firstLoaded < 0 ? keep.length : firstLoaded, Math.max(keep.length - 1, 0)) };
 }
 
 /**

@@ -2,7 +2,7 @@
 // revalidation. Each asks for what its load plan leaves to load, then shows the page with the levels it keeps.
 import type { NavigateOptions, NavState } from "../navigation.ts";
 import { holdOver, planLoad, type LoadCause, type LoadPlan } from "./load-plan.ts";
-import { begin, commitPage, isCurrent, ready, settleAll, type NavigatorState } from "./navigator.ts";
+import { begin, commitPage, isCurrent, ready, settleAll, type NavigatorState } from "./navigator-state.ts";
 import { fetchPageData, NotPageData, type FetchedPage } from "./page-data-client.ts";
 import { clearPrefetched, takePrefetched } from "./prefetch.ts";
 
@@ -42,7 +42,7 @@ export async function show(n: NavigatorState, first: FetchedPage, from: URL, pla
     url = next;
     if (move.history === "none") move = { ...move, history: "replace" };
     plan = planLoad(n.store.getState(), url, n.tree, cause);
-    fetched = await fetchPageData(url, n.buildId, signal, { keep: plan.prefix });
+    fetched = await fetchPageData(url, n.buildId, signal, { keep: plan.keptLevels });
   }
   const payload = holdOver(fetched.payload, plan);
   const readiness = await ready(n, url, payload, signal);
@@ -81,7 +81,7 @@ export async function go(n: NavigatorState, to: string, options: GoOptions = {})
   const plan = planLoad(n.store.getState(), target, n.tree, cause);
   try {
     const ahead = cause.kind === "navigation" ? takePrefetched(n, target, plan, controller.signal) : undefined;
-    const fetched = await (ahead ?? fetchPageData(target, n.buildId, controller.signal, { keep: plan.prefix }));
+    const fetched = await (ahead ?? fetchPageData(target, n.buildId, controller.signal, { keep: plan.keptLevels }));
     const history = replace || isCurrent(target) ? "replace" : "push";
     await show(n, fetched, target, plan, pop ? { history: "none", scroll: false } : { history, scroll: true }, cause, controller.signal);
   } catch (error) {
@@ -107,7 +107,7 @@ export async function revalidate(n: NavigatorState, cause: LoadCause = { kind: "
   if (plan.keep.length > 0 && plan.keep.every(Boolean)) return commitPage(n, n.store.getState());
   const controller = begin(n, { kind: "loading", to: here.href });
   try {
-    const fetched = answered ?? (await fetchPageData(here, n.buildId, controller.signal, { keep: plan.prefix }));
+    const fetched = answered ?? (await fetchPageData(here, n.buildId, controller.signal, { keep: plan.keptLevels }));
     await show(n, fetched, here, plan, { history: "none", scroll: false }, cause, controller.signal);
   } catch (error) {
     if (controller.signal.aborted) return;

@@ -4,11 +4,11 @@
 import type { FetcherRequest, Submission } from "../navigation.ts";
 import { fetchFor } from "./fetcher-requests.ts";
 import { go, revalidate, type GoOptions } from "./moves.ts";
-import { navigatorState, type CreateNavigateOptions } from "./navigator.ts";
+import { navigatorState, type CreateNavigateOptions } from "./navigator-state.ts";
 import { prefetch } from "./prefetch.ts";
 import { submit } from "./submit.ts";
 
-export type { CreateNavigateOptions } from "./navigator.ts";
+export type { CreateNavigateOptions } from "./navigator-state.ts";
 
 export interface Navigator {
   go(to: string, options: GoOptions): Promise<void>;

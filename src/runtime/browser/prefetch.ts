@@ -2,7 +2,7 @@
 // asks for the levels the click would load, no more; the first navigation to the page uses it, once, while it
 // is fresh and if that navigation keeps the same levels; an action or a revalidation throws it all away.
 import { planLoad, type LoadPlan } from "./load-plan.ts";
-import { isCurrent, type NavigatorState, type Prefetched } from "./navigator.ts";
+import { isCurrent, type NavigatorState, type Prefetched } from "./navigator-state.ts";
 import { fetchPageData, type FetchedPage } from "./page-data-client.ts";
 import { preloadModules } from "./preload-modules.ts";
 
@@ -40,14 +40,14 @@ export async function prefetch(n: NavigatorState, href: string): Promise<void> {
   // A route without a page (route-tree's isResourceRoute, not imported: the entry holds that module) answers
   // with what it returns, not page data; a link to it loads it whole.
   if (route && route.component === undefined && route.children === undefined) return;
-  const { prefix } = planLoad(n.store.getState(), target, n.tree, { kind: "navigation" });
+  const { keptLevels } = planLoad(n.store.getState(), target, n.tree, { kind: "navigation" });
   const key = keyOf(target);
   const existing = n.prefetched.get(key);
-  if (existing && existing.prefix === prefix && Date.now() - existing.at < PREFETCH_FRESH_MS) return;
+  if (existing && existing.keptLevels === keptLevels && Date.now() - existing.at < PREFETCH_FRESH_MS) return;
   drop(n, key);
   const controller = new AbortController();
-  const fetched = fetchPageData(target, n.buildId, controller.signal, { keep: prefix });
-  const entry: Prefetched = { prefix, at: Date.now(), fetched, controller, expiry: setTimeout(() => drop(n, key, entry), PREFETCH_FRESH_MS) };
+  const fetched = fetchPageData(target, n.buildId, controller.signal, { keep: keptLevels });
+  const entry: Prefetched = { keptLevels, at: Date.now(), fetched, controller, expiry: setTimeout(() => drop(n, key, entry), PREFETCH_FRESH_MS) };
   n.prefetched.set(key, entry);
   await fetched.then(
     (fetched) => warm(n, fetched),
@@ -65,14 +65,14 @@ export function takePrefetched(n: NavigatorState, target: URL, plan: LoadPlan, s
   if (!entry) return undefined;
   n.prefetched.delete(key);
   clearTimeout(entry.expiry);
-  if (entry.prefix !== plan.prefix || Date.now() - entry.at >= PREFETCH_FRESH_MS) {
+  if (entry.keptLevels !== plan.keptLevels || Date.now() - entry.at >= PREFETCH_FRESH_MS) {
     entry.controller.abort();
     return undefined;
   }
   signal.addEventListener("abort", () => entry.controller.abort(), { once: true });
   return entry.fetched.catch((error: unknown) => {
     if (signal.aborted) throw error;
-    return fetchPageData(target, n.buildId, signal, { keep: plan.prefix });
+    return fetchPageData(target, n.buildId, signal, { keep: plan.keptLevels });
   });
 }
 

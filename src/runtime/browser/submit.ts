@@ -4,7 +4,7 @@
 import type { Submission } from "../navigation.ts";
 import { planLoad, type SubmittedForm } from "./load-plan.ts";
 import { go, revalidate, show } from "./moves.ts";
-import { begin, isCurrent, settle, type NavigatorState } from "./navigator.ts";
+import { begin, isCurrent, settle, type NavigatorState } from "./navigator-state.ts";
 import { fetchPageData, NotPageData } from "./page-data-client.ts";
 import { clearPrefetched } from "./prefetch.ts";
 

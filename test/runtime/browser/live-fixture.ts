@@ -3,7 +3,8 @@
 // page view of it, a navigation store and the navigator over them.
 import { afterAll, beforeAll } from "bun:test";
 import fixtureApp from "../../fixtures/app/app.ts";
-import { navigatorOptions, navStore, type NavStore } from "../../../src/runtime/browser/browser-navigation.ts";
+import { navigatorOptions } from "../../../src/runtime/browser/browser-navigation.ts";
+import { navStore, type NavStore } from "../../../src/runtime/browser/nav-store.ts";
 import { createNavigate, type Navigator } from "../../../src/runtime/browser/navigate.ts";
 import { livePage } from "../../../src/runtime/browser/page-view.ts";
 import type { BootState } from "../../../src/runtime/page-payload.ts";

@@ -27,7 +27,7 @@ const keepOf = (state: NavState, to: string, cause: LoadCause = navigation) => p
 
 describe("React Router's defaults", () => {
   test("between children, the layout is kept and the child loads; the server is told to keep the one", () => {
-    expect(planLoad(planItem(), new URL("http://x/plan/items/2"), fixture, navigation)).toEqual({ keep: [true, false], prefix: 1 });
+    expect(planLoad(planItem(), new URL("http://x/plan/items/2"), fixture, navigation)).toEqual({ keep: [true, false], keptLevels: 1 });
   });
 
   test("a new search, the same URL, a revalidation: every level loads", () => {
@@ -39,7 +39,7 @@ describe("React Router's defaults", () => {
   test("after an action with data or a redirect, every level loads; after a 4xx or 5xx, none (the server is still told of one only)", () => {
     expect(keepOf(planItem(), "/plan/items/1", action(200, { saved: "x" }))).toEqual([false, false]);
     expect(keepOf(planItem(), "/plan/items/2", action())).toEqual([false, false]);
-    expect(planLoad(planItem(), new URL("http://x/plan/items/1"), fixture, action(422))).toEqual({ keep: [true, true], prefix: 1 });
+    expect(planLoad(planItem(), new URL("http://x/plan/items/1"), fixture, action(422))).toEqual({ keep: [true, true], keptLevels: 1 });
   });
 
   test("another route, or a level whose params changed, loads", () => {
@@ -102,7 +102,7 @@ describe("shouldRevalidate", () => {
   test("a level kept below one that loads: the server is told to keep none, and the answer is held over for it", () => {
     const { tree, state } = nested(() => true, () => false);
     const plan = planLoad(state, new URL("http://x/a/b/1/c/2"), tree, navigation);
-    expect(plan).toEqual({ keep: [false, true, false], prefix: 0 });
+    expect(plan).toEqual({ keep: [false, true, false], keptLevels: 0 });
     const answer = pagePayload({ levels: [{ id: "/a", data: { n: 2 } }, { id: "/a/b/:id", data: { n: 2 } }, { id: "/a/b/:id/c/:x", data: { n: 2 } }] });
     expect(holdOver(answer, plan).levels).toEqual([{ id: "/a", data: { n: 2 } }, { id: "/a/b/:id", kept: true }, { id: "/a/b/:id/c/:x", data: { n: 2 } }]);
   });
@@ -117,13 +117,13 @@ describe("shouldRevalidate", () => {
 describe("holdOver", () => {
   test("leaves the answer as it is when it keeps nothing more; never holds a level below the answer's fallback", () => {
     const answer = pagePayload({ levels: [{ id: "plan", kept: true }, { id: "/plan/items/:id", data: {} }] });
-    expect(holdOver(answer, { keep: [true, false], prefix: 1 })).toBe(answer);
+    expect(holdOver(answer, { keep: [true, false], keptLevels: 1 })).toBe(answer);
     const failed = pagePayload({ levels: [{ id: "plan", data: {} }, { id: "/plan/items/:id" }], boundary: { id: "plan", depth: 1 }, outcome: { kind: "not-found", status: 404 } });
-    expect(holdOver(failed, { keep: [true, true], prefix: 1 }).levels).toEqual([{ id: "plan", kept: true }, { id: "/plan/items/:id" }]);
+    expect(holdOver(failed, { keep: [true, true], keptLevels: 1 }).levels).toEqual([{ id: "plan", kept: true }, { id: "/plan/items/:id" }]);
   });
 
   test("a level it holds keeps the parse of the new search the server sent (useRouteSearch), not its data", () => {
     const answer = pagePayload({ levels: [{ id: "plan", data: { loads: 2 }, query: { sort: "old" } }, { id: "/plan/items/:id", data: {} }] });
-    expect(holdOver(answer, { keep: [true, false], prefix: 0 }).levels[0]).toStrictEqual({ id: "plan", kept: true, query: { sort: "old" } });
+    expect(holdOver(answer, { keep: [true, false], keptLevels: 0 }).levels[0]).toStrictEqual({ id: "plan", kept: true, query: { sort: "old" } });
   });
 });

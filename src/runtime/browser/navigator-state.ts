@@ -1,4 +1,4 @@
-// navigator.ts: what every step of a client navigation reads and changes (the store, the request in flight,
+// navigator-state.ts: what every step of a client navigation reads and changes (the store, the request in flight,
 // the fetchers waiting for a page, the pages loaded ahead), and the small steps they all take.
 import type { NavState, PageView } from "../navigation.ts";
 import type { PagePayload } from "../page-payload.ts";
@@ -23,7 +23,7 @@ export interface CreateNavigateOptions {
 /** A page's data asked for ahead of a click (prefetch.ts). */
 export interface Prefetched {
   /** The levels it kept: a click that would keep others cannot use it. */
-  prefix: number;
+  keptLevels: number;
   /** When it was asked for (Date.now()). */
   at: number;
   fetched: Promise<FetchedPage>;
