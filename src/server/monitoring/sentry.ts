@@ -7,14 +7,13 @@ import { transactionName } from "../../runtime/trace-names.ts";
 import { failUndelivered } from "../../runtime/sentry-transport.ts";
 import type { Config } from "../config/config.ts";
 import { stdoutLogger, type Logger } from "./logger.ts";
-import { visitorAddress } from "../request/forwarded.ts";
 import type { RequestMonitor } from "../request/monitor.ts";
 import type { CaptureError } from "../request/context.ts";
 import { createOutbox } from "./sentry-outbox.ts";
 import { embeddedSourcesIntegration, projectFrame } from "./sentry-frames.ts";
-import { QUERY_FILTER, SCOPED_REQUEST_KEY, scopedRequestIntegration, type ScopedRequest } from "./sentry-request.ts";
-import { tracingHooks } from "./sentry-tracing.ts";
-import { requestSessions, type RequestSession } from "./sentry-sessions.ts";
+import { QUERY_FILTER, scopedRequestIntegration } from "./sentry-request.ts";
+import { sentryMonitor } from "./sentry-monitor.ts";
+import { requestSessions } from "./sentry-sessions.ts";
 
 export interface ServerMonitoring {
   capture: CaptureError;
@@ -31,7 +30,7 @@ const SESSION_FLUSH_MS = 60_000;
 
 /**
  * The integrations, the same with tracing or without. None wraps Bun.serve or http: Brisk gives each
- * request its scope itself (the monitor below), and captures each failure itself, with its digest.
+ * request its scope itself (sentry-monitor.ts), and captures each failure itself, with its digest.
  * Dedupe is left out because it drops an event that repeats the previous one's stack: two visitors
  * meeting the same bug are two occurrences, each with its own digest, and each must reach Sentry.
  */
@@ -83,37 +82,7 @@ export function initServerSentry(config: Config, release: string, { log = stdout
   });
   const client = Sentry.getClient<Sentry.NodeClient>()!;
   const sessions = requestSessions(client, SESSION_FLUSH_MS);
-  const traced = config.sentryTracesSampleRate !== undefined ? tracingHooks(config.sentryTracesSampleRate) : undefined;
-  const monitor: RequestMonitor = {
-    request(request, server, handle) {
-      return Sentry.withIsolationScope((scope) => {
-        // With SENTRY_SEND_DEFAULT_PII, the visitor's address as the tunnel takes it: the socket's, or behind
-        // TRUST_PROXY the one the proxy saw. Never a header the visitor wrote.
-        const ip = config.sentrySendDefaultPii ? visitorAddress(request, server, config.proxyHops) : undefined;
-        scope.setSDKProcessingMetadata({ [SCOPED_REQUEST_KEY]: { request, ip, start: Date.now() } satisfies ScopedRequest });
-        // The isolation scope already has a trace of its own; a page-data request continues its navigation's.
-        const sentryTrace = request.headers.get("sentry-trace");
-        return sentryTrace ? Sentry.continueTrace({ sentryTrace, baggage: request.headers.get("baggage") }, handle) : handle();
-      });
-    },
-    routed(request, record, handle) {
-      // An uptime check's HEAD is no visit.
-      if (request.method === "HEAD") return handle();
-      // Counted in release health (the SDK's per-minute request aggregates, as its own HTTP integration does).
-      const scope = Sentry.getIsolationScope();
-      scope.setSDKProcessingMetadata({ requestSession: { status: "ok" } satisfies RequestSession });
-      // The scope keeps a copy: the one the client marks when an error is captured.
-      const close = () => sessions.count(scope.getScopeData().sdkProcessingMetadata.requestSession as RequestSession);
-      const response = traced ? traced.routed(request, record, handle) : handle();
-      // Not returned from finally(): that would hold the response back until the stream has ended.
-      return response.finally(() => {
-        const { done } = record();
-        if (done) done.then(close, close);
-        else close();
-      });
-    },
-    ...(traced ? { step: traced.step, traceHeaders: traced.traceHeaders } : {}),
-  };
+  const monitor = sentryMonitor(config, sessions.count);
   return {
     capture(error, { digest, route, requestId, phase, method, path }) {
       if (isOutcome(error)) return;
