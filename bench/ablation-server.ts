@@ -1,7 +1,7 @@
 // ablation-server.ts: Brisk's page handler (src/server/pages/pages.ts) without the rest of Brisk, for bench/ablation.ts.
 // ABLATION unset: on raw Bun.serve, no Elysia, no request log. "no-headers": that, without the security headers and
-// the CSP nonce. "elysia": on a bare Elysia app (one catch-all route, none of Brisk's plugins: no host check, request
-// log, header hooks or Sentry scope). Everything else is Brisk's own code path: routing, loaders, outcomes, its
+// the CSP nonce. "elysia": on a bare Elysia app (one catch-all route, no request pipeline: no host check, prerendered
+// lookup, render bound, response headers, log line or Sentry scope). Everything else is Brisk's own code path: routing, loaders, outcomes, its
 // React tree and boot data.
 import { Elysia } from "elysia";
 import { pageHandlerDeps } from "../src/server/create-app.ts";

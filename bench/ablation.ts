@@ -1,6 +1,6 @@
 // ablation.ts: `bun bench/ablation.ts`: where Brisk's extra CPU per request goes, by taking it apart.
 // The same request through six servers in turns, CPU per response each: the reference; Brisk whole with Sentry on
-// (errors only) and off; Brisk's page handler on a bare Elysia app (none of Brisk's plugins); that handler on raw
+// (errors only) and off; Brisk's page handler on a bare Elysia app (no request pipeline, no render bound); that handler on raw
 // Bun.serve (no Elysia, no request log); and that without the security headers and CSP nonce. The differences
 // split Brisk's cost over the layers. Measured on the bench app's pages rendered for every request (the items page,
 // the same behind a signed session cookie, and two levels down, held against the reference's items page), the
@@ -73,7 +73,7 @@ try {
       rows.push(`| ${label} | ${x.server} | ${Math.round(x.rps).toLocaleString("en")} | ${f(us[i]!)} | ${pctOf(us[i]!, ref)} | ${Math.round(x.jitCpu * 100)} % | ${warm} | ${Math.round(x.foreignCpu * 100)} % |`);
     }
     rows.push(
-      `| ${label} | **split of Brisk's extra ${f(on - ref)}** | | Sentry's request scope and session ${f(on - off)}; Brisk's plugins (host check, request record, log line, header hooks) ${f(off - elysia)}; Elysia ${f(elysia - handler)}; security headers and nonce ${f(handler - bare)}; ${handlerWork} ${f(bare - ref)} | | | | |`,
+      `| ${label} | **split of Brisk's extra ${f(on - ref)}** | | Sentry's request scope and session ${f(on - off)}; the request pipeline and the render bound (host check, context, prerendered lookup, render place, security headers, request id, log line) ${f(off - elysia)}; Elysia ${f(elysia - handler)}; security headers and nonce ${f(handler - bare)}; ${handlerWork} ${f(bare - ref)} | | | | |`,
     );
   }
   console.log(["| request | server | req/s | CPU/req | vs reference | JIT | warm-up | others |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |", ...rows].join("\n"));
