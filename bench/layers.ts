@@ -65,7 +65,8 @@ try {
       new Elysia().wrap(
         requestPipeline({
           context: { trustIncomingId: config.trustProxy, cookies: deps.cookies },
-          prerendered: () => undefined,
+          isPagePath: () => true,
+          stored: () => undefined,
           scope: requestScope(monitor, () => null),
           headers: Object.entries(security.common),
           log,

@@ -28,9 +28,9 @@ import { createPublicFileHandler, type PublicFiles } from "./assets/public-files
 import { type RequestMonitor } from "./request/monitor.ts";
 import { requestScope } from "./monitoring/request-scope.ts";
 import type { CaptureError } from "./request/context.ts";
-import { prerenderedStep } from "./prerender/prerendered-step.ts";
+import { storedStep } from "./prerender/stored-step.ts";
 import { createSecurityHeaders, type SecurityHeaders } from "./http/security-headers.ts";
-import { requestPipeline } from "./pipeline.ts";
+import { pagePaths, requestPipeline } from "./pipeline.ts";
 
 export interface AppDeps {
   /** The client build; loaded from dist/client (or the binary) when omitted. */
@@ -72,7 +72,6 @@ export function pageHandlerDeps(
     assets: ClientAssets;
     capture: CaptureError;
     security: SecurityHeaders;
-    publicFiles?: PublicFiles;
     cookieSigner?: CookieSigner;
     bodyReads?: BodyReads;
     renders?: RenderPlaces;
@@ -93,7 +92,6 @@ export function pageHandlerDeps(
     renders: deps.renders ?? createRenderPlaces(config.renderMaxInFlight, (request) => visitorAddress(request, null, config.proxyHops)),
     trustProxy: config.trustProxy,
     clientConfig: clientConfigFor(config, assets),
-    publicFile: createPublicFileHandler(deps.publicFiles ?? assets.publicFiles),
   };
 }
 
@@ -140,8 +138,10 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const prerendered = config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, builtPages(assets)) : undefined;
   const pipeline = requestPipeline({
     context: { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies },
-    prerendered: prerenderedStep(prerendered, { routes: () => server.routes, publicFiles: deps.publicFiles ?? assets.publicFiles }),
+    isPagePath: pagePaths(() => server.routes),
+    stored: storedStep(prerendered, createPublicFileHandler(deps.publicFiles ?? assets.publicFiles)),
     scope: requestScope(deps.monitor, () => server.server),
+    failed: (context, error) => errorResponse({ request: context.request, error, code: "UNKNOWN" }, capture),
     headers: Object.entries(security.common),
     log,
   });

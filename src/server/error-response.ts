@@ -13,7 +13,13 @@ import { BODY_TIMEOUT_HEADERS } from "./bodies/request-body.ts";
 import { contextOf, reportError, type CaptureError } from "./request/context.ts";
 import { cookiesSetBy } from "./api/request-cookies.ts";
 
-type ErrorContext = Pick<Parameters<ErrorHandler>[0], "request" | "error" | "code" | "route">;
+/** What failed: as Elysia's error hook is handed it, or as the request pipeline meets it (code UNKNOWN, no route). */
+interface Failure {
+  request: Request;
+  error: unknown;
+  code: Parameters<ErrorHandler>[0]["code"];
+  route?: string;
+}
 
 interface SchemaError {
   /** Which part failed: `body`, `query`, `params`, `headers`, or `property` for a coerced value (`t.Numeric`). */
@@ -53,7 +59,7 @@ function withCookiesSet(response: Response, request: Request): Response {
   return response;
 }
 
-export function errorResponse(ctx: ErrorContext, capture: CaptureError): Response {
+export function errorResponse(ctx: Failure, capture: CaptureError): Response {
   const { request, error, code, route } = ctx;
   const context = contextOf(request);
   const json = isApiPath(context.path);

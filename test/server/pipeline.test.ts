@@ -34,7 +34,7 @@ function docSteps(doc: string): string[] {
 
 test("the request-flow doc lists the pipeline's steps, in the order the code runs them", async () => {
   const code = codeSteps(await read("src/server/pipeline.ts"));
-  expect(code).toEqual(["contextOf", "hostRefusal", "prerendered", "scope", "route", "addMissingHeaders", "logRequest"]);
+  expect(code).toEqual(["contextOf", "hostRefusal", "isPagePath", "stored", "scope", "route", "addMissingHeaders", "logRequest"]);
   expect(docSteps(await read("docs/explanation/request-flow.md"))).toEqual(code);
 });
 

@@ -48,11 +48,6 @@ export interface PageDeps extends SubmissionLimits {
   monitor?: RequestMonitor;
   /** The pages being rendered at once, each visitor's and in all (RENDER_MAX_IN_FLIGHT): past them, 503. */
   renders: RenderPlaces;
-  /**
-   * Asked before the pages: public files live at the site root beside them, where a wildcard route of
-   * their own would shadow the pages, and one route per file would miss files added in development.
-   */
-  publicFile(request: Request, pathname: string): Promise<Response> | undefined;
 }
 
 /** The parts of PageDeps the action and loader steps read. */

@@ -1,4 +1,4 @@
-// pages.ts: the page routes: HTTP checks, the app's public files, then an HTML document or page data.
+// pages.ts: the page routes: HTTP checks, then an HTML document or page data.
 import { Elysia } from "elysia";
 import { BUILD_HEADER } from "../../runtime/page-payload.ts";
 import type { ActionBody } from "../../runtime/route.ts";
@@ -8,7 +8,6 @@ import { contextOf, type RequestContext } from "../request/context.ts";
 import { pageTarget, type PageTarget } from "./page-target.ts";
 import { readSubmission, refuseCrossSite } from "../bodies/submission.ts";
 import { text } from "../request/responses.ts";
-import { monitorPage } from "../request/monitor.ts";
 import { renderPageData } from "./page-data.ts";
 import type { PageDeps, PageRequest } from "./page-request.ts";
 import { renderPage } from "./render.tsx";
@@ -94,17 +93,10 @@ export function pagesPlugin(deps: PageDeps) {
     "*",
     function servePage({ request }) {
       const context = contextOf(request);
-      // Public files are static responses, like assets: no page transaction (the file's path is one the URL
-      // parser leaves as it is, so the context's raw path finds it).
-      const reading = request.method === "GET" || request.method === "HEAD";
-      if (reading) {
-        const file = deps.publicFile(request, context.path);
-        if (file) return file;
-      }
       const target = pageTarget(context);
       if (target instanceof Response) return target;
-      // A prerendered page never gets here: the pipeline answers it before routing (prerendered-step.ts).
-      const render = () => monitorPage(deps.monitor, request, context, () => renderTarget(context, target, deps));
+      // Public files and prerendered pages never get here: the pipeline answers them before routing (stored-step.ts).
+      const render = () => renderTarget(context, target, deps);
       return deps.renders.run(request, context, render) ?? shedPage(target.isData, deps.security, context);
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.

@@ -25,15 +25,6 @@ export interface RequestMonitor {
   traceHeaders?(): TraceHeaders | undefined;
 }
 
-export function monitorPage(
-  monitor: RequestMonitor | undefined,
-  request: Request,
-  record: RequestRecord,
-  handle: () => Promise<Response>,
-): Promise<Response> {
-  return monitor?.routed ? monitor.routed(request, () => record, handle) : handle();
-}
-
 export function monitorStep<T>(monitor: RequestMonitor | undefined, step: PageStep, route: string, run: () => T): T {
   return monitor?.step ? monitor.step(step, route, run) : run();
 }

@@ -1,6 +1,6 @@
 // Server tracing with the real @sentry/bun and SENTRY_TRACES_SAMPLE_RATE=1, against a fake ingest: page transactions
-// named after their route with spans for their steps, nothing for assets, the tunnel, health or page data outside a
-// navigation, and the trace handed to the browser in the page and on page data.
+// named after their route with spans for their steps, nothing for assets, public files, the tunnel, health or page
+// data outside a navigation, and the trace handed to the browser in the page and on page data.
 import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Event } from "@sentry/core";
 import type { ClientAssets } from "../../../src/server/assets/assets.ts";
@@ -98,8 +98,11 @@ describe("page transactions", () => {
     expect(transactions.map((e) => [e.transaction, e.transaction_info?.source])).toEqual([["GET /*", "route"]]);
   });
 
-  test("assets, the tunnel, the health check and page data outside a navigation make none", async () => {
+  test("assets, public files, the tunnel, the health check and page data outside a navigation make none", async () => {
     await (await t.request(`/assets/${assets.manifest.entry}`)).arrayBuffer();
+    const file = await t.request("/robots.txt");
+    expect(file.status).toBe(200);
+    await file.text();
     await (await t.request("/healthz")).text();
     const envelope = `${JSON.stringify({ dsn: ingest.dsn() })}\n{"type":"event"}\n{}\n`;
     await (await t.request("/monitoring", { method: "POST", body: envelope })).text();

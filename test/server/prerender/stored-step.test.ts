@@ -1,6 +1,6 @@
-// Prerendered pages are answered before routing (prerendered-plugin.ts): what the route's hooks would have added still
-// holds there: one log line with the answer's request id, this server's security headers, the Host check, and a
-// public file before the prerendered not-found page. Over a real socket, as Bun serves them.
+// Prerendered pages and public files are answered before routing (stored-step.ts): what the pipeline's other steps
+// add still holds there: one log line with the answer's request id, this server's security headers, the Host check,
+// and a public file before the prerendered not-found page. Over a real socket, as Bun serves them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { listenApp, type ListeningApp } from "brisk/test";
 import { FIXTURE } from "../../support/app.ts";

@@ -1,0 +1,29 @@
+// stored-step.ts: the request pipeline's stored step: a GET or HEAD of a page's path that the app's public files or
+// its prerendered pages answer as they are. Nothing of the app runs for them, so the pipeline sends them before
+// Sentry's request scope and Elysia's routing, which the static ceiling has neither of (bench/README.md,
+// prerendered pages against the static ceiling).
+import type { RequestContext } from "../request/context.ts";
+import { pageTarget } from "../pages/page-target.ts";
+import type { PrerenderedResponses } from "./prerendered-responses.ts";
+
+/** A public file's response, or undefined when the path names none (assets/public-files.ts). */
+export type PublicFileResponse = (request: Request, pathname: string) => Promise<Response> | undefined;
+
+/**
+ * The stored response to a page's GET or HEAD, or undefined when the pages must answer it. A public file first,
+ * at a path the prerendered not-found page would otherwise answer too (its path is one the URL parser leaves as it
+ * is, so the context's raw path finds it); then a prerendered page. Its response carries its request id and
+ * security headers itself (prerendered-responses.ts).
+ */
+export function storedStep(
+  prerendered: PrerenderedResponses | undefined,
+  publicFile: PublicFileResponse,
+): (context: RequestContext) => Response | Promise<Response> | undefined {
+  return (context) => {
+    if (context.method !== "GET" && context.method !== "HEAD") return undefined;
+    const file = publicFile(context.request, context.path);
+    if (file || !prerendered) return file;
+    const page = pageTarget(context);
+    return page instanceof Response ? undefined : prerendered.response(context.request, page.url, context, page.isData);
+  };
+}
