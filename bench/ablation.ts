@@ -46,7 +46,11 @@ try {
   for (const s of servers) await checkSubmission(s.origin, dataDirOf(s.name));
   const cookie = await sessionCookie();
   // The form post as run.ts sends it: a valid entry with an Origin naming the server.
-  const post: Partial<MeasureOptions> = { bodyFile: formFile, contentType: FORM_TYPE, headers: (s) => ({ origin: s.origin }) };
+  const post: Partial<MeasureOptions> = {
+    bodyFile: formFile,
+    contentType: FORM_TYPE,
+    headers: (s) => ({ origin: s.origin }),
+  };
   const page = (path: string): Partial<MeasureOptions> => ({
     pathFor: (s) => (s === reference ? referencePathOf(path) : path),
     headers: (): Record<string, string> => (path === PATHS.session ? { cookie } : {}),
@@ -58,25 +62,43 @@ try {
     [PATHS.session, page(PATHS.session), `${pipeline}, the session cookie read and checked`],
     [PATHS.nested, page(PATHS.nested), `${pipeline}, two levels (against the reference's ${PATHS.items})`],
     [PATHS.notFound, {}, pipeline],
-    [GUESTBOOK_PATH, post, "cross-site check, body read and parse within limits, the action's context, the redirect as an outcome"],
+    [
+      GUESTBOOK_PATH,
+      post,
+      "cross-site check, body read and parse within limits, the action's context, the redirect as an outcome",
+    ],
   ] as const;
   for (const [path, extra, handlerWork] of cases) {
     const label = extra === post ? `POST ${path}` : path;
     if (ONLY && !ONLY.includes(extra === post ? "POST" : path)) continue;
     say(`measuring ${label}`);
-    const m = await measureInTurns(servers, path, { warmupSeconds: 3, seconds: SECONDS, slices: Math.min(5, SECONDS), workDir: work, ...extra });
+    const m = await measureInTurns(servers, path, {
+      warmupSeconds: 3,
+      seconds: SECONDS,
+      slices: Math.min(5, SECONDS),
+      workDir: work,
+      ...extra,
+    });
     const us = m.map((x) => (x.serverCpu / x.rps) * 1e6);
     const [ref, on, off, elysia, handler, bare] = us as [number, number, number, number, number, number];
     const f = (n: number) => `${n.toFixed(0)} µs`;
     for (const [i, x] of m.entries()) {
       const warm = `${x.warmup.seconds} s${x.warmup.settled ? "" : " (unsettled)"}`;
-      rows.push(`| ${label} | ${x.server} | ${Math.round(x.rps).toLocaleString("en")} | ${f(us[i]!)} | ${pctOf(us[i]!, ref)} | ${Math.round(x.jitCpu * 100)} % | ${warm} | ${Math.round(x.foreignCpu * 100)} % |`);
+      rows.push(
+        `| ${label} | ${x.server} | ${Math.round(x.rps).toLocaleString("en")} | ${f(us[i]!)} | ${pctOf(us[i]!, ref)} | ${Math.round(x.jitCpu * 100)} % | ${warm} | ${Math.round(x.foreignCpu * 100)} % |`,
+      );
     }
     rows.push(
       `| ${label} | **split of Brisk's extra ${f(on - ref)}** | | Sentry's request scope and session ${f(on - off)}; the request pipeline and the render bound (host check, context, prerendered lookup, render place, security headers, request id, log line) ${f(off - elysia)}; Elysia ${f(elysia - handler)}; security headers and nonce ${f(handler - bare)}; ${handlerWork} ${f(bare - ref)} | | | | |`,
     );
   }
-  console.log(["| request | server | req/s | CPU/req | vs reference | JIT | warm-up | others |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |", ...rows].join("\n"));
+  console.log(
+    [
+      "| request | server | req/s | CPU/req | vs reference | JIT | warm-up | others |",
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+      ...rows,
+    ].join("\n"),
+  );
 } finally {
   await fleet?.stopAll();
   await rm(work, { recursive: true, force: true });

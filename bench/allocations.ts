@@ -22,7 +22,10 @@ import { median } from "./lib/stats.ts";
 if (!Bun.env.BUN_JSC_largeHeapSize) {
   const env = { ...Bun.env, NODE_ENV: "production", BUN_JSC_largeHeapSize: String(2 ** 31) };
   const preload = join(import.meta.dir, "lib/server-plugins.ts");
-  const child = Bun.spawnSync(["bun", "--preload", preload, import.meta.path, ...process.argv.slice(2)], { env, stdio: ["inherit", "inherit", "inherit"] });
+  const child = Bun.spawnSync(["bun", "--preload", preload, import.meta.path, ...process.argv.slice(2)], {
+    env,
+    stdio: ["inherit", "inherit", "inherit"],
+  });
   process.exit(child.exitCode ?? 1);
 }
 
@@ -37,12 +40,28 @@ const work = await mkdtemp(join(tmpdir(), "brisk-allocations-"));
 try {
   let clientDir = Bun.env.BENCH_CLIENT_DIR;
   if (!clientDir) await buildClient({ outdir: (clientDir = join(work, "client")), appModule: BENCH_APP });
-  Object.assign(Bun.env, { NODE_ENV: "production", BENCH_CLIENT_DIR: clientDir, DATA_DIR: join(work, "data"), COOKIE_SECRET: BENCH_COOKIE_SECRET });
-  const config = parseConfig({ ...Bun.env, SENTRY_DSN: Bun.env.SENTRY ? "http://publickey@127.0.0.1:9/42" : undefined });
+  Object.assign(Bun.env, {
+    NODE_ENV: "production",
+    BENCH_CLIENT_DIR: clientDir,
+    DATA_DIR: join(work, "data"),
+    COOKIE_SECRET: BENCH_COOKIE_SECRET,
+  });
+  const config = parseConfig({
+    ...Bun.env,
+    SENTRY_DSN: Bun.env.SENTRY ? "http://publickey@127.0.0.1:9/42" : undefined,
+  });
   const assets = loadClientAssets(app.routes, clientDir);
-  const monitoring = config.sentryDsn ? (await import("../src/server/monitoring/sentry.ts")).initServerSentry(config, "allocations", { log: () => {} }) : undefined;
+  const monitoring = config.sentryDsn
+    ? (await import("../src/server/monitoring/sentry.ts")).initServerSentry(config, "allocations", { log: () => {} })
+    : undefined;
   const { cookieSigner } = await startApp(config, app, () => {});
-  const brisk = createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture, monitor: monitoring?.monitor, log: () => {} });
+  const brisk = createApp(config, app, {
+    assets,
+    cookieSigner,
+    capture: monitoring?.capture,
+    monitor: monitoring?.monitor,
+    log: () => {},
+  });
   await renderPrerenderedPages(brisk);
   // The reference's module listens on a port of its own (PORT unset: any); only its page function is called here.
   const reference = await import("./reference-server.tsx");
@@ -80,16 +99,22 @@ try {
     }
     console.log(`\n## ${path}${Bun.env.SENTRY ? ", Sentry on" : ""}\n`);
     const [ref, own] = [median(times.reference!), median(times.brisk!)];
-    console.log(`CPU per request (median of ${ROUNDS} rounds of ${PER_ROUND}): reference ${ref.toFixed(1)} µs (${Math.min(...times.reference!).toFixed(1)}–${Math.max(...times.reference!).toFixed(1)}), Brisk ${own.toFixed(1)} µs (${Math.min(...times.brisk!).toFixed(1)}–${Math.max(...times.brisk!).toFixed(1)}): ${(ref / own).toFixed(2)} ×`);
+    console.log(
+      `CPU per request (median of ${ROUNDS} rounds of ${PER_ROUND}): reference ${ref.toFixed(1)} µs (${Math.min(...times.reference!).toFixed(1)}–${Math.max(...times.reference!).toFixed(1)}), Brisk ${own.toFixed(1)} µs (${Math.min(...times.brisk!).toFixed(1)}–${Math.max(...times.brisk!).toFixed(1)}): ${(ref / own).toFixed(2)} ×`,
+    );
     console.log(`\nobjects allocated per request, by type (${BATCH} requests counted):\n`);
     const types = [...new Set([...Object.keys(counts.reference!), ...Object.keys(counts.brisk!)])];
     const extra = (t: string) => (counts.brisk![t] ?? 0) - (counts.reference![t] ?? 0);
     console.log("| object type | reference | Brisk | extra |\n| --- | ---: | ---: | ---: |");
     for (const t of types.toSorted((a, b) => extra(b) - extra(a))) {
-      console.log(`| ${t} | ${(counts.reference![t] ?? 0).toFixed(1)} | ${(counts.brisk![t] ?? 0).toFixed(1)} | ${extra(t).toFixed(1)} |`);
+      console.log(
+        `| ${t} | ${(counts.reference![t] ?? 0).toFixed(1)} | ${(counts.brisk![t] ?? 0).toFixed(1)} | ${extra(t).toFixed(1)} |`,
+      );
     }
     const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
-    console.log(`| all | ${total(counts.reference!).toFixed(1)} | ${total(counts.brisk!).toFixed(1)} | ${(total(counts.brisk!) - total(counts.reference!)).toFixed(1)} |`);
+    console.log(
+      `| all | ${total(counts.reference!).toFixed(1)} | ${total(counts.brisk!).toFixed(1)} | ${(total(counts.brisk!) - total(counts.reference!)).toFixed(1)} |`,
+    );
   }
   await monitoring?.close(0);
 } finally {

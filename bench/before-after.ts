@@ -15,7 +15,10 @@ import { sessionCookie } from "./lib/session.ts";
 import { measureInTurns, type MeasureOptions } from "./lib/throughput.ts";
 
 const baseline = Bun.env.BENCH_BASELINE;
-if (!baseline) throw new Error("BENCH_BASELINE: the checkout to compare with (a git worktree, or an archive of a commit with node_modules)");
+if (!baseline)
+  throw new Error(
+    "BENCH_BASELINE: the checkout to compare with (a git worktree, or an archive of a commit with node_modules)",
+  );
 const SECONDS = Number(Bun.env.BENCH_SECONDS ?? 10);
 const cases = process.argv.slice(2).length ? process.argv.slice(2) : [PATHS.items];
 const DSN = { SENTRY_DSN: "http://publickey@127.0.0.1:9/42" };
@@ -36,14 +39,25 @@ try {
   const formFile = join(work, "form.txt");
   await Bun.write(formFile, GUESTBOOK_FORM);
   const cookie = await sessionCookie();
-  console.log("| case | server | req/s | CPU/req | × reference req/s | JIT | warm-up | others |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+  console.log(
+    "| case | server | req/s | CPU/req | × reference req/s | JIT | warm-up | others |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  );
   for (const name of cases) {
     const post = name === "POST";
     if (post) for (const s of servers) await checkSubmission(s.origin, fleet.dataDirOf(s.name));
     const extra: Partial<MeasureOptions> = post
       ? { bodyFile: formFile, contentType: FORM_TYPE, headers: (s) => ({ origin: s.origin }) }
-      : { pathFor: (s) => (s === reference ? referencePathOf(name) : name), headers: (): Record<string, string> => (name === PATHS.session ? { cookie } : {}) };
-    const m = await measureInTurns(servers, post ? GUESTBOOK_PATH : name, { warmupSeconds: 3, seconds: SECONDS, slices: SECONDS, workDir: work, ...extra });
+      : {
+          pathFor: (s) => (s === reference ? referencePathOf(name) : name),
+          headers: (): Record<string, string> => (name === PATHS.session ? { cookie } : {}),
+        };
+    const m = await measureInTurns(servers, post ? GUESTBOOK_PATH : name, {
+      warmupSeconds: 3,
+      seconds: SECONDS,
+      slices: SECONDS,
+      workDir: work,
+      ...extra,
+    });
     for (const x of m) {
       const us = (x.serverCpu / x.rps) * 1e6;
       console.log(

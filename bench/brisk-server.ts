@@ -12,9 +12,17 @@ const config = parseConfig(Bun.env);
 const assets = loadClientAssets(app.routes, Bun.env.BENCH_CLIENT_DIR);
 // Loaded only with a DSN, as main.ts does: "Sentry off" carries none of @sentry/bun (~21 MiB of RSS).
 const monitoring = config.sentryDsn
-  ? (await import("../src/server/monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId)
+  ? (await import("../src/server/monitoring/sentry.ts")).initServerSentry(
+      config,
+      config.sentryRelease ?? assets.manifest.buildId,
+    )
   : undefined;
 const { cookieSigner } = await startApp(config, app, () => {});
-const server = createApp(config, app, { assets, cookieSigner, capture: monitoring?.capture, monitor: monitoring?.monitor });
+const server = createApp(config, app, {
+  assets,
+  cookieSigner,
+  capture: monitoring?.capture,
+  monitor: monitoring?.monitor,
+});
 server.listen({ hostname: config.host, port: config.port, reusePort: true });
 await renderPrerenderedPages(server);

@@ -39,7 +39,13 @@ const work = await mkdtemp(join(tmpdir(), "brisk-layers-"));
 try {
   let clientDir = Bun.env.BENCH_CLIENT_DIR;
   if (!clientDir) await buildClient({ outdir: (clientDir = join(work, "client")), appModule: BENCH_APP });
-  const env = { ...Bun.env, NODE_ENV: "production", DATA_DIR: join(work, "data"), COOKIE_SECRET: BENCH_COOKIE_SECRET, SENTRY_DSN: undefined };
+  const env = {
+    ...Bun.env,
+    NODE_ENV: "production",
+    DATA_DIR: join(work, "data"),
+    COOKIE_SECRET: BENCH_COOKIE_SECRET,
+    SENTRY_DSN: undefined,
+  };
   const config = parseConfig(env);
   // A DSN nothing listens on: no event is sent for the pages measured here, only the request's scope is made.
   const sentryConfig = parseConfig({ ...env, SENTRY_DSN: "http://publickey@127.0.0.1:9/42" });
@@ -52,7 +58,8 @@ try {
   const cookie = await sessionCookie();
   const log = batchedLogger(() => {});
   const items = `${ORIGIN}/items`;
-  const get = (url = items, headers: Record<string, string> = {}) => new Request(url, { headers: { host: "localhost:3000", ...headers } });
+  const get = (url = items, headers: Record<string, string> = {}) =>
+    new Request(url, { headers: { host: "localhost:3000", ...headers } });
   const drain = async (response: Response) => void (await response.arrayBuffer());
   const itemsData = app.routes.find((r) => r.path === "/items")!.loader!({} as never);
   const html = await (await handlePage(createRequestContext(get(), { cookies: deps.cookies }), deps)).text();
@@ -68,6 +75,9 @@ try {
           isPagePath: () => true,
           stored: () => undefined,
           scope: requestScope(monitor, () => null),
+          failed: (_, error) => {
+            throw error;
+          },
           headers: Object.entries(security.common),
           log,
         }),
@@ -95,13 +105,33 @@ try {
       return [scope.argsFor({}), scope.responseHeaders()];
     },
     "cookie parse": () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).get(SESSION_COOKIE),
-    "boot data (payload, config, JSON)": () =>
-      (get(), scriptString(JSON.stringify({ page: { v: 2, path: "/items", search: "", route: "/items", assets: { css: [], js: [] }, data: itemsData, deferred: [] }, config: deps.clientConfig, host: "localhost", nonce: "x".repeat(24), queue: [] }))),
-    "compression step, no Accept-Encoding": () => compressed(get(), new Response(html, { headers: { "content-type": "text/html" } })),
+    "boot data (payload, config, JSON)": () => (
+      get(),
+      scriptString(
+        JSON.stringify({
+          page: {
+            v: 2,
+            path: "/items",
+            search: "",
+            route: "/items",
+            assets: { css: [], js: [] },
+            data: itemsData,
+            deferred: [],
+          },
+          config: deps.clientConfig,
+          host: "localhost",
+          nonce: "x".repeat(24),
+          queue: [],
+        }),
+      )
+    ),
+    "compression step, no Accept-Encoding": () =>
+      compressed(get(), new Response(html, { headers: { "content-type": "text/html" } })),
   };
   const asyncCases: Record<string, () => Promise<unknown>> = {
     "async baseline": async () => get(),
-    "signature check (HMAC)": async () => createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).getSigned(SESSION_COOKIE),
+    "signature check (HMAC)": async () =>
+      createCookies(get(items, { cookie }).headers.get("cookie"), deps.cookies).getSigned(SESSION_COOKIE),
     "fixed answer, no framework": async () => answer(),
     "fixed answer on bare Elysia": () => bareElysia.handle(get()),
     "fixed answer, Brisk's request pipeline (host check, context, headers, log)": () => withPipeline.handle(get()),
@@ -109,14 +139,38 @@ try {
     "Sentry scope and session": () => {
       const request = get();
       const record = createRequestContext(request);
-      return monitoring.monitor.request!(request, null, () => monitoring.monitor.routed!(request, () => record, async () => new Response(null)));
+      return monitoring.monitor.request!(request, null, () =>
+        monitoring.monitor.routed!(
+          request,
+          () => record,
+          async () => new Response(null),
+        ),
+      );
     },
     "compression, brotli, streamed 10 KB page": async () =>
-      drain(await compressed(get(items, { "accept-encoding": "br, gzip" }), new Response(new Blob([html]).stream(), { headers: { "content-type": "text/html" } }))),
-    "page handler (render, no Elysia)": async () => drain(await handlePage(createRequestContext(get(), { cookies: deps.cookies }), deps)),
+      drain(
+        await compressed(
+          get(items, { "accept-encoding": "br, gzip" }),
+          new Response(new Blob([html]).stream(), { headers: { "content-type": "text/html" } }),
+        ),
+      ),
+    "page handler (render, no Elysia)": async () =>
+      drain(await handlePage(createRequestContext(get(), { cookies: deps.cookies }), deps)),
     // The session check in the loader, then the same check made by a guard middleware (bench/app/pages/guard.server.ts).
-    "page handler, /session/items (the check in the loader)": async () => drain(await handlePage(createRequestContext(get(`${ORIGIN}/session/items`, { cookie }), { cookies: deps.cookies }), deps)),
-    "page handler, /guarded/items (the check in a guard middleware)": async () => drain(await handlePage(createRequestContext(get(`${ORIGIN}/guarded/items`, { cookie }), { cookies: deps.cookies }), deps)),
+    "page handler, /session/items (the check in the loader)": async () =>
+      drain(
+        await handlePage(
+          createRequestContext(get(`${ORIGIN}/session/items`, { cookie }), { cookies: deps.cookies }),
+          deps,
+        ),
+      ),
+    "page handler, /guarded/items (the check in a guard middleware)": async () =>
+      drain(
+        await handlePage(
+          createRequestContext(get(`${ORIGIN}/guarded/items`, { cookie }), { cookies: deps.cookies }),
+          deps,
+        ),
+      ),
     "whole app, Elysia in process": async () => drain(await bare.handle(get())),
   };
 
@@ -150,7 +204,9 @@ try {
     const diffs = xs.map((x, i) => x - ys[i]!);
     return `${median(diffs).toFixed(2)} µs (rounds: ${Math.min(...diffs).toFixed(1)} to ${Math.max(...diffs).toFixed(1)})`;
   };
-  console.log(`\nA guard middleware against the same check in the loader, per request: ${paired("page handler, /guarded/items (the check in a guard middleware)", "page handler, /session/items (the check in the loader)")}`);
+  console.log(
+    `\nA guard middleware against the same check in the loader, per request: ${paired("page handler, /guarded/items (the check in a guard middleware)", "page handler, /session/items (the check in the loader)")}`,
+  );
   await monitoring.close(0);
 } finally {
   await rm(work, { recursive: true, force: true });

@@ -58,11 +58,22 @@ try {
   });
   const of = (name: string) => us.get(sides.find((side) => side.name.startsWith(name))!.name)!;
   const delta = (a: number, b: number) => `${a - b >= 0 ? "+" : ""}${(a - b).toFixed(1)} µs`;
-  console.log(["| side | req/s | CPU/req | JIT | warm-up | others |", "| --- | ---: | ---: | ---: | ---: | ---: |", ...rows].join("\n"));
+  console.log(
+    ["| side | req/s | CPU/req | JIT | warm-up | others |", "| --- | ---: | ---: | ---: | ---: | ---: |", ...rows].join(
+      "\n",
+    ),
+  );
   console.log("");
-  if (BASELINE) console.log(`- no middleware, against the baseline: ${delta(of("/items, no"), of("/items on the baseline"))} per request`);
-  console.log(`- one guard middleware (the cookie check included), against no middleware: ${delta(of("/guarded"), of("/items, no"))} per request`);
-  console.log(`- the same check in a middleware rather than the loader: ${delta(of("/guarded"), of("/session"))} per request`);
+  if (BASELINE)
+    console.log(
+      `- no middleware, against the baseline: ${delta(of("/items, no"), of("/items on the baseline"))} per request`,
+    );
+  console.log(
+    `- one guard middleware (the cookie check included), against no middleware: ${delta(of("/guarded"), of("/items, no"))} per request`,
+  );
+  console.log(
+    `- the same check in a middleware rather than the loader: ${delta(of("/guarded"), of("/session"))} per request`,
+  );
 } finally {
   await fleet?.stopAll();
   await rm(work, { recursive: true, force: true });

@@ -35,7 +35,10 @@ const browser = await launchBrowser();
 const elsewhere = Bun.serve({
   hostname: "127.0.0.2",
   port: 0,
-  fetch: () => new Response('<!doctype html><title>Elsewhere</title><a href="#">a link</a>', { headers: { "content-type": "text/html" } }),
+  fetch: () =>
+    new Response('<!doctype html><title>Elsewhere</title><a href="#">a link</a>', {
+      headers: { "content-type": "text/html" },
+    }),
 });
 try {
   const sentry = { SENTRY_DSN: "http://publickey@127.0.0.1:9/42" };
@@ -45,13 +48,17 @@ try {
     { ...(await fleet.start("brisk, Sentry on", "brisk-server.ts", sentry)), hydrates: true },
     { ...(await fleet.start("reference", "reference-server.tsx")), hydrates: false },
   ];
-  if (BASELINE) targets.push({ ...(await fleet.startBaseline("baseline brisk, Sentry on", BASELINE, sentry)), hydrates: true });
+  if (BASELINE)
+    targets.push({ ...(await fleet.startBaseline("baseline brisk, Sentry on", BASELINE, sentry)), hydrates: true });
   if (DUMP) await mkdir(DUMP, { recursive: true });
   const traces = new Map<string, PaintTrace[]>(targets.map((t) => [t.name, []]));
   // A first load each, not kept: the servers' and the browser's first of anything.
   for (let i = -1; i < RUNS; i++) {
     for (const target of targets) {
-      const dump = DUMP && i >= 0 ? join(DUMP, `${target.name.replace(/\W+/g, "-")}-${THROTTLE ? "throttled" : "unthrottled"}-${i}.json`) : undefined;
+      const dump =
+        DUMP && i >= 0
+          ? join(DUMP, `${target.name.replace(/\W+/g, "-")}-${THROTTLE ? "throttled" : "unthrottled"}-${i}.json`)
+          : undefined;
       const trace = await tracedLoad(browser, elsewhere.url.href, target.origin + PATH, THROTTLE, dump);
       if (i >= 0) traces.get(target.name)!.push(trace);
     }
@@ -81,10 +88,11 @@ function report(traces: Map<string, PaintTrace[]>) {
   ];
   const threads = new Set<string>();
   const tasks = new Set<string>();
-  for (const list of traces.values()) for (const t of list) {
-    for (const k of Object.keys(t.cpuByThread)) threads.add(k);
-    for (const k of Object.keys(t.mainByTask)) tasks.add(k);
-  }
+  for (const list of traces.values())
+    for (const t of list) {
+      for (const k of Object.keys(t.cpuByThread)) threads.add(k);
+      for (const k of Object.keys(t.mainByTask)) tasks.add(k);
+    }
   for (const thread of [...threads].sort()) rows.push([`CPU ${thread}`, med((t) => t.cpuByThread[thread] ?? 0)]);
   for (const task of [...tasks].sort()) rows.push([`main: ${task}`, med((t) => t.mainByTask[task] ?? 0)]);
   console.log(`| figure | ${names.join(" | ")} |`);

@@ -25,7 +25,12 @@ async function home(browser: Browser, origin: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: LATENCY_MS, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: LATENCY_MS,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
   await page.goto(`${origin}/`);
   await hydrated(page);
   await page.waitForLoadState("networkidle");
@@ -53,11 +58,18 @@ function timedClick(page: Page, href: string, heading: string): Promise<number> 
 /** The chunks and stylesheets of a page, as its document links them: what its page data names too. */
 async function codeOf(origin: string, href: string): Promise<string[]> {
   const html = await (await fetch(origin + href)).text();
-  const stylesheets = [...html.matchAll(/<link\b[^>]*>/g)].map(([tag]) => tag).filter((tag) => /\srel="stylesheet"/.test(tag));
+  const stylesheets = [...html.matchAll(/<link\b[^>]*>/g)]
+    .map(([tag]) => tag)
+    .filter((tag) => /\srel="stylesheet"/.test(tag));
   return [...htmlModules(html), ...stylesheets.map((tag) => /\shref="([^"]*)"/.exec(tag)![1]!)];
 }
 
-async function clickOnce(browser: Browser, origin: string, target: (typeof TARGETS)[number], mode: Mode): Promise<number> {
+async function clickOnce(
+  browser: Browser,
+  origin: string,
+  target: (typeof TARGETS)[number],
+  mode: Mode,
+): Promise<number> {
   const page = await home(browser, origin);
   try {
     if (mode === "prefetched") {
@@ -65,7 +77,12 @@ async function clickOnce(browser: Browser, origin: string, target: (typeof TARGE
       await Promise.all([page.waitForResponse((r) => r.url().endsWith(`/__data${target.href}`)), link.hover()]);
       // Its chunks and stylesheets too: each fetched in full.
       await page.waitForFunction(
-        (hrefs) => hrefs.every((href) => performance.getEntriesByName(new URL(href, location.href).href).some((e) => (e as PerformanceResourceTiming).responseEnd > 0)),
+        (hrefs) =>
+          hrefs.every((href) =>
+            performance
+              .getEntriesByName(new URL(href, location.href).href)
+              .some((e) => (e as PerformanceResourceTiming).responseEnd > 0),
+          ),
         await codeOf(origin, target.href),
       );
     }
@@ -78,13 +95,17 @@ async function clickOnce(browser: Browser, origin: string, target: (typeof TARGE
 const served = await listenApp();
 const browser = await launchBrowser();
 try {
-  console.log(`click → content, ${LATENCY_MS} ms emulated latency, ${RUNS} clicks per link and mode (median, min–max):`);
+  console.log(
+    `click → content, ${LATENCY_MS} ms emulated latency, ${RUNS} clicks per link and mode (median, min–max):`,
+  );
   for (const target of TARGETS) {
     const times: Record<Mode, number[]> = { prefetched: [], bare: [] };
     for (let run = 0; run < RUNS; run++) {
-      for (const mode of ["prefetched", "bare"] as const) times[mode].push(await clickOnce(browser, served.origin, target, mode));
+      for (const mode of ["prefetched", "bare"] as const)
+        times[mode].push(await clickOnce(browser, served.origin, target, mode));
     }
-    const line = (mode: Mode) => `${mode} ${round(median(times[mode]))} ms (${round(Math.min(...times[mode]))}–${round(Math.max(...times[mode]))})`;
+    const line = (mode: Mode) =>
+      `${mode} ${round(median(times[mode]))} ms (${round(Math.min(...times[mode]))}–${round(Math.max(...times[mode]))})`;
     console.log(`${target.href}: ${line("prefetched")}; ${line("bare")}`);
   }
 } finally {

@@ -76,7 +76,17 @@ function Shell({ path, data, children }: { path: string; data: unknown; children
         <Router ssrPath={path}>
           {/* Brisk's Link asks for the navigation (to prefetch on the client): one that never moves, as Brisk's server
               renders. It reads nothing else of Brisk's context, so nothing else is made. */}
-          <AppContext value={{ navigation: staticNavigation({ path, search: "", page: { data } as unknown as PageView }, { mode: "production" }, "127.0.0.1") } as AppRuntime}>
+          <AppContext
+            value={
+              {
+                navigation: staticNavigation(
+                  { path, search: "", page: { data } as unknown as PageView },
+                  { mode: "production" },
+                  "127.0.0.1",
+                ),
+              } as AppRuntime
+            }
+          >
             <LevelContext value={{ depth: 0, data }}>{children}</LevelContext>
           </AppContext>
         </Router>
@@ -129,7 +139,8 @@ export async function page(request: Request, path: string): Promise<Response> {
 }
 
 async function signGuestbook(request: Request): Promise<Response> {
-  if (!request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded")) return new Response(null, { status: 415 });
+  if (!request.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded"))
+    return new Response(null, { status: 415 });
   const checked = validateEntry(await request.formData());
   if (!checked.ok) return Response.json(checked.errors, { status: 422 });
   await guestbook.add(checked.entry);
@@ -143,11 +154,16 @@ const server = Bun.serve({
     const path = new URL(request.url).pathname;
     if (path === "/healthz") return new Response("ok\n");
     if (path === "/monitoring" && request.method === "POST") {
-      return fetch(ingestUrl, { method: "POST", body: await request.arrayBuffer(), headers: { "content-type": "application/x-sentry-envelope" } });
+      return fetch(ingestUrl, {
+        method: "POST",
+        body: await request.arrayBuffer(),
+        headers: { "content-type": "application/x-sentry-envelope" },
+      });
     }
     if (path === "/guestbook" && request.method === "POST") return signGuestbook(request);
     // For the Chromium loads: the page's stylesheet and scripts, as a file server would send them.
-    if (path.startsWith("/assets/")) return serveAsset(clientDir, path.slice("/assets/".length), request.headers.get("accept-encoding") ?? "");
+    if (path.startsWith("/assets/"))
+      return serveAsset(clientDir, path.slice("/assets/".length), request.headers.get("accept-encoding") ?? "");
     return page(request, path);
   },
 });

@@ -9,12 +9,29 @@ import { countArrivals } from "./lib/arrivals.ts";
 import { buildBinary, coldStarts, peakMemory, startBinary } from "./lib/binary.ts";
 import { measureClientWeight, weighFiles } from "./lib/client-weight.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
-import { FORM_TYPE, GUESTBOOK_FORM, GUESTBOOK_PATH, checkSubmission, countRows, rowsMismatch, type WriteMeasurement } from "./lib/guestbook.ts";
+import {
+  FORM_TYPE,
+  GUESTBOOK_FORM,
+  GUESTBOOK_PATH,
+  checkSubmission,
+  countRows,
+  rowsMismatch,
+  type WriteMeasurement,
+} from "./lib/guestbook.ts";
 import { meterForeignLoad } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { benchServers, type BenchServers } from "./lib/bench-servers.ts";
 import { LOAD_CORE, memoryOf, pinSelf, pinning, type Child } from "./lib/proc.ts";
-import { HANDLER, PATHS, PER_REQUEST, TRACED_ALL, TRACED_TENTH, buildReport, referencePathOf, type Results } from "./lib/results.ts";
+import {
+  HANDLER,
+  PATHS,
+  PER_REQUEST,
+  TRACED_ALL,
+  TRACED_TENTH,
+  buildReport,
+  referencePathOf,
+  type Results,
+} from "./lib/results.ts";
 import { sessionCookie } from "./lib/session.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
@@ -56,7 +73,9 @@ try {
   fleet = benchServers(work, clientDir);
   const { start, dataDirOf } = fleet;
   say("starting the servers");
-  const ref = await start("reference", "reference-server.tsx", { BENCH_INGEST_URL: `${ingest.url}${REFERENCE_INGEST}` });
+  const ref = await start("reference", "reference-server.tsx", {
+    BENCH_INGEST_URL: `${ingest.url}${REFERENCE_INGEST}`,
+  });
   const on = await start("brisk, Sentry on", "brisk-server.ts", { SENTRY_DSN: ingest.dsn() });
   const off = await start("brisk, Sentry off", "brisk-server.ts", {});
   // Tracing's cost, on the pages rendered per request (prerendered answers are never traced): every request
@@ -83,9 +102,15 @@ try {
   const htmlBytes: Results["htmlBytes"] = {};
   for (const path of Object.values(PATHS)) {
     const headers = headersFor(path);
-    const [b, r] = await Promise.all([fetch(on.origin + path, { headers }), fetch(ref.origin + referencePathOf(path), { headers })]);
+    const [b, r] = await Promise.all([
+      fetch(on.origin + path, { headers }),
+      fetch(ref.origin + referencePathOf(path), { headers }),
+    ]);
     const [bHtml, rHtml] = [await b.text(), await r.text()];
-    const sent = await fetch(on.origin + path, { headers: { ...headers, "accept-encoding": "br, gzip" }, decompress: false });
+    const sent = await fetch(on.origin + path, {
+      headers: { ...headers, "accept-encoding": "br, gzip" },
+      decompress: false,
+    });
     htmlBytes[path] = {
       brisk: Buffer.byteLength(bHtml),
       briskSent: (await sent.arrayBuffer()).byteLength,
@@ -102,12 +127,20 @@ try {
     const headers = headersFor(path);
     // A page held against another page of the reference (the nested page) takes turns with that page.
     const pathFor = (s: { name: string }) => (s === ref ? referencePathOf(path) : path);
-    throughput.push(...(await measureInTurns([on, ref, off, ...extra], path, { ...TURNS, workDir: work, headers: () => headers, pathFor })));
+    throughput.push(
+      ...(await measureInTurns([on, ref, off, ...extra], path, {
+        ...TURNS,
+        workDir: work,
+        headers: () => headers,
+        pathFor,
+      })),
+    );
   };
   // The pages rendered per request first, so that the peak RSS read after them is theirs alone.
   for (const { path } of PER_REQUEST) await measurePath(path, [handler, ...traced]);
   const perRequestPeakMiB = memoryOf(on.pid).peakMiB;
-  for (const path of [PATHS.home, PATHS.notFound, PATHS.stream]) await measurePath(path, path === PATHS.home ? [ceiling] : []);
+  for (const path of [PATHS.home, PATHS.notFound, PATHS.stream])
+    await measurePath(path, path === PATHS.home ? [ceiling] : []);
 
   say("streaming: time to first byte");
   // The servers settle first: right after the load above they are still collecting garbage.
@@ -161,14 +194,23 @@ try {
     },
   });
   await Bun.sleep(1_000); // posts in flight when wrk stopped land too
-  const writes: WriteMeasurement[] = posts.map((m) => ({ ...m, rows: countRows(dataDirOf(m.server)) - rowsBefore.get(m.server)! }));
+  const writes: WriteMeasurement[] = posts.map((m) => ({
+    ...m,
+    rows: countRows(dataDirOf(m.server)) - rowsBefore.get(m.server)!,
+  }));
   const rowsWrong = writes.map((m) => rowsMismatch(m, CONNECTIONS, TURNS.slices)).filter((x) => x !== undefined);
 
-  say(`visitor: ${VISITOR_RUNS} cold Chromium loads of / and ${PER_REQUEST_VISITOR_RUNS} of ${PATHS.items} per server and condition`);
+  say(
+    `visitor: ${VISITOR_RUNS} cold Chromium loads of / and ${PER_REQUEST_VISITOR_RUNS} of ${PATHS.items} per server and condition`,
+  );
   const brisk = { name: on.name, origin: on.origin, hydrates: true };
   const reference = { name: ref.name, origin: ref.origin, hydrates: false };
   const visitors = [
-    ...(await measureVisitors([brisk, reference, { name: ceiling.name, origin: ceiling.origin, hydrates: true }], homeConditions(PATHS.home), VISITOR_RUNS)),
+    ...(await measureVisitors(
+      [brisk, reference, { name: ceiling.name, origin: ceiling.origin, hydrates: true }],
+      homeConditions(PATHS.home),
+      VISITOR_RUNS,
+    )),
     ...(await measureVisitors([brisk, reference], perRequestConditions(PATHS.items), PER_REQUEST_VISITOR_RUNS)),
   ];
   await fleet.stopAll();
@@ -184,7 +226,10 @@ try {
     await Bun.sleep(2_000);
     const idleMiB = memoryOf(running.pid).rssMiB;
     const endpoint = { name: "binary", origin: running.origin, pid: running.pid };
-    const loaded = await peakMemory(running.pid, measureInTurns([endpoint], "/", { ...TURNS, slices: 1, workDir: work }));
+    const loaded = await peakMemory(
+      running.pid,
+      measureInTurns([endpoint], "/", { ...TURNS, slices: 1, workDir: work }),
+    );
     binaryLoad = { idleMiB, peakMiB: loaded.peakMiB, sampledMiB: loaded.sampledMiB, measurement: loaded.result[0]! };
   } finally {
     await running.stop();

@@ -50,7 +50,11 @@ interface CaseResult {
   load: string;
 }
 
-async function runCase(binaryPath: string, dsn: string, { path, encoding }: (typeof CASES)[number]): Promise<CaseResult> {
+async function runCase(
+  binaryPath: string,
+  dsn: string,
+  { path, encoding }: (typeof CASES)[number],
+): Promise<CaseResult> {
   const port = await freePort();
   const dir = await mkdtemp(join(tmpdir(), "brisk-abandon-"));
   const server = Bun.spawn([binaryPath], {
@@ -64,14 +68,29 @@ async function runCase(binaryPath: string, dsn: string, { path, encoding }: (typ
     const beforeMiB = memoryOf(server.pid).rssMiB;
     const since = Date.now();
     const sampler = sampleRss(server.pid, since);
-    const visits = await abandonStreams({ port, path, encoding, connections: CONNECTIONS, seconds: SECONDS, addresses: ADDRESSES });
+    const visits = await abandonStreams({
+      port,
+      path,
+      encoding,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      addresses: ADDRESSES,
+    });
     const ended = (Date.now() - since) / 1000;
     await Bun.sleep(QUIET_SECONDS * 1000);
     const samples = await sampler.stop();
     const { rssMiB: afterMiB, peakMiB } = memoryOf(server.pid);
     const under = samples.find((s) => s.at >= ended && s.rssMiB <= ABANDON_AFTER_LIMIT_MIB);
     const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
-    return { name: `${path} ${encoding}`, ...visits, beforeMiB, peakMiB, afterMiB, underAfter: under && under.at - ended, load };
+    return {
+      name: `${path} ${encoding}`,
+      ...visits,
+      beforeMiB,
+      peakMiB,
+      afterMiB,
+      underAfter: under && under.at - ended,
+      load,
+    };
   } finally {
     await stopChild(server);
     await rm(dir, { recursive: true, force: true });
@@ -86,24 +105,32 @@ export async function soakAbandonedStreams(binaryPath: string): Promise<boolean>
   const results: CaseResult[] = [];
   try {
     for (const c of CASES) {
-      console.log(`soak: abandoned streams: ${c.path} ${c.encoding}, ${CONNECTIONS} connections for ${SECONDS} s, then ${QUIET_SECONDS} s of quiet…`);
+      console.log(
+        `soak: abandoned streams: ${c.path} ${c.encoding}, ${CONNECTIONS} connections for ${SECONDS} s, then ${QUIET_SECONDS} s of quiet…`,
+      );
       results.push(await runCase(binaryPath, ingest.dsn(), c));
     }
   } finally {
     await ingest.stop();
   }
   const width = Math.max(...results.map((r) => r.name.length));
-  console.log(`\nabandoned streams (${CONNECTIONS} connections from ${ADDRESSES} address(es) leaving at the first bytes, ${SECONDS} s, a fresh server each):`);
+  console.log(
+    `\nabandoned streams (${CONNECTIONS} connections from ${ADDRESSES} address(es) leaving at the first bytes, ${SECONDS} s, a fresh server each):`,
+  );
   for (const r of results) {
     const under = r.underAfter === undefined ? "never" : `${round(r.underAfter)} s`;
     console.log(
-      `  ${r.name.padEnd(width)}  ${int(r.answered)} answered (${Object.entries(r.statuses).map(([s, n]) => `${s} ×${int(n)}`).join(", ")}), ${int(r.failed)} failed; ` +
+      `  ${r.name.padEnd(width)}  ${int(r.answered)} answered (${Object.entries(r.statuses)
+        .map(([s, n]) => `${s} ×${int(n)}`)
+        .join(", ")}), ${int(r.failed)} failed; ` +
         `RSS before ${round(r.beforeMiB)} MiB, peak ${round(r.peakMiB)} MiB, ${QUIET_SECONDS} s after ${round(r.afterMiB)} MiB ` +
         `(under ${ABANDON_AFTER_LIMIT_MIB} after ${under}); load ${r.load}`,
     );
   }
   const pass = results.every(passes);
-  console.log(`${pass ? "PASS" : "FAIL"} abandoned streams: peak ≤ ${ABANDON_PEAK_LIMIT_MIB} MiB, ≤ ${ABANDON_AFTER_LIMIT_MIB} MiB ${QUIET_SECONDS} s after`);
+  console.log(
+    `${pass ? "PASS" : "FAIL"} abandoned streams: peak ≤ ${ABANDON_PEAK_LIMIT_MIB} MiB, ≤ ${ABANDON_AFTER_LIMIT_MIB} MiB ${QUIET_SECONDS} s after`,
+  );
   return pass;
 }
 

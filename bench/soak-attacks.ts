@@ -8,7 +8,16 @@ import { stallUploads } from "../test/support/stalled-uploads.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
 import { emptyCounts, runLoad, soakTargets, type LoadCounts, type Target } from "./soak-load.ts";
 import type { LogShipper } from "./soak-shipper.ts";
-import { STALL_ADDRESSES, STALLS_PER_ADDRESS, TRICKLE_BYTES_PER_SECOND, missedTargets, stalledWrites, uploadFlood, writesServed, type SlotAttack } from "./soak-uploads.ts";
+import {
+  STALL_ADDRESSES,
+  STALLS_PER_ADDRESS,
+  TRICKLE_BYTES_PER_SECOND,
+  missedTargets,
+  stalledWrites,
+  uploadFlood,
+  writesServed,
+  type SlotAttack,
+} from "./soak-uploads.ts";
 
 export interface AttackContext {
   origin: string;
@@ -60,14 +69,32 @@ const uploads: Attack = {
     // Slow, but well inside the tunnel's timeout, which also covers sending the 1 MiB on: each admitted
     // upload holds its slot, and its body, that much longer.
     await ctx.ingest.setMode("slow", { delayMs: ctx.tunnelTimeoutMs / 4 });
-    const result = await uploadFlood({ port: ctx.port, dsn: ctx.dsn, sockets: UPLOAD_SOCKETS, seconds: ctx.seconds, bytes: UPLOAD_BYTES, pauseMs: 500 });
+    const result = await uploadFlood({
+      port: ctx.port,
+      dsn: ctx.dsn,
+      sockets: UPLOAD_SOCKETS,
+      seconds: ctx.seconds,
+      bytes: UPLOAD_BYTES,
+      pauseMs: 500,
+    });
     await ctx.ingest.setMode("up");
     for (const id of result.accepted) ctx.accepted.add(id);
     const counts = emptyCounts();
-    const target: Target = { name: "POST /monitoring (1 MiB)", path: "/monitoring", expected: [200, 429, 504], streamed: false, tunnel: true, weight: 1 };
+    const target: Target = {
+      name: "POST /monitoring (1 MiB)",
+      path: "/monitoring",
+      expected: [200, 429, 504],
+      streamed: false,
+      tunnel: true,
+      weight: 1,
+    };
     counts.statuses.set(target.name, result.statuses);
     counts.requests = [...result.statuses.values()].reduce((a, b) => a + b, 0);
-    return { targets: [target], counts, note: `${result.accepted.size} accepted, the rest refused before their bodies were read` };
+    return {
+      targets: [target],
+      counts,
+      note: `${result.accepted.size} accepted, the rest refused before their bodies were read`,
+    };
   },
 };
 
@@ -94,10 +121,27 @@ const stalledUploads: Attack = {
     const form = { "content-type": "application/x-www-form-urlencoded", origin: ctx.origin };
     const envelope = { "content-type": "text/plain;charset=UTF-8", origin: ctx.origin };
     const stall = { port: ctx.port, from: STALLERS, connections: STALLED_PER_CLIENT };
-    const attacks = [stallUploads({ ...stall, path: "/guestbook", headers: form }), stallUploads({ ...stall, path: "/monitoring", headers: envelope })];
+    const attacks = [
+      stallUploads({ ...stall, path: "/guestbook", headers: form }),
+      stallUploads({ ...stall, path: "/monitoring", headers: envelope }),
+    ];
     await Promise.all(attacks.map((a) => a.ready));
-    const sign: Target = { name: "POST /guestbook (visitor, during the stall)", path: "/guestbook", expected: [303], streamed: false, tunnel: false, weight: 1 };
-    const report: Target = { name: "POST /monitoring (visitor, during the stall)", path: "/monitoring", expected: [200], streamed: false, tunnel: true, weight: 1 };
+    const sign: Target = {
+      name: "POST /guestbook (visitor, during the stall)",
+      path: "/guestbook",
+      expected: [303],
+      streamed: false,
+      tunnel: false,
+      weight: 1,
+    };
+    const report: Target = {
+      name: "POST /monitoring (visitor, during the stall)",
+      path: "/monitoring",
+      expected: [200],
+      streamed: false,
+      tunnel: true,
+      weight: 1,
+    };
     const counts = emptyCounts();
     const post = async (target: Target, init: RequestInit) => {
       const status = await fetch(ctx.origin + target.path, { method: "POST", redirect: "manual", ...init }).then(
@@ -111,13 +155,19 @@ const stalledUploads: Attack = {
     while (performance.now() < until) {
       n++;
       await Promise.all([
-        post(sign, { headers: form, body: new URLSearchParams({ name: "Soak visitor", message: `Signed during the stall, ${n}` }).toString() }),
+        post(sign, {
+          headers: form,
+          body: new URLSearchParams({ name: "Soak visitor", message: `Signed during the stall, ${n}` }).toString(),
+        }),
         post(report, { headers: envelope, body: browserEnvelope(ctx.dsn) }),
       ]);
       await Bun.sleep(100);
     }
     const ended = await Promise.all(attacks.map((a) => a.stop()));
-    const stalled = ended.map(({ opened, answers }, i) => `${i ? "tunnel" : "guestbook"}: ${opened} opened, ${[...answers].map(([s, k]) => `${s} ×${k}`).join(", ")}`);
+    const stalled = ended.map(
+      ({ opened, answers }, i) =>
+        `${i ? "tunnel" : "guestbook"}: ${opened} opened, ${[...answers].map(([s, k]) => `${s} ×${k}`).join(", ")}`,
+    );
     return { targets: [sign, report], counts, note: `stalled posts: ${stalled.join("; ")}` };
   },
 };
@@ -135,17 +185,49 @@ function writesUnder(attack: SlotAttack): Attack {
   return {
     name: `${what} from ${STALL_ADDRESSES.length} addresses, ${STALLS_PER_ADDRESS} each to the guestbook's action and the tunnel`,
     async run(ctx) {
-      const { probes, stalled } = await stalledWrites({ origin: ctx.origin, port: ctx.port, dsn: ctx.dsn, seconds: ctx.seconds, attack });
+      const { probes, stalled } = await stalledWrites({
+        origin: ctx.origin,
+        port: ctx.port,
+        dsn: ctx.dsn,
+        seconds: ctx.seconds,
+        attack,
+      });
       const targets: Target[] = [
-        { name: `POST /guestbook (visitor, ${attack} everywhere)`, path: "/guestbook", expected: [303, 429], streamed: false, tunnel: false, weight: 1 },
-        { name: `POST /api/guestbook (visitor, ${attack} everywhere)`, path: "/api/guestbook", expected: [201, 429], streamed: false, tunnel: false, weight: 1 },
-        { name: `POST /monitoring (visitor, ${attack} everywhere)`, path: "/monitoring", expected: [200, 429], streamed: false, tunnel: true, weight: 1 },
+        {
+          name: `POST /guestbook (visitor, ${attack} everywhere)`,
+          path: "/guestbook",
+          expected: [303, 429],
+          streamed: false,
+          tunnel: false,
+          weight: 1,
+        },
+        {
+          name: `POST /api/guestbook (visitor, ${attack} everywhere)`,
+          path: "/api/guestbook",
+          expected: [201, 429],
+          streamed: false,
+          tunnel: false,
+          weight: 1,
+        },
+        {
+          name: `POST /monitoring (visitor, ${attack} everywhere)`,
+          path: "/monitoring",
+          expected: [200, 429],
+          streamed: false,
+          tunnel: true,
+          weight: 1,
+        },
       ];
       const counts = emptyCounts();
       const targetOf = { form: targets[0]!, api: targets[1]!, tunnel: targets[2]! };
       for (const { kind, status } of probes) tally(counts, targetOf[kind], status);
       const served = writesServed(probes);
-      return { targets, counts, note: `visitor's writes served: ${served.line}; attack's posts: ${stalled}`, problems: missedTargets(served) };
+      return {
+        targets,
+        counts,
+        note: `visitor's writes served: ${served.line}; attack's posts: ${stalled}`,
+        problems: missedTargets(served),
+      };
     },
   };
 }
@@ -156,7 +238,11 @@ const heads: Attack = {
     const targets = pageTargets(3);
     const counts = emptyCounts();
     const until = performance.now() + ctx.seconds * 1000;
-    await runLoad({ origin: ctx.origin, dsn: ctx.dsn, concurrency: 50, until, abortShare: 0, method: "HEAD" }, targets, counts);
+    await runLoad(
+      { origin: ctx.origin, dsn: ctx.dsn, concurrency: 50, until, abortShare: 0, method: "HEAD" },
+      targets,
+      counts,
+    );
     return { targets, counts };
   },
 };
@@ -169,7 +255,11 @@ const logPipe: Attack = {
     const counts = emptyCounts();
     const ms = ctx.seconds * 1000;
     const until = performance.now() + ms;
-    const load = runLoad({ origin: ctx.origin, dsn: ctx.dsn, concurrency: 10, until, abortShare: 0.1 }, targets, counts);
+    const load = runLoad(
+      { origin: ctx.origin, dsn: ctx.dsn, concurrency: 10, until, abortShare: 0.1 },
+      targets,
+      counts,
+    );
     await Bun.sleep(ms / 5);
     await ctx.shipper.kill();
     await Bun.sleep((ms * 2) / 5);
@@ -183,13 +273,24 @@ const logPipe: Attack = {
  * Run in this order. Finding 10 of issue 14 (nothing lost when Sentry is down) adds its attack here: a 30 s
  * outage of the fake ingest with a server restart in the middle, counting events and envelopes lost.
  */
-export const ATTACKS: readonly Attack[] = [uploads, stalledUploads, writesUnder("stall"), writesUnder("trickle"), heads, logPipe];
+export const ATTACKS: readonly Attack[] = [
+  uploads,
+  stalledUploads,
+  writesUnder("stall"),
+  writesUnder("trickle"),
+  heads,
+  logPipe,
+];
 
 /**
  * Runs each attack, then a second for its last log lines (streamed pages log when they end); `onPhase` names
  * the attack whose lines are being read, `elapsed` is the seconds since the load began.
  */
-export async function runAttacks(ctx: AttackContext, elapsed: () => number, onPhase: (name: string) => void): Promise<AttackResult[]> {
+export async function runAttacks(
+  ctx: AttackContext,
+  elapsed: () => number,
+  onPhase: (name: string) => void,
+): Promise<AttackResult[]> {
   const results: AttackResult[] = [];
   for (const attack of ATTACKS) {
     onPhase(attack.name);

@@ -28,7 +28,14 @@ export function soakTargets(): Target[] {
     tunnel: false,
     weight: 1,
   }));
-  const tunnel = { name: "POST /monitoring", path: "/monitoring", expected: TUNNEL_STATUSES, streamed: false, tunnel: true, weight: 3 };
+  const tunnel = {
+    name: "POST /monitoring",
+    path: "/monitoring",
+    expected: TUNNEL_STATUSES,
+    streamed: false,
+    tunnel: true,
+    weight: 3,
+  };
   return [...pages, tunnel];
 }
 
@@ -84,9 +91,18 @@ const BROWSER_HEADERS = {
   cookie: "session=soak",
 };
 
-async function postEnvelope(options: LoadOptions, target: Target, counts: LoadCounts, envelope: (id: string) => string) {
+async function postEnvelope(
+  options: LoadOptions,
+  target: Target,
+  counts: LoadCounts,
+  envelope: (id: string) => string,
+) {
   const id = crypto.randomUUID().replaceAll("-", "");
-  const res = await fetch(options.origin + target.path, { method: "POST", body: envelope(id), headers: { ...BROWSER_HEADERS, origin: options.origin } });
+  const res = await fetch(options.origin + target.path, {
+    method: "POST",
+    body: envelope(id),
+    headers: { ...BROWSER_HEADERS, origin: options.origin },
+  });
   await res.arrayBuffer();
   record(counts, target, res.status);
   if (res.ok) counts.accepted.add(id);
@@ -95,7 +111,11 @@ async function postEnvelope(options: LoadOptions, target: Target, counts: LoadCo
 async function getPage(options: LoadOptions, target: Target, counts: LoadCounts) {
   const abort = target.streamed && Math.random() < options.abortShare;
   const controller = new AbortController();
-  const res = await fetch(options.origin + target.path, { method: options.method, redirect: "manual", signal: controller.signal });
+  const res = await fetch(options.origin + target.path, {
+    method: options.method,
+    redirect: "manual",
+    signal: controller.signal,
+  });
   record(counts, target, res.status);
   if (target.streamed) bump(counts.streamed, target.name);
   if (!abort) {

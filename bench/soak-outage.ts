@@ -40,7 +40,14 @@ async function startServer(binary: Binary, ingest: FakeIngest, dataDir: string, 
   const port = await freePort();
   const proc = Bun.spawn([binary.path], {
     cwd: dataDir,
-    env: definedEnv({ ...Bun.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir }),
+    env: definedEnv({
+      ...Bun.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      SENTRY_DSN: ingest.dsn(),
+      DATA_DIR: dataDir,
+    }),
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -58,7 +65,15 @@ async function startServer(binary: Binary, ingest: FakeIngest, dataDir: string, 
   return { proc, origin };
 }
 
-export async function sentryOutagePhase({ binary, seconds = 30, rate = 2 }: { binary: Binary; seconds?: number; rate?: number }): Promise<OutageResult> {
+export async function sentryOutagePhase({
+  binary,
+  seconds = 30,
+  rate = 2,
+}: {
+  binary: Binary;
+  seconds?: number;
+  rate?: number;
+}): Promise<OutageResult> {
   const work = await mkdtemp(join(tmpdir(), "brisk-outage-"));
   const ingest = await startFakeIngest();
   const lines: string[] = [];
@@ -97,7 +112,16 @@ export async function sentryOutagePhase({ binary, seconds = 30, rate = 2 }: { bi
     const lost = [...owed].filter((d) => !counts.has(d)).length;
     const duplicated = [...counts.values()].filter((n) => n > 1).length;
     const logLines = lines.filter((l) => /"level":"(warn|error)"/.test(l) && !l.includes(`"path":"${FAILING_PAGE}"`));
-    return { owed: owed.size, drainSeconds, arrived: new Set(arrived).size, lost, duplicated, peakRssMiB, logLines, pass: lost === 0 && duplicated === 0 };
+    return {
+      owed: owed.size,
+      drainSeconds,
+      arrived: new Set(arrived).size,
+      lost,
+      duplicated,
+      peakRssMiB,
+      logLines,
+      pass: lost === 0 && duplicated === 0,
+    };
   } finally {
     await ingest.stop();
     await rm(work, { recursive: true, force: true });
@@ -111,7 +135,9 @@ if (import.meta.main) {
     const seconds = Number(Bun.env.OUTAGE_SECONDS ?? 30);
     const r = await sentryOutagePhase({ binary, seconds, rate: Number(Bun.env.OUTAGE_RATE ?? 2) });
     console.log(`Sentry down ${seconds} s, the server restarted half-way:`);
-    console.log(`  server events owed ${r.owed}, arrived ${r.arrived}, lost ${r.lost}, duplicated ${r.duplicated}; all in ${r.drainSeconds.toFixed(1)} s after Sentry came back; peak RSS ${r.peakRssMiB.toFixed(1)} MiB`);
+    console.log(
+      `  server events owed ${r.owed}, arrived ${r.arrived}, lost ${r.lost}, duplicated ${r.duplicated}; all in ${r.drainSeconds.toFixed(1)} s after Sentry came back; peak RSS ${r.peakRssMiB.toFixed(1)} MiB`,
+    );
     console.log(`  warn/error lines besides the failing page's own (${r.logLines.length}):`);
     for (const line of r.logLines.slice(0, 10)) console.log(`    ${line}`);
     console.log(r.pass ? "PASS nothing lost, nothing twice" : "FAIL events lost or duplicated");

@@ -47,13 +47,18 @@ const RSS_WINDOW_SECONDS = 10;
 
 function statusCell(byStatus: Map<string, number> | undefined): string {
   if (!byStatus) return "none";
-  return [...byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s} ×${int(n)}`).join(", ");
+  return [...byStatus]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([s, n]) => `${s} ×${int(n)}`)
+    .join(", ");
 }
 
 export function routeTable(r: SoakResult): string[] {
   const rows = r.targets.map((t) => {
     const streamed = r.counts.streamed.get(t.name);
-    const note = streamed ? `   (streamed ${int(streamed)}, aborted mid-stream ${int(r.counts.aborted.get(t.name) ?? 0)})` : "";
+    const note = streamed
+      ? `   (streamed ${int(streamed)}, aborted mid-stream ${int(r.counts.aborted.get(t.name) ?? 0)})`
+      : "";
     return [t.name, t.expected.join("/"), statusCell(r.counts.statuses.get(t.name)) + note];
   });
   const header = ["target", "expected", "answers"];
@@ -76,7 +81,11 @@ function statusProblems(targets: Target[], counts: LoadCounts): string[] {
 
 function unexpectedStatuses(r: SoakResult): Figure {
   const problems = statusProblems(r.targets, r.counts);
-  return { name: "unexpected statuses", value: problems.length ? problems.join("; ") : "0", pass: problems.length === 0 };
+  return {
+    name: "unexpected statuses",
+    value: problems.length ? problems.join("; ") : "0",
+    pass: problems.length === 0,
+  };
 }
 
 /** Median RSS per RSS_WINDOW_SECONDS of the run, for the eye: a leak climbs, a healthy heap plateaus. */
@@ -91,7 +100,8 @@ function rssGrowth(r: SoakResult): Figure {
   const window = Math.min(RSS_WINDOW_SECONDS, (r.seconds - r.warmupSeconds) / 2);
   const after = r.rss.filter((s) => s.at >= r.warmupSeconds && s.at < r.warmupSeconds + window);
   const last = r.rss.filter((s) => s.at >= r.seconds - window && s.at <= r.seconds);
-  if (!after.length || !last.length) return { name: "RSS growth after warm-up", value: "not enough samples", pass: false };
+  if (!after.length || !last.length)
+    return { name: "RSS growth after warm-up", value: "not enough samples", pass: false };
   const start = median(after.map((s) => s.rssMiB));
   const end = median(last.map((s) => s.rssMiB));
   const growth = (end - start) / start;
@@ -129,12 +139,15 @@ function envelopesArrived(r: SoakResult): Figure {
 
 function attackLine(r: SoakResult, a: AttackResult): string {
   const byStatus = new Map<string, number>();
-  for (const statuses of a.counts.statuses.values()) for (const [status, n] of statuses) byStatus.set(status, (byStatus.get(status) ?? 0) + n);
+  for (const statuses of a.counts.statuses.values())
+    for (const [status, n] of statuses) byStatus.set(status, (byStatus.get(status) ?? 0) + n);
   const answers = statusCell(byStatus);
   const rss = Math.max(...r.rss.filter((s) => s.at >= a.from && s.at <= a.to).map((s) => s.rssMiB));
   const errors = r.logs.errors.get(a.name) ?? 0;
   const upstream = r.logs.upstreamFailures.get(a.name);
-  const extra = [a.note, upstream ? `${upstream} tunnel 502/504 from the upstream` : undefined].filter(Boolean).join("; ");
+  const extra = [a.note, upstream ? `${upstream} tunnel 502/504 from the upstream` : undefined]
+    .filter(Boolean)
+    .join("; ");
   return `attack: ${a.name}: ${int(a.counts.requests)} requests (${answers}); peak RSS ${round(rss)} MiB; ${errors} error lines${extra ? `; ${extra}` : ""}`;
 }
 
@@ -142,12 +155,18 @@ function attacksHeld(r: SoakResult): Figure {
   const problems = r.attacks.flatMap((a) => {
     const errors = r.logs.errors.get(a.name) ?? 0;
     const own = (a.problems ?? []).map((p) => `${a.name}: ${p}`);
-    return [...statusProblems(a.targets, a.counts).map((p) => `${a.name}: ${p}`), ...(errors ? [`${a.name}: ${errors} error lines`] : []), ...own];
+    return [
+      ...statusProblems(a.targets, a.counts).map((p) => `${a.name}: ${p}`),
+      ...(errors ? [`${a.name}: ${errors} error lines`] : []),
+      ...own,
+    ];
   });
   const { dropped } = r.logs;
   // The shipper's death must have cost lines, and the server must have said how many once it was back.
   if (!dropped.reports) problems.push("no count of dropped log lines after the log shipper came back");
-  const value = problems.length ? problems.join("; ") : `0 error lines; ${int(dropped.lines)} log lines dropped while the shipper was dead, counted by the server`;
+  const value = problems.length
+    ? problems.join("; ")
+    : `0 error lines; ${int(dropped.lines)} log lines dropped while the shipper was dead, counted by the server`;
   return { name: "attacks", value, pass: problems.length === 0 };
 }
 
@@ -159,7 +178,9 @@ export function report(r: SoakResult): { text: string; pass: boolean } {
   const all = figures(r);
   const streamed = [...r.counts.streamed.values()].reduce((a, b) => a + b, 0);
   const aborted = [...r.counts.aborted.values()].reduce((a, b) => a + b, 0);
-  const upstream = Object.entries(r.upstreamSeconds).map(([mode, s]) => `${mode} ${round(s)} s`).join(", ");
+  const upstream = Object.entries(r.upstreamSeconds)
+    .map(([mode, s]) => `${mode} ${round(s)} s`)
+    .join(", ");
   const pass = all.every((f) => f.pass);
   const text = [
     "",

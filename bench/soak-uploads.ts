@@ -54,7 +54,9 @@ const decoder = new TextDecoder();
 function envelope(dsn: string, eventId: string, filler: Uint8Array, bytes: number): Uint8Array {
   const header = encoder.encode(`${JSON.stringify({ event_id: eventId, dsn })}\n`);
   const itemLength = bytes - header.byteLength - 64;
-  const item = encoder.encode(`${JSON.stringify({ type: "attachment", length: itemLength, filename: "dump.bin" })}\n`.padEnd(64));
+  const item = encoder.encode(
+    `${JSON.stringify({ type: "attachment", length: itemLength, filename: "dump.bin" })}\n`.padEnd(64),
+  );
   const out = new Uint8Array(header.byteLength + item.byteLength + itemLength);
   out.set(header);
   out.set(item, header.byteLength);
@@ -182,7 +184,19 @@ export interface StalledWrites {
 const SERVED: Record<WriteKind, string> = { form: "303", api: "201", tunnel: "200" };
 
 /** Runs `attack` for `seconds` while the visitor writes; `origin` is the server's, the guestbook and its API on it. */
-export async function stalledWrites({ origin, port, dsn, seconds, attack = "stall" }: { origin: string; port: number; dsn: string; seconds: number; attack?: SlotAttack }): Promise<StalledWrites> {
+export async function stalledWrites({
+  origin,
+  port,
+  dsn,
+  seconds,
+  attack = "stall",
+}: {
+  origin: string;
+  port: number;
+  dsn: string;
+  seconds: number;
+  attack?: SlotAttack;
+}): Promise<StalledWrites> {
   const form = { "content-type": "application/x-www-form-urlencoded", origin };
   const json = { "content-type": "application/json", origin };
   const envelope = { "content-type": "text/plain;charset=UTF-8", origin };
@@ -191,7 +205,10 @@ export async function stalledWrites({ origin, port, dsn, seconds, attack = "stal
       ? { from: STALL_ADDRESSES }
       : { from: TRICKLE_ADDRESSES, declared: TRICKLE_BYTES, bytesPerSecond: TRICKLE_BYTES_PER_SECOND };
   const stall = { port, connections: STALLS_PER_ADDRESS, sent: 100, ...shape };
-  const attacks = [stallUploads({ ...stall, path: "/guestbook", headers: form }), stallUploads({ ...stall, path: "/monitoring", headers: envelope })];
+  const attacks = [
+    stallUploads({ ...stall, path: "/guestbook", headers: form }),
+    stallUploads({ ...stall, path: "/monitoring", headers: envelope }),
+  ];
   await Promise.all(attacks.map((a) => a.ready));
   const started = performance.now();
   const probes: WriteProbe[] = [];
@@ -212,7 +229,10 @@ export async function stalledWrites({ origin, port, dsn, seconds, attack = "stal
     ]);
   }
   const ended = await Promise.all(attacks.map((a) => a.stop()));
-  const stalled = ended.map(({ opened, answers }, i) => `${i ? "tunnel" : "guestbook"}: ${opened} opened, ${[...answers].map(([s, k]) => `${s} ×${k}`).join(", ")}`);
+  const stalled = ended.map(
+    ({ opened, answers }, i) =>
+      `${i ? "tunnel" : "guestbook"}: ${opened} opened, ${[...answers].map(([s, k]) => `${s} ×${k}`).join(", ")}`,
+  );
   return { probes, stalled: stalled.join("; ") };
 }
 
@@ -228,7 +248,12 @@ export function writesServed(probes: readonly WriteProbe[]): WritesServed {
   const byKind = kinds.map((kind) => {
     const mine = probes.filter((p) => kind === "all" || p.kind === kind);
     const served = mine.filter((p) => p.status === SERVED[p.kind]);
-    return { kind, served: served.length, asked: mine.length, firstMs: served.length ? Math.min(...served.map((p) => p.ms)) : undefined };
+    return {
+      kind,
+      served: served.length,
+      asked: mine.length,
+      firstMs: served.length ? Math.min(...served.map((p) => p.ms)) : undefined,
+    };
   });
   const line = byKind
     .map(({ kind, served, asked, firstMs }) => {
@@ -245,8 +270,12 @@ export function missedTargets({ byKind }: WritesServed): string[] {
   return byKind
     .filter((k) => k.kind !== "all")
     .flatMap((k) => [
-      ...(k.firstMs === undefined || k.firstMs > firstWithinMs ? [`${k.kind}: the visitor's first write was not served within ${firstWithinMs} ms`] : []),
-      ...(k.served < leastShare * k.asked ? [`${k.kind}: ${k.served} of ${k.asked} of the visitor's writes served, under ${leastShare * 100}%`] : []),
+      ...(k.firstMs === undefined || k.firstMs > firstWithinMs
+        ? [`${k.kind}: the visitor's first write was not served within ${firstWithinMs} ms`]
+        : []),
+      ...(k.served < leastShare * k.asked
+        ? [`${k.kind}: ${k.served} of ${k.asked} of the visitor's writes served, under ${leastShare * 100}%`]
+        : []),
     ]);
 }
 
@@ -260,11 +289,19 @@ async function soakSlotAttacks(binary: Binary, seconds: number): Promise<boolean
       const server = await startBinary(binary, soakServerEnv(0, ingest.dsn(), dir), dir);
       try {
         const { port } = new URL(server.origin);
-        const { probes, stalled } = await stalledWrites({ origin: server.origin, port: Number(port), dsn: ingest.dsn(), seconds, attack });
+        const { probes, stalled } = await stalledWrites({
+          origin: server.origin,
+          port: Number(port),
+          dsn: ingest.dsn(),
+          seconds,
+          attack,
+        });
         const missed = missedTargets(writesServed(probes));
         pass &&= missed.length === 0;
         const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
-        console.log(`${attack} everywhere, ${seconds} s (load ${load}): visitor's writes served: ${writesServed(probes).line}`);
+        console.log(
+          `${attack} everywhere, ${seconds} s (load ${load}): visitor's writes served: ${writesServed(probes).line}`,
+        );
         console.log(`  attack's posts: ${stalled}`);
         for (const line of missed) console.log(`  missed: ${line}`);
       } finally {
@@ -276,7 +313,9 @@ async function soakSlotAttacks(binary: Binary, seconds: number): Promise<boolean
     await ingest.stop();
   }
   const { leastShare, firstWithinMs } = WRITES_TARGETS;
-  console.log(`${pass ? "PASS" : "FAIL"} writes under the stall and the trickle: ≥ ${leastShare * 100}% of each kind served, the first within ${firstWithinMs / 1000} s`);
+  console.log(
+    `${pass ? "PASS" : "FAIL"} writes under the stall and the trickle: ≥ ${leastShare * 100}% of each kind served, the first within ${firstWithinMs / 1000} s`,
+  );
   return pass;
 }
 
@@ -286,7 +325,9 @@ if (Bun.isMainThread && import.meta.main) {
   let pass = false;
   try {
     if (build) console.log("soak: building the bench app's binary…");
-    const binary: Binary = given ? { path: given, origin: "given on the command line", bytes: Bun.file(given).size } : await buildBinary(build!);
+    const binary: Binary = given
+      ? { path: given, origin: "given on the command line", bytes: Bun.file(given).size }
+      : await buildBinary(build!);
     pass = await soakSlotAttacks(binary, Number(Bun.env.UPLOADS_SECONDS ?? 20));
   } finally {
     if (build) await rm(build, { recursive: true, force: true });

@@ -127,8 +127,8 @@ async function startBrisk(binary: Binary, ingest: FakeIngest) {
   });
   // The server holds the pipe now; once it exits, the shipper reads to the end.
   closeSync(shipper.fd);
-  const reading = Promise.all([shipper.ended(), eachLine(server.stderr, (line) => sortStderrLine(logs, line))]).finally(() =>
-    rm(dir, { recursive: true, force: true }),
+  const reading = Promise.all([shipper.ended(), eachLine(server.stderr, (line) => sortStderrLine(logs, line))]).finally(
+    () => rm(dir, { recursive: true, force: true }),
   );
   try {
     await Promise.race([
@@ -170,7 +170,13 @@ async function main(binary: Binary): Promise<boolean> {
     const since = Date.now();
     const sampler = sampleRss(brisk.server.pid, since);
     console.log(`soak: ${SECONDS} s against ${brisk.origin} (pid ${brisk.server.pid}), concurrency ${CONCURRENCY}…`);
-    const options = { origin: brisk.origin, dsn: ingest.dsn(), concurrency: CONCURRENCY, until, abortShare: ABORT_SHARE };
+    const options = {
+      origin: brisk.origin,
+      dsn: ingest.dsn(),
+      concurrency: CONCURRENCY,
+      until,
+      abortShare: ABORT_SHARE,
+    };
     [upstreamSeconds] = await Promise.all([flapUpstream(ingest, until), runLoad(options, targets, counts)]);
     // Streamed pages log when they finish: let the last lines out first.
     await Bun.sleep(1_000);
@@ -184,10 +190,14 @@ async function main(binary: Binary): Promise<boolean> {
       tunnelTimeoutMs: TUNNEL_TIMEOUT_MS,
       accepted: counts.accepted,
     };
-    attacks = await runAttacks(context, () => (Date.now() - since) / 1000, (name) => {
-      console.log(`soak: attack: ${name} (${ATTACK_SECONDS} s)…`);
-      brisk.logs.phase = name;
-    });
+    attacks = await runAttacks(
+      context,
+      () => (Date.now() - since) / 1000,
+      (name) => {
+        console.log(`soak: attack: ${name} (${ATTACK_SECONDS} s)…`);
+        brisk.logs.phase = name;
+      },
+    );
     brisk.logs.phase = "shutdown";
     rss = await sampler.stop();
   } finally {
@@ -195,7 +205,17 @@ async function main(binary: Binary): Promise<boolean> {
     arrivals.stop();
     await ingest.stop();
   }
-  const result = { seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, concurrency: CONCURRENCY, targets, counts, rss, upstreamSeconds, attacks, exit };
+  const result = {
+    seconds: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    concurrency: CONCURRENCY,
+    targets,
+    counts,
+    rss,
+    upstreamSeconds,
+    attacks,
+    exit,
+  };
   const { text, pass } = report({ ...result, logs: brisk.logs, arrived: arrivals.arrived });
   console.log(text);
   return pass;

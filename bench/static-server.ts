@@ -13,7 +13,8 @@ const server = Bun.serve({
   fetch(request) {
     const path = new URL(request.url).pathname;
     if (path === "/healthz") return new Response("ok\n");
-    if (path.startsWith("/assets/")) return serveAsset(clientDir, path.slice("/assets/".length), request.headers.get("accept-encoding") ?? "");
+    if (path.startsWith("/assets/"))
+      return serveAsset(clientDir, path.slice("/assets/".length), request.headers.get("accept-encoding") ?? "");
     return new Response(html, { headers: HTML_HEADERS });
   },
 });

@@ -30,7 +30,10 @@ try {
   ];
   const r = await measureInTurns(servers, PATHS.items, { warmupSeconds: 3, seconds: 20, slices: 20, workDir: work });
   console.log("| Sentry | req/s | CPU/req | server CPU | others |\n| --- | ---: | ---: | ---: | ---: |");
-  for (const m of r) console.log(`| ${m.server} | ${Math.round(m.rps)} | ${Math.round((m.serverCpu / m.rps) * 1e6)} µs | ${Math.round(m.serverCpu * 100)} % | ${Math.round(m.foreignCpu * 100)} % |`);
+  for (const m of r)
+    console.log(
+      `| ${m.server} | ${Math.round(m.rps)} | ${Math.round((m.serverCpu / m.rps) * 1e6)} µs | ${Math.round(m.serverCpu * 100)} % | ${Math.round(m.foreignCpu * 100)} % |`,
+    );
 } finally {
   clearInterval(forget);
   await fleet.stopAll();

@@ -18,14 +18,21 @@ import { benchServers } from "./lib/bench-servers.ts";
 import { LOAD_CORE, pinSelf } from "./lib/proc.ts";
 import { markdown, targetsTable } from "./lib/report.ts";
 import { PATHS } from "./lib/results.ts";
-import { FRESH_WARM_REQUESTS, measureVisitors, perRequestConditions, type VisitorServers, type VisitorTarget } from "./lib/visitor.ts";
+import {
+  FRESH_WARM_REQUESTS,
+  measureVisitors,
+  perRequestConditions,
+  type VisitorServers,
+  type VisitorTarget,
+} from "./lib/visitor.ts";
 import { perRequestVisitorTargets, visitorTable } from "./lib/visitor-report.ts";
 
 const RUNS = Number(Bun.env.VISITOR_RUNS ?? 10);
 const PATH = Bun.env.VISITOR_PATH ?? PATHS.items;
 const BASELINES = (Bun.env.VISITOR_BASELINE ?? "").split(",").filter(Boolean);
 /** One baseline keeps the name the bench has always given it; several are told apart by their folders. */
-const baselineName = (checkout: string) => (BASELINES.length > 1 ? `baseline ${basename(checkout)}` : "baseline brisk, Sentry on");
+const baselineName = (checkout: string) =>
+  BASELINES.length > 1 ? `baseline ${basename(checkout)}` : "baseline brisk, Sentry on";
 const SENTRY_OFF = Bun.env.VISITOR_SENTRY_OFF === "1";
 const FRESH = Bun.env.VISITOR_FRESH === "1";
 const say = (message: string) => console.error(`visitor: ${message}`);
@@ -53,7 +60,8 @@ try {
       { ...(await fleet.start("reference", "reference-server.tsx")), hydrates: false },
     ];
     if (SENTRY_OFF) targets.push({ ...(await fleet.start("brisk, Sentry off", "brisk-server.ts")), hydrates: true });
-    for (const checkout of BASELINES) targets.push({ ...(await fleet.startBaseline(baselineName(checkout), checkout, sentry)), hydrates: true });
+    for (const checkout of BASELINES)
+      targets.push({ ...(await fleet.startBaseline(baselineName(checkout), checkout, sentry)), hydrates: true });
     return targets;
   };
   for (const checkout of BASELINES) say(`building the baseline's client in ${checkout}`);
@@ -74,13 +82,20 @@ try {
     ...perRequestVisitorTargets(results, current, PATH),
     ...BASELINES.flatMap((checkout) => {
       const name = baselineName(checkout);
-      return perRequestVisitorTargets(results, { brisk: name, reference: "reference" }, PATH).map((t) => ({ ...t, figure: `${name.replace(/ brisk, Sentry on$/, "")}: ${t.figure}` }));
+      return perRequestVisitorTargets(results, { brisk: name, reference: "reference" }, PATH).map((t) => ({
+        ...t,
+        figure: `${name.replace(/ brisk, Sentry on$/, "")}: ${t.figure}`,
+      }));
     }),
   ];
   console.log(markdown(targetsTable(targetRows)));
-  const about = FRESH ? `Servers started anew for each condition, warmed by ${FRESH_WARM_REQUESTS} requests of the page, no load.` : "";
+  const about = FRESH
+    ? `Servers started anew for each condition, warmed by ${FRESH_WARM_REQUESTS} requests of the page, no load.`
+    : "";
   console.log(markdown(visitorTable(results, PATH, about)));
-  console.log(`Other processes used ${pct(before)} of a core in the quiet 3 s before the loads, ${pct(after)} in the 3 s after.`);
+  console.log(
+    `Other processes used ${pct(before)} of a core in the quiet 3 s before the loads, ${pct(after)} in the 3 s after.`,
+  );
 } finally {
   await fleet.stopAll();
   await rm(work, { recursive: true, force: true });

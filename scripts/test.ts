@@ -32,12 +32,16 @@ async function run(script: string): Promise<number> {
     })();
   await Promise.all([counted(child.stdout, process.stdout), counted(child.stderr, process.stderr)]);
   const code = await child.exited;
-  times.push(`${code === 0 ? "passed" : `FAILED (exit ${code})`}  ${script}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  times.push(
+    `${code === 0 ? "passed" : `FAILED (exit ${code})`}  ${script}: ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return code;
 }
 
 const failed: string[] = [];
 for (const suite of SUITES) if ((await run(suite)) !== 0) failed.push(suite);
 console.log(`\nSuites:\n${times.map((line) => `  ${line}`).join("\n")}`);
-console.log(`${totals.pass} passed, ${totals.fail} failed${failed.length ? `; failing suites: ${failed.join(", ")}` : ""}`);
+console.log(
+  `${totals.pass} passed, ${totals.fail} failed${failed.length ? `; failing suites: ${failed.join(", ")}` : ""}`,
+);
 process.exit(failed.length ? 1 : 0);

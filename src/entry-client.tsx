@@ -24,7 +24,10 @@ const report = reporter.report;
 
 /** Streamed values that never arrived (the server gave up on them) must not leave Suspense waiting. */
 function endOnceParsed(initial: LivePage, settled: () => Promise<unknown>) {
-  const end = () => void settled().catch((error: unknown) => report({ error, mechanism: "chunk-load" })).finally(initial.end);
+  const end = () =>
+    void settled()
+      .catch((error: unknown) => report({ error, mechanism: "chunk-load" }))
+      .finally(initial.end);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", end, { once: true });
   else end();
 }
@@ -77,7 +80,9 @@ async function start() {
       const started = live;
       void reporter.start(() =>
         started
-          ? import("./runtime/browser/browser-sentry.ts").then((m) => m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, ...started, unsentKey: UNSENT_KEY }))
+          ? import("./runtime/browser/browser-sentry.ts").then((m) =>
+              m.startBrowserSentry(sentry, { ignoreErrors: IGNORED_ERRORS, ...started, unsentKey: UNSENT_KEY }),
+            )
           : Promise.reject(new Error("the page did not start")),
       );
     }

@@ -10,7 +10,13 @@ import { server } from "./server.server.ts";
 
 export default defineApp({
   routes,
-  fallbacks: { "not-found": NotFound, forbidden: Forbidden, unauthorized: Unauthorized, error: ErrorPage, "load-failed": LoadFailed },
+  fallbacks: {
+    "not-found": NotFound,
+    forbidden: Forbidden,
+    unauthorized: Unauthorized,
+    error: ErrorPage,
+    "load-failed": LoadFailed,
+  },
   Document,
   styles: ["styles.css"],
   api,

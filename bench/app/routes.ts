@@ -24,7 +24,12 @@ export const routes: readonly RouteDefinition[] = [
   // The same check as /session/items, made by a guard middleware (bench/middleware-cost.ts).
   { path: "/guarded/items", component: SessionItems, loader: guardedItemsLoader, middleware: [signedIn] },
   // Two levels: a layout with its loader, the items page in its <Outlet /> (held against the reference's /items).
-  { path: "/section", component: Section, loader: sectionLoader, children: [{ path: "items", component: Items, loader: itemsLoader }] },
+  {
+    path: "/section",
+    component: Section,
+    loader: sectionLoader,
+    children: [{ path: "items", component: Items, loader: itemsLoader }],
+  },
   { path: "/stream", component: Stream, loader: streamLoader },
   { path: "/guestbook", component: Guestbook, loader: guestbookLoader, action: signGuestbook },
   { path: "/redirect", component: Never, loader: outcomes.redirectLoader },

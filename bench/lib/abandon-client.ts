@@ -44,7 +44,7 @@ if (!Bun.isMainThread) {
       while (performance.now() < until) {
         const status = await once(options, from);
         if (status === undefined) result.failed++;
-        else (result.answered++, (result.statuses[status] = (result.statuses[status] ?? 0) + 1));
+        else result.answered++, (result.statuses[status] = (result.statuses[status] ?? 0) + 1);
       }
     };
     await Promise.all(Array.from({ length: options.connections }, (_, n) => loop(n)));

@@ -23,7 +23,12 @@ export interface BenchServers {
    * Starts `script` of the bench folder, with `env` over the defaults. `from`: another checkout (a git worktree)
    * and its own client build, for a before-and-after in one run.
    */
-  start(name: string, script: string, env?: Record<string, string | undefined>, from?: { checkout: string; clientDir: string }): Promise<Child>;
+  start(
+    name: string,
+    script: string,
+    env?: Record<string, string | undefined>,
+    from?: { checkout: string; clientDir: string },
+  ): Promise<Child>;
   /** The DATA_DIR of the server of that name. */
   dataDirOf(name: string): string;
   /**
@@ -43,7 +48,8 @@ export function benchServers(work: string, clientDir: string): BenchServers {
     async startBaseline(name, checkout, env) {
       const baselineClient = join(work, `client-${fileName(name)}`);
       // Built once: a restart of the same server (the visitor bench's fresh servers) runs the same build.
-      if (await Bun.file(join(baselineClient, "manifest.json")).exists()) return servers.start(name, "brisk-server.ts", env, { checkout, clientDir: baselineClient });
+      if (await Bun.file(join(baselineClient, "manifest.json")).exists())
+        return servers.start(name, "brisk-server.ts", env, { checkout, clientDir: baselineClient });
       const build = `import { buildClient } from "./src/server/build/client-build.ts"; await buildClient({ outdir: ${JSON.stringify(baselineClient)}, appModule: ${JSON.stringify(join(checkout, "bench/app/app.ts"))} });`;
       const built = Bun.spawnSync(["bun", "-e", build], { cwd: checkout, stderr: "inherit" });
       if (built.exitCode !== 0) throw new Error(`the client build of ${checkout} failed (${built.exitCode})`);
@@ -51,19 +57,23 @@ export function benchServers(work: string, clientDir: string): BenchServers {
     },
     async start(name, script, env = {}, from = { checkout: HERE, clientDir }) {
       const bench = join(from.checkout, "bench");
-      const child = await startServer(name, ["bun", "--preload", join(bench, "lib/server-plugins.ts"), join(bench, script)], {
-        env: {
-          NODE_ENV: "production",
-          BUN_JSC_forceRAMSize: JSC_RAM_SIZE,
-          BENCH_CLIENT_DIR: from.clientDir,
-          BENCH_INGEST_URL: NO_INGEST,
-          SENTRY_DSN: undefined,
-          COOKIE_SECRET: BENCH_COOKIE_SECRET,
-          DATA_DIR: dataDirOf(name),
-          ...env,
+      const child = await startServer(
+        name,
+        ["bun", "--preload", join(bench, "lib/server-plugins.ts"), join(bench, script)],
+        {
+          env: {
+            NODE_ENV: "production",
+            BUN_JSC_forceRAMSize: JSC_RAM_SIZE,
+            BENCH_CLIENT_DIR: from.clientDir,
+            BENCH_INGEST_URL: NO_INGEST,
+            SENTRY_DSN: undefined,
+            COOKIE_SECRET: BENCH_COOKIE_SECRET,
+            DATA_DIR: dataDirOf(name),
+            ...env,
+          },
+          stderrPath: join(work, `${fileName(name)}.stderr`),
         },
-        stderrPath: join(work, `${fileName(name)}.stderr`),
-      });
+      );
       children.push(child);
       return child;
     },

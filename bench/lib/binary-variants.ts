@@ -12,7 +12,10 @@ import { median } from "./stats.ts";
 const ROUNDS = 5;
 const STARTS_PER_ROUND = 3;
 
-export async function compareBinaries(label: string, variants: ReadonlyArray<{ name: string; options: BinaryOptions }>): Promise<void> {
+export async function compareBinaries(
+  label: string,
+  variants: ReadonlyArray<{ name: string; options: BinaryOptions }>,
+): Promise<void> {
   pinSelf(LOAD_CORE);
   const work = await mkdtemp(join(tmpdir(), "brisk-binaries-"));
   try {
@@ -20,8 +23,17 @@ export async function compareBinaries(label: string, variants: ReadonlyArray<{ n
     await mkdir(empty);
     const built = [];
     for (const [i, v] of variants.entries()) {
-      const { binary, bytes } = await buildBinary({ ...v.options, appModule: BENCH_APP, outdir: join(work, String(i)) });
-      built.push({ name: v.name, binary: { path: binary, origin: "", bytes } as Binary, ms: [] as number[], cpu: [] as number[] });
+      const { binary, bytes } = await buildBinary({
+        ...v.options,
+        appModule: BENCH_APP,
+        outdir: join(work, String(i)),
+      });
+      built.push({
+        name: v.name,
+        binary: { path: binary, origin: "", bytes } as Binary,
+        ms: [] as number[],
+        cpu: [] as number[],
+      });
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const v of round % 2 ? [...built].reverse() : built) {
@@ -30,7 +42,9 @@ export async function compareBinaries(label: string, variants: ReadonlyArray<{ n
         v.cpu.push(...coldStartCpuMs);
       }
     }
-    console.log(`| ${label} | binary size | cold start, median of ${ROUNDS * STARTS_PER_ROUND} | CPU by the first 200 | idle RSS | RSS after 2,000 GET / |`);
+    console.log(
+      `| ${label} | binary size | cold start, median of ${ROUNDS * STARTS_PER_ROUND} | CPU by the first 200 | idle RSS | RSS after 2,000 GET / |`,
+    );
     console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
     for (const v of built) {
       const running = await startBinary(v.binary, {}, empty);

@@ -17,7 +17,12 @@ export interface Binary {
  */
 export async function buildBinary(workDir: string): Promise<Binary> {
   const built = await buildAppBinary({ outdir: workDir, appModule: BENCH_APP });
-  return { path: built.binary, origin: "the bench app (bench/app) built from the working tree by `bun run build`'s recipe (buildBinary) into a temporary folder", bytes: built.bytes };
+  return {
+    path: built.binary,
+    origin:
+      "the bench app (bench/app) built from the working tree by `bun run build`'s recipe (buildBinary) into a temporary folder",
+    bytes: built.bytes,
+  };
 }
 
 export interface RunningBinary {
@@ -76,7 +81,10 @@ export async function startBinary(binary: Binary, env: Record<string, string>, c
 }
 
 /** Samples VmRSS every 100 ms while `during` runs; VmHWM at the end is the kernel's own peak. */
-export async function peakMemory<T>(pid: number, during: Promise<T>): Promise<{ result: T; sampledMiB: number; peakMiB: number }> {
+export async function peakMemory<T>(
+  pid: number,
+  during: Promise<T>,
+): Promise<{ result: T; sampledMiB: number; peakMiB: number }> {
   let sampled = 0;
   const timer = setInterval(() => (sampled = Math.max(sampled, memoryOf(pid).rssMiB)), 100);
   try {

@@ -39,7 +39,10 @@ export function browserEnvelope(dsn: string): string {
     platform: "javascript",
     request: {
       url: "http://127.0.0.1:3000/items",
-      headers: { "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36" },
+      headers: {
+        "User-Agent":
+          "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36",
+      },
     },
     timestamp: 1795558044.415,
     environment: "production",

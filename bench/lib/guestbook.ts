@@ -64,6 +64,7 @@ export function rowsMismatch(m: WriteMeasurement, connections: number, slices: n
   const answered = m.requests - m.non2xx;
   if (m.rows < answered) return `${m.server}: ${answered} answers below 400 but only ${m.rows} rows stored`;
   const unanswered = connections * slices;
-  if (m.rows > answered + unanswered) return `${m.server}: ${m.rows} rows stored for ${answered} answers (at most ${unanswered} more were in flight)`;
+  if (m.rows > answered + unanswered)
+    return `${m.server}: ${m.rows} rows stored for ${answered} answers (at most ${unanswered} more were in flight)`;
   return undefined;
 }

@@ -16,7 +16,8 @@ const PACKAGES = ["react", "react-dom", "elysia", "wouter", "@sentry/bun", "@sen
 
 function installedVersion(root: string, name: string): string {
   try {
-    return (JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+    return (JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version: string })
+      .version;
   } catch {
     return "not installed";
   }
@@ -28,7 +29,8 @@ function wrkVersion(): string {
 }
 
 export function describeMachine(root: string): Machine {
-  const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model ?? "unknown";
+  const model =
+    /^model name\s*:\s*(.+)$/m.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model ?? "unknown";
   const versions: Record<string, string> = { bun: `${Bun.version} (${Bun.revision.slice(0, 9)})` };
   for (const name of PACKAGES) versions[name] = installedVersion(root, name);
   versions.wrk = wrkVersion();

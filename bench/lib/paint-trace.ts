@@ -90,7 +90,13 @@ async function readTrace(session: CDPSession): Promise<TraceEvent[]> {
  * A cold load of `url` arriving from `from`, as the visitor bench makes it, traced from the navigation until FCP.
  * The document's arrival comes from DevTools' network events, whose clock is the trace's.
  */
-export async function tracedLoad(browser: Browser, from: string, url: string, throttle: Throttle | undefined, dump?: string): Promise<PaintTrace> {
+export async function tracedLoad(
+  browser: Browser,
+  from: string,
+  url: string,
+  throttle: Throttle | undefined,
+  dump?: string,
+): Promise<PaintTrace> {
   const browserSession = await browser.newBrowserCDPSession();
   const context = await browser.newContext();
   try {
@@ -116,7 +122,8 @@ export async function tracedLoad(browser: Browser, from: string, url: string, th
     const fcpMs = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]!.startTime);
     const events = await readTrace(browserSession);
     if (dump) await writeFile(dump, JSON.stringify({ traceEvents: events }));
-    if (document?.headers === undefined || document.end === undefined) throw new Error("DevTools reported no document response");
+    if (document?.headers === undefined || document.end === undefined)
+      throw new Error("DevTools reported no document response");
     return analyse(events, fcpMs, document.headers, document.end);
   } finally {
     await context.close();
@@ -137,8 +144,11 @@ function analyse(events: TraceEvent[], fcpMs: number, headers: number, end: numb
     if (e.name === "process_name") processNames.set(e.pid, e.args?.name ?? "?");
   }
   const processOf = (pid: number) => (pid === fcp.pid ? "page renderer" : (processNames.get(pid) ?? `pid ${pid}`));
-  const mainKey = [...threadNames].find(([key, name]) => key.startsWith(`${fcp.pid}:`) && name === "CrRendererMain")?.[0];
-  const overlap = (e: TraceEvent, from = headers) => Math.max(0, Math.min(e.ts + (e.dur ?? 0), fcp.ts) - Math.max(e.ts, from));
+  const mainKey = [...threadNames].find(
+    ([key, name]) => key.startsWith(`${fcp.pid}:`) && name === "CrRendererMain",
+  )?.[0];
+  const overlap = (e: TraceEvent, from = headers) =>
+    Math.max(0, Math.min(e.ts + (e.dur ?? 0), fcp.ts) - Math.max(e.ts, from));
   const cpuByThread: Record<string, number> = {};
   let cpuFromStart = 0;
   const mainByTask: Record<string, number> = {};
@@ -163,5 +173,12 @@ function analyse(events: TraceEvent[], fcpMs: number, headers: number, end: numb
     mainByTask[e.name] = (mainByTask[e.name] ?? 0) + overlap(e) / 1000;
   }
   const from = (ts: number) => (ts - navigationStart.ts) / 1000;
-  return { headersMs: from(headers), documentEndMs: from(end), fcpMs: from(fcp.ts), cpuByThread, cpuFromStartMs: cpuFromStart, mainByTask };
+  return {
+    headersMs: from(headers),
+    documentEndMs: from(end),
+    fcpMs: from(fcp.ts),
+    cpuByThread,
+    cpuFromStartMs: cpuFromStart,
+    mainByTask,
+  };
 }

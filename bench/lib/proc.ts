@@ -94,7 +94,9 @@ export async function startServer(name: string, cmd: string[], options: StartOpt
     ]);
   } catch (error) {
     await stop();
-    const stderr = await Bun.file(options.stderrPath).text().catch(() => "");
+    const stderr = await Bun.file(options.stderrPath)
+      .text()
+      .catch(() => "");
     throw new Error(`${name} did not start: ${(error as Error).message}\n${stderr.slice(-2000)}`);
   }
   return { name, origin, port, pid: proc.pid, stop };
@@ -130,7 +132,8 @@ export function jitCpuSecondsOf(pid: number): number {
   let seconds = 0;
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     try {
-      if (readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").startsWith("JIT")) seconds += cpuSecondsIn(`/proc/${pid}/task/${task}/stat`);
+      if (readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").startsWith("JIT"))
+        seconds += cpuSecondsIn(`/proc/${pid}/task/${task}/stat`);
     } catch {
       // The thread ended between the listing and the read: its time is gone with it, from this sum and the next.
     }

@@ -44,7 +44,12 @@ export interface PerRequestPage {
 export const PER_REQUEST: readonly PerRequestPage[] = [
   { path: PATHS.items, figure: "10 KB items page", on: 0.85, off: 0.9 },
   { path: PATHS.session, figure: "the same behind a signed-cookie loader", on: 0.8, session: true },
-  { path: PATHS.nested, figure: "the same two levels down (a layout with its loader)", on: 0.8, referencePath: PATHS.items },
+  {
+    path: PATHS.nested,
+    figure: "the same two levels down (a layout with its loader)",
+    on: 0.8,
+    referencePath: PATHS.items,
+  },
 ];
 
 /** The reference's page a path is held against: its own, or the one PER_REQUEST names. */
@@ -61,7 +66,14 @@ export interface Results {
   /** briskSent: the bytes of Brisk's body asked for with `Accept-Encoding: br, gzip`, in briskCoding. */
   htmlBytes: Record<
     string,
-    { brisk: number; briskSent: number; briskCoding: string; reference: number; status: [number, number]; sameMain: boolean }
+    {
+      brisk: number;
+      briskSent: number;
+      briskCoding: string;
+      reference: number;
+      status: [number, number];
+      sameMain: boolean;
+    }
   >;
   throughput: Measurement[];
   streaming: { brisk: Timing[]; reference: Timing[]; foreignCpu: number };
@@ -124,7 +136,11 @@ function boundRatioTarget(figure: string, brisk: Measurement, ref: Measurement, 
   const ratio = ratioTarget(figure, brisk, ref, min);
   const idle = [brisk, ref].filter((m) => m.serverCpu < CPU_BOUND);
   if (!idle.length) return ratio;
-  return { ...ratio, measured: `${ratio.measured}; ${idle.map((m) => `${m.server} ${pct(m.serverCpu)} of its core`).join(", ")}: not CPU-bound`, pass: undefined };
+  return {
+    ...ratio,
+    measured: `${ratio.measured}; ${idle.map((m) => `${m.server} ${pct(m.serverCpu)} of its core`).join(", ")}: not CPU-bound`,
+    pass: undefined,
+  };
 }
 
 /** Below this share of its core the ceiling's server was not the limit, and a ratio against it says nothing. */
@@ -135,7 +151,11 @@ function ceilingTarget(figure: string, brisk: Measurement, ceiling: Measurement)
   const ratio = ratioTarget(figure, brisk, ceiling, 0.5);
   const shares = `ceiling's server ${pct(ceiling.serverCpu)} of its core, wrk ${pct(ceiling.wrkCpu)}, bench ${pct(ceiling.benchCpu)}`;
   const bound = ceiling.serverCpu >= CPU_BOUND;
-  return { ...ratio, measured: `${ratio.measured}; ${shares}${bound ? "" : ": not CPU-bound"}`, pass: bound ? ratio.pass : undefined };
+  return {
+    ...ratio,
+    measured: `${ratio.measured}; ${shares}${bound ? "" : ": not CPU-bound"}`,
+    pass: bound ? ratio.pass : undefined,
+  };
 }
 
 function warmupOf({ warmup }: Measurement): string {
@@ -161,7 +181,16 @@ function tracingTable(r: Results): Table {
     return [ON, TRACED_ALL, TRACED_TENTH].flatMap((server) => {
       const m = r.throughput.find((x) => x.path === path && x.server === server);
       if (!m || !on) return [];
-      return [[path, server === ON ? "off (Sentry on)" : server.replace("brisk, tracing ", ""), int(m.rps), round(m.rps / on.rps, 2).toFixed(2), cpuPerRequest(m), `${Math.round(extraCpu(m, on) * 100)} %`]];
+      return [
+        [
+          path,
+          server === ON ? "off (Sentry on)" : server.replace("brisk, tracing ", ""),
+          int(m.rps),
+          round(m.rps / on.rps, 2).toFixed(2),
+          cpuPerRequest(m),
+          `${Math.round(extraCpu(m, on) * 100)} %`,
+        ],
+      ];
     });
   });
   return {
@@ -181,8 +210,19 @@ function throughputTable(r: Results): Table {
   const rows = r.throughput.map((m) => {
     const ref = find(r.throughput, REF, m.path);
     return [
-      m.path, m.server === REF && referencePathOf(m.path) !== m.path ? `${REF} (${referencePathOf(m.path)})` : m.server, int(m.rps), ms(m.p50Ms), ms(m.p99Ms), pct(m.serverCpu), cpuPerRequest(m), pct(m.jitCpu),
-      warmupOf(m), pct(m.wrkCpu), pct(m.foreignCpu), String(unexpected(m)), m.server === REF ? "1.00" : round(m.rps / ref.rps, 2).toFixed(2),
+      m.path,
+      m.server === REF && referencePathOf(m.path) !== m.path ? `${REF} (${referencePathOf(m.path)})` : m.server,
+      int(m.rps),
+      ms(m.p50Ms),
+      ms(m.p99Ms),
+      pct(m.serverCpu),
+      cpuPerRequest(m),
+      pct(m.jitCpu),
+      warmupOf(m),
+      pct(m.wrkCpu),
+      pct(m.foreignCpu),
+      String(unexpected(m)),
+      m.server === REF ? "1.00" : round(m.rps / ref.rps, 2).toFixed(2),
     ];
   });
   return {
@@ -196,7 +236,21 @@ function throughputTable(r: Results): Table {
       "wrk CPU: the share of its own core wrk used (the bench process beside it stays idle during a load). " +
       "others: CPU that processes outside this bench used meanwhile (100 % = one core); taking turns spreads it over both sides. " +
       "p50/p99 pool the turns. errors: wrong statuses plus socket errors.",
-    header: ["path", "server", "req/s", "p50", "p99", "server CPU", "CPU/req", "JIT", "warm-up", "wrk CPU", "others", "errors", "× reference"],
+    header: [
+      "path",
+      "server",
+      "req/s",
+      "p50",
+      "p99",
+      "server CPU",
+      "CPU/req",
+      "JIT",
+      "warm-up",
+      "wrk CPU",
+      "others",
+      "errors",
+      "× reference",
+    ],
     rows,
   };
 }
@@ -205,8 +259,12 @@ function streamingTable(r: Results): Table {
   const row = (name: string, t: Timing[]) => {
     const ttfb = t.map((x) => x.ttfbMs);
     return [
-      name, ms(median(ttfb)), `${round(Math.min(...ttfb), 2)}–${round(Math.max(...ttfb), 2)} ms`,
-      ms(median(t.map((x) => x.totalMs))), int(median(t.map((x) => x.firstChunkBytes))), [...new Set(t.map((x) => x.status))].join(","),
+      name,
+      ms(median(ttfb)),
+      `${round(Math.min(...ttfb), 2)}–${round(Math.max(...ttfb), 2)} ms`,
+      ms(median(t.map((x) => x.totalMs))),
+      int(median(t.map((x) => x.firstChunkBytes))),
+      [...new Set(t.map((x) => x.status))].join(","),
     ];
   };
   return {
@@ -221,13 +279,32 @@ function tunnelTable(r: Results): Table {
   return {
     title: `Tunnel POST /monitoring (${int(r.envelopeBytes)} B browser envelope, fake ingest)`,
     note: "2xx: what wrk counted; arrived: identical envelopes the ingest received in the same window. Brisk runs with every monitoring rule on (allowlist, limits, timeout, in-flight cap).",
-    header: ["server", "req/s", "p50", "p99", "server CPU", "others", "2xx", "arrived at ingest", "lost", "× reference"],
+    header: [
+      "server",
+      "req/s",
+      "p50",
+      "p99",
+      "server CPU",
+      "others",
+      "2xx",
+      "arrived at ingest",
+      "lost",
+      "× reference",
+    ],
     rows: r.tunnel.map((m) => {
       const ok = m.requests - m.non2xx;
       const ref = r.tunnel.find((x) => x.server === REF)!;
       return [
-        m.server === REF ? "reference (naive fetch forward)" : m.server, int(m.rps), ms(m.p50Ms), ms(m.p99Ms),
-        pct(m.serverCpu), pct(m.foreignCpu), int(ok), int(m.arrived), int(Math.max(0, ok - m.arrived)), round(m.rps / ref.rps, 2).toFixed(2),
+        m.server === REF ? "reference (naive fetch forward)" : m.server,
+        int(m.rps),
+        ms(m.p50Ms),
+        ms(m.p99Ms),
+        pct(m.serverCpu),
+        pct(m.foreignCpu),
+        int(ok),
+        int(m.arrived),
+        int(Math.max(0, ok - m.arrived)),
+        round(m.rps / ref.rps, 2).toFixed(2),
       ];
     }),
   };
@@ -243,18 +320,44 @@ function writesTable(r: Results): Table {
       "answered: responses below 400, which wrk cannot tell apart (one post to each server was checked first: 303 to the guestbook, one row). " +
       `rows: what the server's table gained over its measured slices, counted in the file; each answer needs its row, and up to ${connections} per slice may be rows whose answer wrk stopped waiting for. ` +
       "The reference parses the body with `request.formData()`, validates with the app's own validateEntry and inserts with the app's store, then answers 303: no cross-site check, body limit, request id or log line.",
-    header: ["server", "req/s", "p50", "p99", "server CPU", "CPU/req", "others", "answered", "rows", "rows/s", "rows match", "errors", "× reference"],
+    header: [
+      "server",
+      "req/s",
+      "p50",
+      "p99",
+      "server CPU",
+      "CPU/req",
+      "others",
+      "answered",
+      "rows",
+      "rows/s",
+      "rows match",
+      "errors",
+      "× reference",
+    ],
     rows: measurements.map((m) => [
-      m.server === REF ? "reference (Bun.serve, same insert)" : m.server, int(m.rps), ms(m.p50Ms), ms(m.p99Ms), pct(m.serverCpu), cpuPerRequest(m),
-      pct(m.foreignCpu), int(m.requests - m.non2xx), int(m.rows), int(m.rows / m.seconds), rowsMismatch(m, connections, slices) ? "NO" : "yes",
-      String(m.non2xx + m.socketErrors), round(m.rps / ref.rps, 2).toFixed(2),
+      m.server === REF ? "reference (Bun.serve, same insert)" : m.server,
+      int(m.rps),
+      ms(m.p50Ms),
+      ms(m.p99Ms),
+      pct(m.serverCpu),
+      cpuPerRequest(m),
+      pct(m.foreignCpu),
+      int(m.requests - m.non2xx),
+      int(m.rows),
+      int(m.rows / m.seconds),
+      rowsMismatch(m, connections, slices) ? "NO" : "yes",
+      String(m.non2xx + m.socketErrors),
+      round(m.rps / ref.rps, 2).toFixed(2),
     ]),
   };
 }
 
 function weightTable(w: ClientWeight): Table {
   const row = (name: string, x: Weight | undefined) =>
-    x ? [name, String(x.files.length), kB(x.raw), kB(x.gzip), kB(x.brotli), x.files.join(" ")] : [name, "0", "–", "–", "–", "–"];
+    x
+      ? [name, String(x.files.length), kB(x.raw), kB(x.gzip), kB(x.brotli), x.files.join(" ")]
+      : [name, "0", "–", "–", "–", "–"];
   return {
     title: "Client JavaScript for / (kB = 1,000 bytes; gzip -9 and brotli 11, per file)",
     note: `Critical path: module scripts and modulepreloads in the HTML and their static imports. After hydration: ${w.afterFrom}${w.sentryCounted ? "" : " (no Sentry code among them)"}.`,
@@ -277,12 +380,18 @@ function binaryTable(r: Results): Table {
     header: ["figure", "value"],
     rows: [
       ["size", `${round(b.bytes / 2 ** 20, 1)} MiB (${int(b.bytes)} B)`],
-      [`cold start, spawn → first 200 on / (median of ${cs.length})`, `${ms(median(cs))} (${round(Math.min(...cs), 1)}–${round(Math.max(...cs), 1)})`],
+      [
+        `cold start, spawn → first 200 on / (median of ${cs.length})`,
+        `${ms(median(cs))} (${round(Math.min(...cs), 1)}–${round(Math.max(...cs), 1)})`,
+      ],
       ["CPU the process used by its first 200 (median)", ms(median(b.coldStartCpuMs))],
       ["idle RSS (2 s after start)", mib(b.load.idleMiB)],
       ["peak RSS under / load (VmHWM)", mib(b.load.peakMiB)],
       ["highest RSS sampled every 100 ms under load", mib(b.load.sampledMiB)],
-      ["/ req/s of the binary under that load", `${int(b.load.measurement.rps)} (p99 ${ms(b.load.measurement.p99Ms)}, others ${pct(b.load.measurement.foreignCpu)})`],
+      [
+        "/ req/s of the binary under that load",
+        `${int(b.load.measurement.rps)} (p99 ${ms(b.load.measurement.p99Ms)}, others ${pct(b.load.measurement.foreignCpu)})`,
+      ],
     ],
   };
 }
@@ -291,15 +400,28 @@ function htmlTable(r: Results): Table {
   return {
     title: "Pages compared (same components and loader data on both sides)",
     note: "same <main>: the page's <main> element is byte for byte the same on both sides (timestamps aside), so both render the same page; the rest is each side's shell and boot data.",
-    header: ["path", "Brisk bytes", "Brisk sent (br, gzip accepted)", "reference bytes", "status Brisk / reference", "same <main>"],
+    header: [
+      "path",
+      "Brisk bytes",
+      "Brisk sent (br, gzip accepted)",
+      "reference bytes",
+      "status Brisk / reference",
+      "same <main>",
+    ],
     rows: Object.entries(r.htmlBytes).map(([path, h]) => [
-      path, int(h.brisk), `${int(h.briskSent)} (${h.briskCoding})`, int(h.reference), h.status.join(" / "), h.sameMain ? "yes" : "NO",
+      path,
+      int(h.brisk),
+      `${int(h.briskSent)} (${h.briskCoding})`,
+      int(h.reference),
+      h.status.join(" / "),
+      h.sameMain ? "yes" : "NO",
     ]),
   };
 }
 
 const us = (m: Measurement) => (m.serverCpu / m.rps) * 1e6;
-const usDelta = (a: Measurement | undefined, b: Measurement | undefined) => (a && b ? `${Math.round(us(a) - us(b))} µs` : "–");
+const usDelta = (a: Measurement | undefined, b: Measurement | undefined) =>
+  a && b ? `${Math.round(us(a) - us(b))} µs` : "–";
 
 /**
  * Each missed throughput target split into layers, in CPU per response from the run's own rows: the reference, then
@@ -309,20 +431,54 @@ const usDelta = (a: Measurement | undefined, b: Measurement | undefined) => (a &
  */
 function layersTable(r: Results, missed: Set<string>): Table {
   const t = r.throughput;
-  const at = (list: Measurement[], server: string, path: string) => list.find((x) => x.server === server && x.path === path);
-  const row = (list: Measurement[], label: string, path: string, base: Measurement, targets: Array<[string, number]>) => {
+  const at = (list: Measurement[], server: string, path: string) =>
+    list.find((x) => x.server === server && x.path === path);
+  const row = (
+    list: Measurement[],
+    label: string,
+    path: string,
+    base: Measurement,
+    targets: Array<[string, number]>,
+  ) => {
     const [handler, off, on, tenth] = [HANDLER, OFF, ON, TRACED_TENTH].map((server) => at(list, server, path));
     const budget = targets.map(([sentry, ratio]) => `${sentry} ${Math.round(us(base) / ratio)} µs`).join(", ");
-    return [label, `${Math.round(us(base))} µs`, usDelta(handler, base), usDelta(off, handler ?? base), usDelta(on, off), usDelta(tenth, on), on ? `${Math.round(us(on))} µs` : "–", budget];
+    return [
+      label,
+      `${Math.round(us(base))} µs`,
+      usDelta(handler, base),
+      usDelta(off, handler ?? base),
+      usDelta(on, off),
+      usDelta(tenth, on),
+      on ? `${Math.round(us(on))} µs` : "–",
+      budget,
+    ];
   };
   const rows = [
     ...PER_REQUEST.filter((page) => missed.has(page.path)).map((page) =>
-      row(t, `\`${page.path}\`${page.referencePath ? ` (against \`${page.referencePath}\`)` : ""}`, page.path, find(t, REF, page.path), [["on", page.on], ...(page.off ? [["off", page.off] as [string, number]] : [])]),
+      row(
+        t,
+        `\`${page.path}\`${page.referencePath ? ` (against \`${page.referencePath}\`)` : ""}`,
+        page.path,
+        find(t, REF, page.path),
+        [["on", page.on], ...(page.off ? [["off", page.off] as [string, number]] : [])],
+      ),
     ),
-    ...(missed.has(GUESTBOOK_PATH) ? [row(r.writes.measurements, `\`POST ${GUESTBOOK_PATH}\``, GUESTBOOK_PATH, find(r.writes.measurements, REF, GUESTBOOK_PATH), [["on", 0.7]])] : []),
+    ...(missed.has(GUESTBOOK_PATH)
+      ? [
+          row(
+            r.writes.measurements,
+            `\`POST ${GUESTBOOK_PATH}\``,
+            GUESTBOOK_PATH,
+            find(r.writes.measurements, REF, GUESTBOOK_PATH),
+            [["on", 0.7]],
+          ),
+        ]
+      : []),
     ...[PATHS.home, PATHS.notFound]
       .filter((path) => missed.has(`ceiling ${path}`))
-      .map((path) => row(t, `\`${path}\` stored, against the static ceiling`, path, find(t, CEILING, PATHS.home), [["on", 0.5]])),
+      .map((path) =>
+        row(t, `\`${path}\` stored, against the static ceiling`, path, find(t, CEILING, PATHS.home), [["on", 0.5]]),
+      ),
   ];
   return {
     title: "Where the missed throughput targets' time goes, layer by layer (CPU per response, this run's rows)",
@@ -334,7 +490,16 @@ function layersTable(r: Results, missed: Set<string>): Table {
       "A stored answer has no handler row (it never reaches the pages). Read each column with the noise of its two rows (±15 µs on a shared machine); " +
       "`bun bench/layers.ts` times the small layers one by one, `bun bench/before-after.ts` measures a change against another checkout." +
       (rows.length ? "" : " Every throughput target was met."),
-    header: ["case", "reference", "page pipeline", "Elysia and Brisk's hooks", "Sentry scope and session", "tracing 0.1", "Brisk, Sentry on", "budget"],
+    header: [
+      "case",
+      "reference",
+      "page pipeline",
+      "Elysia and Brisk's hooks",
+      "Sentry scope and session",
+      "tracing 0.1",
+      "Brisk, Sentry on",
+      "budget",
+    ],
     rows,
   };
 }
@@ -354,22 +519,40 @@ function targets(r: Results): Target[] {
   const stored = writes.reduce((sum, m) => sum + m.rows, 0);
   const ceiling = find(t, CEILING, PATHS.home);
   const servers = { brisk: ON, reference: REF };
-  const homeVisitor = (throttled: boolean, figure: "fcpMs" | "lcpMs", label: string, max: number) => visitorRatio(r.visitors, servers, PATHS.home, throttled, figure, label, max);
+  const homeVisitor = (throttled: boolean, figure: "fcpMs" | "lcpMs", label: string, max: number) =>
+    visitorRatio(r.visitors, servers, PATHS.home, throttled, figure, label, max);
   const homeSent = r.htmlBytes[PATHS.home]!;
   const perRequest = PER_REQUEST.flatMap((page): Target[] => {
     const ref = find(t, REF, page.path);
     const figure = (sentry: string) => `${page.figure} (\`${page.path}\`, rendered per request), ${sentry}`;
     return [
       boundRatioTarget(figure("Sentry on"), find(t, ON, page.path), ref, page.on),
-      ...(page.off === undefined ? [] : [boundRatioTarget(figure("Sentry off"), find(t, OFF, page.path), ref, page.off)]),
+      ...(page.off === undefined
+        ? []
+        : [boundRatioTarget(figure("Sentry off"), find(t, OFF, page.path), ref, page.off)]),
     ];
   });
   const tenth = extraCpu(find(t, TRACED_TENTH, PATHS.items), find(t, ON, PATHS.items));
   return [
     ...perRequest,
-    { figure: `tracing 0.1 on \`${PATHS.items}\`, extra CPU per request`, measured: `${Math.round(tenth * 100)} %`, target: "≤ 10 %", pass: tenth <= 0.1 },
-    { figure: "peak RSS, Sentry on, under the per-request load", measured: mib(r.perRequestPeakMiB), target: "≤ 120 MiB", pass: r.perRequestPeakMiB <= 120 },
-    ratioTarget("`/` req/s (prerendered; the reference renders it)", find(t, ON, PATHS.home), find(t, REF, PATHS.home), 0.9),
+    {
+      figure: `tracing 0.1 on \`${PATHS.items}\`, extra CPU per request`,
+      measured: `${Math.round(tenth * 100)} %`,
+      target: "≤ 10 %",
+      pass: tenth <= 0.1,
+    },
+    {
+      figure: "peak RSS, Sentry on, under the per-request load",
+      measured: mib(r.perRequestPeakMiB),
+      target: "≤ 120 MiB",
+      pass: r.perRequestPeakMiB <= 120,
+    },
+    ratioTarget(
+      "`/` req/s (prerendered; the reference renders it)",
+      find(t, ON, PATHS.home),
+      find(t, REF, PATHS.home),
+      0.9,
+    ),
     ratioTarget("404 req/s", find(t, ON, PATHS.notFound), find(t, REF, PATHS.notFound), 0.9),
     ceilingTarget("`/` req/s against the static ceiling", find(t, ON, PATHS.home), ceiling),
     ceilingTarget("404 req/s against the static ceiling", find(t, ON, PATHS.notFound), ceiling),
@@ -385,15 +568,30 @@ function targets(r: Results): Target[] {
     },
     { figure: `\`${PATHS.stream}\` TTFB, median`, measured: ms(ttfb), target: "≤ 5 ms", pass: ttfb <= 5 },
     ratioTarget("tunnel req/s", brisk, ref, 0.7),
-    { figure: "tunnel: every 2xx arrived at the ingest", measured: `${int(brisk.arrived)} of ${int(ok)} (lost ${lost})`, target: "all", pass: ok > 0 && lost === 0 },
-    boundRatioTarget(`\`POST ${GUESTBOOK_PATH}\` req/s`, find(writes, ON, GUESTBOOK_PATH), find(writes, REF, GUESTBOOK_PATH), 0.7),
+    {
+      figure: "tunnel: every 2xx arrived at the ingest",
+      measured: `${int(brisk.arrived)} of ${int(ok)} (lost ${lost})`,
+      target: "all",
+      pass: ok > 0 && lost === 0,
+    },
+    boundRatioTarget(
+      `\`POST ${GUESTBOOK_PATH}\` req/s`,
+      find(writes, ON, GUESTBOOK_PATH),
+      find(writes, REF, GUESTBOOK_PATH),
+      0.7,
+    ),
     {
       figure: "guestbook: every answer stored its row",
       measured: rowsWrong.length ? rowsWrong.join("; ") : `${int(stored)} rows over ${writes.length} servers`,
       target: "all",
       pass: stored > 0 && rowsWrong.length === 0,
     },
-    { figure: "critical-path JS for `/`, gzip", measured: kB(w.critical.gzip), target: "≤ 75 kB", pass: w.critical.gzip <= 75_000 },
+    {
+      figure: "critical-path JS for `/`, gzip",
+      measured: kB(w.critical.gzip),
+      target: "≤ 75 kB",
+      pass: w.critical.gzip <= 75_000,
+    },
     {
       figure: "all JS for `/` with Sentry, gzip",
       measured: sentryKnown ? kB(w.total.gzip) : `${kB(w.total.gzip)} (no Sentry code was fetched)`,
@@ -401,13 +599,20 @@ function targets(r: Results): Target[] {
       pass: sentryKnown ? w.total.gzip <= 105_000 : undefined,
     },
     { figure: "binary cold start, median", measured: ms(cold), target: "≤ 60 ms", pass: cold <= 60 },
-    { figure: "binary peak RSS under `/` load", measured: mib(r.binary.load.peakMiB), target: "≤ 120 MiB", pass: r.binary.load.peakMiB <= 120 },
+    {
+      figure: "binary peak RSS under `/` load",
+      measured: mib(r.binary.load.peakMiB),
+      target: "≤ 120 MiB",
+      pass: r.binary.load.peakMiB <= 120,
+    },
   ];
 }
 
 function header(r: Results): string {
   const m = r.machine;
-  const versions = Object.entries(m.versions).map(([k, v]) => `${k} ${v}`).join(", ");
+  const versions = Object.entries(m.versions)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
   return [
     "# Brisk bench results",
     "",
@@ -432,8 +637,10 @@ function missedThroughput(r: Results): Set<string> {
   const missed = new Set<string>();
   for (const page of PER_REQUEST) {
     const ref = rate(REF, page.path);
-    if (rate(ON, page.path) / ref < page.on || (page.off !== undefined && rate(OFF, page.path) / ref < page.off)) missed.add(page.path);
-    if (page.path === PATHS.items && extraCpu(find(t, TRACED_TENTH, page.path), find(t, ON, page.path)) > 0.1) missed.add(page.path);
+    if (rate(ON, page.path) / ref < page.on || (page.off !== undefined && rate(OFF, page.path) / ref < page.off))
+      missed.add(page.path);
+    if (page.path === PATHS.items && extraCpu(find(t, TRACED_TENTH, page.path), find(t, ON, page.path)) > 0.1)
+      missed.add(page.path);
   }
   const writes = r.writes.measurements;
   if (find(writes, ON, GUESTBOOK_PATH).rps / find(writes, REF, GUESTBOOK_PATH).rps < 0.7) missed.add(GUESTBOOK_PATH);
@@ -447,7 +654,11 @@ export function buildReport(r: Results): { terminal: string; markdown: string } 
     throughputTable(r),
     tracingTable(r),
     streamingTable(r),
-    visitorTable(r.visitors, PATHS.home, "The static ceiling serves Brisk's own / (one fixed string, uncompressed) and the same built files."),
+    visitorTable(
+      r.visitors,
+      PATHS.home,
+      "The static ceiling serves Brisk's own / (one fixed string, uncompressed) and the same built files.",
+    ),
     visitorTable(r.visitors, PATHS.items, "The 10 KB items page, rendered for every request on both sides."),
     tunnelTable(r),
     writesTable(r),

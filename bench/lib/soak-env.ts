@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { JSC_RAM_SIZE } from "./bench-servers.ts";
 import { definedEnv } from "./proc.ts";
 
-export function soakServerEnv(port: number, dsn: string, dir: string, extra: Record<string, string> = {}): Record<string, string> {
+export function soakServerEnv(
+  port: number,
+  dsn: string,
+  dir: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return definedEnv({
     ...Bun.env,
     NODE_ENV: "production",

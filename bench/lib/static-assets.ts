@@ -6,6 +6,7 @@ export async function serveAsset(clientDir: string, name: string, accept: string
   const file = Bun.file(join(clientDir, name));
   const br = Bun.file(join(clientDir, `${name}.br`));
   const headers = { "content-type": file.type, "cache-control": "public, max-age=31536000, immutable" };
-  if (accept.includes("br") && (await br.exists())) return new Response(br, { headers: { ...headers, "content-encoding": "br" } });
+  if (accept.includes("br") && (await br.exists()))
+    return new Response(br, { headers: { ...headers, "content-encoding": "br" } });
   return (await file.exists()) ? new Response(file, { headers }) : new Response("not found\n", { status: 404 });
 }

@@ -90,7 +90,12 @@ function compilerDelta(pid: number, before: number): number {
 }
 
 /** Load on the server a second at a time until its compiler has gone quiet, `least` seconds at the least. */
-async function warmUp(server: Endpoint, run: (seconds: number) => Promise<unknown>, least: number, most: number): Promise<WarmUp> {
+async function warmUp(
+  server: Endpoint,
+  run: (seconds: number) => Promise<unknown>,
+  least: number,
+  most: number,
+): Promise<WarmUp> {
   let jitCpuSeconds = 0;
   for (let seconds = 1; ; seconds++) {
     const jitBefore = jitCpuSecondsOf(server.pid);
@@ -103,7 +108,11 @@ async function warmUp(server: Endpoint, run: (seconds: number) => Promise<unknow
   }
 }
 
-export async function measureInTurns(servers: Endpoint[], path: string, options: MeasureOptions): Promise<Measurement[]> {
+export async function measureInTurns(
+  servers: Endpoint[],
+  path: string,
+  options: MeasureOptions,
+): Promise<Measurement[]> {
   const load = (s: Endpoint) => ({
     url: s.origin + (options.pathFor?.(s) ?? path),
     workDir: options.workDir,
@@ -114,10 +123,19 @@ export async function measureInTurns(servers: Endpoint[], path: string, options:
   // Warm-up: the JIT compiles the hot paths, and every side starts from open keep-alive connections.
   const warmups: WarmUp[] = [];
   for (const s of servers) {
-    warmups.push(await warmUp(s, (seconds) => runWrk({ ...load(s), seconds }), options.warmupSeconds, options.maxWarmupSeconds ?? MAX_WARMUP_SECONDS));
+    warmups.push(
+      await warmUp(
+        s,
+        (seconds) => runWrk({ ...load(s), seconds }),
+        options.warmupSeconds,
+        options.maxWarmupSeconds ?? MAX_WARMUP_SECONDS,
+      ),
+    );
   }
   await options.beforeRun?.();
-  const tallies = servers.map((): Tally => ({ slices: [], serverCpuSeconds: 0, foreignCpuSeconds: 0, benchCpuSeconds: 0, jitCpuSeconds: 0 }));
+  const tallies = servers.map(
+    (): Tally => ({ slices: [], serverCpuSeconds: 0, foreignCpuSeconds: 0, benchCpuSeconds: 0, jitCpuSeconds: 0 }),
+  );
   // wrk takes whole seconds only.
   const sliceSeconds = Math.max(1, Math.round(options.seconds / options.slices));
   for (let i = 0; i < options.slices; i++) {

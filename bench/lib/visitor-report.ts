@@ -7,7 +7,8 @@ const ms = (value: number) => `${round(value, 1)} ms`;
 const opt = (x: number | undefined, f: (x: number) => string) => (x === undefined ? "–" : f(x));
 
 const NOTES: Record<string, string> = {
-  "from another site": "the load starts on a page of another site (127.0.0.2), as a visitor's does; the targets use these rows",
+  "from another site":
+    "the load starts on a page of another site (127.0.0.2), as a visitor's does; the targets use these rows",
   "from a fresh tab":
     "from the blank document of a new tab, where Chromium can keep the tab's first process, except for a document with Cross-Origin-Opener-Policy (Brisk's), which needs a new one",
 };
@@ -25,12 +26,39 @@ export function visitorTable(results: readonly VisitorResult[], path: string, ab
       "hydrated: React's root effect ran (the reference does not run Brisk's boot, so it never hydrates). Bytes: on the wire, headers included. " +
       "TBT: total blocking time as Lighthouse defines it (each long task's part after FCP beyond 50 ms), up to the end of the load, hydration and a quiet 0.3 s (1 s throttled) after it. " +
       [...new Set(rows.map((v) => v.arrival))].map((a) => `${a}: ${NOTES[a]}.`).join(" "),
-    header: ["condition", "server", "first byte", "last byte", "entry", "FCP", "LCP", "DOMContentLoaded", "hydrated", "document bytes", "all bytes", "long tasks", "long task time", "TBT"],
+    header: [
+      "condition",
+      "server",
+      "first byte",
+      "last byte",
+      "entry",
+      "FCP",
+      "LCP",
+      "DOMContentLoaded",
+      "hydrated",
+      "document bytes",
+      "all bytes",
+      "long tasks",
+      "long task time",
+      "TBT",
+    ],
     rows: rows.map((v) => {
       const m = medians(v);
       return [
-        `${v.throttle?.name ?? "unthrottled"}, ${v.arrival}`, v.server, opt(m.responseStartMs, ms), opt(m.responseEndMs, ms), opt(m.entryEndMs, ms), opt(m.fcpMs, ms), opt(m.lcpMs, ms),
-        opt(m.dclMs, ms), opt(m.hydratedMs, ms), opt(m.documentBytes, int), opt(m.bytes, int), opt(m.longTasks, String), opt(m.longTaskMs, ms), opt(m.tbtMs, ms),
+        `${v.throttle?.name ?? "unthrottled"}, ${v.arrival}`,
+        v.server,
+        opt(m.responseStartMs, ms),
+        opt(m.responseEndMs, ms),
+        opt(m.entryEndMs, ms),
+        opt(m.fcpMs, ms),
+        opt(m.lcpMs, ms),
+        opt(m.dclMs, ms),
+        opt(m.hydratedMs, ms),
+        opt(m.documentBytes, int),
+        opt(m.bytes, int),
+        opt(m.longTasks, String),
+        opt(m.longTaskMs, ms),
+        opt(m.tbtMs, ms),
       ];
     }),
   };
@@ -38,7 +66,9 @@ export function visitorTable(results: readonly VisitorResult[], path: string, ab
 
 /** The medians of one server's loads of `path` from another site, throttled or not. */
 function visitorOf(results: readonly VisitorResult[], server: string, path: string, throttled: boolean) {
-  const found = results.find((v) => v.server === server && v.path === path && v.arrival === "from another site" && !!v.throttle === throttled);
+  const found = results.find(
+    (v) => v.server === server && v.path === path && v.arrival === "from another site" && !!v.throttle === throttled,
+  );
   if (!found) throw new Error(`no visitor measurement of ${path} on ${server}`);
   return medians(found);
 }
@@ -46,7 +76,15 @@ function visitorOf(results: readonly VisitorResult[], server: string, path: stri
 type Figure = "fcpMs" | "lcpMs" | "tbtMs";
 
 /** Brisk's median of a figure against the reference's, at most `max` times it. */
-export function visitorRatio(results: readonly VisitorResult[], servers: { brisk: string; reference: string }, path: string, throttled: boolean, figure: Figure, label: string, max: number): Target {
+export function visitorRatio(
+  results: readonly VisitorResult[],
+  servers: { brisk: string; reference: string },
+  path: string,
+  throttled: boolean,
+  figure: Figure,
+  label: string,
+  max: number,
+): Target {
   const brisk = visitorOf(results, servers.brisk, path, throttled)[figure];
   const ref = visitorOf(results, servers.reference, path, throttled)[figure];
   const known = brisk !== undefined && ref !== undefined;
@@ -60,8 +98,13 @@ export function visitorRatio(results: readonly VisitorResult[], servers: { brisk
 }
 
 /** Issue 22's targets for a page rendered per request. */
-export function perRequestVisitorTargets(results: readonly VisitorResult[], servers: { brisk: string; reference: string }, path: string): Target[] {
-  const of = (throttled: boolean, figure: Figure, label: string, max: number) => visitorRatio(results, servers, path, throttled, figure, `\`${path}\` (rendered per request) ${label}`, max);
+export function perRequestVisitorTargets(
+  results: readonly VisitorResult[],
+  servers: { brisk: string; reference: string },
+  path: string,
+): Target[] {
+  const of = (throttled: boolean, figure: Figure, label: string, max: number) =>
+    visitorRatio(results, servers, path, throttled, figure, `\`${path}\` (rendered per request) ${label}`, max);
   return [
     of(false, "fcpMs", "unthrottled FCP", 1.1),
     of(true, "fcpMs", `FCP, ${SLOW_4G.name}`, 1),

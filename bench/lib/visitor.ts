@@ -191,7 +191,12 @@ async function untilQuiet(browserSession: CDPSession, windowMs = 200, timeoutMs 
  * A fresh context's page made ready for a cold load: on the other site's page (`from`), the browser quiet, and its
  * DevTools session with the cache off and the throttle set.
  */
-export async function readyToLoad(page: Page, browserSession: CDPSession, from: string | undefined, throttle: Throttle | undefined): Promise<CDPSession> {
+export async function readyToLoad(
+  page: Page,
+  browserSession: CDPSession,
+  from: string | undefined,
+  throttle: Throttle | undefined,
+): Promise<CDPSession> {
   // Before the DevTools session: the other site's page is not part of the load.
   if (from) await page.goto(from);
   await untilQuiet(browserSession);
@@ -205,7 +210,13 @@ export async function readyToLoad(page: Page, browserSession: CDPSession, from: 
   return cdp;
 }
 
-async function coldLoad(browser: Browser, browserSession: CDPSession, target: VisitorTarget, condition: VisitorCondition, from: string | undefined): Promise<Load> {
+async function coldLoad(
+  browser: Browser,
+  browserSession: CDPSession,
+  target: VisitorTarget,
+  condition: VisitorCondition,
+  from: string | undefined,
+): Promise<Load> {
   const { path, throttle } = condition;
   const context = await browser.newContext();
   try {
@@ -219,11 +230,15 @@ async function coldLoad(browser: Browser, browserSession: CDPSession, target: Vi
     // run after it (Brisk's) has its load event first, and the probe's ~10 ms of script (×4 throttled) then
     // delayed the very paint it was waiting to measure.
     await painted();
-    if (target.hydrates) await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 30_000 });
+    if (target.hydrates)
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, {
+        timeout: 30_000,
+      });
     // Late LCP candidates and the long tasks of hydration's effects land within this.
     await Bun.sleep(throttle ? 1_000 : 300);
     const m = await page.evaluate(() => {
-      const v = (window as unknown as { __visitor: { lcp: number; longTasks: LongTask[]; hydrated: number } }).__visitor;
+      const v = (window as unknown as { __visitor: { lcp: number; longTasks: LongTask[]; hydrated: number } })
+        .__visitor;
       const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1;
       const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
       return { ...v, fcp, dcl: nav.domContentLoadedEventEnd, timeOrigin: performance.timeOrigin };
@@ -279,14 +294,21 @@ async function warm(target: VisitorTarget, path: string): Promise<void> {
 }
 
 /** `runs` cold loads per server and condition, the servers taking turns. */
-export async function measureVisitors(targets: VisitorServers, conditions: readonly VisitorCondition[], runs: number): Promise<VisitorResult[]> {
+export async function measureVisitors(
+  targets: VisitorServers,
+  conditions: readonly VisitorCondition[],
+  runs: number,
+): Promise<VisitorResult[]> {
   const browser = await launchBrowser();
   const browserSession = await browser.newBrowserCDPSession();
   // The other site: another loopback address is another site to Chromium.
   const elsewhere = Bun.serve({
     hostname: "127.0.0.2",
     port: 0,
-    fetch: () => new Response('<!doctype html><title>Elsewhere</title><a href="#">a link</a>', { headers: { "content-type": "text/html" } }),
+    fetch: () =>
+      new Response('<!doctype html><title>Elsewhere</title><a href="#">a link</a>', {
+        headers: { "content-type": "text/html" },
+      }),
   });
   try {
     const results: VisitorResult[] = [];

@@ -49,7 +49,9 @@ end
 `;
 
 function script(options: WrkOptions): string {
-  const headers = Object.entries(options.headers ?? {}).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}\n`);
+  const headers = Object.entries(options.headers ?? {}).map(
+    ([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}\n`,
+  );
   if (!options.bodyFile) return `${headers.join("")}${DONE}`;
   return `
 wrk.method = "POST"
@@ -65,10 +67,22 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
   await Bun.write(lua, script(options));
   // One thread: it has one core to itself, and a second would only contend with the first.
   const cmd = pinned(LOAD_CORE, [
-    "wrk", "-t1", `-c${options.connections ?? CONNECTIONS}`, `-d${options.seconds}s`, "--timeout", "5s", "-s", lua, options.url,
+    "wrk",
+    "-t1",
+    `-c${options.connections ?? CONNECTIONS}`,
+    `-d${options.seconds}s`,
+    "--timeout",
+    "5s",
+    "-s",
+    lua,
+    options.url,
   ]);
   const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   const line = out.split("\n").find((l) => l.startsWith(MARK));
   if (code !== 0 || !line) throw new Error(`wrk failed (${code}) on ${options.url}:\n${out}\n${err}`);
   const { q, ...r } = JSON.parse(line.slice(MARK.length)) as Record<string, number> & { q: number[] };

@@ -8,7 +8,9 @@ import { validateEntry } from "./store/entry.ts";
 
 export const api = new Elysia({ prefix: "/api" })
   // Who is signed in, from the same session the pages read: a forged, absent or signed-out cookie is nobody.
-  .get("/session", async ({ request }) => ({ name: (await sessions.getSession(requestCookies(request))).get("user")?.name ?? null }))
+  .get("/session", async ({ request }) => ({
+    name: (await sessions.getSession(requestCookies(request))).get("user")?.name ?? null,
+  }))
   .get("/guestbook", async () => ({ entries: await store().guestbook.listEntries() }))
   .post(
     "/guestbook",

@@ -61,7 +61,10 @@ export const routes: readonly RouteDefinition[] = [
   { path: "/examples/guestbook", component: Guestbook, loader: guestbookLoader, action: signGuestbook },
   { path: "/examples/guestbook/:id", component: GuestbookEntry, loader: entryLoader },
   // Code-split: the typed API client it calls loads with it, off the other pages' critical path.
-  { path: "/examples/api-client", component: lazyPage("pages/ApiClientExample.tsx", () => import("./pages/ApiClientExample.tsx")) },
+  {
+    path: "/examples/api-client",
+    component: lazyPage("pages/ApiClientExample.tsx", () => import("./pages/ApiClientExample.tsx")),
+  },
   // Routes without a page: they answer with what the loader or action returns.
   { path: "/examples/guestbook.rss", loader: guestbookFeedLoader },
   { path: "/examples/guestbook/:id/like", action: likeEntry },

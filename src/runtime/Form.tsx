@@ -10,7 +10,8 @@ import type { CheckedHref } from "./route-paths.ts";
 
 const FormPendingContext = createContext(false);
 
-export interface FormProps<Action extends string = string> extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
+export interface FormProps<Action extends string = string>
+  extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
   /**
    * Where the form goes: a route with an action (a post), or a page (a GET), as a path of the app's route table
    * (`CheckedHref`). The current page when omitted.
@@ -23,7 +24,14 @@ export interface FormProps<Action extends string = string> extends Omit<FormHTML
   ref?: Ref<HTMLFormElement>;
 }
 
-export function Form<const Action extends string>({ action, method = "post", replace, onSubmit, children, ...rest }: FormProps<Action>) {
+export function Form<const Action extends string>({
+  action,
+  method = "post",
+  replace,
+  onSubmit,
+  children,
+  ...rest
+}: FormProps<Action>) {
   const nav = useNavigation();
   const { path, search } = useNavState();
   const [pending, setPending] = useState(false);

@@ -15,7 +15,13 @@ function BadRequest({ message }: BadRequestPageProps) {
   );
 }
 
-export function OutcomePage({ kind, fallback }: { kind: Exclude<OutcomeKind, "redirect">; fallback?: ComponentType | ComponentType<BadRequestPageProps> }) {
+export function OutcomePage({
+  kind,
+  fallback,
+}: {
+  kind: Exclude<OutcomeKind, "redirect">;
+  fallback?: ComponentType | ComponentType<BadRequestPageProps>;
+}) {
   const appFallback = useAppRuntime().app.fallbacks[kind];
   const Fallback = fallback ?? appFallback ?? BadRequest;
   // Only a bad request has a message (the page's, from the server); the other pages take no props and ignore it.

@@ -48,7 +48,8 @@ function RouteFallback({ boundary }: { boundary: Boundary }) {
     const ErrorPage = fallbacks?.error ?? app.fallbacks.error;
     return <ErrorPage {...error} host={nav.host} />;
   }
-  if (outcome && outcome.kind !== "redirect") return <OutcomePage kind={outcome.kind} fallback={fallbacks?.[outcome.kind]} />;
+  if (outcome && outcome.kind !== "redirect")
+    return <OutcomePage kind={outcome.kind} fallback={fallbacks?.[outcome.kind]} />;
   return null;
 }
 

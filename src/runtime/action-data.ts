@@ -15,7 +15,9 @@ export function data<T>(value: T, init: { status?: number } = {}): ActionData<T>
 
 /** An action's return, as the page gets it: the value without the wrapper, and the status to respond with. */
 export function actionResult(returned: unknown): { value: unknown; status: number } {
-  return returned instanceof ActionData ? { value: returned.value, status: returned.status } : { value: returned ?? null, status: 200 };
+  return returned instanceof ActionData
+    ? { value: returned.value, status: returned.status }
+    : { value: returned ?? null, status: 200 };
 }
 
 /** Each of an action's possible returns, unwrapped (a conditional on a bare type spreads over a union). */

@@ -64,13 +64,27 @@ type WithFailures<Res> = {
 
 /** Elysia's route tree (path segments, then methods) with every method's answers given Brisk's failures. */
 type ServedRoutes<Routes> = {
-  [K in keyof Routes]: Routes[K] extends { body: unknown; params: unknown; query: unknown; headers: unknown; response: infer Res }
+  [K in keyof Routes]: Routes[K] extends {
+    body: unknown;
+    params: unknown;
+    query: unknown;
+    headers: unknown;
+    response: infer Res;
+  }
     ? { [P in keyof Routes[K]]: P extends "response" ? WithFailures<Res> : Routes[K][P] }
     : ServedRoutes<Routes[K]>;
 };
 
 type Served<App extends AnyElysia> =
-  App extends Elysia<infer Prefix, infer Singleton, infer Definitions, infer Metadata, infer Routes, infer Ephemeral, infer Volatile>
+  App extends Elysia<
+    infer Prefix,
+    infer Singleton,
+    infer Definitions,
+    infer Metadata,
+    infer Routes,
+    infer Ephemeral,
+    infer Volatile
+  >
     ? Elysia<Prefix, Singleton, Definitions, Metadata, ServedRoutes<Routes>, Ephemeral, Volatile>
     : never;
 

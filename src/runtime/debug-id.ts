@@ -1,7 +1,8 @@
 // debug-id.ts: the debug id a built script ends with, which names its source map to Sentry.
 
 /** Bun ends each script of a build with external source maps with this comment, the map's `debugId`. */
-const DEBUG_ID_COMMENT = /\/\/# debugId=([0-9A-Fa-f]{8}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{12})\s*$/;
+const DEBUG_ID_COMMENT =
+  /\/\/# debugId=([0-9A-Fa-f]{8}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{4}-?[0-9A-Fa-f]{12})\s*$/;
 
 export function debugIdOf(script: string): string | undefined {
   return DEBUG_ID_COMMENT.exec(script)?.[1];

@@ -55,9 +55,16 @@ export function splitDeferred(data: unknown): { ready: unknown; deferred: Map<st
  * arrive, so both sides render the same values and throw the same errors. Unknown or repeated keys are ignored.
  */
 function openSettlements(ready: unknown, keys: readonly string[]) {
-  const pending = new Map(keys.map((key) => [key, { value: tracked<unknown>(), settlement: tracked<DeferredSettlement>() }] as const));
+  const pending = new Map(
+    keys.map((key) => [key, { value: tracked<unknown>(), settlement: tracked<DeferredSettlement>() }] as const),
+  );
   // Defined, not assigned, like splitDeferred's keys: any key stays a key.
-  const data = keys.length ? Object.fromEntries([...Object.entries(ready as object), ...[...pending].map(([key, p]) => [key, p.value.promise])]) : ready;
+  const data = keys.length
+    ? Object.fromEntries([
+        ...Object.entries(ready as object),
+        ...[...pending].map(([key, p]) => [key, p.value.promise]),
+      ])
+    : ready;
   return {
     data,
     /** Each streamed value's settlement, in key order: what the inline scripts and page-data lines carry. */
@@ -88,7 +95,9 @@ export function openPage(levels: readonly OpeningLevel[]) {
   return {
     data: new Map(opened.map(([id, level]) => [id, level.data])),
     /** Keyed by route and key (settlementRoute), unique on the page. */
-    settlements: opened.flatMap(([id, level]) => level.settlements.map(([key, settlement]) => [`${id}\n${key}`, settlement] as const)),
+    settlements: opened.flatMap(([id, level]) =>
+      level.settlements.map(([key, settlement]) => [`${id}\n${key}`, settlement] as const),
+    ),
     settle: (s: DeferredSettlement) => byId.get(s.route)?.settle(s),
     pending: () => opened.flatMap(([route, level]) => level.pending().map((key) => ({ route, key }))),
   };
@@ -144,7 +153,11 @@ function DeferredScript({ settlement, nonce }: { settlement: Promise<DeferredSet
   return (
     <>
       {s.outcome && s.outcome.kind !== "redirect" ? <meta name="robots" content="noindex" /> : null}
-      <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: scriptValue ? settleScript(scriptValue(s)) : "" }} />
+      <script
+        nonce={nonce}
+        suppressHydrationWarning
+        dangerouslySetInnerHTML={{ __html: scriptValue ? settleScript(scriptValue(s)) : "" }}
+      />
     </>
   );
 }
@@ -153,7 +166,10 @@ function DeferredScript({ settlement, nonce }: { settlement: Promise<DeferredSet
  * One small Suspense boundary per streamed value, each flushing an inline script when it settles: elements for the
  * page's content, not a component of their own (one less on every page, most of which stream nothing).
  */
-export function deferredScripts(settlements: ReadonlyArray<readonly [string, Promise<DeferredSettlement>]>, nonce?: string) {
+export function deferredScripts(
+  settlements: ReadonlyArray<readonly [string, Promise<DeferredSettlement>]>,
+  nonce?: string,
+) {
   return settlements.map(([key, settlement]) => (
     <Suspense key={key} fallback={null}>
       <DeferredScript settlement={settlement} nonce={nonce} />

@@ -11,7 +11,10 @@ import { INLINE_STYLE_PRECEDENCE, STYLESHEET_PRECEDENCE } from "./route-loading.
 
 /** The page's stylesheets and script preloads. */
 export function Links() {
-  const { navigation: { nonce }, inlineStyles } = useAppRuntime();
+  const {
+    navigation: { nonce },
+    inlineStyles,
+  } = useAppRuntime();
   const { css, js, inline = [] } = useNavState().page.payload.assets;
   return (
     <>

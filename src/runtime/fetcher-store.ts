@@ -113,7 +113,9 @@ function createFetcherStore(nav: Navigation): FetcherStore {
       entry(key).reload = reload;
     },
     inFlight: () =>
-      (busy ??= [...entries].flatMap(([key, { snapshot }]) => (snapshot.state === "idle" ? [] : [{ key, ...snapshot }]))),
+      (busy ??= [...entries].flatMap(([key, { snapshot }]) =>
+        snapshot.state === "idle" ? [] : [{ key, ...snapshot }],
+      )),
   };
 }
 

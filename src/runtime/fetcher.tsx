@@ -11,7 +11,8 @@ import type { CheckedHref } from "./route-paths.ts";
 
 export type { FetcherInFlight, FetcherState };
 
-export interface FetcherFormProps<Action extends string = string> extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
+export interface FetcherFormProps<Action extends string = string>
+  extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "action"> {
   /** The route whose action it posts to: a path of the app's route table (`CheckedHref`). */
   action: CheckedHref<Action>;
   ref?: Ref<HTMLFormElement>;
@@ -28,7 +29,10 @@ export interface Fetcher<T> extends FetcherSnapshot<T> {
    */
   Form<const Action extends string>(props: FetcherFormProps<Action>): React.JSX.Element;
   /** Posts these fields to the action at `action`, a path of the app's route table. */
-  submit<const Action extends string>(fields: FormData | URLSearchParams | Record<string, string>, options: { action: CheckedHref<Action> }): Promise<void>;
+  submit<const Action extends string>(
+    fields: FormData | URLSearchParams | Record<string, string>,
+    options: { action: CheckedHref<Action> },
+  ): Promise<void>;
   /** Loads the data of the page at `href` (its innermost route's), a path of the app's route table. */
   load<const To extends string>(href: CheckedHref<To>): Promise<void>;
   /**
@@ -49,7 +53,8 @@ export interface FetcherOptions {
 function asFormData(fields: FormData | URLSearchParams | Record<string, string>): FormData {
   if (fields instanceof FormData) return fields;
   const form = new FormData();
-  for (const [name, value] of fields instanceof URLSearchParams ? fields : Object.entries(fields)) form.append(name, value);
+  for (const [name, value] of fields instanceof URLSearchParams ? fields : Object.entries(fields))
+    form.append(name, value);
   return form;
 }
 
@@ -66,7 +71,9 @@ function pathOf(href: string): string {
  * loaded again, so the page shows what changed.
  * A request is abandoned when another starts on the same fetcher, or the last component using it goes.
  */
-export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(options: FetcherOptions = {}): Fetcher<ActionValue<A>> {
+export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(
+  options: FetcherOptions = {},
+): Fetcher<ActionValue<A>> {
   const nav = useNavigation();
   const store = fetcherStore(nav);
   const own = useId();
@@ -76,7 +83,13 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
   useEffect(() => store.use(key), [store, key]);
 
   const run = useCallback(
-    async (href: string, state: FetcherState, body?: FormData | URLSearchParams, formData?: FormData, fallback?: () => void): Promise<boolean> => {
+    async (
+      href: string,
+      state: FetcherState,
+      body?: FormData | URLSearchParams,
+      formData?: FormData,
+      fallback?: () => void,
+    ): Promise<boolean> => {
       // A new request takes over: the response to the one before it is no longer wanted.
       const controller = store.start(key);
       store.loadedBy(key, body ? undefined : () => void run(href, "loading"));
@@ -92,7 +105,12 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
         done: (result) => {
           // A request another one took over from, or one from before a reset(), no longer speaks for the fetcher.
           if (!store.owns(key, controller)) return;
-          store.update(key, (s) => ({ state: "idle", data: result ? result.data : s.data, formData: undefined, formAction: undefined }));
+          store.update(key, (s) => ({
+            state: "idle",
+            data: result ? result.data : s.data,
+            formData: undefined,
+            formAction: undefined,
+          }));
         },
       });
       return ok && store.owns(key, controller);
@@ -102,13 +120,15 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
 
   const post = useCallback(
     (fields: FormData | URLSearchParams | Record<string, string>, action: string, fallback?: () => void) => {
-      const body = fields instanceof FormData || fields instanceof URLSearchParams ? fields : new URLSearchParams(fields);
+      const body =
+        fields instanceof FormData || fields instanceof URLSearchParams ? fields : new URLSearchParams(fields);
       return run(action, "submitting", body, asFormData(fields), fallback);
     },
     [run],
   );
   const submit = useCallback(
-    async (fields: FormData | URLSearchParams | Record<string, string>, { action }: { action: string }) => void (await post(fields, action)),
+    async (fields: FormData | URLSearchParams | Record<string, string>, { action }: { action: string }) =>
+      void (await post(fields, action)),
     [post],
   );
   const load = useCallback(async (href: string) => void (await run(href, "loading")), [run]);
@@ -118,7 +138,12 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(op
   const Form = useMemo(
     () =>
       // Its props as they arrive: the caller's types checked the path.
-      function FetcherForm({ action, onSubmit, reset: resets = true, ...rest }: Omit<FetcherFormProps, "action"> & { action: string }) {
+      function FetcherForm({
+        action,
+        onSubmit,
+        reset: resets = true,
+        ...rest
+      }: Omit<FetcherFormProps, "action"> & { action: string }) {
         const send = usePostHandler(onSubmit, async ({ form, action, body, fallback }) => {
           // As <Form>: a form whose post succeeded starts empty again; one the server refused keeps what was typed.
           if ((await post(body, action, fallback)) && resets && form.isConnected) form.reset();

@@ -24,7 +24,10 @@ function urlencoded(fields: FormData): URLSearchParams {
 }
 
 /** An onSubmit that hands the request to `send`, unless the app's own handler prevented it. */
-export function usePostHandler(onSubmit: ((event: SubmitEvent<HTMLFormElement>) => void) | undefined, send: (post: FormPost) => void) {
+export function usePostHandler(
+  onSubmit: ((event: SubmitEvent<HTMLFormElement>) => void) | undefined,
+  send: (post: FormPost) => void,
+) {
   const native = useRef(false);
   return (event: SubmitEvent<HTMLFormElement>) => {
     onSubmit?.(event);
@@ -34,9 +37,11 @@ export function usePostHandler(onSubmit: ((event: SubmitEvent<HTMLFormElement>) 
     const form = event.currentTarget;
     const submitter = event.nativeEvent.submitter as HTMLButtonElement | HTMLInputElement | null;
     const formData = new FormData(form, submitter);
-    const method = (submitter?.getAttribute("formmethod") ?? form.getAttribute("method"))?.toLowerCase() === "get" ? "get" : "post";
+    const method =
+      (submitter?.getAttribute("formmethod") ?? form.getAttribute("method"))?.toLowerCase() === "get" ? "get" : "post";
     const action = submitter?.hasAttribute("formaction") ? submitter.formAction : form.action;
-    const multipart = method === "post" && (submitter?.getAttribute("formenctype") ?? form.enctype) === "multipart/form-data";
+    const multipart =
+      method === "post" && (submitter?.getAttribute("formenctype") ?? form.enctype) === "multipart/form-data";
     const fallback = () => {
       native.current = true;
       form.requestSubmit(submitter);

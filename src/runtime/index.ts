@@ -13,17 +13,45 @@ export { defineApp, type AppDefinition } from "./app-definition.ts";
 export type { BadRequestPageProps, ErrorPageProps, Fallbacks } from "./fallback-pages.ts";
 
 // The route table and what loaders and actions are given.
-export type { Action, ActionBody, ActionContext, Loader, LoaderContext, Middleware, MiddlewareArgs, NextFunction, NoQuery, RouteDefinition, RouteFallbacks } from "./route.ts";
+export type {
+  Action,
+  ActionBody,
+  ActionContext,
+  Loader,
+  LoaderContext,
+  Middleware,
+  MiddlewareArgs,
+  NextFunction,
+  NoQuery,
+  RouteDefinition,
+  RouteFallbacks,
+} from "./route.ts";
 export type { ShouldRevalidate, ShouldRevalidateArgs } from "./should-revalidate.ts";
 export type { CookieOptions, Cookies } from "./cookies.ts";
 export { lazyPage, type LazyPage } from "./lazy-page.ts";
-export { route, type ChildRoute, type RouteData, type RouteOptions, type RouteQuery, type TypedRoute } from "./typed-route.ts";
+export {
+  route,
+  type ChildRoute,
+  type RouteData,
+  type RouteOptions,
+  type RouteQuery,
+  type TypedRoute,
+} from "./typed-route.ts";
 export type { PathParams } from "./path-params.ts";
 export { href, type CheckedHref, type Href, type Register, type RoutePattern, type SafePath } from "./route-paths.ts";
 export { createRouterContext, type RouterContext, type RouterContextProvider } from "./router-context.ts";
 
 // How a loader or an action ends other than with data.
-export { forbidden, isOutcome, notFound, redirect, unauthorized, type OutcomeKind, type RedirectOptions, type RedirectStatus } from "./outcome.ts";
+export {
+  forbidden,
+  isOutcome,
+  notFound,
+  redirect,
+  unauthorized,
+  type OutcomeKind,
+  type RedirectOptions,
+  type RedirectStatus,
+} from "./outcome.ts";
 export { returnTo } from "./redirect-target.ts";
 export { data, type ActionData } from "./action-data.ts";
 
@@ -32,8 +60,24 @@ export { useActionData, useLoaderData, useRouteData, useRouteLoaderData } from "
 export { useRouteSearch, type QueryChange, type SearchHref, type SetQuery } from "./route-search/route-search.ts";
 export { Outlet } from "./Outlet.tsx";
 export { Form, useFormPending, type FormProps } from "./Form.tsx";
-export { useFetcher, useFetchers, type Fetcher, type FetcherFormProps, type FetcherInFlight, type FetcherOptions, type FetcherState } from "./fetcher.tsx";
-export { usePending, useRevalidate, useSearchParams, type NavigateOptions, type Pending, type SearchParamsInit, type SetSearchParams } from "./navigation.ts";
+export {
+  useFetcher,
+  useFetchers,
+  type Fetcher,
+  type FetcherFormProps,
+  type FetcherInFlight,
+  type FetcherOptions,
+  type FetcherState,
+} from "./fetcher.tsx";
+export {
+  usePending,
+  useRevalidate,
+  useSearchParams,
+  type NavigateOptions,
+  type Pending,
+  type SearchParamsInit,
+  type SetSearchParams,
+} from "./navigation.ts";
 export { Link, type LinkProps, type PrefetchMode } from "./Link.tsx";
 export { apiClient } from "./api-client/api-client.ts";
 export type { ApiClient, ApiFailure, ApiFailures } from "./api-answers.ts";

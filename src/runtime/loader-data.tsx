@@ -28,7 +28,9 @@ export function useLoaderData<L extends (ctx: never) => unknown = () => unknown>
  * data, the signed-in visitor say, read from a page below it or from the document. Undefined when that
  * route is not on the page.
  */
-export function useRouteLoaderData<L extends (ctx: never) => unknown = () => unknown>(id: string): LoaderValue<L> | undefined {
+export function useRouteLoaderData<L extends (ctx: never) => unknown = () => unknown>(
+  id: string,
+): LoaderValue<L> | undefined {
   return useNavState().page.data.get(id) as LoaderValue<L> | undefined;
 }
 

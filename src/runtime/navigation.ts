@@ -124,7 +124,10 @@ export function useBriskSearch(): string {
 
 /** A new search: what `URLSearchParams` takes, or a function of the current one. */
 export type SearchParamsInit = ConstructorParameters<typeof URLSearchParams>[0];
-export type SetSearchParams = (next: SearchParamsInit | ((current: URLSearchParams) => SearchParamsInit), options?: NavigateOptions) => void;
+export type SetSearchParams = (
+  next: SearchParamsInit | ((current: URLSearchParams) => SearchParamsInit),
+  options?: NavigateOptions,
+) => void;
 
 /**
  * The page's search, and a setter that navigates to the same path with another search (a new history entry
@@ -136,7 +139,9 @@ export function useSearchParams(): [URLSearchParams, SetSearchParams] {
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const set = useCallback<SetSearchParams>(
     (next, options) => {
-      const query = new URLSearchParams(typeof next === "function" ? next(new URLSearchParams(search)) : next).toString();
+      const query = new URLSearchParams(
+        typeof next === "function" ? next(new URLSearchParams(search)) : next,
+      ).toString();
       nav.navigate(query ? `${path}?${query}` : path, options);
     },
     [nav, path, search],

@@ -48,9 +48,13 @@ export class Outcome extends Error {
     if (this.kind === "redirect") return new Response(null, { status: this.status, headers });
     const message = this.kind.replace("-", " ");
     // JSON leaves out a detail that is undefined: only a bad request has one.
-    if (format === "json") return Response.json({ error: message, message: this.detail }, { status: this.status, headers });
+    if (format === "json")
+      return Response.json({ error: message, message: this.detail }, { status: this.status, headers });
     headers["content-type"] = "text/plain; charset=utf-8";
-    return new Response(this.detail === undefined ? `${message}\n` : `${message}: ${this.detail}\n`, { status: this.status, headers });
+    return new Response(this.detail === undefined ? `${message}\n` : `${message}: ${this.detail}\n`, {
+      status: this.status,
+      headers,
+    });
   }
 }
 
@@ -92,7 +96,10 @@ export interface RedirectOptions {
  * without `external`, `javascript:` ever) is a programming error, not a redirect: a plain Error naming the
  * target and the fix, which becomes a 500 with a digest, reported once. Untrusted input goes through `returnTo`.
  */
-export function redirect<const To extends string>(url: CheckedHref<To>, options?: RedirectOptions & { external?: false }): never;
+export function redirect<const To extends string>(
+  url: CheckedHref<To>,
+  options?: RedirectOptions & { external?: false },
+): never;
 /** Another site's http(s) URL, on purpose. */
 export function redirect(url: string, options: RedirectOptions & { external: true }): never;
 export function redirect(url: string, options: RedirectOptions = {}): never {

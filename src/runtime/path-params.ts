@@ -6,10 +6,18 @@
 type Segments<Pattern extends string> = Pattern extends `${infer Head}/${infer Tail}` ? Head | Segments<Tail> : Pattern;
 
 /** regexparam's key of a `:` segment: up to a `?`, else up to a `.` (a suffix such as `.mp4`). */
-type KeyOf<Name extends string> = Name extends `${infer Key}?${string}` ? Key : Name extends `${infer Key}.${string}` ? Key : Name;
+type KeyOf<Name extends string> = Name extends `${infer Key}?${string}`
+  ? Key
+  : Name extends `${infer Key}.${string}`
+    ? Key
+    : Name;
 
 /** regexparam makes a `:` segment optional when it has a `?` and no suffix. */
-type Optional<Name extends string> = Name extends `${string}?${string}` ? (Name extends `${string}.${string}` ? false : true) : false;
+type Optional<Name extends string> = Name extends `${string}?${string}`
+  ? Name extends `${string}.${string}`
+    ? false
+    : true
+  : false;
 
 type RequiredKeys<Segment extends string> = Segment extends `*${infer Rest}`
   ? Rest extends `?${string}`
@@ -37,4 +45,6 @@ export type PathParams<Pattern extends string> = string extends Pattern
   : Flat<{ [K in RequiredKeys<Segments<Pattern>>]: string } & { [K in OptionalKeys<Segments<Pattern>>]?: string }>;
 
 /** A child's full pattern: its own when absolute, else its parent's and its own joined (as the route table does). */
-export type JoinPattern<Parent extends string, Path extends string> = Path extends `/${string}` ? Path : `${Parent}/${Path}`;
+export type JoinPattern<Parent extends string, Path extends string> = Path extends `/${string}`
+  ? Path
+  : `${Parent}/${Path}`;

@@ -36,7 +36,8 @@ function refusalOf(url: string, external: boolean): string | undefined {
  */
 export function redirectLocation(url: string, external: boolean): string {
   const refusal = refusalOf(url, external);
-  if (refusal !== undefined) throw new Error(`redirect() refused ${JSON.stringify(url.slice(0, 100))}: ${refusal}. ${FIX}`);
+  if (refusal !== undefined)
+    throw new Error(`redirect() refused ${JSON.stringify(url.slice(0, 100))}: ${refusal}. ${FIX}`);
   if (SCHEME.test(url)) return new URL(url).href;
   return url.toWellFormed().replace(/[\u0080-\uffff]+/g, encodeURIComponent);
 }
@@ -61,7 +62,10 @@ function decodedOnce(path: string): string | undefined {
 function isOwnPath(value: string): boolean {
   if (value.length > MAX_RETURN_PATH) return false;
   const decoded = decodedOnce(value);
-  return decoded !== undefined && [value, decoded].every((path) => path.startsWith("/") && refusalOf(path, false) === undefined);
+  return (
+    decoded !== undefined &&
+    [value, decoded].every((path) => path.startsWith("/") && refusalOf(path, false) === undefined)
+  );
 }
 
 /**
@@ -71,6 +75,9 @@ function isOwnPath(value: string): boolean {
  * error, thrown whatever `next` is, so a test of the happy path finds it.
  */
 export function returnTo(next: unknown, fallback: string): SafePath {
-  if (!isOwnPath(fallback)) throw new Error(`returnTo(): the fallback ${JSON.stringify(fallback.slice(0, 100))} is not a path on this site ("/…")`);
+  if (!isOwnPath(fallback))
+    throw new Error(
+      `returnTo(): the fallback ${JSON.stringify(fallback.slice(0, 100))} is not a path on this site ("/…")`,
+    );
   return (typeof next === "string" && isOwnPath(next) ? next : fallback) as SafePath;
 }

@@ -54,7 +54,10 @@ async function withOneRetry(attempt: () => Promise<unknown>, describe: (error: u
 /** Resolves when the link loads; a link that errors or never answers is removed so a retry starts afresh. */
 function settle(link: HTMLLinkElement): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`stylesheet timed out after ${STYLESHEET_TIMEOUT_MS} ms`)), STYLESHEET_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`stylesheet timed out after ${STYLESHEET_TIMEOUT_MS} ms`)),
+      STYLESHEET_TIMEOUT_MS,
+    );
     function fail(error: Error) {
       clearTimeout(timer);
       link.remove();
@@ -79,7 +82,9 @@ function loadStylesheet(href: string): Promise<void> {
   // The attribute React 19 looks for, so it adopts this link instead of adding a second one.
   link.dataset.precedence = STYLESHEET_PRECEDENCE;
   const done = settle(link);
-  const last = [...document.head.querySelectorAll(`link[rel="stylesheet"][data-precedence="${STYLESHEET_PRECEDENCE}"]`)].at(-1);
+  const last = [
+    ...document.head.querySelectorAll(`link[rel="stylesheet"][data-precedence="${STYLESHEET_PRECEDENCE}"]`),
+  ].at(-1);
   if (last) last.after(link);
   else document.head.append(link);
   return done;
@@ -89,9 +94,19 @@ function loadStylesheet(href: string): Promise<void> {
 export async function loadRoute(payload: PagePayload, tree: RouteTree): Promise<void> {
   const components = payload.levels.map(({ id }) => tree.byId.get(id)?.route.component);
   await Promise.all([
-    ...payload.assets.css.map((href) => withOneRetry(() => loadStylesheet(href), () => new URL(href, location.href).href)),
+    ...payload.assets.css.map((href) =>
+      withOneRetry(
+        () => loadStylesheet(href),
+        () => new URL(href, location.href).href,
+      ),
+    ),
     ...components.map((component) =>
-      isLazyPage(component) ? withOneRetry(() => component.preload(), (e) => failedModuleUrl(e) ?? `the code of route ${payload.route ?? ""}`) : undefined,
+      isLazyPage(component)
+        ? withOneRetry(
+            () => component.preload(),
+            (e) => failedModuleUrl(e) ?? `the code of route ${payload.route ?? ""}`,
+          )
+        : undefined,
     ),
   ]);
 }

@@ -16,7 +16,9 @@ type Registered = Register extends { patterns: infer Patterns extends string } ?
 export type RoutePattern = Registered extends infer Patterns extends string ? Patterns : string;
 
 /** The paths a pattern matches: a param or a splat is any text; an optional last one may be left out. */
-export type PathOf<Pattern extends string> = Pattern extends `${string}?` ? Filled<Pattern> | Filled<WithoutLast<Pattern>> : Filled<Pattern>;
+export type PathOf<Pattern extends string> = Pattern extends `${string}?`
+  ? Filled<Pattern> | Filled<WithoutLast<Pattern>>
+  : Filled<Pattern>;
 
 /** The pattern without its last segment (`/a/:b?` → `/a`; `/:b?` → `/`). */
 type WithoutLast<Pattern extends string> = Pattern extends `${infer Head}/${infer Tail}`
@@ -27,7 +29,9 @@ type WithoutLast<Pattern extends string> = Pattern extends `${infer Head}/${infe
       : Head
   : Pattern;
 
-type Filled<Pattern extends string> = Pattern extends `${infer Head}/${infer Tail}` ? `${Segment<Head>}/${Filled<Tail>}` : Segment<Pattern>;
+type Filled<Pattern extends string> = Pattern extends `${infer Head}/${infer Tail}`
+  ? `${Segment<Head>}/${Filled<Tail>}`
+  : Segment<Pattern>;
 type Segment<S extends string> = S extends `:${string}` | `*${string}` ? string : S;
 
 /**
@@ -35,7 +39,14 @@ type Segment<S extends string> = S extends `:${string}` | `*${string}` ? string 
  * site's http(s) URL: the type of a variable that holds a link. Any string without a registered table.
  */
 export type Href = Registered extends infer Patterns extends string ? HrefOf<PathOf<Patterns>> : string;
-type HrefOf<Path extends string> = Path | `${Path}?${string}` | `${Path}#${string}` | `?${string}` | `#${string}` | `http://${string}` | `https://${string}`;
+type HrefOf<Path extends string> =
+  | Path
+  | `${Path}?${string}`
+  | `${Path}#${string}`
+  | `?${string}`
+  | `#${string}`
+  | `http://${string}`
+  | `https://${string}`;
 
 /** A path `returnTo()` vouched for: on this site, though no pattern of the table need answer it. */
 export type SafePath = string & { readonly __briskSafePath: true };
@@ -47,7 +58,9 @@ export type SafePath = string & { readonly __briskSafePath: true };
  * `Argument of type '"/examples/nestd"' is not assignable to parameter of type '"no route answers /examples/nestd"'`.
  * Any `T` without a registered table.
  */
-export type CheckedHref<T extends string> = Registered extends infer Patterns extends string ? TableHref<T, Patterns> : T;
+export type CheckedHref<T extends string> = Registered extends infer Patterns extends string
+  ? TableHref<T, Patterns>
+  : T;
 
 /** `CheckedHref` against the given patterns. */
 export type TableHref<T extends string, Patterns extends string> = T extends SafePath
@@ -61,29 +74,57 @@ export type TableHref<T extends string, Patterns extends string> = T extends Saf
         : `no route answers ${T}`;
 
 /** The path of an href, without its query or fragment. */
-type PathPart<T extends string> = T extends `${infer Path}?${string}` ? PathPart<Path> : T extends `${infer Path}#${string}` ? Path : T;
+type PathPart<T extends string> = T extends `${infer Path}?${string}`
+  ? PathPart<Path>
+  : T extends `${infer Path}#${string}`
+    ? Path
+    : T;
 
 /** Whether any of the patterns matches the path, segment by segment (a param any one non-empty segment). */
-type Answered<Path extends string, Patterns extends string> = true extends (Patterns extends unknown ? Matches<SegmentsOf<Path>, SegmentsOf<Patterns>> : never)
+type Answered<Path extends string, Patterns extends string> = true extends (
+  Patterns extends unknown
+    ? Matches<SegmentsOf<Path>, SegmentsOf<Patterns>>
+    : never
+)
   ? true
   : false;
 
-type SegmentsOf<Path extends string> = Path extends `/${infer Rest}` ? (Rest extends "" ? [] : Split<Rest>) : ["not a path"];
+type SegmentsOf<Path extends string> = Path extends `/${infer Rest}`
+  ? Rest extends ""
+    ? []
+    : Split<Rest>
+  : ["not a path"];
 type Split<Rest extends string> = Rest extends `${infer Head}/${infer Tail}` ? [Head, ...Split<Tail>] : [Rest];
 
-type Matches<Path extends readonly string[], Pattern extends readonly string[]> = Pattern extends [infer Head extends string, ...infer Tail extends string[]]
+type Matches<Path extends readonly string[], Pattern extends readonly string[]> = Pattern extends [
+  infer Head extends string,
+  ...infer Tail extends string[],
+]
   ? Head extends `*${string}`
     ? true
     : Path extends [infer Segment extends string, ...infer Rest extends string[]]
-      ? (Head extends `:${string}` ? (Segment extends "" ? false : true) : Segment extends Head ? true : false) extends true
+      ? (
+          Head extends `:${string}`
+            ? Segment extends ""
+              ? false
+              : true
+            : Segment extends Head
+              ? true
+              : false
+        ) extends true
         ? Matches<Rest, Tail>
         : false
-      : Tail extends [] ? (Head extends `:${string}?` ? true : false) : false
+      : Tail extends []
+        ? Head extends `:${string}?`
+          ? true
+          : false
+        : false
   : Path extends []
     ? true
     : false;
 
-type ParamsArg<Pattern extends string> = {} extends PathParams<Pattern> ? [params?: PathParams<Pattern>] : [params: PathParams<Pattern>];
+type ParamsArg<Pattern extends string> =
+  {} extends PathParams<Pattern> ? [params?: PathParams<Pattern>] : [params: PathParams<Pattern>];
 
 /** A query for `href`: its fields, or the params as they are. */
 type SearchInit = Record<string, string> | URLSearchParams;

@@ -85,18 +85,21 @@ export function isResourceRoute(route: RouteDefinition): boolean {
 
 function joinPattern(parent: string | undefined, route: RouteDefinition): string {
   if (route.index) {
-    if (route.path !== undefined || route.children) throw new Error(`an index route under ${parent ?? "/"} has a path or children`);
+    if (route.path !== undefined || route.children)
+      throw new Error(`an index route under ${parent ?? "/"} has a path or children`);
     if (parent === undefined) throw new Error("an index route must be a child of another route");
     return parent;
   }
   const path = route.path;
-  if (path === undefined) throw new Error(`a route under ${parent ?? "the table"} has neither a path nor \`index: true\``);
+  if (path === undefined)
+    throw new Error(`a route under ${parent ?? "the table"} has neither a path nor \`index: true\``);
   if (parent === undefined) {
     if (!path.startsWith("/")) throw new Error(`top-level route ${path} must start with /`);
     return path;
   }
   if (path.startsWith("/")) {
-    if (path !== parent && !path.startsWith(parent === "/" ? "/" : `${parent}/`)) throw new Error(`route ${path} is not under its parent ${parent}`);
+    if (path !== parent && !path.startsWith(parent === "/" ? "/" : `${parent}/`))
+      throw new Error(`route ${path} is not under its parent ${parent}`);
     return path;
   }
   return `${parent === "/" ? "" : parent}/${path}`;
@@ -180,7 +183,8 @@ function compile(routes: readonly RouteDefinition[]): RouteTree {
         const name = `${pattern === "/" ? "" : pattern}/*`;
         layouts.push({ levels, rank: levels.length * 1000 + rankOf(pattern), name, ...parsePattern(pattern, true) });
       }
-      if (!route.children?.some((child) => child.index)) branches.push({ levels, rank: rankOf(pattern, route.index), name: pattern, ...parsePattern(pattern) });
+      if (!route.children?.some((child) => child.index))
+        branches.push({ levels, rank: rankOf(pattern, route.index), name: pattern, ...parsePattern(pattern) });
     }
   };
   walk(routes, []);

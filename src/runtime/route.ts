@@ -9,7 +9,10 @@ import type { ShouldRevalidateArgs } from "./should-revalidate.ts";
 /** The search a level without a `search` schema is given: nothing parsed, and no field to read. */
 export type NoQuery = Record<never, never>;
 
-export interface LoaderContext<Params extends Record<string, string> = Record<string, string>, Query extends object = Record<string, unknown>> {
+export interface LoaderContext<
+  Params extends Record<string, string> = Record<string, string>,
+  Query extends object = Record<string, unknown>,
+> {
   /** Decoded path parameters of this route and the layouts above it, e.g. `{ id: "42" }` for `/users/:id`. */
   params: Params;
   /** The search as it came, every key; `query` is this level's, parsed by its schema. */
@@ -42,8 +45,10 @@ export interface LoaderContext<Params extends Record<string, string> = Record<st
 /** A form post's fields and files, or a JSON value, as read within ACTION_MAX_BYTES. */
 export type ActionBody = { kind: "form"; form: FormData } | { kind: "json"; json: unknown };
 
-export interface ActionContext<Params extends Record<string, string> = Record<string, string>, Query extends object = Record<string, unknown>>
-  extends LoaderContext<Params, Query> {
+export interface ActionContext<
+  Params extends Record<string, string> = Record<string, string>,
+  Query extends object = Record<string, unknown>,
+> extends LoaderContext<Params, Query> {
   body: ActionBody;
 }
 
@@ -51,21 +56,27 @@ export interface ActionContext<Params extends Record<string, string> = Record<st
  * Runs on `POST` to the page's URL. Returns data for the page to show (`data(value, { status: 422 })`
  * for a failed validation), or throws an outcome (`redirect()` from an action is 303) or an error.
  */
-export type Action<Params extends Record<string, string> = Record<string, string>> = (ctx: ActionContext<Params>) => unknown;
+export type Action<Params extends Record<string, string> = Record<string, string>> = (
+  ctx: ActionContext<Params>,
+) => unknown;
 
 /**
  * Returns data for the page, or throws an outcome (`notFound()`, `redirect()`…) or an error.
  * Top-level values that are promises are streamed: the shell goes out first, and the page
  * reads them with `use()` inside a `<Suspense>`.
  */
-export type Loader<Params extends Record<string, string> = Record<string, string>> = (ctx: LoaderContext<Params>) => unknown;
+export type Loader<Params extends Record<string, string> = Record<string, string>> = (
+  ctx: LoaderContext<Params>,
+) => unknown;
 
 /**
  * What a middleware gets: what a loader gets (its own level's params, the request's cookies, `setHeader`), the
  * request itself, and the context it may fill.
  */
-export interface MiddlewareArgs<Params extends Record<string, string> = Record<string, string>, Query extends object = Record<string, unknown>>
-  extends LoaderContext<Params, Query> {
+export interface MiddlewareArgs<
+  Params extends Record<string, string> = Record<string, string>,
+  Query extends object = Record<string, unknown>,
+> extends LoaderContext<Params, Query> {
   request: Request;
 }
 
@@ -82,12 +93,17 @@ export type NextFunction = () => Promise<Response>;
  * Returning a `Response` answers with it instead.
  */
 // A method's bivariance, so that middleware typed for its own params fits a route table's list, as a loader does.
-export type Middleware<Params extends Record<string, string> = Record<string, string>, Query extends object = Record<string, unknown>> = {
+export type Middleware<
+  Params extends Record<string, string> = Record<string, string>,
+  Query extends object = Record<string, unknown>,
+> = {
   run(args: MiddlewareArgs<Params, Query>, next: NextFunction): unknown;
 }["run"];
 
 /** A route's own pages for an outcome or an error below it; the app's pages stand in for the ones it leaves out. */
-export type RouteFallbacks = Partial<Pick<Fallbacks, "not-found" | "forbidden" | "unauthorized" | "bad-request" | "error">>;
+export type RouteFallbacks = Partial<
+  Pick<Fallbacks, "not-found" | "forbidden" | "unauthorized" | "bad-request" | "error">
+>;
 
 export interface RouteDefinition {
   /**

@@ -26,7 +26,10 @@ export class RouterContextProvider {
     if (this.#values.has(key)) return this.#values.get(key) as T;
     // Reading a slot nothing filled is the app's bug (a loader outside the middleware that sets it): said at
     // once, rather than an `undefined` that fails further away.
-    if (!key.hasDefault) throw new Error("context.get: no value set for this context and it has no default (is the middleware that sets it on a route above?)");
+    if (!key.hasDefault)
+      throw new Error(
+        "context.get: no value set for this context and it has no default (is the middleware that sets it on a route above?)",
+      );
     return key.defaultValue as T;
   }
 

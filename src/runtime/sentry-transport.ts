@@ -31,7 +31,9 @@ function isUndelivered({ statusCode, headers }: TransportResponse): boolean {
 
 class UndeliveredError extends Error {
   constructor(readonly statusCode: number | undefined) {
-    super(`Sentry envelope not delivered: ${statusCode === undefined ? "not sent (rate limit or full buffer)" : `HTTP ${statusCode}`}`);
+    super(
+      `Sentry envelope not delivered: ${statusCode === undefined ? "not sent (rate limit or full buffer)" : `HTTP ${statusCode}`}`,
+    );
     this.name = "UndeliveredError";
   }
 }
@@ -40,7 +42,10 @@ class UndeliveredError extends Error {
  * Wraps a transport factory so an undelivered response throws (and the offline transport keeps the
  * envelope), and tells `onDelivered` about every envelope that did get a response.
  */
-export function failUndelivered<O, E, T extends Transport<E>>(make: (options: O) => T, onDelivered?: (envelope: E) => void): (options: O) => T {
+export function failUndelivered<O, E, T extends Transport<E>>(
+  make: (options: O) => T,
+  onDelivered?: (envelope: E) => void,
+): (options: O) => T {
   return (options) => {
     const inner = make(options);
     return {

@@ -9,7 +9,9 @@ import type { ActionContext, LoaderContext, RouteDefinition } from "./route.ts";
 type QueryOf<Search extends TObject | undefined> = Search extends TObject ? Static<Search> : NoQuery;
 
 /** A loader of the route at `Pattern`, given the parse of its `search` schema. */
-type LoaderOf<Pattern extends string, Search extends TObject | undefined = undefined> = (ctx: LoaderContext<PathParams<Pattern>, QueryOf<Search>>) => unknown;
+type LoaderOf<Pattern extends string, Search extends TObject | undefined = undefined> = (
+  ctx: LoaderContext<PathParams<Pattern>, QueryOf<Search>>,
+) => unknown;
 
 /**
  * A route's definition without its path, its loader, action and middleware typed for the params of `Pattern`
@@ -35,7 +37,11 @@ export type RouteOptions<
 
 /** Declares the children of the route at `Parent`, their params typed from the full pattern. */
 export interface ChildRoute<Parent extends string> {
-  <Path extends string, Loader extends LoaderOf<JoinPattern<Parent, Path>, Search> | undefined, Search extends TObject | undefined = undefined>(
+  <
+    Path extends string,
+    Loader extends LoaderOf<JoinPattern<Parent, Path>, Search> | undefined,
+    Search extends TObject | undefined = undefined,
+  >(
     path: Path,
     options: RouteOptions<JoinPattern<Parent, Path>, Loader, Search>,
   ): TypedRoute<Loader, QueryOf<Search>>;
@@ -55,26 +61,39 @@ declare const queryOfRoute: unique symbol;
  * symbols are a type's alone (no object holds them): a plain RouteDefinition lacks them, and reads as `unknown`
  * data and an untyped search.
  */
-export type TypedRoute<Loader, Query = unknown> = RouteDefinition & { readonly [loaderOfRoute]: Loader; readonly [queryOfRoute]: Query };
+export type TypedRoute<Loader, Query = unknown> = RouteDefinition & {
+  readonly [loaderOfRoute]: Loader;
+  readonly [queryOfRoute]: Query;
+};
 
 /** The data of a route's loader, as its components read it: what `useRouteData(route)` gives. */
-export type RouteData<Route> = Route extends TypedRoute<infer Loader> ? (Loader extends (ctx: never) => infer Data ? Awaited<Data> : undefined) : unknown;
+export type RouteData<Route> =
+  Route extends TypedRoute<infer Loader>
+    ? Loader extends (ctx: never) => infer Data
+      ? Awaited<Data>
+      : undefined
+    : unknown;
 
 /** The search of a route as its `search` schema parses it: what `useRouteSearch(route)` gives. */
-export type RouteQuery<Route> = Route extends { readonly [queryOfRoute]: infer Query } ? Query : Record<string, unknown>;
+export type RouteQuery<Route> = Route extends { readonly [queryOfRoute]: infer Query }
+  ? Query
+  : Record<string, unknown>;
 
 /**
  * A route of the table: `route("/u/:name", { component, loader })` checks that the loader asks for no param
  * but `name`. A child's path is relative to its parent's (or absolute under it) as in any route table.
  */
 // No default for Loader: an inline loader takes its params' type from the constraint, as it would without a generic.
-export function route<Pattern extends string, Loader extends LoaderOf<Pattern, Search> | undefined, Search extends TObject | undefined = undefined>(
-  path: Pattern,
-  options: RouteOptions<Pattern, Loader, Search>,
-): TypedRoute<Loader, QueryOf<Search>> {
+export function route<
+  Pattern extends string,
+  Loader extends LoaderOf<Pattern, Search> | undefined,
+  Search extends TObject | undefined = undefined,
+>(path: Pattern, options: RouteOptions<Pattern, Loader, Search>): TypedRoute<Loader, QueryOf<Search>> {
   const { children, ...rest } = options;
   const declared: RouteDefinition =
-    children === undefined ? { ...rest, path } : { ...rest, path, children: typeof children === "function" ? children(child as ChildRoute<Pattern>) : children };
+    children === undefined
+      ? { ...rest, path }
+      : { ...rest, path, children: typeof children === "function" ? children(child as ChildRoute<Pattern>) : children };
   return declared as TypedRoute<Loader, QueryOf<Search>>;
 }
 

@@ -57,7 +57,10 @@ function clientConfigFor(config: Config, assets: ClientAssets): ClientConfig {
       release: config.sentryRelease ?? assets.manifest.buildId,
     };
     if (config.sentryTracesSampleRate !== undefined) {
-      clientConfig.sentry.tracing = { sampleRate: config.sentryTracesSampleRate, script: `/assets/${assets.manifest.chunks[TRACING_MODULE]}` };
+      clientConfig.sentry.tracing = {
+        sampleRate: config.sentryTracesSampleRate,
+        script: `/assets/${assets.manifest.chunks[TRACING_MODULE]}`,
+      };
     }
     if (config.sentrySendDefaultPii) clientConfig.sentry.sendDefaultPii = true;
   }
@@ -89,7 +92,9 @@ export function pageHandlerDeps(
     mode: config.mode,
     cookies: { signer: deps.cookieSigner, secure: config.cookieSecure },
     bodyReads: deps.bodyReads ?? bodyReadsOf(config, () => null),
-    renders: deps.renders ?? createRenderPlaces(config.renderMaxInFlight, (request) => visitorAddress(request, null, config.proxyHops)),
+    renders:
+      deps.renders ??
+      createRenderPlaces(config.renderMaxInFlight, (request) => visitorAddress(request, null, config.proxyHops)),
     trustProxy: config.trustProxy,
     clientConfig: clientConfigFor(config, assets),
   };
@@ -132,10 +137,13 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   // The socket's address is known once the server listens (app.handle has none).
   const bodyReads = bodyReadsOf(config, () => server.server);
   // Each visitor's share of the renders by the address its body reads are counted by.
-  const renders = createRenderPlaces(config.renderMaxInFlight, (request) => visitorAddress(request, server.server, config.proxyHops));
+  const renders = createRenderPlaces(config.renderMaxInFlight, (request) =>
+    visitorAddress(request, server.server, config.proxyHops),
+  );
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads, renders });
   // Development renders every page: the code behind it changes.
-  const prerendered = config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, builtPages(assets)) : undefined;
+  const prerendered =
+    config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, builtPages(assets)) : undefined;
   const pipeline = requestPipeline({
     context: { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies },
     isPagePath: pagePaths(() => server.routes),

@@ -34,7 +34,9 @@ interface SchemaError {
  * its own after converting it and forgets its name: the field is the one whose text converts to that value.
  */
 function coercedField(url: URL, value: unknown): string | undefined {
-  const named = [...url.searchParams].filter(([, raw]) => raw === String(value) || (raw.trim() !== "" && Number(raw) === value));
+  const named = [...url.searchParams].filter(
+    ([, raw]) => raw === String(value) || (raw.trim() !== "" && Number(raw) === value),
+  );
   return new Set(named.map(([name]) => name)).size === 1 ? named[0]![0] : undefined;
 }
 
@@ -69,19 +71,26 @@ export function errorResponse(ctx: Failure, capture: CaptureError): Response {
   // Elysia wraps what a parse hook throws in its own ParseError; the API's body reader's refusal is the cause.
   const refused = error instanceof BodyRefused ? error : (error as { cause?: unknown }).cause;
   if (refused instanceof BodyRefused) {
-    const headers: Record<string, string> = refused.status === 429 ? { "retry-after": "1" } : refused.status === 408 ? { ...BODY_TIMEOUT_HEADERS } : {};
-    return json ? jsonError(refused.status, refused.message, {}, headers) : text(refused.status, refused.message, headers);
+    const headers: Record<string, string> =
+      refused.status === 429 ? { "retry-after": "1" } : refused.status === 408 ? { ...BODY_TIMEOUT_HEADERS } : {};
+    return json
+      ? jsonError(refused.status, refused.message, {}, headers)
+      : text(refused.status, refused.message, headers);
   }
   // Thrown by the API's first parse hook, wrapped by Elysia like the body reader's refusal.
   const crossSite = (error as { cause?: unknown }).cause;
   if (crossSite instanceof CrossSiteRefused) {
     const message = "cross-site request refused";
-    return json ? jsonError(403, message, { reason: crossSite.message }) : text(403, `${message}: ${crossSite.message}`);
+    return json
+      ? jsonError(403, message, { reason: crossSite.message })
+      : text(403, `${message}: ${crossSite.message}`);
   }
   if (code === "NOT_FOUND") return json ? jsonError(404, "not found") : text(404, "not found");
   if (code === "PARSE") return json ? jsonError(400, "malformed request body") : text(400, "malformed request body");
   if (code === "VALIDATION") {
-    return json ? jsonError(422, "invalid request", { fields: fieldErrors(error, new URL(request.url)) }) : text(400, "invalid request");
+    return json
+      ? jsonError(422, "invalid request", { fields: fieldErrors(error, new URL(request.url)) })
+      : text(400, "invalid request");
   }
   // A visitor who went away mid-request is not a failure of ours.
   if (request.signal.aborted) return new Response(null, { status: 499 });

@@ -9,7 +9,11 @@ export function healthUrl({ host, port }: Pick<Config, "host" | "port">): string
 }
 
 /** True when the server answers 200 in time; the reason it is not healthy otherwise. */
-export async function checkHealth(url: string, timeoutMs = 3_000, fetcher: typeof fetch = fetch): Promise<true | string> {
+export async function checkHealth(
+  url: string,
+  timeoutMs = 3_000,
+  fetcher: typeof fetch = fetch,
+): Promise<true | string> {
   try {
     const response = await fetcher(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
     await response.body?.cancel();

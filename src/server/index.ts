@@ -9,6 +9,11 @@ export { allowCrossSite } from "./api/api-cross-site.ts";
 export { getSession, requireUser } from "./sessions/cookie-session.ts";
 export { SessionTooLargeError } from "./sessions/session-cookie.ts";
 export type { Session, SessionOptions, SessionValues, UserOf } from "./sessions/session.ts";
-export { createSessionStorage, type SessionStorage, type SessionStorageOptions, type SessionStore } from "./sessions/store-session.ts";
+export {
+  createSessionStorage,
+  type SessionStorage,
+  type SessionStorageOptions,
+  type SessionStore,
+} from "./sessions/store-session.ts";
 export { sqlSessionStore, type SqlSessionStore, type SqlSessionStoreOptions } from "./sessions/sql-session-store.ts";
 export { apiMiddleware } from "./api/api-middleware.ts";

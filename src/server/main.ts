@@ -21,12 +21,9 @@ const { importedAssets } = await import("./assets/imported-assets.ts");
 Bun.plugin(importedAssets());
 // Imported only to serve: the health probe, run every few seconds, skips loading React and Elysia.
 // `#app` is the app's definition (package.json "imports"): the one place the framework meets the app.
-const [{ createApp, renderPrerenderedPages }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all([
-  import("./create-app.ts"),
-  import("./assets/assets.ts"),
-  import("./app-start.ts"),
-  import("#app"),
-]);
+const [{ createApp, renderPrerenderedPages }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all(
+  [import("./create-app.ts"), import("./assets/assets.ts"), import("./app-start.ts"), import("#app")],
+);
 
 const assets = loadClientAssets(app.routes);
 const cannotStart = (error: unknown): never => {
@@ -36,14 +33,17 @@ const cannotStart = (error: unknown): never => {
 };
 const appStarted = await startApp(config, app, stdoutLogger).catch(cannotStart);
 const startSentry = async () =>
-  config.sentryDsn ? (await import("./monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId) : undefined;
+  config.sentryDsn
+    ? (await import("./monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId)
+    : undefined;
 // Tracing wraps Bun.serve, so it must start first. Error monitoring alone starts a moment after listening: loading
 // @sentry/bun costs CPU (bench/README.md, figures the source carried: start-up), which would delay the first
 // responses (a container's health probe, a scaled-up replica's first visitors). Errors of those first moments wait
 // in `early`.
 let monitoring = config.sentryTracesSampleRate === undefined ? undefined : await startSentry();
 const early: Array<Parameters<CaptureError>> = [];
-const capture: CaptureError = (error, context) => (monitoring ? monitoring.capture(error, context) : early.push([error, context]));
+const capture: CaptureError = (error, context) =>
+  monitoring ? monitoring.capture(error, context) : early.push([error, context]);
 const brisk = createApp(config, app, {
   assets,
   cookieSigner: appStarted.cookieSigner,
@@ -53,7 +53,10 @@ const brisk = createApp(config, app, {
 // reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
 // idleTimeout: a connection silent for 10 s is closed, so slow or stalled headers cannot hold sockets open;
 // it is Bun's default, set here so it is a decision (Elysia adds no timeout of its own).
-listenOrExit(() => brisk.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 }), config);
+listenOrExit(
+  () => brisk.listen({ hostname: config.host, port: config.port, reusePort: true, idleTimeout: 10 }),
+  config,
+);
 // The prerendered pages are rendered while the server already answers (rendering them as usual until then),
 // so they cost the cold start nothing; a route marked prerender that cannot be ends the process, naming it.
 void renderPrerenderedPages(brisk).catch(cannotStart);
@@ -70,13 +73,25 @@ const announce = (record: LogRecord) => {
   stdoutLogger(record);
   stdoutLogger.flush();
 };
-announce({ level: "info", msg: "listening", url: `http://${config.host}:${server.port}`, mode: config.mode, build: assets.manifest.buildId });
+announce({
+  level: "info",
+  msg: "listening",
+  url: `http://${config.host}:${server.port}`,
+  mode: config.mode,
+  build: assets.manifest.buildId,
+});
 const plainHttp = plainHttpWarning({ ...config, port: server.port! });
 if (plainHttp) announce({ level: "warn", msg: plainHttp });
 
 onStopSignal(async (signal) => {
   const started = performance.now();
-  announce({ level: "info", msg: "stopping", signal, inFlight: server.pendingRequests, timeoutMs: config.shutdownTimeoutMs });
+  announce({
+    level: "info",
+    msg: "stopping",
+    signal,
+    inFlight: server.pendingRequests,
+    timeoutMs: config.shutdownTimeoutMs,
+  });
   const { drained, abandoned } = await drain(server, config.shutdownTimeoutMs);
   await appStarted.stop();
   await sentryStarted;

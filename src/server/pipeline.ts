@@ -44,14 +44,19 @@ function serve(steps: PipelineSteps, request: Request, route: Route): Response |
   const page = steps.isPagePath(context.path);
   // A file or a prerendered page: nothing of the app runs, so neither Sentry's scope nor Elysia's routing does.
   const stored = page ? steps.stored(context) : undefined;
-  if (stored) return stored instanceof Promise ? stored.then((r) => sent(steps, context, r)) : sent(steps, context, stored);
+  if (stored)
+    return stored instanceof Promise ? stored.then((r) => sent(steps, context, r)) : sent(steps, context, stored);
   // Elysia's routing (health, assets, monitoring, the API, the pages), inside Sentry's request scope.
   const response = guarded(steps, context, () => steps.scope(context, route, page));
   return response instanceof Promise ? response.then((r) => sent(steps, context, r)) : sent(steps, context, response);
 }
 
 /** `run`'s response, or the error response to what it threw: a request always gets its answer and its line. */
-function guarded(steps: PipelineSteps, context: RequestContext, run: () => Response | Promise<Response>): Response | Promise<Response> {
+function guarded(
+  steps: PipelineSteps,
+  context: RequestContext,
+  run: () => Response | Promise<Response>,
+): Response | Promise<Response> {
   try {
     const response = run();
     return response instanceof Promise ? response.catch((error: unknown) => steps.failed(context, error)) : response;

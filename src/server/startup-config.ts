@@ -24,7 +24,10 @@ function listenError(error: unknown, { host, port }: Pick<Config, "host" | "port
   if (code === "EACCES") return new ConfigError("PORT", `${port} needs privileges this process does not have`);
   // EADDRNOTAVAIL (an address of another machine, a name that does not resolve), EINVAL (999.1.1.1), …
   const reason = error instanceof Error ? error.message : String(error);
-  return new ConfigError("HOST", `cannot listen on "${host}" (${reason}); expected an address of this machine, e.g. 0.0.0.0 or 127.0.0.1`);
+  return new ConfigError(
+    "HOST",
+    `cannot listen on "${host}" (${reason}); expected an address of this machine, e.g. 0.0.0.0 or 127.0.0.1`,
+  );
 }
 
 /** Runs `listen`; Bun's error would print the (minified) source around the call and a stack instead of one line. */
@@ -41,7 +44,9 @@ export function listenOrExit(listen: () => void, config: Pick<Config, "host" | "
  * cookie without a word, and a visitor who signs in is not signed in. Other machines reach it (HOST is not
  * loopback) and no proxy ends TLS in front of it (TRUST_PROXY unset: behind one, form posts need it anyway).
  */
-export function plainHttpWarning(config: Pick<Config, "host" | "port" | "trustProxy" | "cookieSecure">): string | undefined {
+export function plainHttpWarning(
+  config: Pick<Config, "host" | "port" | "trustProxy" | "cookieSecure">,
+): string | undefined {
   if (!config.cookieSecure || config.trustProxy || isLoopbackHost(config.host)) return undefined;
   return (
     `cookies are Secure, which browsers keep only over HTTPS, and this server speaks plain HTTP on ${config.host}:${config.port}: ` +

@@ -17,8 +17,13 @@ const HTML = { accept: "text/html" };
 const DATA = { accept: "application/x-ndjson" };
 const FORM = { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" };
 const DAY = 24 * 60 * 60 * 1000;
-const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
-const notesIn = (html: string) => [.../<ul id="notes">([\s\S]*?)<\/ul>/.exec(html)![1]!.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
+const cookieOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("__Host-session="))!
+    .split(";")[0]!;
+const notesIn = (html: string) =>
+  [.../<ul id="notes">([\s\S]*?)<\/ul>/.exec(html)![1]!.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
 
 describe.each(BACKENDS)("/examples/account on %s", (backend) => {
   let t: ServedApp;
@@ -26,9 +31,16 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
     t = await backends.serve(backend);
   });
 
-  const signIn = async (name: string) => cookieOf(await t.request("/examples/session", { method: "POST", headers: FORM, body: `name=${encodeURIComponent(name)}` }));
+  const signIn = async (name: string) =>
+    cookieOf(
+      await t.request("/examples/session", { method: "POST", headers: FORM, body: `name=${encodeURIComponent(name)}` }),
+    );
   const addNote = (cookie: string, text: string, headers: Record<string, string> = {}) =>
-    t.request("/examples/account/notes", { method: "POST", headers: { ...FORM, cookie, ...headers }, body: `text=${encodeURIComponent(text)}` });
+    t.request("/examples/account/notes", {
+      method: "POST",
+      headers: { ...FORM, cookie, ...headers },
+      body: `text=${encodeURIComponent(text)}`,
+    });
 
   /** The pages a browser asks for: refused, they send the visitor to sign in and back (`next`), not a 401. */
   const pageVisits: Record<string, string> = {
@@ -39,7 +51,9 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
   /** How a kind of request is refused to a visitor without a live session. */
   const refusal = (kind: string) => {
     const page = pageVisits[kind];
-    return page ? { status: 307, location: `/examples/session?next=${encodeURIComponent(page)}` } : { status: 401, location: null };
+    return page
+      ? { status: 307, location: `/examples/session?next=${encodeURIComponent(page)}` }
+      : { status: 401, location: null };
   };
 
   /** Every request kind into the guarded area, each as a browser (or curl) would send it. */
@@ -47,14 +61,25 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
     ["the layout's document", (cookie) => t.request("/examples/account", { headers: { ...HTML, cookie } })],
     ["the notes document", (cookie) => t.request("/examples/account/notes", { headers: { ...HTML, cookie } })],
     ["the notes' page data", (cookie) => t.request("/__data/examples/account/notes", { headers: { ...DATA, cookie } })],
-    ...["1", "5", "1e0", "0x1", "Infinity", "1.5", "999"].map((keep): [string, (cookie: string) => Promise<Response>] => [
-      `the notes' page data keeping ${keep}`,
-      (cookie) => t.request(`/__data/examples/account/notes?_keep=${keep}`, { headers: { ...DATA, cookie } }),
-    ]),
-    ["the notes' page data with %5Fkeep=1", (cookie) => t.request("/__data/examples/account/notes?%5Fkeep=1", { headers: { ...DATA, cookie } })],
+    ...["1", "5", "1e0", "0x1", "Infinity", "1.5", "999"].map(
+      (keep): [string, (cookie: string) => Promise<Response>] => [
+        `the notes' page data keeping ${keep}`,
+        (cookie) => t.request(`/__data/examples/account/notes?_keep=${keep}`, { headers: { ...DATA, cookie } }),
+      ],
+    ),
+    [
+      "the notes' page data with %5Fkeep=1",
+      (cookie) => t.request("/__data/examples/account/notes?%5Fkeep=1", { headers: { ...DATA, cookie } }),
+    ],
     ["the CSV export", (cookie) => t.request("/examples/account/notes.csv", { headers: { cookie } })],
-    ["the CSV export as page data", (cookie) => t.request("/__data/examples/account/notes.csv", { headers: { ...DATA, cookie } })],
-    ["an unmatched path under the layout", (cookie) => t.request("/examples/account/nothing/here", { headers: { ...HTML, cookie } })],
+    [
+      "the CSV export as page data",
+      (cookie) => t.request("/__data/examples/account/notes.csv", { headers: { ...DATA, cookie } }),
+    ],
+    [
+      "an unmatched path under the layout",
+      (cookie) => t.request("/examples/account/nothing/here", { headers: { ...HTML, cookie } }),
+    ],
   ];
 
   test("signed in, every kind of request is served; signed out, forged, expired or signed out elsewhere, a page visit goes to sign-in and the rest is 401, with nothing of the account", async () => {
@@ -62,7 +87,11 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
     expect((await addNote(cookie, "secret plans")).status).toBe(303);
     const forged = cookie.replace(/\.(.)/, (_, c: string) => `.${c === "A" ? "B" : "A"}`);
     const copied = await signIn("Grace");
-    await t.request("/examples/session", { method: "POST", headers: { ...FORM, cookie: copied }, body: "intent=sign-out" });
+    await t.request("/examples/session", {
+      method: "POST",
+      headers: { ...FORM, cookie: copied },
+      body: "intent=sign-out",
+    });
     for (const [kind, send] of kinds) {
       const served = await send(cookie);
       expect({ kind, status: served.status }).toEqual({ kind, status: kind.startsWith("an unmatched") ? 404 : 200 });
@@ -73,7 +102,11 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
       ]) {
         const res = await send(visitor!);
         const body = await res.text();
-        expect({ kind, who, status: res.status, location: res.headers.get("location") }).toEqual({ kind, who, ...refusal(kind) });
+        expect({ kind, who, status: res.status, location: res.headers.get("location") }).toEqual({
+          kind,
+          who,
+          ...refusal(kind),
+        });
         expect(body).not.toContain("secret plans");
         expect(body).not.toContain("account-name");
       }
@@ -81,7 +114,8 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
     // Expired: the same cookie past the session's 14 days, with the clock moved on.
     setSystemTime(Date.now() + 15 * DAY);
     try {
-      for (const [kind, send] of kinds) expect({ kind, status: (await send(cookie)).status }).toEqual({ kind, status: refusal(kind).status });
+      for (const [kind, send] of kinds)
+        expect({ kind, status: (await send(cookie)).status }).toEqual({ kind, status: refusal(kind).status });
     } finally {
       setSystemTime();
     }
@@ -92,10 +126,16 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
     const forged = cookie.replace(/\.(.)/, (_, c: string) => `.${c === "A" ? "B" : "A"}`);
     for (const visitor of ["", forged]) {
       expect((await addNote(visitor, "planted")).status).toBe(401);
-      const js = await t.request("/__data/examples/account/notes", { method: "POST", headers: { ...FORM, ...DATA, cookie: visitor }, body: "text=planted" });
+      const js = await t.request("/__data/examples/account/notes", {
+        method: "POST",
+        headers: { ...FORM, ...DATA, cookie: visitor },
+        body: "text=planted",
+      });
       expect(js.status).toBe(401);
     }
-    expect(notesIn(await (await t.request("/examples/account/notes", { headers: { ...HTML, cookie } })).text())).toEqual([]);
+    expect(
+      notesIn(await (await t.request("/examples/account/notes", { headers: { ...HTML, cookie } })).text()),
+    ).toEqual([]);
   });
 
   test("notes are per name, newest first; an empty one is the form's 422 with what was typed", async () => {
@@ -114,18 +154,30 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
 
   test("the CSV export: a header line, then the visitor's notes; a formula-looking note is defused and quoting holds", async () => {
     const cookie = await signIn("Csv Person");
-    await addNote(cookie, "=HYPERLINK(\"x\")");
+    await addNote(cookie, '=HYPERLINK("x")');
     await addNote(cookie, "plain, with a comma");
     const res = await t.request("/examples/account/notes.csv", { headers: { cookie } });
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const [header, ...rows] = (await res.text()).trimEnd().split("\r\n");
     expect(header).toBe("id,text");
-    expect(rows.map((row) => row.slice(row.indexOf(",") + 1))).toEqual(['"plain, with a comma"', `"'=HYPERLINK(""x"")"`]);
+    expect(rows.map((row) => row.slice(row.indexOf(",") + 1))).toEqual([
+      '"plain, with a comma"',
+      `"'=HYPERLINK(""x"")"`,
+    ]);
   });
 
   test("the CSV export: a formula after a `;`, tab, comma or line break is defused too, and `;` and tab are quoted", async () => {
     const cookie = await signIn("Csv Locale");
-    const notes = ["x;=cmd|' /C calc'!A0", "a\tb;=2+2", "p,+1", "line\n@SUM(A1)", 'q; "=1+1"', "semi;colon", "tab\there", "a-b, c"];
+    const notes = [
+      "x;=cmd|' /C calc'!A0",
+      "a\tb;=2+2",
+      "p,+1",
+      "line\n@SUM(A1)",
+      'q; "=1+1"',
+      "semi;colon",
+      "tab\there",
+      "a-b, c",
+    ];
     for (const note of notes) expect((await addNote(cookie, note)).status).toBe(303);
     const res = await t.request("/examples/account/notes.csv", { headers: { cookie } });
     const rows = (await res.text()).trimEnd().split("\r\n").slice(1);
@@ -141,7 +193,10 @@ describe.each(BACKENDS)("/examples/account on %s", (backend) => {
     ]);
     // As a spreadsheet whose list separator is `;` or tab may read it: split at every separator whatever the
     // quotes, then the quotes and spaces a cell starts with dropped. No cell then starts a formula.
-    const cells = rows.join("\n").split(/[,;\t\n]/).map((cell) => cell.replace(/^[ "]*/, ""));
+    const cells = rows
+      .join("\n")
+      .split(/[,;\t\n]/)
+      .map((cell) => cell.replace(/^[ "]*/, ""));
     expect(cells.filter((cell) => /^[=+\-@]/.test(cell))).toEqual([]);
   });
 });

@@ -16,7 +16,13 @@ test("signing through the API: 201 with the entry typed and its Location, then t
   const { data, error, status, response } = await client().api.guestbook.post({ name: "Eden", message: "  typed  " });
   if (error) throw new Error(`expected the entry, got ${error.status}`);
   expect(status).toBe(201);
-  const { id, name, message, createdAt, likes }: { id: number; name: string; message: string; createdAt: string; likes: number } = data;
+  const {
+    id,
+    name,
+    message,
+    createdAt,
+    likes,
+  }: { id: number; name: string; message: string; createdAt: string; likes: number } = data;
   expect({ name, message, likes }).toEqual({ name: "Eden", message: "typed", likes: 0 });
   expect(typeof createdAt).toBe("string");
   expect(response.headers.get("location")).toBe(`/examples/guestbook/${id}`);
@@ -33,7 +39,10 @@ test("a blank name and a long message: the typed 422 with each field's message, 
 });
 
 test("another site's post is refused: the typed 403 and its reason", async () => {
-  const { error } = await client().api.guestbook.post({ name: "Mallory", message: "hi" }, { headers: { origin: "https://evil.example" } });
+  const { error } = await client().api.guestbook.post(
+    { name: "Mallory", message: "hi" },
+    { headers: { origin: "https://evil.example" } },
+  );
   if (error?.status !== 403) throw new Error(`expected a 403, got ${error?.status}`);
   expect(error.value.reason).toBe("Origin https://evil.example is not http://localhost");
 });

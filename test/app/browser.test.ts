@@ -7,14 +7,21 @@ import { useChromium } from "./chromium.ts";
 const chromium = useChromium();
 const { open } = chromium;
 
-test.each(["/", "/examples/stream", "/examples/search?q=brisk", "/examples/lazy", "/examples/guestbook", "/examples/session", "/examples/cached", "/examples/nested", "/examples/nested/items/1"])(
-  "%s hydrates without a console problem",
-  async (path) => {
-    const { page, watch } = await open(path);
-    expect(watch.problems).toEqual([]);
-    await page.close();
-  },
-);
+test.each([
+  "/",
+  "/examples/stream",
+  "/examples/search?q=brisk",
+  "/examples/lazy",
+  "/examples/guestbook",
+  "/examples/session",
+  "/examples/cached",
+  "/examples/nested",
+  "/examples/nested/items/1",
+])("%s hydrates without a console problem", async (path) => {
+  const { page, watch } = await open(path);
+  expect(watch.problems).toEqual([]);
+  await page.close();
+});
 
 test("a link on the home page navigates in place: one document load, the example's page shown", async () => {
   const { page, watch } = await open("/");

@@ -23,7 +23,7 @@ export function useChromium(): Chromium {
     await browser?.close();
     await served?.stop();
   });
-  const started = <T,>(value: T | undefined): T => {
+  const started = <T>(value: T | undefined): T => {
     if (value === undefined) throw new Error("useChromium: the app and the browser start in beforeAll");
     return value;
   };

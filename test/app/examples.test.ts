@@ -11,12 +11,21 @@ const form = (body: string, origin = SAME_ORIGIN.origin) => ({
   headers: { origin, "content-type": "application/x-www-form-urlencoded" },
   body,
 });
-const entries = async (): Promise<Array<{ id: number; name: string; message: string }>> => (await (await t.request("/api/guestbook")).json()).entries;
+const entries = async (): Promise<Array<{ id: number; name: string; message: string }>> =>
+  (await (await t.request("/api/guestbook")).json()).entries;
 
 beforeAll(async () => {
   t = await serveApp();
   // The listed entry page, /examples/guestbook/1, needs one entry: ids start at 1 and are never reused.
-  expect((await t.request("/api/guestbook", { method: "POST", headers: { ...SAME_ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ name: "First", message: "an entry" }) })).status).toBe(201);
+  expect(
+    (
+      await t.request("/api/guestbook", {
+        method: "POST",
+        headers: { ...SAME_ORIGIN, "content-type": "application/json" },
+        body: JSON.stringify({ name: "First", message: "an entry" }),
+      })
+    ).status,
+  ).toBe(201);
 });
 
 /** DESIGN.md's example routes, as a visitor without a session meets them. */
@@ -74,9 +83,39 @@ test.each(Object.entries(STATUS))("%s answers %i", async (path, status) => {
 
 test("the home page links to every example", async () => {
   const html = await (await t.request("/")).text();
-  const examples = ["stream", "search?q=brisk", "redirect", "not-found", "forbidden", "unauthorized", "server-error", "render-error"];
-  const more = ["late-error", "late-not-found", "instant", "client-error", "lazy", "guestbook", "guestbook.rss", "session", "account", "cached", "types", "proto"];
-  for (const path of [...examples, ...more, "nested", "nested/items/1", "nested/items/404", "nested/broken", "nested/slow"]) {
+  const examples = [
+    "stream",
+    "search?q=brisk",
+    "redirect",
+    "not-found",
+    "forbidden",
+    "unauthorized",
+    "server-error",
+    "render-error",
+  ];
+  const more = [
+    "late-error",
+    "late-not-found",
+    "instant",
+    "client-error",
+    "lazy",
+    "guestbook",
+    "guestbook.rss",
+    "session",
+    "account",
+    "cached",
+    "types",
+    "proto",
+  ];
+  for (const path of [
+    ...examples,
+    ...more,
+    "nested",
+    "nested/items/1",
+    "nested/items/404",
+    "nested/broken",
+    "nested/slow",
+  ]) {
     expect(html).toContain(`href="/examples/${path}"`);
   }
 });
@@ -101,7 +140,11 @@ test("the home page's logo is an imported image, served from /assets/", async ()
 });
 
 describe("the guestbook, its API and the session, through the server", () => {
-  const json = (body: unknown, type = "application/json") => ({ method: "POST", headers: { ...SAME_ORIGIN, "content-type": type }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  const json = (body: unknown, type = "application/json") => ({
+    method: "POST",
+    headers: { ...SAME_ORIGIN, "content-type": type },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
 
   test("POST /api/guestbook: 201 with Location, then the entry on its page and in the list", async () => {
     const res = await t.request("/api/guestbook", json({ name: "Api", message: "from JSON" }));
@@ -160,14 +203,18 @@ describe("the guestbook, its API and the session, through the server", () => {
     const signIn = await t.request("/examples/session", form("name=Ada"));
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get("location")).toBe("/examples/account");
-    const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
+    const cookie = signIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__Host-session="))!
+      .split(";")[0]!;
     expect((await t.request("/examples/account", { headers: { cookie } })).status).toBe(200);
     expect((await t.request("/examples/account")).status).toBe(401);
     const tampered = cookie.replace("__Host-session=", "__Host-session=x");
     expect(tampered).not.toBe(cookie);
     expect((await t.request("/examples/account", { headers: { cookie: tampered } })).status).toBe(401);
     // The API reads the same session: a forged cookie is nobody.
-    const who = async (headers: HeadersInit) => (await (await t.request("/api/session", { headers })).json()) as unknown;
+    const who = async (headers: HeadersInit) =>
+      (await (await t.request("/api/session", { headers })).json()) as unknown;
     expect(await who({ cookie })).toEqual({ name: "Ada" });
     expect(await who({ cookie: tampered })).toEqual({ name: null });
     expect(await who({ cookie: "session=Ada" })).toEqual({ name: null });

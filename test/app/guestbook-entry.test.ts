@@ -17,7 +17,10 @@ describe("validateEntry", () => {
   });
 
   test("a valid entry from a form's FormData", () => {
-    expect(validateEntry(form({ name: "Ada", message: "Hello" }))).toEqual({ ok: true, entry: { name: "Ada", message: "Hello" } });
+    expect(validateEntry(form({ name: "Ada", message: "Hello" }))).toEqual({
+      ok: true,
+      entry: { name: "Ada", message: "Hello" },
+    });
   });
 
   test("the limits are 80 and 500 characters", () => {
@@ -31,7 +34,10 @@ describe("validateEntry", () => {
     const other = field === "name" ? { message: "m" } : { name: "n" };
     expect(validateEntry({ ...other, [field]: "x".repeat(max) }).ok).toBe(true);
     const label = field === "name" ? "Name" : "Message";
-    expect(validateEntry({ ...other, [field]: "x".repeat(over) })).toMatchObject({ ok: false, errors: { [field]: `${label} must be at most ${max} characters` } });
+    expect(validateEntry({ ...other, [field]: "x".repeat(over) })).toMatchObject({
+      ok: false,
+      errors: { [field]: `${label} must be at most ${max} characters` },
+    });
   });
 
   test("characters are counted as code points: 80 emoji are a valid name", () => {
@@ -53,13 +59,26 @@ describe("validateEntry", () => {
       errors: { name: "Name is required", message: "Message is required" },
       values: { name: "   ", message: "" },
     });
-    expect(validateEntry({})).toMatchObject({ ok: false, errors: { name: "Name is required", message: "Message is required" } });
-    expect(validateEntry(form({ name: "Ada" }))).toEqual({ ok: false, errors: { message: "Message is required" }, values: { name: "Ada", message: "" } });
+    expect(validateEntry({})).toMatchObject({
+      ok: false,
+      errors: { name: "Name is required", message: "Message is required" },
+    });
+    expect(validateEntry(form({ name: "Ada" }))).toEqual({
+      ok: false,
+      errors: { message: "Message is required" },
+      values: { name: "Ada", message: "" },
+    });
   });
 
-  test.each([null, undefined, "name=Ada", 42, ["Ada", "Hi"]])("input that is not an object (%p) has both fields missing", (input) => {
-    expect(validateEntry(input)).toMatchObject({ ok: false, errors: { name: "Name is required", message: "Message is required" } });
-  });
+  test.each([null, undefined, "name=Ada", 42, ["Ada", "Hi"]])(
+    "input that is not an object (%p) has both fields missing",
+    (input) => {
+      expect(validateEntry(input)).toMatchObject({
+        ok: false,
+        errors: { name: "Name is required", message: "Message is required" },
+      });
+    },
+  );
 
   test("a field that is not text is refused: a number, an object, a file", () => {
     expect(validateEntry({ name: 42, message: { text: "hi" } })).toEqual({
@@ -67,7 +86,9 @@ describe("validateEntry", () => {
       errors: { name: "Name must be text", message: "Message must be text" },
       values: { name: "", message: "" },
     });
-    expect(validateEntry(form({ name: new File(["x"], "x.txt"), message: "m" }))).toMatchObject({ errors: { name: "Name must be text" } });
+    expect(validateEntry(form({ name: new File(["x"], "x.txt"), message: "m" }))).toMatchObject({
+      errors: { name: "Name must be text" },
+    });
   });
 
   test.each([
@@ -80,7 +101,10 @@ describe("validateEntry", () => {
     ["a lone surrogate", { name: "n", message: "a\ud800b" }, "message"],
   ] as const)("%s cannot be stored", (_, input, field) => {
     const label = field === "name" ? "Name" : "Message";
-    expect(validateEntry(input)).toMatchObject({ ok: false, errors: { [field]: `${label} holds characters that cannot be stored` } });
+    expect(validateEntry(input)).toMatchObject({
+      ok: false,
+      errors: { [field]: `${label} holds characters that cannot be stored` },
+    });
   });
 
   test("a message may hold tabs and line breaks, and any well-formed Unicode", () => {
@@ -101,7 +125,21 @@ describe("parseEntryId", () => {
     expect(parseEntryId(segment)).toBe(id);
   });
 
-  test.each(["0", "-1", "+1", "01", "1.0", "1e3", " 1", "0x10", "", "abc", "9007199254740992", "99999999999999999", "１"])("%p is not an id", (segment) => {
+  test.each([
+    "0",
+    "-1",
+    "+1",
+    "01",
+    "1.0",
+    "1e3",
+    " 1",
+    "0x10",
+    "",
+    "abc",
+    "9007199254740992",
+    "99999999999999999",
+    "１",
+  ])("%p is not an id", (segment) => {
     expect(parseEntryId(segment)).toBeUndefined();
   });
 });

@@ -17,7 +17,10 @@ test("/examples/instant: the ready value in its output, the failed one's section
   expect(await page.textContent("#instant")).toBe("ready");
   const digest = await page.locator(".section-error .digest code").textContent();
   expect(digest).toMatch(/^[0-9a-z]{10}$/);
-  const line = await logFor(chromium.served.logs, new Response(null, { headers: { "x-request-id": document!.headers()["x-request-id"]! } }));
+  const line = await logFor(
+    chromium.served.logs,
+    new Response(null, { headers: { "x-request-id": document!.headers()["x-request-id"]! } }),
+  );
   expect(line).toMatchObject({ status: 200, phase: "deferred" });
   expect(line.digest).toBe(digest!);
   // The rest of the page stands: only the section failed.

@@ -21,11 +21,23 @@ test("GET /api/boom: a 500 JSON with the digest and the request id, reported onc
   expect(res.status).toBe(500);
   expect(res.headers.get("content-type")).toStartWith("application/json");
   const body = (await res.json()) as { error: string; digest: string; requestId: string };
-  expect(body).toEqual({ error: "internal server error", digest: expect.stringMatching(/^[0-9a-z]{10}$/), requestId: res.headers.get("x-request-id")! });
+  expect(body).toEqual({
+    error: "internal server error",
+    digest: expect.stringMatching(/^[0-9a-z]{10}$/),
+    requestId: res.headers.get("x-request-id")!,
+  });
   expect(await t.sentry!.flush(2_000)).toBe(true);
   const events = ingest.events();
   expect(events).toHaveLength(1);
-  expect(events[0]).toMatchObject({ transaction: "GET /api/boom", tags: { digest: body.digest, route: "/api/boom", phase: "handler" } });
+  expect(events[0]).toMatchObject({
+    transaction: "GET /api/boom",
+    tags: { digest: body.digest, route: "/api/boom", phase: "handler" },
+  });
   expect(events[0]?.exception?.values?.at(-1)?.value).toBe("Example failure in an API route (/api/boom)");
-  expect(await logFor(t.logs, res)).toMatchObject({ level: "error", status: 500, route: "/api/boom", digest: body.digest });
+  expect(await logFor(t.logs, res)).toMatchObject({
+    level: "error",
+    status: 500,
+    route: "/api/boom",
+    digest: body.digest,
+  });
 });

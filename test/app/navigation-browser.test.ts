@@ -31,7 +31,10 @@ test("/examples/search without JavaScript: the browser's own GET of the same URL
 test("the home page's example links load their page ahead on hover: the click asks nothing more", async () => {
   const { page, watch } = await open("/");
   const data: string[] = [];
-  page.on("request", (r) => void (r.url().includes("/__data/") && data.push(new URL(r.url()).pathname + new URL(r.url()).search)));
+  page.on(
+    "request",
+    (r) => void (r.url().includes("/__data/") && data.push(new URL(r.url()).pathname + new URL(r.url()).search)),
+  );
   const link = page.locator('ul.examples a[href="/examples/types"]');
   await Promise.all([page.waitForResponse((r) => r.url().endsWith("/__data/examples/types")), link.hover()]);
   await link.click();

@@ -11,14 +11,20 @@ const { open } = chromium;
 
 /** One new guestbook entry, through the API. */
 async function addEntry(name: string, message: string): Promise<number> {
-  const res = await fetch(`${chromium.served.origin}/api/guestbook`, { method: "POST", headers: { origin: chromium.served.origin, "content-type": "application/json" }, body: JSON.stringify({ name, message }) });
+  const res = await fetch(`${chromium.served.origin}/api/guestbook`, {
+    method: "POST",
+    headers: { origin: chromium.served.origin, "content-type": "application/json" },
+    body: JSON.stringify({ name, message }),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: number }).id;
 }
 
 /** An entry's likes, as the API says. */
 async function likesOf(id: number): Promise<number | undefined> {
-  const { entries } = (await (await fetch(`${chromium.served.origin}/api/guestbook`)).json()) as { entries: Array<{ id: number; likes: number }> };
+  const { entries } = (await (await fetch(`${chromium.served.origin}/api/guestbook`)).json()) as {
+    entries: Array<{ id: number; likes: number }>;
+  };
   return entries.find((e) => e.id === id)?.likes;
 }
 
@@ -113,15 +119,27 @@ test("Like with JavaScript off: the browser posts the form, follows the 303 and 
   const context = await chromium.browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   const documents: string[] = [];
-  page.on("request", (r) => void (r.resourceType() === "document" && documents.push(`${r.method()} ${new URL(r.url()).pathname}`)));
+  page.on(
+    "request",
+    (r) => void (r.resourceType() === "document" && documents.push(`${r.method()} ${new URL(r.url()).pathname}`)),
+  );
   await page.goto(`${chromium.served.origin}/examples/guestbook`);
   const entry = page.locator("ol.entries li", { has: page.locator(`a[href="/examples/guestbook/${id}"]`) });
   expect(await entry.locator(".likes").textContent()).toBe("0");
-  await Promise.all([page.waitForResponse((r) => r.url() === `${chromium.served.origin}/examples/guestbook` && r.request().method() === "GET"), entry.getByRole("button", { name: "Like" }).click()]);
+  await Promise.all([
+    page.waitForResponse(
+      (r) => r.url() === `${chromium.served.origin}/examples/guestbook` && r.request().method() === "GET",
+    ),
+    entry.getByRole("button", { name: "Like" }).click(),
+  ]);
   await page.waitForLoadState();
   expect(page.url()).toBe(`${chromium.served.origin}/examples/guestbook`);
   expect(await entry.locator(".likes").textContent()).toBe("1");
-  expect(documents).toEqual(["GET /examples/guestbook", `POST /examples/guestbook/${id}/like`, "GET /examples/guestbook"]);
+  expect(documents).toEqual([
+    "GET /examples/guestbook",
+    `POST /examples/guestbook/${id}/like`,
+    "GET /examples/guestbook",
+  ]);
   await context.close();
 });
 
@@ -130,7 +148,9 @@ async function recordLikes(entry: Locator): Promise<() => Promise<string[]>> {
   await entry.evaluate((li) => {
     const likes = li.querySelector(".likes")!;
     const shown: string[] = ((window as unknown as { shownLikes: string[] }).shownLikes = []);
-    new MutationObserver(() => void (shown.at(-1) !== likes.textContent && shown.push(likes.textContent ?? ""))).observe(likes, { subtree: true, childList: true, characterData: true });
+    new MutationObserver(
+      () => void (shown.at(-1) !== likes.textContent && shown.push(likes.textContent ?? "")),
+    ).observe(likes, { subtree: true, childList: true, characterData: true });
   });
   return () => entry.page().evaluate(() => (window as unknown as { shownLikes: string[] }).shownLikes);
 }
@@ -226,7 +246,15 @@ test("the RSS feed is well-formed XML to Chromium's strict parser, each entry's 
       pubDate: Date.parse(item?.querySelector("pubDate")?.textContent ?? ""),
     };
   }, `${chromium.served.origin}/examples/guestbook/${id}`);
-  expect(feed).toEqual({ errors: 0, root: "rss", version: "2.0", title: name, description: message, markup: 0, pubDate: expect.any(Number) });
+  expect(feed).toEqual({
+    errors: 0,
+    root: "rss",
+    version: "2.0",
+    title: name,
+    description: message,
+    markup: 0,
+    pubDate: expect.any(Number),
+  });
   expect(Number.isNaN(feed.pubDate)).toBe(false);
   await page.close();
 });

@@ -23,7 +23,15 @@ const whoamiIn = (page: string) => /<span id="whoami">([^<]*)<\/span>/.exec(page
 function expectLayout(page: string) {
   const nav = /<nav id="nested-nav"[^>]*>([\s\S]*?)<\/nav>/.exec(page)?.[1] ?? "";
   const links = [...nav.matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
-  expect(links).toEqual(expect.arrayContaining(["/examples/nested", "/examples/nested/items/1", "/examples/nested/items/2", "/examples/nested/items/404", "/examples/nested/broken"]));
+  expect(links).toEqual(
+    expect.arrayContaining([
+      "/examples/nested",
+      "/examples/nested/items/1",
+      "/examples/nested/items/2",
+      "/examples/nested/items/404",
+      "/examples/nested/broken",
+    ]),
+  );
   expect(page).toMatch(/<input id="nested-input"[^>]*\/>/);
   expect(loadsIn(page)).toBeGreaterThan(0);
   expect(whoamiIn(page)).toBeDefined();
@@ -48,14 +56,17 @@ describe("/examples/nested, a layout and its children", () => {
     expect(childOf(page)).toBe(`<p id="item">Item ${id}</p>`);
   });
 
-  test.each(["404", "0", "101", "01", "abc"])("items/%s: 404, the layout's own not-found inside the layout, not the app's page", async (id) => {
-    const { res, html: page } = await html(`/examples/nested/items/${id}`);
-    expect(res.status).toBe(404);
-    expectLayout(page);
-    expect(childOf(page)).toContain("Not in this layout");
-    expect(page).not.toContain('id="item"');
-    expect(page).not.toContain("Page not found");
-  });
+  test.each(["404", "0", "101", "01", "abc"])(
+    "items/%s: 404, the layout's own not-found inside the layout, not the app's page",
+    async (id) => {
+      const { res, html: page } = await html(`/examples/nested/items/${id}`);
+      expect(res.status).toBe(404);
+      expectLayout(page);
+      expect(childOf(page)).toContain("Not in this layout");
+      expect(page).not.toContain('id="item"');
+      expect(page).not.toContain("Page not found");
+    },
+  );
 
   test("broken: 500, the error inside the layout with the digest the log line has; the message stays on the server", async () => {
     const { res, html: page } = await html("/examples/nested/broken");
@@ -81,9 +92,17 @@ describe("/examples/nested, a layout and its children", () => {
       body: "name=Ada+%3Cb%3E",
     });
     expect(signIn.status).toBe(303);
-    const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
+    const cookie = signIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__Host-session="))!
+      .split(";")[0]!;
     expect(whoamiIn((await html("/examples/nested/items/2", { headers: { cookie } })).html)).toBe("Ada &lt;b&gt;");
-    expect(whoamiIn((await html("/examples/nested", { headers: { cookie: cookie.replace("__Host-session=", "__Host-session=x") } })).html)).toBe("nobody");
+    expect(
+      whoamiIn(
+        (await html("/examples/nested", { headers: { cookie: cookie.replace("__Host-session=", "__Host-session=x") } }))
+          .html,
+      ),
+    ).toBe("nobody");
   });
 
   test("slow: the layout's and the child's 300 ms loaders run side by side, so it answers in under 550 ms", async () => {
@@ -109,15 +128,27 @@ describe("/examples/nested, a layout and its children", () => {
 });
 
 /** One new entry, through the API; resolves with it as stored. */
-async function addEntry(name: string, message: string): Promise<{ id: number; name: string; message: string; likes: number }> {
-  const res = await t.request("/api/guestbook", { method: "POST", headers: { origin: ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ name, message }) });
+async function addEntry(
+  name: string,
+  message: string,
+): Promise<{ id: number; name: string; message: string; likes: number }> {
+  const res = await t.request("/api/guestbook", {
+    method: "POST",
+    headers: { origin: ORIGIN, "content-type": "application/json" },
+    body: JSON.stringify({ name, message }),
+  });
   expect(res.status).toBe(201);
   return res.json();
 }
 
 describe("POST /examples/nested/bump, an action-only route under the layout", () => {
   const bumpsIn = (page: string) => Number(/<span id="bumps">(\d+)<\/span>/.exec(page)?.[1]);
-  const bump = () => t.request("/examples/nested/bump", { method: "POST", headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: "" });
+  const bump = () =>
+    t.request("/examples/nested/bump", {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
 
   test("adds one and answers 303 to the layout, whose page shows the new count", async () => {
     const before = bumpsIn((await html("/examples/nested")).html);
@@ -128,9 +159,17 @@ describe("POST /examples/nested/bump, an action-only route under the layout", ()
   });
 
   test("through page data, as a fetcher posts it: the redirect as data, for the client to follow", async () => {
-    const res = await t.request("/__data/examples/nested/bump", { method: "POST", headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    const res = await t.request("/__data/examples/nested/bump", {
+      method: "POST",
+      headers: { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
     expect(res.status).toBe(200);
-    expect(JSON.parse((await res.text()).split("\n")[0]!).outcome).toEqual({ kind: "redirect", location: "/examples/nested", status: 303 });
+    expect(JSON.parse((await res.text()).split("\n")[0]!).outcome).toEqual({
+      kind: "redirect",
+      location: "/examples/nested",
+      status: 303,
+    });
   });
 });
 
@@ -145,17 +184,26 @@ describe("/examples/guestbook.rss, a route without a page", () => {
     expect(xml).toStartWith('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"');
     expect(xml).toContain("<channel>\n<title>Brisk guestbook</title>");
     const links = [...xml.matchAll(/<item>\n<title>[^<]*<\/title>\n<link>([^<]+)<\/link>/g)].map((m) => m[1]);
-    expect(links.indexOf(`${ORIGIN}/examples/guestbook/${newer.id}`)).toBeLessThan(links.indexOf(`${ORIGIN}/examples/guestbook/${older.id}`));
+    expect(links.indexOf(`${ORIGIN}/examples/guestbook/${newer.id}`)).toBeLessThan(
+      links.indexOf(`${ORIGIN}/examples/guestbook/${older.id}`),
+    );
     expect(links.indexOf(`${ORIGIN}/examples/guestbook/${older.id}`)).toBeGreaterThan(-1);
   });
 
   test("an entry's text is escaped: markup in a name or a message never becomes markup, in the XML or in a reader", async () => {
-    const entry = await addEntry(`<b>Bold</b> & "quoted" 'name'`, "<script>alert(1)</script> & more\nsecond line \uFFFE");
+    const entry = await addEntry(
+      `<b>Bold</b> & "quoted" 'name'`,
+      "<script>alert(1)</script> & more\nsecond line \uFFFE",
+    );
     const xml = await (await t.request("/examples/guestbook.rss")).text();
-    const item = xml.slice(xml.indexOf(`<link>${ORIGIN}/examples/guestbook/${entry.id}</link>`) - 200).split("</item>")[0]!;
+    const item = xml
+      .slice(xml.indexOf(`<link>${ORIGIN}/examples/guestbook/${entry.id}</link>`) - 200)
+      .split("</item>")[0]!;
     expect(item).toContain("<title>&lt;b&gt;Bold&lt;/b&gt; &amp; &quot;quoted&quot; &apos;name&apos;</title>");
     // A description is HTML to a reader: the message is escaped as HTML, then that as XML.
-    expect(item).toContain("<description>&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt; &amp;amp; more&lt;br&gt;second line \uFFFD</description>");
+    expect(item).toContain(
+      "<description>&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt; &amp;amp; more&lt;br&gt;second line \uFFFD</description>",
+    );
     expect(xml).not.toContain("<script>");
     expect(xml).not.toContain("\uFFFE");
   });
@@ -169,9 +217,15 @@ describe("/examples/guestbook.rss, a route without a page", () => {
 
 describe("POST /examples/guestbook/:id/like, an action-only route", () => {
   const like = (id: number | string, origin = ORIGIN, headers: Record<string, string> = {}) =>
-    t.request(`/examples/guestbook/${id}/like`, { method: "POST", headers: { origin, "content-type": "application/x-www-form-urlencoded", ...headers }, body: "" });
+    t.request(`/examples/guestbook/${id}/like`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: "",
+    });
   const likesOf = async (id: number) => {
-    const { entries } = (await (await t.request("/api/guestbook")).json()) as { entries: Array<{ id: number; likes: number }> };
+    const { entries } = (await (await t.request("/api/guestbook")).json()) as {
+      entries: Array<{ id: number; likes: number }>;
+    };
     return entries.find((e) => e.id === id)?.likes;
   };
 

@@ -23,6 +23,10 @@ test("nothing typed, or something that is not text, is refused with its reason",
 
 test("control characters other than tab and line breaks, and lone surrogates, cannot be stored", () => {
   for (const text of ["a\u0000b", "a\u001bb", "a\u007fb", "a\ud800b"]) {
-    expect(validateNote(text)).toEqual({ ok: false, error: "Note holds characters that cannot be stored", value: text });
+    expect(validateNote(text)).toEqual({
+      ok: false,
+      error: "Note holds characters that cannot be stored",
+      value: text,
+    });
   }
 });

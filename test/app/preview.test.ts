@@ -13,7 +13,9 @@ test("200 text/html with CSP (frame-ancestors 'none', no script), COOP and Refer
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
   const csp = res.headers.get("content-security-policy")!.split("; ");
-  expect(csp).toEqual(expect.arrayContaining(["script-src 'none'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'"]));
+  expect(csp).toEqual(
+    expect.arrayContaining(["script-src 'none'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'"]),
+  );
   expect(csp.join("; ")).not.toContain("nonce");
   expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
   expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
@@ -30,7 +32,9 @@ test("what the visitor typed is text, never markup, and no longer than an entry 
   const shown = /<p id="preview-name">([^<]*)<\/p>/.exec(html)?.[1];
   expect(shown).toStartWith("&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Ada&quot;");
   expect(shown!.replace(/&[a-z]+;/g, "_")).toHaveLength(80);
-  expect(html).toContain('<blockquote id="preview-message">&lt;script&gt;alert(1)&lt;/script&gt;<br>second line</blockquote>');
+  expect(html).toContain(
+    '<blockquote id="preview-message">&lt;script&gt;alert(1)&lt;/script&gt;<br>second line</blockquote>',
+  );
   expect(html).not.toMatch(/<script|<img/);
 });
 

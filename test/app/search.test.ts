@@ -12,8 +12,10 @@ beforeAll(async () => {
 });
 
 const pageIn = (html: string) => /<span id="page">(\d+)<\/span>/.exec(html)?.[1];
-const resultsIn = (html: string) => [...(/<ol id="results"[^>]*>([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? "").matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
-const hrefOf = (html: string, rel: string) => new RegExp(`<a rel="${rel}" href="([^"]*)"`).exec(html)?.[1]?.replaceAll("&amp;", "&");
+const resultsIn = (html: string) =>
+  [...(/<ol id="results"[^>]*>([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? "").matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
+const hrefOf = (html: string, rel: string) =>
+  new RegExp(`<a rel="${rel}" href="([^"]*)"`).exec(html)?.[1]?.replaceAll("&amp;", "&");
 const pageData = async (path: string) => {
   const res = await t.request(`/__data${path}`, DATA);
   return { status: res.status, head: JSON.parse((await res.text()).split("\n")[0]!) };

@@ -27,7 +27,17 @@ async function visitor({ name, javaScript }: { name?: string; javaScript: boolea
     const [cookie] = res.headers.getSetCookie().filter((c) => c.startsWith("__Host-session="));
     const value = cookie!.split(";")[0]!.slice("__Host-session=".length);
     // A __Host- cookie is Secure, on Path=/: Chromium keeps one for a loopback http origin, a trustworthy one.
-    await context.addCookies([{ name: "__Host-session", value, domain: new URL(origin).hostname, path: "/", secure: true, httpOnly: true, sameSite: "Lax" }]);
+    await context.addCookies([
+      {
+        name: "__Host-session",
+        value,
+        domain: new URL(origin).hostname,
+        path: "/",
+        secure: true,
+        httpOnly: true,
+        sameSite: "Lax",
+      },
+    ]);
   }
   return context;
 }
@@ -46,7 +56,9 @@ const reveal = (page: Page) => page.getByRole("button", { name: "Reveal the secr
 test("JavaScript on, signed out: the fetcher's 401 shows the sign-in page in place, the URL unchanged, no document load", async () => {
   const context = await visitor({ javaScript: true });
   const { page, watch } = await sessionPage(context, true);
-  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === "/__data/examples/session" && r.request().method() === "POST");
+  const answered = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === "/__data/examples/session" && r.request().method() === "POST",
+  );
   await reveal(page);
   expect((await answered).status()).toBe(401);
   await page.getByRole("heading", { name: "401 Sign-in required" }).waitFor();
@@ -75,7 +87,10 @@ test("JavaScript on, signed in: the secret shows in place, for that name; the pa
 test("JavaScript off, signed out: the browser posts the form and gets the 401 sign-in page", async () => {
   const context = await visitor({ javaScript: false });
   const { page } = await sessionPage(context, false);
-  const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST" && r.request().resourceType() === "document"), reveal(page)]);
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === "POST" && r.request().resourceType() === "document"),
+    reveal(page),
+  ]);
   expect(answer.status()).toBe(401);
   expect(new URL(answer.url()).pathname).toBe("/examples/session");
   await page.waitForLoadState();
@@ -87,7 +102,10 @@ test("JavaScript off, signed out: the browser posts the form and gets the 401 si
 test("JavaScript off, signed in: the browser posts the form and gets the session page with the secret", async () => {
   const context = await visitor({ name: "Linus", javaScript: false });
   const { page } = await sessionPage(context, false);
-  const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST" && r.request().resourceType() === "document"), reveal(page)]);
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === "POST" && r.request().resourceType() === "document"),
+    reveal(page),
+  ]);
   expect(answer.status()).toBe(200);
   await page.waitForLoadState();
   expect(SECRET.exec((await page.textContent("#secret")) ?? "")?.[1]).toBe("Linus");

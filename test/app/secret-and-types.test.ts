@@ -14,13 +14,20 @@ beforeAll(async () => {
 
 /** A form post to `path` as a browser sends it, from this site unless `origin` says otherwise. */
 const post = (path: string, body: string, headers: Record<string, string> = {}, origin = ORIGIN) =>
-  t.request(path, { method: "POST", headers: { ...HTML, origin, "content-type": "application/x-www-form-urlencoded", ...headers }, body });
+  t.request(path, {
+    method: "POST",
+    headers: { ...HTML, origin, "content-type": "application/x-www-form-urlencoded", ...headers },
+    body,
+  });
 
 /** Signs in as `name`; resolves with the `session` cookie, as a `cookie` header's value. */
 async function signIn(name: string): Promise<string> {
   const res = await post("/examples/session", `name=${encodeURIComponent(name)}`);
   expect(res.status).toBe(303);
-  return res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
+  return res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("__Host-session="))!
+    .split(";")[0]!;
 }
 
 const secretIn = (html: string) => /<p id="secret">([^<]*)<\/p>/.exec(html)?.[1];
@@ -50,7 +57,9 @@ describe("/examples/session: Reveal the secret", () => {
     const res = await post("/examples/session", "intent=reveal", { cookie });
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(secretIn(html)).toBe("Only you can read this, Ada: the session cookie is signed, so nobody else can be you.");
+    expect(secretIn(html)).toBe(
+      "Only you can read this, Ada: the session cookie is signed, so nobody else can be you.",
+    );
     expect(html).toContain('class="signed-in"');
     // Revealing is not signing in again: the cookie is left as it was.
     expect(res.headers.getSetCookie()).toEqual([]);

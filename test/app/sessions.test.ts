@@ -13,7 +13,11 @@ import { BACKENDS, useBackends } from "./backends.ts";
 const backends = useBackends("example_sessions");
 
 const HTML = { accept: "text/html" };
-const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
+const cookieOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("__Host-session="))!
+    .split(";")[0]!;
 const flashIn = (html: string) => /<p id="flash">([^<]*)<\/p>/.exec(html)?.[1];
 
 describe.each(BACKENDS)("the example's sessions on %s", (backend) => {
@@ -23,8 +27,13 @@ describe.each(BACKENDS)("the example's sessions on %s", (backend) => {
   });
 
   const post = (body: string, cookie = "") =>
-    t.request("/examples/session", { method: "POST", headers: { ...HTML, origin: "http://localhost", "content-type": "application/x-www-form-urlencoded", cookie }, body });
-  const who = async (cookie: string) => (await (await t.request("/api/session", { headers: { cookie } })).json()) as unknown;
+    t.request("/examples/session", {
+      method: "POST",
+      headers: { ...HTML, origin: "http://localhost", "content-type": "application/x-www-form-urlencoded", cookie },
+      body,
+    });
+  const who = async (cookie: string) =>
+    (await (await t.request("/api/session", { headers: { cookie } })).json()) as unknown;
   const page = async (path: string, cookie: string) => (await t.request(path, { headers: { ...HTML, cookie } })).text();
 
   test("a name typed as the base64 of an admin's session signs in that name, not admin", async () => {
@@ -49,14 +58,18 @@ describe.each(BACKENDS)("the example's sessions on %s", (backend) => {
     const shown = await t.request("/examples/session", { headers: { ...HTML, cookie: cookieOf(signOut) } });
     expect(flashIn(await shown.text())).toBe("Signed out");
     // Read, the notice leaves nothing to keep: the browser drops the cookie, and the next page has no notice.
-    expect(shown.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/)]);
+    expect(shown.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/),
+    ]);
     expect(flashIn(await page("/examples/session", ""))).toBeUndefined();
   });
 
   test("signing out without a session flashes nothing", async () => {
     const signOut = await post("intent=sign-out");
     expect(signOut.status).toBe(303);
-    expect(signOut.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970/)]);
+    expect(signOut.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970/),
+    ]);
   });
 
   test("a HEAD of the session page leaves 'Signed out' for the GET", async () => {
@@ -95,11 +108,17 @@ describe("sign-out posts without a session on SQLite", () => {
 
   /** The rows the store would keep past the ten minutes sqlSessionStore purges every. */
   const lasting = async () => {
-    const [row] = await db<Array<{ n: number }>>`SELECT count(*) AS n FROM sessions WHERE expires_at > ${new Date(Date.now() + 10 * 60 * 1000).toISOString()}`;
+    const [row] = await db<
+      Array<{ n: number }>
+    >`SELECT count(*) AS n FROM sessions WHERE expires_at > ${new Date(Date.now() + 10 * 60 * 1000).toISOString()}`;
     return row!.n;
   };
   const form = (body: string, cookie = "") =>
-    t.request("/examples/session", { method: "POST", headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded", cookie }, body });
+    t.request("/examples/session", {
+      method: "POST",
+      headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded", cookie },
+      body,
+    });
 
   test("a client posting sign-out with no cookie, again and again, adds no row; a signed-in visitor's sign-out removes theirs", async () => {
     const signedIn = cookieOf(await form("name=Ada"));

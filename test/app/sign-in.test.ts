@@ -12,17 +12,30 @@ beforeAll(async () => {
 const HTML = { accept: "text/html" };
 const SAME_ORIGIN = { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" };
 /** The session cookie, whichever name it has (`__Host-session` when Secure). */
-const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => /^(__Host-)?session=/.test(c))!;
+const cookieOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => /^(__Host-)?session=/.test(c))!;
 const hiddenNext = (html: string) => /<input type="hidden" name="next" value="([^"]*)"/.exec(html)?.[1];
 
 const signIn = (fields: Record<string, string>, path = "/examples/session") =>
-  t.request(path, { method: "POST", headers: { ...HTML, ...SAME_ORIGIN }, body: new URLSearchParams({ name: "Ada", ...fields }).toString() });
+  t.request(path, {
+    method: "POST",
+    headers: { ...HTML, ...SAME_ORIGIN },
+    body: new URLSearchParams({ name: "Ada", ...fields }).toString(),
+  });
 
 describe("signing in with a return path", () => {
   test("next=/examples/account/notes: the form carries it, and signing in is a 303 there, where the notes show", async () => {
-    const page = await (await t.request("/examples/session?next=%2Fexamples%2Faccount%2Fnotes", { headers: HTML })).text();
+    const page = await (
+      await t.request("/examples/session?next=%2Fexamples%2Faccount%2Fnotes", { headers: HTML })
+    ).text();
     expect(hiddenNext(page)).toBe("/examples/account/notes");
-    const res = await signIn({ next: "/examples/account/notes" }, "/examples/session?next=%2Fexamples%2Faccount%2Fnotes");
+    const res = await signIn(
+      { next: "/examples/account/notes" },
+      "/examples/session?next=%2Fexamples%2Faccount%2Fnotes",
+    );
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/examples/account/notes");
     const notes = await t.request("/examples/account/notes", { headers: { ...HTML, cookie: cookieOf(res) } });
@@ -54,10 +67,15 @@ describe("signing in with a return path", () => {
     "evil.example",
     "",
   ])("next=%p: the page offers /examples/account instead, and signing in is a 303 there", async (next) => {
-    const page = await (await t.request(`/examples/session?next=${encodeURIComponent(next)}`, { headers: HTML })).text();
+    const page = await (
+      await t.request(`/examples/session?next=${encodeURIComponent(next)}`, { headers: HTML })
+    ).text();
     expect(hiddenNext(page)).toBe("/examples/account");
     const res = await signIn({ next });
-    expect({ status: res.status, location: res.headers.get("location") }).toEqual({ status: 303, location: "/examples/account" });
+    expect({ status: res.status, location: res.headers.get("location") }).toEqual({
+      status: 303,
+      location: "/examples/account",
+    });
   });
 
   test("without next, or with a file for it, signing in is a 303 to /examples/account", async () => {
@@ -65,8 +83,15 @@ describe("signing in with a return path", () => {
     const body = new FormData();
     body.set("name", "Ada");
     body.set("next", new File(["/examples/account/notes"], "/examples/account/notes"));
-    const res = await t.request("/examples/session", { method: "POST", headers: { ...HTML, origin: "http://localhost" }, body });
-    expect({ status: res.status, location: res.headers.get("location") }).toEqual({ status: 303, location: "/examples/account" });
+    const res = await t.request("/examples/session", {
+      method: "POST",
+      headers: { ...HTML, origin: "http://localhost" },
+      body,
+    });
+    expect({ status: res.status, location: res.headers.get("location") }).toEqual({
+      status: 303,
+      location: "/examples/account",
+    });
   });
 });
 
@@ -82,13 +107,19 @@ describe("the account guard's way to sign-in", () => {
     expect(next).toBe("/examples/account/notes?sort=old");
     const signedIn = await signIn({ next }, location);
     expect(signedIn.headers.get("location")).toBe("/examples/account/notes?sort=old");
-    expect((await t.request(signedIn.headers.get("location")!, { headers: { ...HTML, cookie: cookieOf(signedIn) } })).status).toBe(200);
+    expect(
+      (await t.request(signedIn.headers.get("location")!, { headers: { ...HTML, cookie: cookieOf(signedIn) } })).status,
+    ).toBe(200);
   });
 
   test("page data, a post and a request that does not ask for HTML are 401, not a redirect", async () => {
     const refused = [
       await t.request("/__data/examples/account/notes", { headers: { accept: "application/x-ndjson" } }),
-      await t.request("/examples/account/notes", { method: "POST", headers: { ...HTML, ...SAME_ORIGIN }, body: "text=lost" }),
+      await t.request("/examples/account/notes", {
+        method: "POST",
+        headers: { ...HTML, ...SAME_ORIGIN },
+        body: "text=lost",
+      }),
       await t.request("/examples/account/notes.csv"),
       await t.request("/examples/account", { headers: { accept: "application/json" } }),
     ];

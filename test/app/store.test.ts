@@ -18,7 +18,22 @@ import { freePort, serveApp, startPostgres, type Postgres } from "brisk/test";
 /** Text that is hard to store: quotes, backslashes, NUL and other controls, CR line ends, a BOM, lone UTF-16 halves, any code point. */
 function awkwardText(maxPieces: number): fc.Arbitrary<string> {
   const piece = fc.oneof(
-    fc.constantFrom("'", '"', "\\", "`", "%", "_", "\0", "\r\n", "\r", "\uFEFF", "\u2028", "\u{1F600}", "e\u0301", "'; DROP TABLE guestbook_entries; --"),
+    fc.constantFrom(
+      "'",
+      '"',
+      "\\",
+      "`",
+      "%",
+      "_",
+      "\0",
+      "\r\n",
+      "\r",
+      "\uFEFF",
+      "\u2028",
+      "\u{1F600}",
+      "e\u0301",
+      "'; DROP TABLE guestbook_entries; --",
+    ),
     fc.string({ unit: "binary", maxLength: 6 }),
     fc.string({ unit: "binary-ascii", maxLength: 6 }),
     fc.string({ unit: "grapheme", maxLength: 4 }),
@@ -65,7 +80,10 @@ afterAll(async () => {
 
 const backends = {
   SQLite: async (): Promise<StoreOptions> => ({ dataDir: join(await tempDir(), "not", "made", "yet") }),
-  PostgreSQL: async (): Promise<StoreOptions> => ({ databaseUrl: await pg.createDatabase(`store_${++databases}`), dataDir: await tempDir() }),
+  PostgreSQL: async (): Promise<StoreOptions> => ({
+    databaseUrl: await pg.createDatabase(`store_${++databases}`),
+    dataDir: await tempDir(),
+  }),
 };
 
 describe.each(Object.keys(backends) as Array<keyof typeof backends>)("the store on %s", (backend) => {
@@ -106,14 +124,27 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("the store 
   test("getEntry is undefined for an id that is not stored or is not an id at all", async () => {
     const store = open(await fresh());
     const { id } = await store.guestbook.addEntry({ name: "n", message: "m" });
-    for (const missing of [id + 1, 0, -1, 1.5, Number.NaN, 2 ** 31, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2]) {
+    for (const missing of [
+      id + 1,
+      0,
+      -1,
+      1.5,
+      Number.NaN,
+      2 ** 31,
+      Number.MAX_SAFE_INTEGER,
+      Number.MAX_SAFE_INTEGER + 2,
+    ]) {
       expect({ missing, entry: await store.guestbook.getEntry(missing) }).toEqual({ missing, entry: undefined });
     }
   });
 
   test("addEntry refuses what validateEntry refuses, and stores nothing", async () => {
     const store = open(await fresh());
-    for (const bad of [{ name: "", message: "m" }, { name: "n", message: "x".repeat(501) }, { name: "n\u0000", message: "m" }]) {
+    for (const bad of [
+      { name: "", message: "m" },
+      { name: "n", message: "x".repeat(501) },
+      { name: "n\u0000", message: "m" },
+    ]) {
       expect(store.guestbook.addEntry(bad)).rejects.toThrow(TypeError);
     }
     expect(await store.guestbook.listEntries()).toEqual([]);
@@ -182,7 +213,8 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("likes on %
   test("like() of an id that is not stored, or is not an id, is undefined and changes nothing", async () => {
     const store = open(await fresh());
     const entry = await store.guestbook.addEntry({ name: "n", message: "m" });
-    for (const missing of [entry.id + 1, 0, -1, 1.5, Number.NaN]) expect(await store.guestbook.like(missing)).toBeUndefined();
+    for (const missing of [entry.id + 1, 0, -1, 1.5, Number.NaN])
+      expect(await store.guestbook.like(missing)).toBeUndefined();
     expect(await store.guestbook.getEntry(entry.id)).toEqual(entry);
   });
 
@@ -199,7 +231,12 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("likes on %
     await firstVersionDatabase(options);
     const store = open(options);
     const [old] = await store.guestbook.listEntries();
-    expect(old).toMatchObject({ name: "old", message: "from before likes", createdAt: new Date(0).toISOString(), likes: 0 });
+    expect(old).toMatchObject({
+      name: "old",
+      message: "from before likes",
+      createdAt: new Date(0).toISOString(),
+      likes: 0,
+    });
     expect((await store.guestbook.like(old!.id))?.likes).toBe(1);
     // The next start finds the column there and keeps the count.
     await store.close();
@@ -270,7 +307,11 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("notes on %
   test("add keeps the checked note for a name; list is that name's notes, newest first", async () => {
     const store = open(await backends[backend]());
     const first = await store.notes.add("ada", "  first\r\nnote ");
-    expect(first).toEqual({ id: expect.any(Number), text: "first\nnote", createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(first).toEqual({
+      id: expect.any(Number),
+      text: "first\nnote",
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
     await store.notes.add("grace", "not ada's");
     const second = await store.notes.add("ada", "x".repeat(MAX_NOTE));
     expect(await store.notes.list("ada")).toEqual([second, first]);
@@ -280,7 +321,12 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("notes on %
 
   test("add refuses what validateNote refuses, and no name; nothing is stored", async () => {
     const store = open(await backends[backend]());
-    for (const [name, text] of [["ada", ""], ["ada", "x".repeat(MAX_NOTE + 1)], ["ada", "a\u0000b"], ["", "a note"]] as const) {
+    for (const [name, text] of [
+      ["ada", ""],
+      ["ada", "x".repeat(MAX_NOTE + 1)],
+      ["ada", "a\u0000b"],
+      ["", "a note"],
+    ] as const) {
       expect(store.notes.add(name, text)).rejects.toThrow(TypeError);
     }
     expect(await store.notes.list("ada")).toEqual([]);
@@ -299,16 +345,30 @@ describe.each(Object.keys(backends) as Array<keyof typeof backends>)("the app on
   test("a like post: 303 to the guestbook, one more like in /api/guestbook and on the page", async () => {
     const { databaseUrl, dataDir } = await backends[backend]();
     const t = await serveApp({ env: { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } });
-    const post = (path: string, headers: Record<string, string>, body: string) => t.request(path, { method: "POST", headers: { origin: "http://localhost", ...headers }, body });
-    const created = await post("/api/guestbook", { "content-type": "application/json" }, JSON.stringify({ name: backend, message: "like me" }));
+    const post = (path: string, headers: Record<string, string>, body: string) =>
+      t.request(path, { method: "POST", headers: { origin: "http://localhost", ...headers }, body });
+    const created = await post(
+      "/api/guestbook",
+      { "content-type": "application/json" },
+      JSON.stringify({ name: backend, message: "like me" }),
+    );
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
-    const liked = await post(`/examples/guestbook/${id}/like`, { "content-type": "application/x-www-form-urlencoded" }, "");
+    const liked = await post(
+      `/examples/guestbook/${id}/like`,
+      { "content-type": "application/x-www-form-urlencoded" },
+      "",
+    );
     expect(liked.status).toBe(303);
     expect(liked.headers.get("location")).toBe("/examples/guestbook");
-    expect((await (await t.request("/api/guestbook")).json()).entries).toEqual([{ id, name: backend, message: "like me", createdAt: expect.any(String), likes: 1 }]);
+    expect((await (await t.request("/api/guestbook")).json()).entries).toEqual([
+      { id, name: backend, message: "like me", createdAt: expect.any(String), likes: 1 },
+    ]);
     expect(await (await t.request("/examples/guestbook")).text()).toMatch(/<span class="likes"[^>]*>1<\/span>/);
-    expect((await post(`/examples/guestbook/${id + 1}/like`, { "content-type": "application/x-www-form-urlencoded" }, "")).status).toBe(404);
+    expect(
+      (await post(`/examples/guestbook/${id + 1}/like`, { "content-type": "application/x-www-form-urlencoded" }, ""))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -350,8 +410,15 @@ describe("SQLite under DATA_DIR", () => {
         const store = openStore(${JSON.stringify(options)});
         await store.ready();
         await store.close();`;
-      const starts = Array.from({ length: 5 }, () => Bun.spawn([process.execPath, "-e", code], { stdout: "ignore", stderr: "pipe" }));
-      const ended = await Promise.all(starts.map(async (p) => ({ code: await p.exited, stderr: (await new Response(p.stderr).text()).match(/database unavailable.*/)?.[0] })));
+      const starts = Array.from({ length: 5 }, () =>
+        Bun.spawn([process.execPath, "-e", code], { stdout: "ignore", stderr: "pipe" }),
+      );
+      const ended = await Promise.all(
+        starts.map(async (p) => ({
+          code: await p.exited,
+          stderr: (await new Response(p.stderr).text()).match(/database unavailable.*/)?.[0],
+        })),
+      );
       expect(ended).toEqual(Array(5).fill({ code: 0, stderr: undefined }));
       expect((await open(options).guestbook.listEntries()).map((e) => e.likes)).toEqual(firstVersion ? [0] : []);
     }
@@ -361,7 +428,9 @@ describe("SQLite under DATA_DIR", () => {
     const options = { dataDir: await tempDir() };
     const [a, b] = [open(options), open(options)];
     await Promise.all([a.ready(), b.ready()]);
-    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).guestbook.addEntry({ name: `n${i}`, message: "m" })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).guestbook.addEntry({ name: `n${i}`, message: "m" })),
+    );
     expect(await a.guestbook.listEntries({ limit: 100 })).toHaveLength(40);
   });
 
@@ -371,7 +440,9 @@ describe("SQLite under DATA_DIR", () => {
     const store = open({ dataDir });
     const error = await store.ready().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailableError);
-    expect((error as Error).message).toMatch(new RegExp(`^database unavailable: sqlite:${dataDir}/${SQLITE_FILE} \\(EEXIST: .*\\)$`));
+    expect((error as Error).message).toMatch(
+      new RegExp(`^database unavailable: sqlite:${dataDir}/${SQLITE_FILE} \\(EEXIST: .*\\)$`),
+    );
     expect(store.guestbook.listEntries()).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 });
@@ -397,7 +468,9 @@ describe("PostgreSQL", () => {
       const error = await store.ready().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StoreUnavailableError);
       const message = (error as Error).message;
-      expect(message).toStartWith(`database unavailable: postgres://postgres@127.0.0.1:${pg.port}/store_${databases} (`);
+      expect(message).toStartWith(
+        `database unavailable: postgres://postgres@127.0.0.1:${pg.port}/store_${databases} (`,
+      );
       expect(message).not.toContain("hunter2");
       expect(message).not.toContain("\n");
       expect(store.guestbook.addEntry({ name: "n", message: "m" })).rejects.toBeInstanceOf(StoreUnavailableError);
@@ -410,8 +483,13 @@ describe("PostgreSQL", () => {
   }, 30_000);
 
   test("a port nobody listens on is one line at start too", async () => {
-    const store = open({ databaseUrl: `postgres://postgres@127.0.0.1:${await freePort()}/none`, dataDir: await tempDir() });
-    expect(store.ready()).rejects.toThrow(/^database unavailable: postgres:\/\/postgres@127\.0\.0\.1:\d+\/none \(ERR_POSTGRES_CONNECTION_REFUSED/);
+    const store = open({
+      databaseUrl: `postgres://postgres@127.0.0.1:${await freePort()}/none`,
+      dataDir: await tempDir(),
+    });
+    expect(store.ready()).rejects.toThrow(
+      /^database unavailable: postgres:\/\/postgres@127\.0\.0\.1:\d+\/none \(ERR_POSTGRES_CONNECTION_REFUSED/,
+    );
   });
 
   test("a database that does not exist is one line at start", async () => {

@@ -83,7 +83,11 @@ describe("Await", () => {
   test("a failure of the browser's own (the stream ended first): reported once, with the digest its errorElement shows", async () => {
     const { value, settle } = streamed();
     const reports = await renderSection(section(value));
-    await act(async () => settle({ error: { digest: "lost", side: "client", message: "The page data stream ended before this value arrived" } }));
+    await act(async () =>
+      settle({
+        error: { digest: "lost", side: "client", message: "The page data stream ended before this value arrived" },
+      }),
+    );
     const shown = screen.getByRole("alert").textContent!.replace("failed: ", "");
     expect(shown).toMatch(/^[0-9a-z]{10}$/);
     expect(reports.map((r) => [r.digest, r.mechanism])).toEqual([[shown, "caught"]]);

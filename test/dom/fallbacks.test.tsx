@@ -25,8 +25,13 @@ describe("outcome pages", () => {
 describe("the exception page of an error caught in the browser", () => {
   test("names the host and the side, and shows the digest", async () => {
     const error = Object.assign(new Error("boom"), { digest: "abc123defg", side: "server" });
-    await renderWith(testNavigation(pagePayload()).nav, <ErrorPage {...clientErrorPageProps(error, "shop.example", "production")} />);
-    expect(screen.getByRole("alert").textContent).toContain("A server-side exception has occurred while loading shop.example");
+    await renderWith(
+      testNavigation(pagePayload()).nav,
+      <ErrorPage {...clientErrorPageProps(error, "shop.example", "production")} />,
+    );
+    expect(screen.getByRole("alert").textContent).toContain(
+      "A server-side exception has occurred while loading shop.example",
+    );
     expect(screen.getByText("abc123defg").tagName).toBe("CODE");
   });
 
@@ -39,7 +44,10 @@ describe("the exception page of an error caught in the browser", () => {
 
   test("development: the message and the stack, on the page", async () => {
     const error = new Error("boom in loader");
-    await renderWith(testNavigation(pagePayload()).nav, <ErrorPage {...clientErrorPageProps(error, "h", "development")} />);
+    await renderWith(
+      testNavigation(pagePayload()).nav,
+      <ErrorPage {...clientErrorPageProps(error, "h", "development")} />,
+    );
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe("boom in loader");
     expect(document.querySelector("pre")?.textContent).toContain("fallbacks.test.tsx");
   });

@@ -99,7 +99,9 @@ describe("Form method=get", () => {
     const input = document.querySelector("input")!;
     fireEvent.change(input, { target: { value: "lamps" } });
     await act(async () => void fireEvent.click(screen.getByRole("button")));
-    expect(submissions.map((s) => [s.method, String(s.body), s.formData.get("q")])).toEqual([["get", "q=lamps", "lamps"]]);
+    expect(submissions.map((s) => [s.method, String(s.body), s.formData.get("q")])).toEqual([
+      ["get", "q=lamps", "lamps"],
+    ]);
     expect(input.value).toBe("lamps");
   });
 
@@ -129,7 +131,10 @@ describe("useFetcher", () => {
       ...nav,
       fetch: (request) =>
         new Promise<boolean>((resolve) => {
-          calls.push({ ...request, finish: (answer, ok = answer !== undefined) => (request.done(answer), resolve(ok)) });
+          calls.push({
+            ...request,
+            finish: (answer, ok = answer !== undefined) => (request.done(answer), resolve(ok)),
+          });
         }),
     };
     return { navigation, calls };
@@ -258,14 +263,22 @@ describe("useFetcher", () => {
     await renderWith(navigation, <Upload />);
     const form = document.querySelector("form")!;
     expect(ref.current).toBe(form);
-    expect([form.id, form.className, form.getAttribute("aria-label"), form.noValidate, form.getAttribute("enctype")]).toEqual(["upload", "inline", "Upload", true, "multipart/form-data"]);
+    expect([
+      form.id,
+      form.className,
+      form.getAttribute("aria-label"),
+      form.noValidate,
+      form.getAttribute("enctype"),
+    ]).toEqual(["upload", "inline", "Upload", true, "multipart/form-data"]);
     await act(async () => void fireEvent.click(screen.getByRole("button")));
     expect([seen, calls.length]).toEqual([["upload"], 0]);
     prevent = false;
     await act(async () => void fireEvent.click(screen.getByRole("button")));
     expect(seen).toEqual(["upload", "upload"]);
     // Its encType is the body's: multipart, as the browser would send it.
-    expect(calls.map((c) => [new URL(c.href).pathname, c.body instanceof FormData, (c.body as FormData).get("title")])).toEqual([["/uploads", true, "cat"]]);
+    expect(
+      calls.map((c) => [new URL(c.href).pathname, c.body instanceof FormData, (c.body as FormData).get("title")]),
+    ).toEqual([["/uploads", true, "cat"]]);
   });
 
   test("after a successful post its form is empty again, as <Form> is; after a refused one (a 422) it keeps what was typed", async () => {
@@ -364,7 +377,11 @@ describe("fetchers by key, and every fetcher in flight", () => {
 
   function InFlight() {
     const all = useFetchers();
-    return <output data-id="all">{all.map((f) => `${f.key}@${f.formAction}:${f.state}:${String(f.formData?.get("item"))}`).join(",")}</output>;
+    return (
+      <output data-id="all">
+        {all.map((f) => `${f.key}@${f.formAction}:${f.state}:${String(f.formData?.get("item"))}`).join(",")}
+      </output>
+    );
   }
 
   const text = (id: string) => document.querySelector(`output[data-id="${id}"]`)!.textContent;
@@ -396,7 +413,10 @@ describe("fetchers by key, and every fetcher in flight", () => {
         <>
           {shown.button ? <AddButton id="1" /> : null}
           {shown.state ? <CartState /> : null}
-          <button type="button" onClick={() => setShown((s) => (s.button ? { ...s, button: false } : { ...s, state: false }))}>
+          <button
+            type="button"
+            onClick={() => setShown((s) => (s.button ? { ...s, button: false } : { ...s, state: false }))}
+          >
             Remove one
           </button>
         </>

@@ -22,14 +22,24 @@ function recording() {
 describe("Link prefetch", () => {
   test('"render": as the link renders', async () => {
     const { navigation, prefetched } = recording();
-    await renderWith(navigation, <Link href="/items/1" prefetch="render">One</Link>);
+    await renderWith(
+      navigation,
+      <Link href="/items/1" prefetch="render">
+        One
+      </Link>,
+    );
     expect(prefetched).toEqual(["/items/1"]);
   });
 
   test('"intent": a hover or a focus that lasts 100 ms; one that ends sooner, or a click, asks nothing', async () => {
     jest.useFakeTimers();
     const { navigation, prefetched, calls } = recording();
-    await renderWith(navigation, <Link href="/items/2" prefetch="intent">Two</Link>);
+    await renderWith(
+      navigation,
+      <Link href="/items/2" prefetch="intent">
+        Two
+      </Link>,
+    );
     const link = screen.getByRole("link");
     fireEvent.mouseEnter(link);
     jest.advanceTimersByTime(99);
@@ -49,7 +59,12 @@ describe("Link prefetch", () => {
   test('"intent": a touch asks at once; the app\'s own handlers still run', async () => {
     const { navigation, prefetched } = recording();
     let touched = 0;
-    await renderWith(navigation, <Link href="/items/3" prefetch="intent" onTouchStart={() => touched++}>Three</Link>);
+    await renderWith(
+      navigation,
+      <Link href="/items/3" prefetch="intent" onTouchStart={() => touched++}>
+        Three
+      </Link>,
+    );
     await act(async () => void fireEvent.touchStart(screen.getByRole("link")));
     expect([prefetched, touched]).toEqual([["/items/3"], 1]);
   });

@@ -35,7 +35,9 @@ describe("PageBoundary", () => {
     const { reports } = await renderThrowing(() => {
       throw new Error("secret detail");
     });
-    expect(screen.getByRole("alert").textContent).toContain("client-side exception has occurred while loading example.test");
+    expect(screen.getByRole("alert").textContent).toContain(
+      "client-side exception has occurred while loading example.test",
+    );
     expect(screen.getByRole("alert").textContent).not.toContain("secret detail");
     expect(reports).toHaveLength(1);
     expect(reports[0]?.mechanism).toBe("boundary");
@@ -86,7 +88,10 @@ describe("a route's own boundary (its fallbacks)", () => {
   const RouteNotFound = () => <p>route not found</p>;
   const RouteError = ({ digest }: { digest?: string }) => <p role="status">route error {digest}</p>;
 
-  async function renderNested(thrower: () => never, fallbacks: { "not-found"?: typeof RouteNotFound; error?: typeof RouteError }) {
+  async function renderNested(
+    thrower: () => never,
+    fallbacks: { "not-found"?: typeof RouteNotFound; error?: typeof RouteError },
+  ) {
     const reports: ErrorReport[] = [];
     const quiet = spyOn(console, "error").mockImplementation(() => {});
     await renderWith(
@@ -114,18 +119,24 @@ describe("a route's own boundary (its fallbacks)", () => {
   });
 
   test("shows an error with the digest its one report carries", async () => {
-    const reports = await renderNested(() => {
-      throw new Error("boom");
-    }, { error: RouteError });
+    const reports = await renderNested(
+      () => {
+        throw new Error("boom");
+      },
+      { error: RouteError },
+    );
     expect(reports).toHaveLength(1);
     expect(screen.getByRole("status").textContent).toBe(`route error ${reports[0]!.digest}`);
     expect(screen.getByText("layout")).toBeTruthy();
   });
 
   test("passes on what it has no page for: the app's page shows it, reported once", async () => {
-    const reports = await renderNested(() => {
-      throw new Error("boom");
-    }, { "not-found": RouteNotFound });
+    const reports = await renderNested(
+      () => {
+        throw new Error("boom");
+      },
+      { "not-found": RouteNotFound },
+    );
     expect(screen.queryByText("layout")).toBeNull();
     expect(screen.getByRole("alert").textContent).toContain("client-side exception");
     expect(reports).toHaveLength(1);

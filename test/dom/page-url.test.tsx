@@ -27,7 +27,11 @@ function movingNavigation() {
   const { nav } = testNavigation(pagePayload({ path: "/items", search: "page=2" }));
   let state = nav.getState();
   const listeners = new Set<() => void>();
-  const navigation: Navigation = { ...nav, getState: () => state, subscribe: (l) => (listeners.add(l), () => void listeners.delete(l)) };
+  const navigation: Navigation = {
+    ...nav,
+    getState: () => state,
+    subscribe: (l) => (listeners.add(l), () => void listeners.delete(l)),
+  };
   const commit = (next: Pick<NavState, "path" | "search">) => {
     state = { ...state, ...next };
     for (const listener of listeners) listener();

@@ -24,7 +24,11 @@ test("a component of the app's own reads the loader data, the route's params and
     const { id } = useParams<{ id: string }>();
     return <Link href={`/items/${id}/buy?${useSearch()}`}>Buy {name}</Link>;
   }
-  const { navigations, unmount } = await renderInApp(<Item />, { path: "/items/7?colour=red", data: { name: "Kettle" }, app: fixtureApp });
+  const { navigations, unmount } = await renderInApp(<Item />, {
+    path: "/items/7?colour=red",
+    data: { name: "Kettle" },
+    app: fixtureApp,
+  });
   fireEvent.click(screen.getByRole("link", { name: "Buy Kettle" }));
   expect(navigations.map(([to]) => to)).toEqual(["/items/7/buy?colour=red"]);
   unmount();

@@ -29,7 +29,9 @@ describe("Page", () => {
   test("an error in the payload renders the server-side error page with its digest", async () => {
     const p = pagePayload({ path: "/x", route: "/server-error", error: { digest: "0123456789", side: "server" } });
     await renderWith(testNavigation(p).nav, <Page />);
-    expect(screen.getByRole("alert").textContent).toContain("server-side exception has occurred while loading example.test");
+    expect(screen.getByRole("alert").textContent).toContain(
+      "server-side exception has occurred while loading example.test",
+    );
     expect(screen.getByText("0123456789")).toBeTruthy();
   });
 
@@ -60,14 +62,22 @@ describe("nested routes", () => {
   });
 
   test("a boundary in the payload: the layout with its data, the route's fallback in its Outlet", async () => {
-    const p = shopPayload({ levels: [{ id: "shop", data: { loads: 4, who: "ada", cart: 2 } }, { id: "/shop/items/:id" }], boundary: { id: "shop", depth: 1 }, outcome: { kind: "not-found", status: 404 } });
+    const p = shopPayload({
+      levels: [{ id: "shop", data: { loads: 4, who: "ada", cart: 2 } }, { id: "/shop/items/:id" }],
+      boundary: { id: "shop", depth: 1 },
+      outcome: { kind: "not-found", status: 404 },
+    });
     await renderWith(testNavigation(p).nav, <Page />);
     expect(document.querySelector("#shop-child #shop-not-found")).toBeTruthy();
     expect(document.querySelector("#whoami")?.textContent).toBe("ada");
   });
 
   test("an error at the route's own level: its fallback in its place, the app's layout-free page not used", async () => {
-    const p = shopPayload({ levels: [{ id: "shop" }, { id: "/shop/items/:id" }], boundary: { id: "shop", depth: 0 }, error: { digest: "abcdefghij", side: "server" } });
+    const p = shopPayload({
+      levels: [{ id: "shop" }, { id: "/shop/items/:id" }],
+      boundary: { id: "shop", depth: 0 },
+      error: { digest: "abcdefghij", side: "server" },
+    });
     await renderWith(testNavigation(p).nav, <Page />);
     expect(document.querySelector("#shop-nav")).toBeNull();
     expect(document.querySelector("#shop-error")?.textContent).toContain("abcdefghij");

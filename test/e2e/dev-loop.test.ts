@@ -52,10 +52,17 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 async function live(): Promise<void> {
   try {
     await hydrated(page);
-    await page.waitForFunction(() => (globalThis as unknown as Record<symbol, boolean>)[Symbol.for("brisk:hot")] === true);
+    await page.waitForFunction(
+      () => (globalThis as unknown as Record<symbol, boolean>)[Symbol.for("brisk:hot")] === true,
+    );
   } catch (error) {
-    const shown = await page.evaluate(() => `${document.title} | ${document.body?.innerText.slice(0, 300)}`).catch(String);
-    throw new Error(`the page never came live: it shows "${shown}"; the dev server last printed:\n${dev.output().slice(-1500)}`, { cause: error });
+    const shown = await page
+      .evaluate(() => `${document.title} | ${document.body?.innerText.slice(0, 300)}`)
+      .catch(String);
+    throw new Error(
+      `the page never came live: it shows "${shown}"; the dev server last printed:\n${dev.output().slice(-1500)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -76,9 +83,16 @@ const overlay = () =>
  * both react to the fix), so a look cut short by a navigation is taken again.
  */
 async function overlayGone(timeoutMs = 5_000): Promise<void> {
-  const look = () => overlay().catch((error: Error) => (/context was destroyed|navigat/i.test(error.message) ? "(navigating)" : Promise.reject(error)));
+  const look = () =>
+    overlay().catch((error: Error) =>
+      /context was destroyed|navigat/i.test(error.message) ? "(navigating)" : Promise.reject(error),
+    );
   let text = "";
-  await until(async () => (text = await look()) === "", () => `Bun's overlay to go; it shows "${text}"`, timeoutMs);
+  await until(
+    async () => (text = await look()) === "",
+    () => `Bun's overlay to go; it shows "${text}"`,
+    timeoutMs,
+  );
 }
 
 /** Saves an edit and resolves with the milliseconds until `done` holds in the page. */
@@ -136,7 +150,8 @@ describe("bun run dev", () => {
       expect({ host, status: refused.status }).toEqual({ host, status: 403 });
       expect(new TextDecoder().decode(refused.body)).not.toContain("<html");
     }
-    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) expect((await withHost(port, host)).status).toBe(200);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`])
+      expect((await withHost(port, host)).status).toBe(200);
   });
 
   test("serves pages with the dev script and Bun's hot-update client, and no hydration problems", async () => {
@@ -157,13 +172,17 @@ describe("bun run dev", () => {
     for (let i = 1; i <= EDITS; i++) {
       const title = `Search, edit ${i}`;
       times.push(
-        await timed(PAGE, (t) => t.replace(/<h1>Search[^<]*<\/h1>/, `<h1>${title}</h1>`), () =>
-          page.locator("h1", { hasText: title }).waitFor({ timeout: 10_000 }),
+        await timed(
+          PAGE,
+          (t) => t.replace(/<h1>Search[^<]*<\/h1>/, `<h1>${title}</h1>`),
+          () => page.locator("h1", { hasText: title }).waitFor({ timeout: 10_000 }),
         ),
       );
       expect(await page.inputValue(INPUT)).toBe("typed by hand");
     }
-    console.log(`save → component updated in place (${PAGE}), ${EDITS} edits: median ${median(times)} ms (${times.join(", ")} ms)`);
+    console.log(
+      `save → component updated in place (${PAGE}), ${EDITS} edits: median ${median(times)} ms (${times.join(", ")} ms)`,
+    );
     expect(await marked()).toBe(true);
     expect(watch.documents.length).toBe(documents);
     expect(reloadProblems()).toEqual([]);
@@ -180,8 +199,13 @@ describe("bun run dev", () => {
     await page.fill(INPUT, "typed by hand");
     await mark();
     const documents = watch.documents.length;
-    const ms = await timed(STYLES, (t) => `${t}\nh1 {\n  color: rgb(1, 2, 3);\n}\n`, () =>
-      page.waitForFunction(() => getComputedStyle(document.querySelector("h1")!).color === "rgb(1, 2, 3)", null, { timeout: 10_000 }),
+    const ms = await timed(
+      STYLES,
+      (t) => `${t}\nh1 {\n  color: rgb(1, 2, 3);\n}\n`,
+      () =>
+        page.waitForFunction(() => getComputedStyle(document.querySelector("h1")!).color === "rgb(1, 2, 3)", null, {
+          timeout: 10_000,
+        }),
     );
     console.log(`save → stylesheet swapped (${STYLES}): ${ms} ms`);
     expect(await page.inputValue(INPUT)).toBe("typed by hand");
@@ -196,10 +220,14 @@ describe("bun run dev", () => {
   test("a loader edit reloads the page with the new data, without restarting the server or Bun's hot-update advice", async () => {
     const restarts = dev.output().match(/brisk dev server:/g)!.length;
     const lines = consoleLines.length;
-    const ms = await timed(LOADER, (t) => t.replace('search.get("q") ?? ""', '`${search.get("q") ?? ""}, loaded`'), async () => {
-      await page.locator("#q", { hasText: "hello, loaded" }).waitFor({ timeout: 20_000 });
-      await live();
-    });
+    const ms = await timed(
+      LOADER,
+      (t) => t.replace('search.get("q") ?? ""', '`${search.get("q") ?? ""}, loaded`'),
+      async () => {
+        await page.locator("#q", { hasText: "hello, loaded" }).waitFor({ timeout: 20_000 });
+        await live();
+      },
+    );
     console.log(`save → reloaded page with new loader data (${LOADER}): ${ms} ms`);
     expect(dev.output().match(/brisk dev server:/g)!.length).toBe(restarts);
     expect(reloadProblems()).toEqual([]);
@@ -211,10 +239,16 @@ describe("bun run dev", () => {
     await page.fill(INPUT, "typed by hand");
     await mark();
     const documents = watch.documents.length;
-    await edit(PAGE, (t) => t.replace('<button type="submit">Search</button>', '<button type="submit">Search {</button>'));
-    await page.waitForFunction(() => document.querySelector("bun-hmr")?.shadowRoot?.textContent?.includes("Search {"), null, {
-      timeout: 10_000,
-    });
+    await edit(PAGE, (t) =>
+      t.replace('<button type="submit">Search</button>', '<button type="submit">Search {</button>'),
+    );
+    await page.waitForFunction(
+      () => document.querySelector("bun-hmr")?.shadowRoot?.textContent?.includes("Search {"),
+      null,
+      {
+        timeout: 10_000,
+      },
+    );
     expect(await overlay()).toContain(PAGE);
     await dev.waitForOutput(/The code does not build[\s\S]*at src\/app\/search\.tsx:\d+:\d+/);
     // A page loaded now is the error page.
@@ -224,8 +258,10 @@ describe("bun run dev", () => {
     expect(shown).toContain('id="dev-error"');
     expect(shown).toContain(`${PAGE}:`);
 
-    const ms = await timed(PAGE, (t) => t.replace('<button type="submit">Search {</button>', '<button type="submit">Find</button>'), () =>
-      page.locator("button[type=submit]", { hasText: "Find" }).waitFor({ timeout: 10_000 }),
+    const ms = await timed(
+      PAGE,
+      (t) => t.replace('<button type="submit">Search {</button>', '<button type="submit">Find</button>'),
+      () => page.locator("button[type=submit]", { hasText: "Find" }).waitFor({ timeout: 10_000 }),
     );
     console.log(`syntax error fixed → page refreshed in place: ${ms} ms`);
     await overlayGone();
@@ -239,14 +275,22 @@ describe("bun run dev", () => {
   test("a syntax error in a loader shows over the open page, in the terminal and on new pages, and the page recovers", async () => {
     await edit(LOADER, (t) => `${t}\nexport const broken = ;\n`);
     // The browser's stand-in for the loader module cannot be made either.
-    await page.waitForFunction((file) => document.querySelector("bun-hmr")?.shadowRoot?.textContent?.includes(file), LOADER, {
-      timeout: 10_000,
-    });
+    await page.waitForFunction(
+      (file) => document.querySelector("bun-hmr")?.shadowRoot?.textContent?.includes(file),
+      LOADER,
+      {
+        timeout: 10_000,
+      },
+    );
     // The bundler's own error: the message, and the code frame with its line number and the column marked.
     const broken = (await readFile(join(copy, LOADER), "utf8")).split("\n").indexOf("export const broken = ;") + 1;
     const frame = await page.evaluate(() => {
       const shadow = document.querySelector("bun-hmr")!.shadowRoot!;
-      return { text: shadow.textContent, gutter: shadow.querySelector(".gutter")?.textContent, marked: shadow.querySelector(".highlight-wrap .space")?.textContent?.length };
+      return {
+        text: shadow.textContent,
+        gutter: shadow.querySelector(".gutter")?.textContent,
+        marked: shadow.querySelector(".highlight-wrap .space")?.textContent?.length,
+      };
     });
     expect(frame.text).toContain("Unexpected ;");
     expect(frame).toMatchObject({ gutter: String(broken), marked: "export const broken = ;".indexOf(";") });
@@ -262,10 +306,18 @@ describe("bun run dev", () => {
 
   test("an edit to a client-only file reloads the page, without restarting the server", async () => {
     const restarts = dev.output().match(/brisk dev server:/g)!.length;
-    const ms = await timed(ENTRY, (t) => `${t}\n(window as unknown as { devMarker: string }).devMarker = "client edit";\n`, async () => {
-      await page.waitForFunction(() => (window as unknown as { devMarker?: string }).devMarker === "client edit", null, { timeout: 20_000 });
-      await live();
-    });
+    const ms = await timed(
+      ENTRY,
+      (t) => `${t}\n(window as unknown as { devMarker: string }).devMarker = "client edit";\n`,
+      async () => {
+        await page.waitForFunction(
+          () => (window as unknown as { devMarker?: string }).devMarker === "client edit",
+          null,
+          { timeout: 20_000 },
+        );
+        await live();
+      },
+    );
     console.log(`save → reloaded page, client-only file (${ENTRY}): ${ms} ms`);
     expect(dev.output().match(/brisk dev server:/g)!.length).toBe(restarts);
   });
@@ -274,9 +326,13 @@ describe("bun run dev", () => {
     await mark();
     const original = await readFile(join(copy, ENTRY), "utf8");
     await writeFile(join(copy, ENTRY), `${original}\nexport const broken = ;\n`);
-    await page.waitForFunction(() => document.querySelector("bun-hmr")?.shadowRoot?.textContent?.includes("broken = ;"), null, {
-      timeout: 10_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelector("bun-hmr")?.shadowRoot?.textContent?.includes("broken = ;"),
+      null,
+      {
+        timeout: 10_000,
+      },
+    );
     expect(await overlay()).toContain(ENTRY);
     await dev.waitForOutput(/error: Unexpected ;[\s\S]*entry-client\.tsx/);
     // A page loaded now is Bun's own build-error page, which reloads itself once the code builds.
@@ -304,10 +360,16 @@ describe("bun run dev", () => {
     const restarts = dev.output().match(/brisk dev server:/g)!.length;
     await mark();
     // The health check's body, "ok" (with or without its line end, as the file spells it).
-    const ms = await timed(SERVER_ONLY, (t) => t.replace(/"ok(\\n)?"/, '"ok, edited$1"'), async () => {
-      await page.waitForFunction(() => !(window as unknown as { devMark?: boolean }).devMark, null, { timeout: 20_000 });
-      await live();
-    });
+    const ms = await timed(
+      SERVER_ONLY,
+      (t) => t.replace(/"ok(\\n)?"/, '"ok, edited$1"'),
+      async () => {
+        await page.waitForFunction(() => !(window as unknown as { devMark?: boolean }).devMark, null, {
+          timeout: 20_000,
+        });
+        await live();
+      },
+    );
     console.log(`save → reloaded page, server-only file (${SERVER_ONLY}): ${ms} ms`);
     expect(await (await fetch(`${origin}/healthz`)).text()).toBe("ok, edited\n");
     expect(dev.output().match(/brisk dev server:/g)!.length).toBe(restarts);
@@ -326,10 +388,16 @@ describe("bun run dev", () => {
   test("an edit to a module the dev server runs on restarts it, reuses the stylesheets, and reloads the page", async () => {
     const restarts = dev.output().match(/brisk dev server:/g)!.length;
     await mark();
-    const ms = await timed(DEV_SERVER, (t) => `${t}\n// edited\n`, async () => {
-      await page.waitForFunction(() => !(window as unknown as { devMark?: boolean }).devMark, null, { timeout: 20_000 });
-      await live();
-    });
+    const ms = await timed(
+      DEV_SERVER,
+      (t) => `${t}\n// edited\n`,
+      async () => {
+        await page.waitForFunction(() => !(window as unknown as { devMark?: boolean }).devMark, null, {
+          timeout: 20_000,
+        });
+        await live();
+      },
+    );
     console.log(`save → reloaded page, dev server restarted (${DEV_SERVER}): ${ms} ms`);
     expect(dev.output().match(/brisk dev server:/g)!.length).toBe(restarts + 1);
     expect(dev.output()).toMatch(/stylesheets reused in \d+ ms/);

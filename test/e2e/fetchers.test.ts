@@ -25,7 +25,11 @@ describe("with JavaScript", () => {
       const seen: string[] = [];
       (window as unknown as { seen: string[] }).seen = seen;
       const likes = document.querySelector("#likes")!;
-      new MutationObserver(() => seen.push(likes.textContent ?? "")).observe(likes, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => seen.push(likes.textContent ?? "")).observe(likes, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
     await page.click("text=Like");
     await page.waitForFunction((n) => Number(document.querySelector("#likes")?.textContent) === n + 1, likes);
@@ -35,7 +39,9 @@ describe("with JavaScript", () => {
     expect(await number(page, "#fetchers-loads")).toBe(loads + 1);
     expect(data).toEqual(["POST /__data/fetchers"]);
     expect(await number(page, "#likes")).toBe(likes + 1);
-    expect(new Set(await page.evaluate(() => (window as unknown as { seen: string[] }).seen))).toEqual(new Set([String(likes + 1)]));
+    expect(new Set(await page.evaluate(() => (window as unknown as { seen: string[] }).seen))).toEqual(
+      new Set([String(likes + 1)]),
+    );
     expect(page.url()).toBe(`${on.server.origin}/fetchers`);
     expect(watch.documents).toHaveLength(1);
     expect(watch.problems).toEqual([]);
@@ -49,7 +55,10 @@ describe("with JavaScript", () => {
     const before = Number((await page.textContent("#loaded-count"))!.slice("count ".length));
     const loads = await number(page, "#fetchers-loads");
     await page.click("#likes + button");
-    await page.waitForFunction((n) => document.querySelector("#loaded-count")?.textContent === `count ${n + 1}`, before);
+    await page.waitForFunction(
+      (n) => document.querySelector("#loaded-count")?.textContent === `count ${n + 1}`,
+      before,
+    );
     // The page's own loader ran again too, and nothing loaded twice into the page.
     expect(await number(page, "#fetchers-loads")).toBeGreaterThan(loads);
     expect(await number(page, "#likes")).toBe(before + 1);

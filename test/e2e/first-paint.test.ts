@@ -58,7 +58,9 @@ test("the prerendered not-found page: 404, gzip, the path it was asked for, hydr
   expect(response!.status()).toBe(404);
   expect(response!.headers()["content-encoding"]).toBe("gzip");
   await hydrated(page);
-  expect(await page.evaluate(() => (window as unknown as { __BRISK__: { page: { path: string } } }).__BRISK__.page.path)).toBe("/no/such/a&b");
+  expect(
+    await page.evaluate(() => (window as unknown as { __BRISK__: { page: { path: string } } }).__BRISK__.page.path),
+  ).toBe("/no/such/a&b");
   expect(watch.problems).toEqual([]);
   await page.close();
 });
@@ -91,14 +93,16 @@ test("a page rendered per request asks for its modules only once its first conte
   expect(fcp).toBeGreaterThan(0);
   expect(entry).toBeDefined();
   expect(scripts.length).toBeGreaterThan(1);
-  for (const script of scripts) expect({ ...script, afterPaint: script.start >= fcp! }).toEqual({ ...script, afterPaint: true });
+  for (const script of scripts)
+    expect({ ...script, afterPaint: script.start >= fcp! }).toEqual({ ...script, afterPaint: true });
   expect(watch.problems).toEqual([]);
   await page.close();
 });
 
 test("in a tab hidden as it loads (where nothing paints), the modules are asked for at once, not after a paint: the page hydrates", async () => {
   // Headless Chromium shows every tab: the page is told it is hidden, as a background tab is.
-  const hidden = (page: Page) => page.addInitScript(() => Object.defineProperty(document, "visibilityState", { get: () => "hidden" }));
+  const hidden = (page: Page) =>
+    page.addInitScript(() => Object.defineProperty(document, "visibilityState", { get: () => "hidden" }));
   const { page, watch, fcp, entry } = await loadTimed("/types", hidden);
   // Before any paint: a hidden tab's entry does not wait for one.
   expect(entry!.start).toBeLessThan(fcp ?? Infinity);

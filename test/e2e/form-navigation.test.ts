@@ -8,7 +8,7 @@ import { hold, openPage } from "../support/opened-page.ts";
 const on = chromiumOnFixture();
 const open = (path: string, javaScript = true) => openPage(on.browser, on.server.origin, path, { javaScript });
 
-describe("<Form method=\"get\">", () => {
+describe('<Form method="get">', () => {
   test("with JavaScript: a client navigation to the form's URL with its fields as the search, the query shown while it loads", async () => {
     const { page, watch, data } = await open("/search?q=brisk");
     const release = await hold(page, "**/__data/search?q=lamps", "GET");

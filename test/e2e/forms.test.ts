@@ -17,7 +17,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function open(path: string, javaScriptEnabled: boolean): Promise<{ page: Page; watch: PageWatch; statuses: number[] }> {
+async function open(
+  path: string,
+  javaScriptEnabled: boolean,
+): Promise<{ page: Page; watch: PageWatch; statuses: number[] }> {
   const context = await browser.newContext({ javaScriptEnabled });
   const page = await context.newPage();
   const watch = watchPage(page);

@@ -273,4 +273,3 @@ describe("a redirect to an unsafe target (issue 23, R3)", () => {
     await page.close();
   });
 });
-

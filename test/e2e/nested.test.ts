@@ -130,7 +130,10 @@ describe("routes without a page", () => {
     const { page, watch } = await open("/shop/items/11");
     const before = await likesOf(page);
     await page.click("button[type=submit]");
-    await page.waitForFunction((n) => new RegExp(`${n + 1} likes`).test(document.querySelector("#item")?.textContent ?? ""), before);
+    await page.waitForFunction(
+      (n) => new RegExp(`${n + 1} likes`).test(document.querySelector("#item")?.textContent ?? ""),
+      before,
+    );
     expect(watch.documents).toHaveLength(1);
     expect(watch.problems).toEqual([]);
     await page.close();

@@ -51,7 +51,10 @@ test("a code-split page's chunk and stylesheet load ahead with its data: the cli
 test("inside a layout it asks for the levels the click would load: the layout is kept", async () => {
   const { page, data } = await open("/plan/items/1");
   const loads = await page.textContent("#plan-loads");
-  await Promise.all([page.waitForResponse(dataResponse("/plan/items/3?_keep=1")), page.hover('a[href="/plan/items/3"]')]);
+  await Promise.all([
+    page.waitForResponse(dataResponse("/plan/items/3?_keep=1")),
+    page.hover('a[href="/plan/items/3"]'),
+  ]);
   await page.click('a[href="/plan/items/3"]');
   await page.locator("#plan-item", { hasText: "Item 3" }).waitFor();
   expect(await page.textContent("#plan-loads")).toBe(loads);

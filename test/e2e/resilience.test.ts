@@ -8,13 +8,23 @@
 // each test's name says the version it ran on.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { hydrated, launchBrowser, listenApp, startFakeIngest, watchPage, type FakeIngest, type ListeningApp } from "brisk/test";
+import {
+  hydrated,
+  launchBrowser,
+  listenApp,
+  startFakeIngest,
+  watchPage,
+  type FakeIngest,
+  type ListeningApp,
+} from "brisk/test";
 import { assetRequests as asset, clientAssets, FIXTURE } from "../support/app.ts";
 import { pageSentrySent } from "../support/page-sentry.ts";
 import { startSilentServer } from "../support/silent-server.ts";
 import { within } from "../support/until.ts";
 
-const chromiums = [process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", process.env.OLD_CHROMIUM_PATH].filter((path) => !!path) as string[];
+const chromiums = [process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", process.env.OLD_CHROMIUM_PATH].filter(
+  (path) => !!path,
+) as string[];
 const versionOf = (path: string) => Bun.spawnSync([path, "--version"]).stdout.toString().trim() || path;
 
 let server: ListeningApp;
@@ -120,7 +130,9 @@ describe.each(chromiums.map((path) => [versionOf(path), path]))("%s", (_version,
       const { page, watch } = await openHome(context);
       const silent = startSilentServer();
       const pattern = `**/assets/${stylesheet}`;
-      await context.route(pattern, (route) => (how === "abort" ? route.abort() : route.continue({ url: `${silent.origin}/assets/${stylesheet}` })));
+      await context.route(pattern, (route) =>
+        how === "abort" ? route.abort() : route.continue({ url: `${silent.origin}/assets/${stylesheet}` }),
+      );
       try {
         const started = Date.now();
         await page.click('a[href="/lazy"]');
@@ -160,7 +172,9 @@ describe.each(chromiums.map((path) => [versionOf(path), path]))("%s", (_version,
 
     test("an HTML answer where page data was expected: one full load", async () => {
       const { page, watch } = await openHome();
-      await page.route("**/__data/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><p>proxy page</p>" }));
+      await page.route("**/__data/**", (route) =>
+        route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><p>proxy page</p>" }),
+      );
       await page.click('a[href="/stream"]');
       await page.waitForSelector("#streamed-section");
       expect(watch.documents).toEqual([`${server.origin}/`, `${server.origin}/stream`]);
@@ -216,7 +230,8 @@ describe.each(chromiums.map((path) => [versionOf(path), path]))("%s", (_version,
       const thirdParty = Bun.serve({
         hostname: "127.0.0.1",
         port: 0,
-        fetch: () => new Response("throw new Error('third-party failure')", { headers: { "content-type": "text/javascript" } }),
+        fetch: () =>
+          new Response("throw new Error('third-party failure')", { headers: { "content-type": "text/javascript" } }),
       });
       // The page's CSP rightly blocks foreign scripts; this test stands in for one the site chose to allow.
       const context = await browser.newContext({ bypassCSP: true });

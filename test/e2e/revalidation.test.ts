@@ -86,7 +86,12 @@ describe("which levels a move loads", () => {
     await page.locator("#plan-item", { hasText: "Item 2" }).waitFor();
     // Loaded by this last visit alone: the post to it ran its action, not its loaders.
     expect(await itemLoads()).toBe(before + 1);
-    expect(data).toEqual(["/__data/plan/items/1?_keep=1", "POST /__data/plan/items/2?_keep=all", "/__data/plan/items/1", "/__data/plan/items/2?_keep=1"]);
+    expect(data).toEqual([
+      "/__data/plan/items/1?_keep=1",
+      "POST /__data/plan/items/2?_keep=all",
+      "/__data/plan/items/1",
+      "/__data/plan/items/2?_keep=1",
+    ]);
     await page.context().close();
   });
 

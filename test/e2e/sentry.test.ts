@@ -58,9 +58,11 @@ async function allSent(page: Page): Promise<void> {
 
 /** Waits for `count` events, then for everything else either side holds, so a duplicate would be there too. */
 async function settledEvents(page: Page, read: () => Event[], count: number, timeoutMs = 10_000): Promise<Event[]> {
-  await ingest.waitFor(() => read().length >= count, timeoutMs).catch((error: Error) => {
-    throw new Error(`expected ${count} events, have ${JSON.stringify(ingest.events())}`, { cause: error });
-  });
+  await ingest
+    .waitFor(() => read().length >= count, timeoutMs)
+    .catch((error: Error) => {
+      throw new Error(`expected ${count} events, have ${JSON.stringify(ingest.events())}`, { cause: error });
+    });
   await allSent(page);
   return read();
 }
@@ -113,14 +115,17 @@ const offlineQueue = (want: QueueState) =>
     };
   });
 
-const paths = (requests: Request[], origin: string) => requests.map((r) => `${r.method()} ${r.url().replace(origin, "")}`);
+const paths = (requests: Request[], origin: string) =>
+  requests.map((r) => `${r.method()} ${r.url().replace(origin, "")}`);
 
 describe("browser events", () => {
   test("/client-error: the client-side error page, and one event at the ingest that came through /monitoring", async () => {
     const { page, requests } = await visit(withDsn, "/client-error");
     await page.click("text=Throw an error");
     await page.waitForSelector("main.global-error");
-    expect(await page.textContent("main.global-error")).toContain("client-side exception has occurred while loading 127.0.0.1");
+    expect(await page.textContent("main.global-error")).toContain(
+      "client-side exception has occurred while loading 127.0.0.1",
+    );
 
     // The digest made in the browser: on the page, and the event's digest tag.
     const digest = await page.textContent("main.global-error .digest code");
@@ -216,7 +221,9 @@ describe("browser events", () => {
     );
     await page.click('a[href="/search?q=brisk"]');
     await page.waitForSelector("main.global-error");
-    expect(await page.textContent("main.global-error")).toContain("client-side exception has occurred while loading 127.0.0.1");
+    expect(await page.textContent("main.global-error")).toContain(
+      "client-side exception has occurred while loading 127.0.0.1",
+    );
     // The app's stylesheet outlives the unmounted tree: the error page keeps the site's look (its 2rem margin).
     expect(await page.$eval("main.global-error", (main) => getComputedStyle(main).marginTop)).toBe("32px");
 
@@ -251,31 +258,50 @@ describe("what a browser event carries", () => {
     const original = originalPositionFor(map, { line: top.lineno!, column: top.colno! - 1 });
     expect(original.source).toBe("test/fixtures/app/pages.tsx");
     // The line that throws: `throw new Error("Fixture failure in the browser")`.
-    const source = (await Bun.file(join(import.meta.dir, "../..", original.source!)).text()).split("\n")[original.line! - 1];
+    const source = (await Bun.file(join(import.meta.dir, "../..", original.source!)).text()).split("\n")[
+      original.line! - 1
+    ];
     expect(source).toContain('throw new Error("Fixture failure in the browser");');
     // Sentry names a frame's function after its scope's name, mapped: the innermost frame is the component's.
     const minified = (await Bun.file(join(dir, script)).text()).split("\n")[top.lineno! - 1]!.slice(0, top.colno! - 1);
     const scope = [...minified.matchAll(/function ([A-Za-z_$][\w$]*)\(/g)].at(-1)!;
-    expect(originalPositionFor(map, { line: top.lineno!, column: scope.index! + "function ".length }).name).toBe("ClientError");
+    expect(originalPositionFor(map, { line: top.lineno!, column: scope.index! + "function ".length }).name).toBe(
+      "ClientError",
+    );
     // Once mapped, React's frames are a dependency's (the map's ignore list), the component's the app's own.
     const frames = event!.exception!.values!.at(-1)!.stacktrace!.frames!.filter((f) => f.filename === top.filename);
     const mapped = frames.map((f) => originalPositionFor(map, { line: f.lineno!, column: f.colno! - 1 }).source!);
     expect(mapped.filter((s) => s.startsWith("node_modules/react-dom/")).length).toBeGreaterThan(0);
-    for (const source of mapped) expect({ source, ignored: isIgnored(map, source) }).toEqual({ source, ignored: source.startsWith("node_modules/") });
-    expect(event!.debug_meta?.images).toContainEqual({ type: "sourcemap", code_file: top.filename!, debug_id: sentryDebugId(json.debugId) });
+    for (const source of mapped)
+      expect({ source, ignored: isIgnored(map, source) }).toEqual({
+        source,
+        ignored: source.startsWith("node_modules/"),
+      });
+    expect(event!.debug_meta?.images).toContainEqual({
+      type: "sourcemap",
+      code_file: top.filename!,
+      debug_id: sentryDebugId(json.debugId),
+    });
     await page.close();
   });
 
   test("its page URL has query secrets masked, code, email, sig, state, otp and nonce among them, and its Referer no query at all", async () => {
     const page = await browser.newPage();
     const referer = `${withDsn.origin}/reset?token=reset-secret`;
-    await page.goto(`${withDsn.origin}/client-error?token=t-secret&code=c-secret&email=a%40b.example&sig=s-secret&state=st-secret&otp=otp-secret&nonce=n-secret&q=shown`, { referer });
+    await page.goto(
+      `${withDsn.origin}/client-error?token=t-secret&code=c-secret&email=a%40b.example&sig=s-secret&state=st-secret&otp=otp-secret&nonce=n-secret&q=shown`,
+      { referer },
+    );
     await hydrated(page);
     await page.click("text=Throw an error");
     const [event] = await settledEvents(page, browserEvents, 1);
-    expect(event?.request?.url).toBe(`${withDsn.origin}/client-error?token=[Filtered]&code=[Filtered]&email=[Filtered]&sig=[Filtered]&state=[Filtered]&otp=[Filtered]&nonce=[Filtered]&q=shown`);
+    expect(event?.request?.url).toBe(
+      `${withDsn.origin}/client-error?token=[Filtered]&code=[Filtered]&email=[Filtered]&sig=[Filtered]&state=[Filtered]&otp=[Filtered]&nonce=[Filtered]&q=shown`,
+    );
     expect(event?.request?.headers?.Referer).toBe(`${withDsn.origin}/reset`);
-    expect(JSON.stringify(event)).not.toMatch(/reset-secret|t-secret|c-secret|s-secret|a%40b|st-secret|otp-secret|n-secret/);
+    expect(JSON.stringify(event)).not.toMatch(
+      /reset-secret|t-secret|c-secret|s-secret|a%40b|st-secret|otp-secret|n-secret/,
+    );
     await page.close();
   });
 
@@ -308,10 +334,21 @@ describe("what a browser event carries", () => {
     await page.click("text=Throw an error");
     const [event] = await settledEvents(page, browserEvents, 1);
     const crumbs = event!.breadcrumbs ?? [];
-    expect(crumbs).toContainEqual(expect.objectContaining({ category: "navigation", data: { from: "/", to: "/client-error" } }));
-    expect(crumbs).toContainEqual(expect.objectContaining({ category: "console", level: "warning", message: "about to press the button" }));
-    expect(crumbs).toContainEqual(expect.objectContaining({ category: "ui.click", message: "body > main > ul.links > li > a" }));
-    expect(crumbs).toContainEqual(expect.objectContaining({ category: "fetch", data: { method: "GET", url: "/__data/client-error", status_code: 200 } }));
+    expect(crumbs).toContainEqual(
+      expect.objectContaining({ category: "navigation", data: { from: "/", to: "/client-error" } }),
+    );
+    expect(crumbs).toContainEqual(
+      expect.objectContaining({ category: "console", level: "warning", message: "about to press the button" }),
+    );
+    expect(crumbs).toContainEqual(
+      expect.objectContaining({ category: "ui.click", message: "body > main > ul.links > li > a" }),
+    );
+    expect(crumbs).toContainEqual(
+      expect.objectContaining({
+        category: "fetch",
+        data: { method: "GET", url: "/__data/client-error", status_code: 200 },
+      }),
+    );
     // The button's own click too, although React's listener (older than Sentry's) renders, and fails, within it.
     const steps = crumbs.map((c) => `${c.category} ${c.message ?? ""}`.trim());
     expect(steps.filter((s) => s.startsWith("ui.click") || s.startsWith("navigation"))).toEqual([
@@ -342,7 +379,9 @@ describe("what a browser event carries", () => {
     const events = await settledEvents(page, browserEvents, 1);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ level: "warning", contexts: { unsent: { page: `${withDsn.origin}/lazy` } } });
-    expect(events[0]?.exception?.values?.at(-1)?.value).toStartWith("Route failed to load after a retry and a full page load: ");
+    expect(events[0]?.exception?.values?.at(-1)?.value).toStartWith(
+      "Route failed to load after a retry and a full page load: ",
+    );
     await context.close();
   });
 
@@ -382,7 +421,8 @@ describe("loading", () => {
   /** What every page fetches once it is hydrating: the navigation code and the codec it may need. */
   const afterHydration = () => [NAVIGATION_MODULE, CODEC_MODULE].map((m) => `GET /assets/${assets.manifest.chunks[m]}`);
   /** The critical path, then what comes after hydration. */
-  const firstVisit = () => [...[assets.manifest.entry, ...assets.manifest.preload].map((f) => `GET /assets/${f}`), ...afterHydration()].sort();
+  const firstVisit = () =>
+    [...[assets.manifest.entry, ...assets.manifest.preload].map((f) => `GET /assets/${f}`), ...afterHydration()].sort();
   const scripts = (v: Visit, origin: string) =>
     paths(
       v.requests.filter((r) => r.resourceType() === "script"),
@@ -395,7 +435,9 @@ describe("loading", () => {
     expect(assets.manifest.preload).toEqual([]);
     const home = await visit(withoutDsn, "/");
     await home.page.waitForLoadState("networkidle");
-    expect(scripts(home, withoutDsn.origin).filter((s) => !afterHydration().includes(s))).toEqual([`GET /assets/${assets.manifest.entry}`]);
+    expect(scripts(home, withoutDsn.origin).filter((s) => !afterHydration().includes(s))).toEqual([
+      `GET /assets/${assets.manifest.entry}`,
+    ]);
     await home.page.close();
   });
 

@@ -53,9 +53,15 @@ interface ReadBack {
 
 function readBack(): Promise<ReadBack> {
   return page.evaluate(() => {
-    const w = window as unknown as { __BRISK__: { page: { levels: Array<{ data: { q: string } }> } }; __BARE__?: string };
+    const w = window as unknown as {
+      __BRISK__: { page: { levels: Array<{ data: { q: string } }> } };
+      __BARE__?: string;
+    };
     const units = (s: string) => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i));
-    const out: ReadBack = { q: units(w.__BRISK__.page.levels[0]!.data.q), injected: document.querySelector("x-fuzz") !== null };
+    const out: ReadBack = {
+      q: units(w.__BRISK__.page.levels[0]!.data.q),
+      injected: document.querySelector("x-fuzz") !== null,
+    };
     if (w.__BARE__ !== undefined) out.bare = units(w.__BARE__);
     return out;
   });

@@ -30,15 +30,20 @@ afterAll(async () => {
 beforeEach(() => ingest.reset());
 
 const transactions = () => ingest.items("transaction") as Event[];
-const fromBrowser = (op: string) => transactions().filter((t) => t.sdk?.name === "sentry.javascript.react" || t.sdk?.name === "sentry.javascript.browser").filter((t) => t.contexts?.trace?.op === op);
+const fromBrowser = (op: string) =>
+  transactions()
+    .filter((t) => t.sdk?.name === "sentry.javascript.react" || t.sdk?.name === "sentry.javascript.browser")
+    .filter((t) => t.contexts?.trace?.op === op);
 const fromServer = () => transactions().filter((t) => t.sdk?.name === "sentry.javascript.bun");
 
 /** The browser's transactions of `op`, once one has arrived. */
 async function fromBrowserOnce(op: string, timeoutMs = 20_000): Promise<Event[]> {
-  await ingest.waitFor(() => fromBrowser(op).length > 0, timeoutMs).catch((error: Error) => {
-    const seen = transactions().map((t) => [t.sdk?.name, t.contexts?.trace?.op, t.transaction]);
-    throw new Error(`no ${op} within ${timeoutMs} ms; transactions: ${JSON.stringify(seen)}`, { cause: error });
-  });
+  await ingest
+    .waitFor(() => fromBrowser(op).length > 0, timeoutMs)
+    .catch((error: Error) => {
+      const seen = transactions().map((t) => [t.sdk?.name, t.contexts?.trace?.op, t.transaction]);
+      throw new Error(`no ${op} within ${timeoutMs} ms; transactions: ${JSON.stringify(seen)}`, { cause: error });
+    });
   return fromBrowser(op);
 }
 
@@ -69,7 +74,9 @@ test("a navigation is named after its route, and its page-data request is a serv
   await hydrated(page);
   // Tracing has started once the pageload has been sent or is under way; the network then goes quiet.
   await page.waitForLoadState("networkidle");
-  await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => e.name.includes("/assets/browser-tracing-")));
+  await page.waitForFunction(() =>
+    performance.getEntriesByType("resource").some((e) => e.name.includes("/assets/browser-tracing-")),
+  );
   await page.click('a[href="/search?q=brisk"]');
   await page.waitForURL(`${server.origin}/search?q=brisk`);
   const [navigation] = await fromBrowserOnce("navigation");
@@ -77,7 +84,9 @@ test("a navigation is named after its route, and its page-data request is a serv
   await monitoring.flush(2_000);
   expect(navigation).toMatchObject({ transaction: "/search", transaction_info: { source: "route" } });
   // The route's one name; the attribute says it answered page data.
-  const data = fromServer().find((t) => t.transaction === "GET /search" && t.contexts?.trace?.data?.["brisk.request.kind"] === "page-data");
+  const data = fromServer().find(
+    (t) => t.transaction === "GET /search" && t.contexts?.trace?.data?.["brisk.request.kind"] === "page-data",
+  );
   expect(data?.transaction_info?.source).toBe("route");
   expect(fromServer().filter((t) => t.transaction?.includes("/__data"))).toEqual([]);
   expect(data?.contexts?.trace?.trace_id).toBe(navigation!.contexts!.trace!.trace_id!);

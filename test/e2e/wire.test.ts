@@ -56,7 +56,10 @@ describe("a streamed value settled before the shell rendered, its script ahead o
     const response = await page.goto(`${on.server.origin}/settled-error`);
     await hydrated(page);
     await page.waitForSelector(".digest code");
-    const line = await logFor(on.server.logs, new Response(null, { headers: { "x-request-id": response!.headers()["x-request-id"]! } }));
+    const line = await logFor(
+      on.server.logs,
+      new Response(null, { headers: { "x-request-id": response!.headers()["x-request-id"]! } }),
+    );
     expect(line).toMatchObject({ status: 200, phase: "deferred" });
     expect(line.digest).toMatch(/^[0-9a-z]{10}$/);
     expect(await page.textContent(".digest code")).toBe(line.digest as string);

@@ -23,21 +23,31 @@ beforeAll(async () => {
 
 async function resolve(loader: Loader) {
   const request = new Request("http://localhost/r");
-  return resolvePage({ request, url: new URL(request.url), isData: false, context: createRequestContext(request) }, deps(loader));
+  return resolvePage(
+    { request, url: new URL(request.url), isData: false, context: createRequestContext(request) },
+    deps(loader),
+  );
 }
 
 describe("redirect", () => {
   test("is 307, or 308 when permanent, with the location", async () => {
-    expect((await resolve(() => redirect("/a"))).payload.outcome).toEqual({ kind: "redirect", location: "/a", status: 307 });
+    expect((await resolve(() => redirect("/a"))).payload.outcome).toEqual({
+      kind: "redirect",
+      location: "/a",
+      status: 307,
+    });
     expect((await resolve(() => redirect("/a", { permanent: true }))).status).toBe(308);
   });
 
-  test.each(["javascript:alert(1)", "data:text/html,x", "//evil.example"])("to %p is a 500 with a digest, not a redirect", async (target) => {
-    const page = await resolve(() => redirect(target));
-    expect(page.payload.outcome).toBeUndefined();
-    expect(page.status).toBe(500);
-    expect(page.payload.error?.digest).toMatch(/^[0-9a-z]{10}$/);
-  });
+  test.each(["javascript:alert(1)", "data:text/html,x", "//evil.example"])(
+    "to %p is a 500 with a digest, not a redirect",
+    async (target) => {
+      const page = await resolve(() => redirect(target));
+      expect(page.payload.outcome).toBeUndefined();
+      expect(page.status).toBe(500);
+      expect(page.payload.error?.digest).toMatch(/^[0-9a-z]{10}$/);
+    },
+  );
 
   test("outcomes carry their status", () => {
     expect(new Outcome("not-found").status).toBe(404);
@@ -51,13 +61,22 @@ describe("loader context", () => {
     let given: Parameters<Loader>[0] | undefined;
     const loader: Loader = (ctx) => void (given = ctx);
     const matcher = routeTree([{ path: "/users/:id", component: () => null, loader }]).match;
-    const request = new Request("http://localhost/users/a%20b?x=1", { headers: { cookie: "sid=abc%3D; theme=dark", "x-test": "1" } });
-    await resolvePage({ request, url: new URL(request.url), isData: false, context: createRequestContext(request) }, { ...deps(() => null), match: matcher });
+    const request = new Request("http://localhost/users/a%20b?x=1", {
+      headers: { cookie: "sid=abc%3D; theme=dark", "x-test": "1" },
+    });
+    await resolvePage(
+      { request, url: new URL(request.url), isData: false, context: createRequestContext(request) },
+      { ...deps(() => null), match: matcher },
+    );
     const ctx = given!;
     expect(ctx.params).toEqual({ id: "a b" });
     expect(ctx.search.get("x")).toBe("1");
     expect(ctx.headers.get("x-test")).toBe("1");
-    expect([ctx.cookies.get("sid"), ctx.cookies.get("theme"), ctx.cookies.get("none")]).toEqual(["abc=", "dark", undefined]);
+    expect([ctx.cookies.get("sid"), ctx.cookies.get("theme"), ctx.cookies.get("none")]).toEqual([
+      "abc=",
+      "dark",
+      undefined,
+    ]);
     expect(ctx.signal).toBe(request.signal);
   });
 });

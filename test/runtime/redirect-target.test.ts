@@ -75,9 +75,14 @@ describe("redirect()", () => {
     expect(attempt(target, { external: true })).toEqual({ refused: expect.stringMatching(/^redirect\(\) refused /) });
   });
 
-  test.each(["https:evil.example", "https://", "http://exa mple.com/"])("with external, refuses %p: not a whole http(s) URL", (target) => {
-    expect(attempt(target, { external: true })).toEqual({ refused: expect.stringContaining("not a whole http(s) URL") });
-  });
+  test.each(["https:evil.example", "https://", "http://exa mple.com/"])(
+    "with external, refuses %p: not a whole http(s) URL",
+    (target) => {
+      expect(attempt(target, { external: true })).toEqual({
+        refused: expect.stringContaining("not a whole http(s) URL"),
+      });
+    },
+  );
 
   test.each([
     ["/", "/"],
@@ -95,15 +100,53 @@ describe("redirect()", () => {
   });
 
   test("sends another site's URL with external, as the URL parser writes it, and a path as well", () => {
-    expect(attempt("https://evil.example", { external: true })).toEqual({ location: "https://evil.example/", status: 307 });
-    expect(attempt("HTTPS://bücher.example/ä?q=1", { external: true, status: 303 })).toEqual({ location: "https://xn--bcher-kva.example/%C3%A4?q=1", status: 303 });
+    expect(attempt("https://evil.example", { external: true })).toEqual({
+      location: "https://evil.example/",
+      status: 307,
+    });
+    expect(attempt("HTTPS://bücher.example/ä?q=1", { external: true, status: 303 })).toEqual({
+      location: "https://xn--bcher-kva.example/%C3%A4?q=1",
+      status: 303,
+    });
     expect(attempt("/home", { external: true, permanent: true })).toEqual({ location: "/home", status: 308 });
   });
 
   test("a target it sends, without external, is on the site as the URL standard's parser reads it, and fits in a header", () => {
     const piece = fc.oneof(
-      fc.constantFrom("/", "\\", "//", "\t", "\n", "\r", " ", "\u0000", "\u0001", "\u001f", "\u007f", "\u0085", "\u3000", "\ufeff"),
-      fc.constantFrom("http:", "https:", "javascript:", "data:", "evil.example", "@", ":", "?", "#", ".", "..", "%2f", "%5c", "%09", "é", "日"),
+      fc.constantFrom(
+        "/",
+        "\\",
+        "//",
+        "\t",
+        "\n",
+        "\r",
+        " ",
+        "\u0000",
+        "\u0001",
+        "\u001f",
+        "\u007f",
+        "\u0085",
+        "\u3000",
+        "\ufeff",
+      ),
+      fc.constantFrom(
+        "http:",
+        "https:",
+        "javascript:",
+        "data:",
+        "evil.example",
+        "@",
+        ":",
+        "?",
+        "#",
+        ".",
+        "..",
+        "%2f",
+        "%5c",
+        "%09",
+        "é",
+        "日",
+      ),
       hostileString({ loneSurrogates: true, maxPieces: 2 }),
     );
     const seen = tally("redirect() fuzz: targets");
@@ -114,7 +157,9 @@ describe("redirect()", () => {
         seen.add("refused" in result ? "refused" : "sent");
         if ("refused" in result) return;
         expect(new URL(result.location, SITE).origin).toBe(SITE.origin);
-        expect(new Response(null, { headers: { location: result.location } }).headers.get("location")).toBe(result.location);
+        expect(new Response(null, { headers: { location: result.location } }).headers.get("location")).toBe(
+          result.location,
+        );
       }),
       fuzzParams(2.5),
     );
@@ -124,7 +169,15 @@ describe("redirect()", () => {
 });
 
 describe("returnTo", () => {
-  test.each(["/", "/examples/account/notes", "/x?y=1#z", "/a/b/../c", "/search?q=%E2%82%AC+100%25", "/caf%C3%A9", "/a//b"])("keeps the path %p", (next) => {
+  test.each([
+    "/",
+    "/examples/account/notes",
+    "/x?y=1#z",
+    "/a/b/../c",
+    "/search?q=%E2%82%AC+100%25",
+    "/caf%C3%A9",
+    "/a//b",
+  ])("keeps the path %p", (next) => {
     expect<string>(returnTo(next, "/home")).toBe(next);
   });
 
@@ -157,18 +210,60 @@ describe("returnTo", () => {
     expect<string>(returnTo(next, "/home")).toBe("/home");
   });
 
-  test.each([[null], [undefined], [["/x"]], [42], [{ toString: () => "/x" }], [new File(["/x"], "/x")]])("gives the fallback for the form value %p", (next) => {
-    expect<string>(returnTo(next, "/home")).toBe("/home");
-  });
+  test.each([[null], [undefined], [["/x"]], [42], [{ toString: () => "/x" }], [new File(["/x"], "/x")]])(
+    "gives the fallback for the form value %p",
+    (next) => {
+      expect<string>(returnTo(next, "/home")).toBe("/home");
+    },
+  );
 
-  test.each(["https://site.example/home", "//site.example/home", "home", ""])("refuses the fallback %p, whatever next is", (fallback) => {
-    expect(() => returnTo("/fine", fallback)).toThrow(`returnTo(): the fallback ${JSON.stringify(fallback)} is not a path on this site`);
-  });
+  test.each(["https://site.example/home", "//site.example/home", "home", ""])(
+    "refuses the fallback %p, whatever next is",
+    (fallback) => {
+      expect(() => returnTo("/fine", fallback)).toThrow(
+        `returnTo(): the fallback ${JSON.stringify(fallback)} is not a path on this site`,
+      );
+    },
+  );
 
   test("what it gives, resolved against the site and after one more decoding, keeps the site's origin, and redirect() sends it", () => {
     const piece = fc.oneof(
-      fc.constantFrom("/", "\\", "//", "\t", "\n", " ", "\u0000", "\u0001", "\u007f", "\u3000", "https:", "javascript:", "evil.example", "@", ":", "?", "#", ".."),
-      fc.constantFrom("%2f", "%2F", "%5c", "%5C", "%09", "%0a", "%00", "%20", "%25", "%252f", "%", "%E2%82%AC", "%C0%AF", "%ED%A0%80"),
+      fc.constantFrom(
+        "/",
+        "\\",
+        "//",
+        "\t",
+        "\n",
+        " ",
+        "\u0000",
+        "\u0001",
+        "\u007f",
+        "\u3000",
+        "https:",
+        "javascript:",
+        "evil.example",
+        "@",
+        ":",
+        "?",
+        "#",
+        "..",
+      ),
+      fc.constantFrom(
+        "%2f",
+        "%2F",
+        "%5c",
+        "%5C",
+        "%09",
+        "%0a",
+        "%00",
+        "%20",
+        "%25",
+        "%252f",
+        "%",
+        "%E2%82%AC",
+        "%C0%AF",
+        "%ED%A0%80",
+      ),
       hostileString({ loneSurrogates: true, maxPieces: 2 }),
     );
     const next = fc.oneof(
@@ -199,16 +294,21 @@ describe("a refused target through the app", () => {
     t = await serveWith(FIXTURE, { capture: (e) => void captured.push(e) });
   });
 
-  test.each(["https://evil.example", "//evil.example", "\u007f//evil.example"])("%p is a 500 with a digest, no Location, reported once with the message", async (to) => {
-    const before = captured.length;
-    const res = await t.request(`/redirect-to?to=${encodeURIComponent(to)}`, { headers: { accept: "text/html" } });
-    expect(res.status).toBe(500);
-    expect(res.headers.get("location")).toBeNull();
-    const html = await res.text();
-    const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)?.[1];
-    expect(digest).toBeDefined();
-    expect(html).not.toContain("redirect() refused");
-    expect(await logFor(t.logs, res)).toMatchObject({ level: "error", status: 500, digest });
-    expect(captured.slice(before)).toEqual([expect.objectContaining({ message: expect.stringContaining(`redirect() refused ${JSON.stringify(to)}`) })]);
-  });
+  test.each(["https://evil.example", "//evil.example", "\u007f//evil.example"])(
+    "%p is a 500 with a digest, no Location, reported once with the message",
+    async (to) => {
+      const before = captured.length;
+      const res = await t.request(`/redirect-to?to=${encodeURIComponent(to)}`, { headers: { accept: "text/html" } });
+      expect(res.status).toBe(500);
+      expect(res.headers.get("location")).toBeNull();
+      const html = await res.text();
+      const digest = /Digest: <code>([0-9a-z]{10})<\/code>/.exec(html)?.[1];
+      expect(digest).toBeDefined();
+      expect(html).not.toContain("redirect() refused");
+      expect(await logFor(t.logs, res)).toMatchObject({ level: "error", status: 500, digest });
+      expect(captured.slice(before)).toEqual([
+        expect.objectContaining({ message: expect.stringContaining(`redirect() refused ${JSON.stringify(to)}`) }),
+      ]);
+    },
+  );
 });

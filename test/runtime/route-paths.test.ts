@@ -15,7 +15,16 @@ test("params are put in percent-encoded, a splat's slashes kept, an optional one
 
 test("a query from fields or params, encoded; none when empty", () => {
   expect(href("/sign-in", {}, { next: "/notes?page=2" })).toBe("/sign-in?next=%2Fnotes%3Fpage%3D2");
-  expect(href("/items/:id", { id: "1" }, new URLSearchParams([["tag", "a"], ["tag", "b"]]))).toBe("/items/1?tag=a&tag=b");
+  expect(
+    href(
+      "/items/:id",
+      { id: "1" },
+      new URLSearchParams([
+        ["tag", "a"],
+        ["tag", "b"],
+      ]),
+    ),
+  ).toBe("/items/1?tag=a&tag=b");
   expect(href("/items/:id", { id: "1" }, {})).toBe("/items/1");
 });
 

@@ -65,7 +65,11 @@ describe("ranking", () => {
 describe("an unmatched path inside layouts", () => {
   test("matches the deepest layout whose pattern matches its beginning, marked missing", () => {
     const tree = routeTree([
-      { path: "/", component: page, children: [{ path: "a", component: page, children: [{ path: "b", component: page }] }] },
+      {
+        path: "/",
+        component: page,
+        children: [{ path: "a", component: page, children: [{ path: "b", component: page }] }],
+      },
     ]);
     expect(tree.match("/a/zzz")).toMatchObject({ missing: true, pattern: "/a/*" });
     expect(tree.match("/a/zzz")?.levels.map((l) => l.node.id)).toEqual(["/", "/a"]);
@@ -126,7 +130,10 @@ describe("an unmatched path inside layouts", () => {
         ],
       },
     ];
-    const app = createApp(testConfig(), defineApp({ ...fixture, routes }), { assets: await clientAssets(), log: () => {} });
+    const app = createApp(testConfig(), defineApp({ ...fixture, routes }), {
+      assets: await clientAssets(),
+      log: () => {},
+    });
     const get = (path: string) => app.handle(new Request(`http://localhost${path}`));
     const missing = await get("/nowhere");
     expect(missing.status).toBe(404);

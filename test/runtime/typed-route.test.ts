@@ -10,7 +10,9 @@ const loader = () => null;
 describe("route()", () => {
   test("is the definition written out, with its path", () => {
     const fallbacks = { "not-found": Page };
-    expect<RouteDefinition>(route("/u/:name", { component: Page, loader, id: "user", fallbacks, styles: ["u.css"] })).toEqual({
+    expect<RouteDefinition>(
+      route("/u/:name", { component: Page, loader, id: "user", fallbacks, styles: ["u.css"] }),
+    ).toEqual({
       path: "/u/:name",
       component: Page,
       loader,
@@ -24,7 +26,11 @@ describe("route()", () => {
   test("children through `child`: relative, absolute under the parent, and the index child", () => {
     const shop = route("/shop/:shop", {
       component: Page,
-      children: (child) => [child.index({ component: Page, loader }), child("items/:id", { component: Page }), child("/shop/:shop/sale", { component: Page })],
+      children: (child) => [
+        child.index({ component: Page, loader }),
+        child("items/:id", { component: Page }),
+        child("/shop/:shop/sale", { component: Page }),
+      ],
     });
     expect(shop.children).toEqual([
       { index: true, component: Page, loader },
@@ -42,7 +48,12 @@ describe("route()", () => {
 
   test("a child's children get the full pattern's params", () => {
     const tree = routeTree([
-      route("/shop/:shop", { component: Page, children: (child) => [child("c/:category", { component: Page, children: (grandchild) => [grandchild(":id", { component: Page })] })] }),
+      route("/shop/:shop", {
+        component: Page,
+        children: (child) => [
+          child("c/:category", { component: Page, children: (grandchild) => [grandchild(":id", { component: Page })] }),
+        ],
+      }),
     ]);
     expect(tree.match("/shop/s/c/pots/9")?.levels.at(-1)?.params).toEqual({ shop: "s", category: "pots", id: "9" });
   });

@@ -17,7 +17,11 @@ beforeAll(async () => {
   t = await serveApp(FIXTURE);
 });
 
-const json = (body: unknown) => ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown) => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 describe("pages of the app it is given", () => {
   test("a route with typed params gets them decoded, in its loader and in useParams", async () => {
@@ -45,7 +49,11 @@ describe("pages of the app it is given", () => {
 
   test("another app, with no API and its own pages, needs nothing but its definition", async () => {
     const fixture = await loadApp();
-    const other = defineApp({ ...fixture, api: undefined, routes: [{ path: "/", component: () => <p>another app</p> }] });
+    const other = defineApp({
+      ...fixture,
+      api: undefined,
+      routes: [{ path: "/", component: () => <p>another app</p> }],
+    });
     const app = createApp(testConfig(), other, { assets: await clientAssets(), log: () => {} });
     const home = await app.handle(new Request("http://localhost/"));
     expect(await home.text()).toContain("another app");
@@ -70,7 +78,11 @@ describe("API routes", () => {
   });
 
   test("a malformed body is a JSON 400 with its request id and log line, never a crashed hook", async () => {
-    const res = await t.request("/api/notes", { method: "POST", headers: { "content-type": "application/json" }, body: "{bad" });
+    const res = await t.request("/api/notes", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{bad",
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "the body is not valid JSON" });
     const id = res.headers.get("x-request-id");
@@ -83,10 +95,18 @@ describe("API routes", () => {
     const big = await small.request("/api/notes", json({ text: "x".repeat(2000) }));
     expect(big.status).toBe(413);
     expect((await big.json()).error).toContain("1024");
-    const text = await t.request("/api/notes", { method: "POST", headers: { "content-type": "text/plain" }, body: "hi" });
+    const text = await t.request("/api/notes", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "hi",
+    });
     expect(text.status).toBe(415);
     expect(text.headers.get("content-type")).toBe("application/json;charset=utf-8");
-    const form = await t.request("/api/notes", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "text=from+a+form" });
+    const form = await t.request("/api/notes", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "text=from+a+form",
+    });
     expect(form.status).toBe(201);
   });
 
@@ -122,9 +142,18 @@ describe("API routes", () => {
     const res = await app.request("/api/fails");
     expect(res.status).toBe(500);
     const body = await res.json();
-    expect(body).toEqual({ error: "internal server error", digest: expect.stringMatching(/^[0-9a-z]{10}$/), requestId: res.headers.get("x-request-id") });
+    expect(body).toEqual({
+      error: "internal server error",
+      digest: expect.stringMatching(/^[0-9a-z]{10}$/),
+      requestId: res.headers.get("x-request-id"),
+    });
     expect(JSON.stringify(body)).not.toContain("Fixture failure");
-    expect(await logFor(app.logs, res)).toMatchObject({ level: "error", status: 500, digest: body.digest, phase: "handler" });
+    expect(await logFor(app.logs, res)).toMatchObject({
+      level: "error",
+      status: 500,
+      digest: body.digest,
+      phase: "handler",
+    });
     expect(captured).toHaveLength(1);
   });
 });
@@ -152,7 +181,11 @@ describe("outcomes answer for themselves outside the page pipeline", () => {
   test("notFound() in a plugin outside /api/ is a plain-text 404, not a 500", async () => {
     const logs: LogRecord[] = [];
     const plugin = new Elysia().get("/hooks/thing", () => notFound());
-    const app = createApp(testConfig(), { ...(await loadApp()), api: plugin }, { assets: await clientAssets(), log: (r) => logs.push(r) });
+    const app = createApp(
+      testConfig(),
+      { ...(await loadApp()), api: plugin },
+      { assets: await clientAssets(), log: (r) => logs.push(r) },
+    );
     const res = await app.handle(new Request("http://localhost/hooks/thing"));
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
@@ -169,7 +202,15 @@ test("/healthz answers text/plain", async () => {
 test("the app's server.start is handed its mode, data folder and database URL, and none of the operator's secrets", async () => {
   const dataDir = await mkdtemp(join(tmpdir(), "brisk-started-"));
   const secret = "an operator cookie secret that is long enough to sign with";
-  await serveApp({ app: join(import.meta.dir, "../fixtures/started-app/app.ts"), env: { DATA_DIR: dataDir, COOKIE_SECRET: secret, DATABASE_URL: "postgres://app@127.0.0.1:9/db", SENTRY_DSN: "http://key@127.0.0.1:9/1" } });
+  await serveApp({
+    app: join(import.meta.dir, "../fixtures/started-app/app.ts"),
+    env: {
+      DATA_DIR: dataDir,
+      COOKIE_SECRET: secret,
+      DATABASE_URL: "postgres://app@127.0.0.1:9/db",
+      SENTRY_DSN: "http://key@127.0.0.1:9/1",
+    },
+  });
   const handed = await Bun.file(join(dataDir, "started")).json();
   expect(Object.keys(handed).sort()).toEqual(["dataDir", "databaseUrl", "mode"]);
   expect(handed).toEqual({ mode: "production", dataDir, databaseUrl: "postgres://app@127.0.0.1:9/db" });

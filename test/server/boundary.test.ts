@@ -21,7 +21,11 @@ export function specifiersOf(source: string): string[] {
   // module a test writes for a project of its own: neither is this file's code.
   const code = source.replace(/^\s*(\/\/|\*|\/\*).*$/gm, "").replace(/`(?:\\.|[^`\\])*`/g, "``");
   const found: string[] = [];
-  const patterns = [/\b(?:import|export)\s[^;"'`]*?\bfrom\s*["']([^"']+)["']/g, /\bimport\s*["']([^"']+)["']/g, /\bimport\(\s*["']([^"']+)["']\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\s[^;"'`]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+  ];
   for (const pattern of patterns) for (const m of code.matchAll(pattern)) found.push(m[1]!);
   return found;
 }
@@ -39,8 +43,10 @@ const framework = (target: string) => /^src\/(?!app\/)/.test(target);
 /** An app: its own files, packages, and Brisk by its public names only. */
 const appRule: Rule = (target) => {
   if (framework(target)) return "reaches into the framework's files: import from brisk, brisk/server or brisk/test";
-  if (/^(scripts|test\/support)\//.test(target)) return "reaches into the project's scripts or the framework's test support";
-  if (/^brisk(\/|$)/.test(target) && !PUBLIC_ENTRIES.has(target)) return "is not one of Brisk's public entries (brisk, brisk/server, brisk/test)";
+  if (/^(scripts|test\/support)\//.test(target))
+    return "reaches into the project's scripts or the framework's test support";
+  if (/^brisk(\/|$)/.test(target) && !PUBLIC_ENTRIES.has(target))
+    return "is not one of Brisk's public entries (brisk, brisk/server, brisk/test)";
   if (target === "#app") return "names the project's app, which only the framework loads";
 };
 
@@ -51,13 +57,19 @@ const notFromSrc: Rule = (target) => {
 };
 
 /** The code both sides run sees nothing of the server's, not even a type. */
-const runtimeRule: Rule = (target) => notFromSrc(target) ?? (/^src\/server\//.test(target) ? "imports from src/server: a type both sides need belongs in src/runtime" : undefined);
+const runtimeRule: Rule = (target) =>
+  notFromSrc(target) ??
+  (/^src\/server\//.test(target)
+    ? "imports from src/server: a type both sides need belongs in src/runtime"
+    : undefined);
 
-const serverRule: Rule = (target) => notFromSrc(target) ?? (/^src\/runtime\/browser\//.test(target) ? "imports browser-only code" : undefined);
+const serverRule: Rule = (target) =>
+  notFromSrc(target) ?? (/^src\/runtime\/browser\//.test(target) ? "imports browser-only code" : undefined);
 
 /** The framework's own tests and the bench stand without the examples: replacing src/app breaks none of them. */
 const notOnTheExamples: Rule = (target) => {
-  if (/^src\/app\//.test(target) || target === "#app") return "depends on the project's app: use a fixture app (test/fixtures/) or the bench's own";
+  if (/^src\/app\//.test(target) || target === "#app")
+    return "depends on the project's app: use a fixture app (test/fixtures/) or the bench's own";
 };
 
 const RULES: Array<[glob: string, rule: Rule]> = [
@@ -111,7 +123,9 @@ describe("the framework's boundary", () => {
   }
 
   test("the samples of README.md and docs/ import Brisk by its public names", async () => {
-    const samples = (await Promise.all((await docPages()).map(async (doc) => samplesOf(doc, await Bun.file(join(ROOT, doc)).text())))).flat();
+    const samples = (
+      await Promise.all((await docPages()).map(async (doc) => samplesOf(doc, await Bun.file(join(ROOT, doc)).text())))
+    ).flat();
     expect(samples.filter((s) => s.doc.startsWith("docs/")).length).toBeGreaterThan(20);
     // A sample is written as a file of the app (the paths in its comments say which); one level down in src/app is
     // enough for a relative import to show whether it climbs out of the app.
@@ -125,7 +139,20 @@ describe("the framework's boundary", () => {
     const exported = async (file: string) => {
       const source = await Bun.file(join(ROOT, file)).text();
       const lists = [...source.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].map((m) => m[1]!);
-      return new Set(lists.flatMap((list) => list.split(",").map((name) => name.trim().replace(/^type /, "").split(" as ").at(-1)!)).filter(Boolean));
+      return new Set(
+        lists
+          .flatMap((list) =>
+            list.split(",").map(
+              (name) =>
+                name
+                  .trim()
+                  .replace(/^type /, "")
+                  .split(" as ")
+                  .at(-1)!,
+            ),
+          )
+          .filter(Boolean),
+      );
     };
     const [pages, server] = await Promise.all([exported("src/runtime/index.ts"), exported("src/server/index.ts")]);
     expect(pages.size).toBeGreaterThan(20);
@@ -163,13 +190,25 @@ describe("the framework's boundary", () => {
   });
 
   test("sees an import across the line, a type-only one included", () => {
-    const app = 'import type { Config } from "../../../src/server/config.ts";\nimport { x } from "brisk/runtime/outcome.ts";\n';
+    const app =
+      'import type { Config } from "../../../src/server/config.ts";\nimport { x } from "brisk/runtime/outcome.ts";\n';
     expect(violations("test/fixtures/app/x.ts", app, appRule)).toHaveLength(2);
-    const runtime = 'import type {\n  Cookies,\n} from "../server/cookies/cookies.ts";\nexport type { Mode } from "../server/config/config.ts";\n';
+    const runtime =
+      'import type {\n  Cookies,\n} from "../server/cookies/cookies.ts";\nexport type { Mode } from "../server/config/config.ts";\n';
     expect(violations("src/runtime/x.ts", runtime, runtimeRule)).toHaveLength(2);
-    expect(violations("src/server/x.ts", 'const m = await import("../runtime/browser/navigate.ts");', serverRule)).toHaveLength(1);
-    expect(violations("src/app/x.ts", 'import { defineApp } from "brisk";\nimport { db } from "./db.server.ts";', appRule)).toEqual([]);
-    expect(violations("test/e2e/x.test.ts", 'import app from "#app";\nimport { store } from "../../src/app/lifecycle.server.ts";', notOnTheExamples)).toHaveLength(2);
-    expect(violations("test/server/x.test.ts", "write(`import app from \"#app\";`);", notOnTheExamples)).toEqual([]);
+    expect(
+      violations("src/server/x.ts", 'const m = await import("../runtime/browser/navigate.ts");', serverRule),
+    ).toHaveLength(1);
+    expect(
+      violations("src/app/x.ts", 'import { defineApp } from "brisk";\nimport { db } from "./db.server.ts";', appRule),
+    ).toEqual([]);
+    expect(
+      violations(
+        "test/e2e/x.test.ts",
+        'import app from "#app";\nimport { store } from "../../src/app/lifecycle.server.ts";',
+        notOnTheExamples,
+      ),
+    ).toHaveLength(2);
+    expect(violations("test/server/x.test.ts", 'write(`import app from "#app";`);', notOnTheExamples)).toEqual([]);
   });
 });

@@ -28,7 +28,9 @@ test("the README's smallest app is this fixture, file for file", async () => {
   const readme = await Bun.file(join(import.meta.dir, "../../README.md")).text();
   const start = readme.indexOf("## Start your own app");
   const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-  const samples = [...section.matchAll(/```tsx?\n\/\/ src\/app\/([\w.]+)[^\n]*\n([\s\S]*?)```/g)].map((m) => [m[1]!, m[2]!] as const);
+  const samples = [...section.matchAll(/```tsx?\n\/\/ src\/app\/([\w.]+)[^\n]*\n([\s\S]*?)```/g)].map(
+    (m) => [m[1]!, m[2]!] as const,
+  );
   expect(samples.map(([name]) => name).sort()).toEqual((await readdir(MINIMAL_DIR)).sort());
   for (const [name, sample] of samples) expect(code(await Bun.file(join(MINIMAL_DIR, name)).text())).toBe(sample);
 });

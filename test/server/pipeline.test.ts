@@ -28,20 +28,34 @@ function codeSteps(source: string): string[] {
 
 /** The first name of each numbered item of the doc's "One request, in one screen". */
 function docSteps(doc: string): string[] {
-  const section = doc.slice(doc.indexOf("## One request, in one screen"), doc.indexOf("\n## ", doc.indexOf("## One request")));
+  const section = doc.slice(
+    doc.indexOf("## One request, in one screen"),
+    doc.indexOf("\n## ", doc.indexOf("## One request")),
+  );
   return [...section.matchAll(/^\d+\. `(\w+)`/gm)].map(([, name]) => name!);
 }
 
 test("the request-flow doc lists the pipeline's steps, in the order the code runs them", async () => {
   const code = codeSteps(await read("src/server/pipeline.ts"));
-  expect(code).toEqual(["contextOf", "hostRefusal", "isPagePath", "stored", "scope", "route", "addMissingHeaders", "logRequest"]);
+  expect(code).toEqual([
+    "contextOf",
+    "hostRefusal",
+    "isPagePath",
+    "stored",
+    "scope",
+    "route",
+    "addMissingHeaders",
+    "logRequest",
+  ]);
   expect(docSteps(await read("docs/explanation/request-flow.md"))).toEqual(code);
 });
 
 test("create-app.ts registers the pipeline as the one wrap, and no global hook but the error handler (and dev's reload)", async () => {
   const source = await read("src/server/create-app.ts");
   expect(source.match(/\.wrap\(/g)).toHaveLength(1);
-  expect(source).not.toMatch(/\.(onRequest|onBeforeHandle|onAfterHandle|mapResponse|onAfterResponse|onParse|onTransform)\(/);
+  expect(source).not.toMatch(
+    /\.(onRequest|onBeforeHandle|onAfterHandle|mapResponse|onAfterResponse|onParse|onTransform)\(/,
+  );
   const src = await Array.fromAsync(new Bun.Glob("src/server/**/*.ts").scan(ROOT));
   const global = [];
   for (const file of src) if (/as: "global"/.test(await read(file))) global.push(file);

@@ -53,7 +53,8 @@ describe("stopping on a signal", () => {
 
     server.proc.kill("SIGTERM");
     await refusedWhileRunning(server);
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) html += decoder.decode(chunk.value, { stream: true });
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      html += decoder.decode(chunk.value, { stream: true });
 
     expect(html).toContain("<h2>Streamed section</h2>");
     expect(html.trimEnd()).toEndWith("</html>");
@@ -101,7 +102,11 @@ describe("drain", () => {
   const encoder = new TextEncoder();
   /** A server whose one response streams what `start` writes; and that response, requested. */
   async function streaming(start: (controller: ReadableStreamDefaultController<Uint8Array>) => unknown) {
-    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(new ReadableStream({ start })) });
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () => new Response(new ReadableStream({ start })),
+    });
     return { server, response: await fetch(`http://127.0.0.1:${server.port}/`) };
   }
 

@@ -41,11 +41,18 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 test("runs every suite past the failing ones, prints each one's result and one total, and exits non-zero", async () => {
-  const run = Bun.spawn(["bun", RUNNER], { cwd: dir, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const run = Bun.spawn(["bun", RUNNER], {
+    cwd: dir,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   const [out, code] = await Promise.all([new Response(run.stdout).text(), run.exited]);
   expect(code).toBe(1);
   const summary = out.slice(out.lastIndexOf("Suites:"));
-  const results = [...summary.matchAll(/^ {2}(passed|FAILED \(exit \d+\)) {2}([\w:]+):/gm)].map(([, result, suite]) => `${suite} ${result}`);
+  const results = [...summary.matchAll(/^ {2}(passed|FAILED \(exit \d+\)) {2}([\w:]+):/gm)].map(
+    ([, result, suite]) => `${suite} ${result}`,
+  );
   expect(results).toEqual([
     "typecheck FAILED (exit 3)",
     "test:runtime passed",

@@ -17,8 +17,14 @@ export function configErrorOf(env: Record<string, string>): ConfigError {
 }
 
 /** Starts the server process with `extra` in its environment and waits for it to exit. */
-export async function runServer(extra: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runServer(
+  extra: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn(["bun", MAIN], { env: serverEnv(extra), stdout: "pipe", stderr: "pipe" });
-  const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const [code, stdout, stderr] = await Promise.all([
+    proc.exited,
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
   return { code, stdout, stderr };
 }

@@ -40,7 +40,14 @@ export function samplesOf(doc: string, markdown: string): Sample[] {
   return [...markdown.matchAll(FENCE)].map((m) => {
     const line = markdown.slice(0, m.index).split("\n").length + 1;
     const code = m[3]!;
-    return { doc, line, lang: m[1] as "ts" | "tsx", fragment: /\bfragment\b/.test(m[2]!), path: FILE_LINE.exec(code)?.[1], code };
+    return {
+      doc,
+      line,
+      lang: m[1] as "ts" | "tsx",
+      fragment: /\bfragment\b/.test(m[2]!),
+      path: FILE_LINE.exec(code)?.[1],
+      code,
+    };
   });
 }
 
@@ -70,7 +77,8 @@ export function projectsOf(pages: ReadonlyArray<{ doc: string; samples: readonly
       const path = sample.path ?? `src/app/sample-${sample.line}.${sample.lang}`;
       files.set(path, { path, sample });
     }
-    if (modules.length > 0) projects.push({ name: doc.replace(/\.md$/, "").replaceAll("/", "_"), files: [...files.values()] });
+    if (modules.length > 0)
+      projects.push({ name: doc.replace(/\.md$/, "").replaceAll("/", "_"), files: [...files.values()] });
   }
   return projects;
 }

@@ -11,13 +11,19 @@ export interface OpenedPage {
 }
 
 /** A new context (its own cookies) and page on `origin + path`; close it with `page.context().close()`. */
-export async function openPage(browser: Browser, origin: string, path: string, { javaScript = true } = {}): Promise<OpenedPage> {
+export async function openPage(
+  browser: Browser,
+  origin: string,
+  path: string,
+  { javaScript = true } = {},
+): Promise<OpenedPage> {
   const page = await (await browser.newContext({ javaScriptEnabled: javaScript })).newPage();
   const watch = watchPage(page);
   const data: string[] = [];
   page.on("request", (r) => {
     const url = new URL(r.url());
-    if (url.pathname.startsWith("/__data/")) data.push(`${r.method() === "GET" ? "" : `${r.method()} `}${url.pathname}${url.search}`);
+    if (url.pathname.startsWith("/__data/"))
+      data.push(`${r.method() === "GET" ? "" : `${r.method()} `}${url.pathname}${url.search}`);
   });
   await page.goto(origin + path);
   if (javaScript) await hydrated(page);
@@ -30,7 +36,11 @@ export async function recordTexts(page: Page, selector: string): Promise<void> {
     const seen: string[] = [];
     (window as unknown as { seen: string[] }).seen = seen;
     const target = document.querySelector(s)!;
-    new MutationObserver(() => seen.push(target.textContent ?? "")).observe(target, { childList: true, characterData: true, subtree: true });
+    new MutationObserver(() => seen.push(target.textContent ?? "")).observe(target, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
   }, selector);
 }
 

@@ -7,7 +7,8 @@ import type { ServedApp } from "brisk/test";
 /** The expression a document's boot script puts on window.__BRISK__ (render.tsx), before it imports the page's modules. */
 const BOOT = /<script nonce="[^"]*" id="_R_">(window\.__BRISK__=(JSON\.parse\('(?:[^'\\]|\\.)*'\)));[^<]*<\/script>/;
 /** What one streamed value's script pushes on the page's queue (deferred.tsx). */
-const SETTLE = /<script nonce="[^"]*">\(Array\.isArray\(self\.__BRISK_Q\)\?self\.__BRISK_Q:self\.__BRISK_Q=\[\]\)\.push\((JSON\.parse\('(?:[^'\\]|\\.)*'\))\)<\/script>/g;
+const SETTLE =
+  /<script nonce="[^"]*">\(Array\.isArray\(self\.__BRISK_Q\)\?self\.__BRISK_Q:self\.__BRISK_Q=\[\]\)\.push\((JSON\.parse\('(?:[^'\\]|\\.)*'\))\)<\/script>/g;
 
 /** Evaluated as the browser does, then read as the client entry does (browser/boot.ts): the codec's form revived. */
 const evaluate = (expression: string) => new Function(`return ${expression}`)();
@@ -34,6 +35,9 @@ export const settledInScripts = (html: string) => [...html.matchAll(SETTLE)].map
 export async function pageData(t: ServedApp, path: string, init?: RequestInit) {
   const res = await t.request(`/__data${path}`, init);
   expect(res.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
-  const lines = (await res.text()).trim().split("\n").map((l): any => revive(JSON.parse(l)));
+  const lines = (await res.text())
+    .trim()
+    .split("\n")
+    .map((l): any => revive(JSON.parse(l)));
   return { status: res.status, head: lines[0], rest: lines.slice(1) };
 }

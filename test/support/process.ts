@@ -22,7 +22,10 @@ async function collect(stream: ReadableStream<Uint8Array>, sink: (text: string) 
   for await (const chunk of stream) sink(decoder.decode(chunk, { stream: true }));
 }
 
-export function start(cmd: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Running {
+export function start(
+  cmd: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Running {
   const proc = Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   let stdout = "";
   let all = "";
@@ -43,7 +46,11 @@ export function start(cmd: string[], options: { cwd?: string; env?: Record<strin
         .filter((line) => line.startsWith("{"))
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     async waitForOutput(pattern, timeoutMs = 15_000) {
-      await output.until(() => pattern.test(all), () => `${pattern} in the output, which is:\n${all}`, timeoutMs);
+      await output.until(
+        () => pattern.test(all),
+        () => `${pattern} in the output, which is:\n${all}`,
+        timeoutMs,
+      );
       return all;
     },
     async kill() {
@@ -57,7 +64,10 @@ export function start(cmd: string[], options: { cwd?: string; env?: Record<strin
 }
 
 /** Polls until `url` answers `status`; resolves with the milliseconds since `since`. */
-export async function waitForStatus(url: string, { status = 200, since = performance.now(), timeoutMs = 15_000, everyMs = 5 } = {}) {
+export async function waitForStatus(
+  url: string,
+  { status = 200, since = performance.now(), timeoutMs = 15_000, everyMs = 5 } = {},
+) {
   for (;;) {
     try {
       const response = await fetch(url);
@@ -66,7 +76,8 @@ export async function waitForStatus(url: string, { status = 200, since = perform
     } catch {
       // Not listening yet.
     }
-    if (performance.now() - since > timeoutMs) throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms`);
+    if (performance.now() - since > timeoutMs)
+      throw new Error(`${url} did not answer ${status} within ${timeoutMs} ms`);
     await Bun.sleep(everyMs);
   }
 }

@@ -26,7 +26,7 @@ export interface ServerSentrySetup extends IngestSetup {
   deps: Pick<ServerMonitoring, "capture" | "monitor">;
 }
 
-const ready = <T,>(value: T | undefined): T => {
+const ready = <T>(value: T | undefined): T => {
   if (value === undefined) throw new Error("sentry-ingest: read it in a test or a hook, after the file's beforeAll");
   return value;
 };
@@ -35,7 +35,11 @@ const ready = <T,>(value: T | undefined): T => {
 export function useFakeIngest(clientMode?: ClientMode): () => IngestSetup {
   let setup: IngestSetup | undefined;
   beforeAll(async () => {
-    const [ingest, assets, dataDir] = await Promise.all([startFakeIngest(), clientAssets(clientMode), mkdtemp(join(tmpdir(), "brisk-sentry-"))]);
+    const [ingest, assets, dataDir] = await Promise.all([
+      startFakeIngest(),
+      clientAssets(clientMode),
+      mkdtemp(join(tmpdir(), "brisk-sentry-")),
+    ]);
     setup = { ingest, assets, dataDir };
   });
   afterAll(async () => {

@@ -38,7 +38,16 @@ export interface StallAttack {
 /** How often a trickle sends its next piece. */
 const TRICKLE_EVERY_MS = 250;
 
-export function stallUploads({ port, from, connections, path, headers, declared = 100_000, sent = 0, bytesPerSecond }: StallOptions): StallAttack {
+export function stallUploads({
+  port,
+  from,
+  connections,
+  path,
+  headers,
+  declared = 100_000,
+  sent = 0,
+  bytesPerSecond,
+}: StallOptions): StallAttack {
   const opening = (n: number) =>
     `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: ${declared}\r\n` +
     Object.entries(typeof headers === "function" ? headers(n) : headers)

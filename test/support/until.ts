@@ -8,10 +8,15 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 /** How often `until` looks again: short beside anything a test waits for, long beside the look itself. */
 const POLL_MS = 5;
 
-const timedOut = (what: What, timeoutMs: number) => new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`);
+const timedOut = (what: What, timeoutMs: number) =>
+  new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`);
 
 /** Resolves once `condition` holds, looking again every few milliseconds: for a state nothing announces. */
-export async function until(condition: () => boolean | Promise<boolean>, what: What, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: What,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!(await condition())) {
     if (performance.now() > deadline) throw timedOut(what, timeoutMs);
@@ -22,7 +27,9 @@ export async function until(condition: () => boolean | Promise<boolean>, what: W
 /** `event`, or a failure naming `what` if it has not come by the deadline (rather than the test's own timeout). */
 export function within<T>(event: Promise<T>, what: What, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(timedOut(what, timeoutMs)), timeoutMs)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(timedOut(what, timeoutMs)), timeoutMs)),
+  );
   return Promise.race([event, late]).finally(() => clearTimeout(timer));
 }
 

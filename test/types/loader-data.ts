@@ -20,8 +20,12 @@ function Order() {
   return id + total + String(history) + wrong;
 }
 
-// @ts-expect-error: a loader's param is a string, never a number
-export const badParams: RouteDefinition = { path: "/x/:n", component: Order, loader: ({ params }: LoaderContext<{ n: number }>) => params.n };
+export const badParams: RouteDefinition = {
+  path: "/x/:n",
+  component: Order,
+  // @ts-expect-error: a loader's param is a string, never a number
+  loader: ({ params }: LoaderContext<{ n: number }>) => params.n,
+};
 
 // Nested: a layout and its child, each reading its own data, the child the layout's by id.
 async function accountLoader() {

@@ -14,7 +14,12 @@ async function projectLoader({ params }: LoaderContext<{ id: string }>) {
 export const projectRoute = route("/projects/:id", {
   component: Layout,
   loader: projectLoader,
-  children: (child) => [child("issues/:issue", { component: Issue, loader: ({ params }) => ({ issue: Number(params.issue), project: params.id }) })],
+  children: (child) => [
+    child("issues/:issue", {
+      component: Issue,
+      loader: ({ params }) => ({ issue: Number(params.issue), project: params.id }),
+    }),
+  ],
 });
 const inline = route("/inline/:slug", { component: Layout, loader: ({ params }) => ({ slug: params.slug }) });
 const noLoader = route("/about", { component: Layout });

@@ -24,8 +24,11 @@ function userLoader({ params }: LoaderContext<{ name: string }>) {
 
 export const user: RouteDefinition = route("/u/:name", { component: Page, loader: userLoader });
 
-// @ts-expect-error: the pattern names `name`, not `nme`
-export const misspelt = route("/u/:name", { component: Page, loader: ({ params }: LoaderContext<{ nme: string }>) => params.nme });
+export const misspelt = route("/u/:name", {
+  component: Page,
+  // @ts-expect-error: the pattern names `name`, not `nme`
+  loader: ({ params }: LoaderContext<{ nme: string }>) => params.nme,
+});
 
 export const inline = route("/u/:name", {
   component: Page,
@@ -59,10 +62,15 @@ export const shop = route("/shop/:shop", {
     child("/shop/:shop/sale", { component: Page, loader: ({ params }) => params.shop }),
     child("c/:category", {
       component: Page,
-      children: (grandchild) => [grandchild(":id", { component: Page, loader: ({ params }) => params.shop + params.category + params.id })],
+      children: (grandchild) => [
+        grandchild(":id", { component: Page, loader: ({ params }) => params.shop + params.category + params.id }),
+      ],
     }),
-    // @ts-expect-error: `items/:id` under `/shop/:shop` gives no `slug`
-    child("items/:id", { component: Page, loader: (ctx: LoaderContext<{ shop: string; slug: string }>) => ctx.params.slug }),
+    child("items/:id", {
+      component: Page,
+      // @ts-expect-error: `items/:id` under `/shop/:shop` gives no `slug`
+      loader: (ctx: LoaderContext<{ shop: string; slug: string }>) => ctx.params.slug,
+    }),
   ],
 });
 

@@ -57,9 +57,16 @@ go(String("/examples/search"));
 same<TableHref<"/examples/nestd", Patterns>, "no route answers /examples/nestd">(true);
 
 // href takes exactly the pattern's params, and gives a path of it.
-same<ReturnType<typeof href<"/examples/guestbook/:id">>, `/examples/guestbook/${string}` | `/examples/guestbook/${string}?${string}`>(true);
+same<
+  ReturnType<typeof href<"/examples/guestbook/:id">>,
+  `/examples/guestbook/${string}` | `/examples/guestbook/${string}?${string}`
+>(true);
 go(href("/examples/search", {}, { q: "brisk" }));
-export const built = [href("/examples/nested/items/:id", { id: "1" }), href("/examples/search"), href("/archive/:year/:month?", { year: "2026" })];
+export const built = [
+  href("/examples/nested/items/:id", { id: "1" }),
+  href("/examples/search"),
+  href("/archive/:year/:month?", { year: "2026" }),
+];
 // @ts-expect-error: `id` is missing
 href("/examples/nested/items/:id", {});
 // @ts-expect-error: the pattern has no `slug`

@@ -40,7 +40,10 @@ export const noSchema = route("/none", { component: Page, loader: ({ query }) =>
 export const missingSchema = route("/missing/:shelf", { component: Page, loader: tagsLoader });
 
 // The loader's data is still what useRouteData reads.
-same<ReturnType<typeof useRouteData<typeof listRoute>>, { shelf: string; page: number; sort: "new" | "old" | undefined }>(true);
+same<
+  ReturnType<typeof useRouteData<typeof listRoute>>,
+  { shelf: string; page: number; sort: "new" | "old" | undefined }
+>(true);
 
 const plain = route("/plain", { component: Page });
 

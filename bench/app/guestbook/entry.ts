@@ -15,7 +15,12 @@ export function validateEntry(input: FormData | unknown): EntryValidation {
   const values: NewEntry = { name: "", message: "" };
   const errors: EntryErrors = {};
   for (const field of ["name", "message"] as const) {
-    const raw = input instanceof FormData ? input.get(field) : typeof input === "object" && input ? (input as Record<string, unknown>)[field] : undefined;
+    const raw =
+      input instanceof FormData
+        ? input.get(field)
+        : typeof input === "object" && input
+          ? (input as Record<string, unknown>)[field]
+          : undefined;
     if (typeof raw !== "string") {
       errors[field] = `${field} is required`;
       continue;
@@ -23,7 +28,8 @@ export function validateEntry(input: FormData | unknown): EntryValidation {
     values[field] = raw;
     const text = raw.replace(/\r\n?/g, "\n").trim();
     const length = [...text].length;
-    if (length === 0 || length > ENTRY_LIMITS[field]) errors[field] = `${field} must be 1 to ${ENTRY_LIMITS[field]} characters`;
+    if (length === 0 || length > ENTRY_LIMITS[field])
+      errors[field] = `${field} must be 1 to ${ENTRY_LIMITS[field]} characters`;
     else entry[field] = text;
   }
   return Object.keys(errors).length === 0 ? { ok: true, entry } : { ok: false, errors, values };

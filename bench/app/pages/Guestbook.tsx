@@ -16,7 +16,14 @@ export function Guestbook() {
         </label>
         {errors.name ? <p className="field-error">{errors.name}</p> : null}
         <label>
-          Message <textarea name="message" required maxLength={ENTRY_LIMITS.message} rows={3} defaultValue={answer?.values.message} />
+          Message{" "}
+          <textarea
+            name="message"
+            required
+            maxLength={ENTRY_LIMITS.message}
+            rows={3}
+            defaultValue={answer?.values.message}
+          />
         </label>
         {errors.message ? <p className="field-error">{errors.message}</p> : null}
         <button type="submit">Sign</button>

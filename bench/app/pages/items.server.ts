@@ -8,7 +8,17 @@ export interface Item {
 }
 
 const MAKES = ["Sturdy", "Light", "Compact", "Quiet", "Bright", "Classic", "Folding", "Spare", "Travel", "Solid oak"];
-const THINGS = ["desk lamp", "reading chair", "kettle", "notebook", "backpack", "wall clock", "tea mug", "umbrella", "bicycle bell"];
+const THINGS = [
+  "desk lamp",
+  "reading chair",
+  "kettle",
+  "notebook",
+  "backpack",
+  "wall clock",
+  "tea mug",
+  "umbrella",
+  "bicycle bell",
+];
 
 const ITEMS: readonly Item[] = Array.from({ length: 50 }, (_, i) => ({
   id: i + 1,

@@ -5,7 +5,9 @@ export function RouteLoadFailed() {
     <main className="fallback route-load-failed" role="alert">
       <title>Page could not be loaded</title>
       <h1>This page could not be loaded</h1>
-      <p>Part of the page did not arrive. This can happen on a weak connection or just after a new version was published.</p>
+      <p>
+        Part of the page did not arrive. This can happen on a weak connection or just after a new version was published.
+      </p>
       <p>
         <button type="button" onClick={() => location.reload()}>
           Reload the page

@@ -1,7 +1,15 @@
 // Account.server.ts: the signed-in area. Its layout's middleware is the guard: it runs on every request into
 // /examples/account and below (the pages, their page data whatever the client keeps, the notes form's post,
 // the CSV export) before any loader or action, and puts the visitor in the request's context once.
-import { createRouterContext, data, href, redirect, type ActionContext, type LoaderContext, type Middleware } from "brisk";
+import {
+  createRouterContext,
+  data,
+  href,
+  redirect,
+  type ActionContext,
+  type LoaderContext,
+  type Middleware,
+} from "brisk";
 import { store } from "../lifecycle.server.ts";
 import { sessions } from "../sessions.server.ts";
 import { validateNote } from "../store/note.ts";
@@ -13,7 +21,9 @@ const userContext = createRouterContext<{ name: string }>();
  * Page data (a client navigation shows the 401 page in place), fetchers, posts and scripts get the 401: they want
  * an answer, not a page to sign in on, and a post's body would be lost on the way.
  */
-const isPageVisit = (request: Request) => (request.method === "GET" || request.method === "HEAD") && (request.headers.get("accept") ?? "").includes("text/html");
+const isPageVisit = (request: Request) =>
+  (request.method === "GET" || request.method === "HEAD") &&
+  (request.headers.get("accept") ?? "").includes("text/html");
 
 /**
  * A visitor without a live session: sent to sign in, and back here after (`next`), when their browser asked for the
@@ -21,7 +31,8 @@ const isPageVisit = (request: Request) => (request.method === "GET" || request.m
  */
 export const signedIn: Middleware = async ({ cookies, context, request, url }) => {
   const session = await sessions.getSession(cookies);
-  if (!session.get("user") && isPageVisit(request)) redirect(href("/examples/session", {}, { next: url.pathname + url.search }));
+  if (!session.get("user") && isPageVisit(request))
+    redirect(href("/examples/session", {}, { next: url.pathname + url.search }));
   context.set(userContext, await sessions.requireUser(cookies));
 };
 
@@ -66,6 +77,10 @@ export async function notesCsvLoader({ context }: LoaderContext) {
   const rows = [["id", "text"], ...notes.map((note) => [note.id, note.text])];
   const csv = rows.map((row) => row.map(csvField).join(",")).join("\r\n");
   return new Response(`${csv}\r\n`, {
-    headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="notes.csv"', "cache-control": "private, no-store" },
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": 'attachment; filename="notes.csv"',
+      "cache-control": "private, no-store",
+    },
   });
 }

@@ -31,7 +31,10 @@ export default function ApiClientExample() {
     const form = event.currentTarget;
     const typed = new FormData(form);
     setPending(true);
-    const { data, error } = await client.api.guestbook.post({ name: String(typed.get("name")), message: String(typed.get("message")) });
+    const { data, error } = await client.api.guestbook.post({
+      name: String(typed.get("name")),
+      message: String(typed.get("message")),
+    });
     setPending(false);
     setFields(error?.status === 422 ? error.value.fields : {});
     setFailure(error && error.status !== 422 ? `Signing failed (${error.status}): ${error.value.error}` : undefined);
@@ -44,9 +47,10 @@ export default function ApiClientExample() {
   return (
     <ExampleFrame title="Typed API client">
       <p>
-        This page calls <code>/api/guestbook</code> with <code>apiClient&lt;typeof api&gt;()</code> from <code>brisk</code>: the
-        body and the answers are typed from the API's own routes, a 422 comes back as a typed <code>error</code> with its
-        fields. It needs JavaScript; <Link href="/examples/guestbook">the guestbook's page</Link> signs the same book without.
+        This page calls <code>/api/guestbook</code> with <code>apiClient&lt;typeof api&gt;()</code> from{" "}
+        <code>brisk</code>: the body and the answers are typed from the API's own routes, a 422 comes back as a typed{" "}
+        <code>error</code> with its fields. It needs JavaScript;{" "}
+        <Link href="/examples/guestbook">the guestbook's page</Link> signs the same book without.
       </p>
       {/* No `required`: an empty field goes to the API, to show its 422. */}
       <form className="guestbook-form" onSubmit={(e) => void sign(e)} aria-busy={pending || undefined}>
@@ -57,7 +61,12 @@ export default function ApiClientExample() {
         {fields.name ? <p className="field-error">{fields.name}</p> : null}
         <label>
           Message
-          <textarea name="message" maxLength={ENTRY_LIMITS.message} rows={3} aria-invalid={fields.message ? true : undefined} />
+          <textarea
+            name="message"
+            maxLength={ENTRY_LIMITS.message}
+            rows={3}
+            aria-invalid={fields.message ? true : undefined}
+          />
         </label>
         {fields.message ? <p className="field-error">{fields.message}</p> : null}
         <button type="submit" disabled={pending}>

@@ -8,8 +8,8 @@ export function Cached() {
   return (
     <ExampleFrame title="Cached">
       <p>
-        Its loader sets <code>Cache-Control: public, max-age=60</code>, on this document and on its page data. Rendered at{" "}
-        <time dateTime={renderedAt}>{renderedAt}</time>.
+        Its loader sets <code>Cache-Control: public, max-age=60</code>, on this document and on its page data. Rendered
+        at <time dateTime={renderedAt}>{renderedAt}</time>.
       </p>
     </ExampleFrame>
   );

@@ -21,14 +21,35 @@ function SignForm() {
     <Form className="guestbook-form">
       <label>
         Name
-        <input name="name" required maxLength={ENTRY_LIMITS.name} defaultValue={answer?.values.name} aria-invalid={errors.name ? true : undefined} />
+        <input
+          name="name"
+          required
+          maxLength={ENTRY_LIMITS.name}
+          defaultValue={answer?.values.name}
+          aria-invalid={errors.name ? true : undefined}
+        />
       </label>
-      {errors.name ? <p className="field-error" id="name-error">{errors.name}</p> : null}
+      {errors.name ? (
+        <p className="field-error" id="name-error">
+          {errors.name}
+        </p>
+      ) : null}
       <label>
         Message
-        <textarea name="message" required maxLength={ENTRY_LIMITS.message} rows={3} defaultValue={answer?.values.message} aria-invalid={errors.message ? true : undefined} />
+        <textarea
+          name="message"
+          required
+          maxLength={ENTRY_LIMITS.message}
+          rows={3}
+          defaultValue={answer?.values.message}
+          aria-invalid={errors.message ? true : undefined}
+        />
       </label>
-      {errors.message ? <p className="field-error" id="message-error">{errors.message}</p> : null}
+      {errors.message ? (
+        <p className="field-error" id="message-error">
+          {errors.message}
+        </p>
+      ) : null}
       <SignButton />
     </Form>
   );
@@ -57,15 +78,19 @@ export function Guestbook() {
   return (
     <ExampleFrame title="Guestbook">
       <p>
-        A form with an action: it works with JavaScript off (a 303 after a good post, 422 with the errors and your text kept
-        after a bad one) and, with it on, without a document load. The entries live in the store (SQLite, or PostgreSQL with
+        A form with an action: it works with JavaScript off (a 303 after a good post, 422 with the errors and your text
+        kept after a bad one) and, with it on, without a document load. The entries live in the store (SQLite, or
+        PostgreSQL with
         <code>DATABASE_URL</code>); <code>/api/guestbook</code> reads and writes the same ones as JSON, and{" "}
-        <a href="/examples/guestbook.rss">/examples/guestbook.rss</a> is their RSS feed. Each Like button posts to a route
-        without a page.
+        <a href="/examples/guestbook.rss">/examples/guestbook.rss</a> is their RSS feed. Each Like button posts to a
+        route without a page.
       </p>
       <SignForm />
       <h2>
-        Entries <Link href="/examples/guestbook" className="refresh">(check for new ones)</Link>
+        Entries{" "}
+        <Link href="/examples/guestbook" className="refresh">
+          (check for new ones)
+        </Link>
       </h2>
       {entries.length === 0 ? <p className="empty">No entries yet.</p> : null}
       <ol className="entries">
@@ -87,7 +112,8 @@ export function GuestbookEntry() {
       <p className="entry-name">{entry.name}</p>
       <p className="entry-message">{entry.message}</p>
       <p>
-        Written <time dateTime={entry.createdAt}>{entry.createdAt}</time>. <Link href="/examples/guestbook">Back to the guestbook</Link>
+        Written <time dateTime={entry.createdAt}>{entry.createdAt}</time>.{" "}
+        <Link href="/examples/guestbook">Back to the guestbook</Link>
       </p>
     </ExampleFrame>
   );

@@ -16,15 +16,20 @@ export function Home() {
       </p>
       <p className="prerendered">
         This page, the code-split route and the not-found page are prerendered: rendered once by the build (or as
-        <code>bun run start</code> starts), then sent from memory with a fresh CSP nonce and request id on every
-        answer.
+        <code>bun run start</code> starts), then sent from memory with a fresh CSP nonce and request id on every answer.
       </p>
       <h2>Examples</h2>
       <ul className="examples">
         {examples.map((e) => (
           <li key={e.href}>
             {/* A page is loaded ahead on hover or focus: the click shows it without waiting for the network. */}
-            {e.notAPage ? <a href={e.href}>{e.title}</a> : <Link href={e.href} prefetch="intent">{e.title}</Link>}{" "}
+            {e.notAPage ? (
+              <a href={e.href}>{e.title}</a>
+            ) : (
+              <Link href={e.href} prefetch="intent">
+                {e.title}
+              </Link>
+            )}{" "}
             <span className="status">{e.status}</span>
             <br />
             <span className="shows">{e.shows}</span>

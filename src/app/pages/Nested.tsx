@@ -1,7 +1,17 @@
 // Nested.tsx: /examples/nested, a layout whose children render in its <Outlet />: the layout's state (the
 // input) and data (its loader's run count) stay while a visitor moves between them, and a child's not-found
 // or error shows inside it.
-import { Link, Outlet, route, useFetcher, useLoaderData, useLocation, useRouteData, type ErrorPageProps, type Href } from "brisk";
+import {
+  Link,
+  Outlet,
+  route,
+  useFetcher,
+  useLoaderData,
+  useLocation,
+  useRouteData,
+  type ErrorPageProps,
+  type Href,
+} from "brisk";
 import { ErrorDetails } from "../fallbacks/ErrorDetails.tsx";
 import { ExampleFrame } from "./ExampleFrame.tsx";
 import { brokenLoader, bumpAction, itemLoader, nestedLoader, slowLoader } from "./Nested.server.ts";

@@ -13,7 +13,8 @@ export function Proto() {
         <code>__proto__</code> an ordinary key; so does the page, whichever way its data came.
       </p>
       <p>
-        <code>Object.keys(parsed).sort().join(",")</code>: <output id="proto">{Object.keys(parsed).sort().join(",")}</output>
+        <code>Object.keys(parsed).sort().join(",")</code>:{" "}
+        <output id="proto">{Object.keys(parsed).sort().join(",")}</output>
       </p>
     </ExampleFrame>
   );

@@ -17,8 +17,21 @@ const PAGE_SIZE = 5;
 
 /** The catalogue, in the order its items were added. */
 const CATALOGUE = [
-  "Oak desk", "Desk lamp", "Reading lamp", "Armchair", "Office chair", "Bookshelf", "Floor lamp", "Side table",
-  "Dining chair", "Coffee table", "Wall shelf", "Bar stool", "Standing desk", "Pendant lamp", "Footstool",
+  "Oak desk",
+  "Desk lamp",
+  "Reading lamp",
+  "Armchair",
+  "Office chair",
+  "Bookshelf",
+  "Floor lamp",
+  "Side table",
+  "Dining chair",
+  "Coffee table",
+  "Wall shelf",
+  "Bar stool",
+  "Standing desk",
+  "Pendant lamp",
+  "Footstool",
 ];
 
 export function searchLoader({ query }: LoaderContext<Record<string, string>, Static<typeof searchSchema>>) {

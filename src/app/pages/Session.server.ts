@@ -36,7 +36,10 @@ export async function sessionAction({ body, cookies }: ActionContext) {
   const raw = form?.get("name");
   const name = typeof raw === "string" ? raw.trim() : "";
   if (name.length === 0 || [...name].length > MAX_NAME || /[\u0000-\u001f\u007f]/.test(name)) {
-    return data({ error: `A name is 1 to ${MAX_NAME} characters`, name: typeof raw === "string" ? raw : "" }, { status: 422 });
+    return data(
+      { error: `A name is 1 to ${MAX_NAME} characters`, name: typeof raw === "string" ? raw : "" },
+      { status: 422 },
+    );
   }
   // A fresh session: nothing set before signing in (by this visitor or planted by another) carries over.
   await session.renew();

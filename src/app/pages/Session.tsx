@@ -40,10 +40,10 @@ export function Session() {
     <ExampleFrame title="Session">
       {flash ? <p id="flash">{flash}</p> : null}
       <p>
-        Signing in starts a session kept in the store, sets a signed, HttpOnly <code>session</code> cookie holding only its id, and
-        answers 303 to <Link href="/examples/account">the account page</Link>, or to the page the account area sent you here from
-        (<code>?next=</code>, a path on this site only). A cookie edited by hand reads as absent; signing out deletes the session, so a
-        copy of the cookie is refused too.
+        Signing in starts a session kept in the store, sets a signed, HttpOnly <code>session</code> cookie holding only
+        its id, and answers 303 to <Link href="/examples/account">the account page</Link>, or to the page the account
+        area sent you here from (<code>?next=</code>, a path on this site only). A cookie edited by hand reads as
+        absent; signing out deletes the session, so a copy of the cookie is refused too.
       </p>
       {name ? (
         <>
@@ -66,8 +66,8 @@ export function Session() {
       )}
       <h2>A secret</h2>
       <p>
-        A fetcher posts to this page&apos;s action without leaving it. Signed out, the action answers 401 and the sign-in page
-        shows, as it would for a link.
+        A fetcher posts to this page&apos;s action without leaving it. Signed out, the action answers 401 and the
+        sign-in page shows, as it would for a link.
       </p>
       <RevealSecret revealed={answer && "secret" in answer ? answer.secret : undefined} />
     </ExampleFrame>

@@ -22,7 +22,9 @@ export function StreamExample() {
   const data = useLoaderData<typeof streamLoader>();
   return (
     <ExampleFrame title="Streaming">
-      <p>The shell was sent at once (requested at {data.requestedAt}). The section below streams in about 300 ms later.</p>
+      <p>
+        The shell was sent at once (requested at {data.requestedAt}). The section below streams in about 300 ms later.
+      </p>
       <Suspense fallback={<p id="streamed-fallback">Loading the streamed section…</p>}>
         <Section section={data.section} />
       </Suspense>

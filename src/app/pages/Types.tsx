@@ -9,9 +9,9 @@ export function Types() {
   return (
     <ExampleFrame title="Data on the wire">
       <p>
-        The loader returns a <code>Date</code>, a <code>Set</code>, a <code>Map</code>, a <code>BigInt</code>, a <code>URL</code> and
-        an <code>undefined</code> key. JSON would turn them into strings, empty objects or nothing at all (and a BigInt into an
-        error); here the page calls their methods, in the browser as on the server.
+        The loader returns a <code>Date</code>, a <code>Set</code>, a <code>Map</code>, a <code>BigInt</code>, a{" "}
+        <code>URL</code> and an <code>undefined</code> key. JSON would turn them into strings, empty objects or nothing
+        at all (and a BigInt into an error); here the page calls their methods, in the browser as on the server.
       </p>
       <p>
         <code>when.getTime()|tags.has("a")|counts.get("x")|big + 1n|link.hostname|missing === undefined</code>:

@@ -73,7 +73,8 @@ export function openDatabase(options: DatabaseOptions): Database {
   // PostgreSQL: one pool for the process's life; it reconnects by itself after the server comes back.
   // SQLite: Bun opens the file as the handle is made, so that waits until the folder exists, and a failed
   // attempt's handle is dropped for a new one on the next.
-  let sql: SQL | undefined = dialect === "postgres" ? new SQL(url!, { connectionTimeout: CONNECT_TIMEOUT_S, idleTimeout: 60 }) : undefined;
+  let sql: SQL | undefined =
+    dialect === "postgres" ? new SQL(url!, { connectionTimeout: CONNECT_TIMEOUT_S, idleTimeout: 60 }) : undefined;
 
   const setUp = async (attempt = 1): Promise<SQL> => {
     try {

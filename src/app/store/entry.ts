@@ -49,7 +49,8 @@ export function validateEntry(input: unknown): EntryValidation {
 
 function fieldOf(input: unknown, field: EntryField): unknown {
   if (input instanceof FormData) return input.get(field) ?? undefined;
-  if (typeof input === "object" && input !== null && !Array.isArray(input)) return (input as Record<string, unknown>)[field];
+  if (typeof input === "object" && input !== null && !Array.isArray(input))
+    return (input as Record<string, unknown>)[field];
   return undefined;
 }
 

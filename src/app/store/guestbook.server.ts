@@ -78,7 +78,10 @@ export function createGuestbook(db: Database): Guestbook {
   return {
     async addEntry(input) {
       const checked = validateEntry(input);
-      if (!checked.ok) throw new TypeError(`guestbook: addEntry was given an invalid entry (${Object.values(checked.errors).join("; ")})`);
+      if (!checked.ok)
+        throw new TypeError(
+          `guestbook: addEntry was given an invalid entry (${Object.values(checked.errors).join("; ")})`,
+        );
       const { name, message } = checked.entry;
       const sql = await db.ready();
       const [row] = await sql<Row[]>`
@@ -96,14 +99,18 @@ export function createGuestbook(db: Database): Guestbook {
     async getEntry(id) {
       if (!isId(id)) return undefined;
       const sql = await db.ready();
-      const [row] = await sql<Row[]>`SELECT id, name, message, created_at, likes FROM guestbook_entries WHERE id = ${id}`;
+      const [row] = await sql<
+        Row[]
+      >`SELECT id, name, message, created_at, likes FROM guestbook_entries WHERE id = ${id}`;
       return row ? toEntry(row) : undefined;
     },
     async like(id) {
       if (!isId(id)) return undefined;
       const sql = await db.ready();
       // One statement: the database adds the like, so likes at the same moment are all counted.
-      const [row] = await sql<Row[]>`UPDATE guestbook_entries SET likes = likes + 1 WHERE id = ${id} RETURNING id, name, message, created_at, likes`;
+      const [row] = await sql<
+        Row[]
+      >`UPDATE guestbook_entries SET likes = likes + 1 WHERE id = ${id} RETURNING id, name, message, created_at, likes`;
       return row ? toEntry(row) : undefined;
     },
   };

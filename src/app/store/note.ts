@@ -10,10 +10,15 @@ import { checkText, LINES } from "./text.ts";
 
 export const MAX_NOTE = 200;
 
-export type NoteValidation = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string; readonly value: string };
+export type NoteValidation =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly error: string; readonly value: string };
 
 export function validateNote(input: unknown): NoteValidation {
   const value = typeof input === "string" ? input : "";
-  const checked = typeof input === "string" || input === undefined || input === null ? checkText(value, { label: "Note", max: MAX_NOTE, control: LINES }) : "Note must be text";
+  const checked =
+    typeof input === "string" || input === undefined || input === null
+      ? checkText(value, { label: "Note", max: MAX_NOTE, control: LINES })
+      : "Note must be text";
   return typeof checked === "string" ? { ok: false, error: checked, value } : { ok: true, text: checked.text };
 }

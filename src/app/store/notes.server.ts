@@ -48,7 +48,11 @@ interface Row {
   created_at: string | Date;
 }
 
-const toNote = (row: Row): Note => ({ id: Number(row.id), text: row.text, createdAt: new Date(row.created_at).toISOString() });
+const toNote = (row: Row): Note => ({
+  id: Number(row.id),
+  text: row.text,
+  createdAt: new Date(row.created_at).toISOString(),
+});
 
 export function createNotes(db: Database): Notes {
   return {

@@ -24,7 +24,10 @@ export function apiClient<App extends AnyElysia>(): ApiClient<App> {
  * they are, and a JSON string kept the string its type says (Eden would turn any date-like one, a visitor's message
  * "2026-05-01" too, into a Date).
  */
-export function edenClient<App extends AnyElysia>(domain: string, config: Pick<Treaty.Config, "fetcher" | "headers" | "onRequest">): ApiClient<App> {
+export function edenClient<App extends AnyElysia>(
+  domain: string,
+  config: Pick<Treaty.Config, "fetcher" | "headers" | "onRequest">,
+): ApiClient<App> {
   const client = treaty<App>(domain, { ...config, keepDomain: true, parseDate: false });
   // Only the types differ: Brisk's failures beside each route's own answers.
   return client as unknown as ApiClient<App>;
@@ -36,6 +39,8 @@ const sameOrigin = ((path: string, init?: RequestInit) => fetch(new URL(path, lo
 /** Eden's onRequest runs before its fetch and outside the catch that would make a thrown error a 503 answer. */
 function refuseOnServer(path: string): void {
   if (typeof location === "undefined") {
-    throw new Error(`apiClient: ${path} was called on the server; call the API from an effect or an event handler, and read what a page renders first in its loader`);
+    throw new Error(
+      `apiClient: ${path} was called on the server; call the API from an effect or an event handler, and read what a page renders first in its loader`,
+    );
   }
 }

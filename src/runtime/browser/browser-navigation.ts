@@ -27,7 +27,12 @@ export interface BrowserNavigation extends Navigation {
 }
 
 /** What the entry hands the navigation chunk: the store, and functions of its own the chunk must not import. */
-export function navigatorOptions(store: NavStore, boot: BootState, tree: RouteTree, report: Reporter): CreateNavigateOptions {
+export function navigatorOptions(
+  store: NavStore,
+  boot: BootState,
+  tree: RouteTree,
+  report: Reporter,
+): CreateNavigateOptions {
   return {
     store,
     tree,
@@ -44,11 +49,17 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
   const starts = new Set<(to: string) => void>();
   const navigationCode = retryingImport(() => import("./navigate.ts"));
   let created: Navigator | undefined;
-  const navigator = () => navigationCode().then(({ createNavigate }) => (created ??= createNavigate(navigatorOptions(store, boot, tree, report))));
+  const navigator = () =>
+    navigationCode().then(
+      ({ createNavigate }) => (created ??= createNavigate(navigatorOptions(store, boot, tree, report))),
+    );
   /** Runs `use` once the navigation code is here; if it cannot arrive (offline), the page stays and offers a retry. */
-  const withNavigator = <T,>(to: string, use: (n: Navigator) => Promise<T>): Promise<T | undefined> =>
+  const withNavigator = <T>(to: string, use: (n: Navigator) => Promise<T>): Promise<T | undefined> =>
     navigator().then(use, () => {
-      store.commit({ ...store.getState(), failedNavigation: { to: new URL(to, location.href).href, retry: () => void withNavigator(to, use) } });
+      store.commit({
+        ...store.getState(),
+        failedNavigation: { to: new URL(to, location.href).href, retry: () => void withNavigator(to, use) },
+      });
       return undefined;
     });
   const go = (to: string, options: NavigateOptions & { pop?: boolean }) => {
@@ -62,7 +73,8 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
     getState: store.getState,
     subscribe: store.subscribe,
     navigate: (to, options = {}) => go(to, options),
-    submit: async (submission: Submission) => (await withNavigator(submission.action, (n) => n.submit(submission))) ?? false,
+    submit: async (submission: Submission) =>
+      (await withNavigator(submission.action, (n) => n.submit(submission))) ?? false,
     revalidate: async () => void (await withNavigator(location.href, (n) => n.revalidate())),
     // Without the navigation code (offline) the page offers a retry, and the fetcher is not left waiting.
     fetch: async (request) => {
@@ -71,7 +83,11 @@ export function createBrowserNavigation({ boot, initial, tree, report }: Browser
       return ok ?? false;
     },
     // Ahead of a click: without the navigation code (offline) there is nothing to do ahead.
-    prefetch: (href) => void navigator().then((n) => n.prefetch(href), () => {}),
+    prefetch: (href) =>
+      void navigator().then(
+        (n) => n.prefetch(href),
+        () => {},
+      ),
     // A failure here is retried by the first navigation. The codec comes too: what the navigation chunk
     // needs for a page whose data JSON does not carry.
     preload: () => {

@@ -51,7 +51,12 @@ const scriptDebugIds = new Map<string, Promise<string | undefined>>();
 function scriptDebugId(url: string): Promise<string | undefined> {
   let id = scriptDebugIds.get(url);
   if (!id) {
-    id = plainFetch(url, { cache: "force-cache" }).then((r) => (r.ok ? r.text() : ""), () => "").then(debugIdOf);
+    id = plainFetch(url, { cache: "force-cache" })
+      .then(
+        (r) => (r.ok ? r.text() : ""),
+        () => "",
+      )
+      .then(debugIdOf);
     scriptDebugIds.set(url, id);
   }
   return id;
@@ -77,7 +82,8 @@ function debugMetaIntegration() {
         const id = await scriptDebugId(script);
         if (id) images.push({ type: "sourcemap" as const, code_file: script, debug_id: sentryDebugId(id) });
       }
-      if (images.length) event.debug_meta = { ...event.debug_meta, images: [...(event.debug_meta?.images ?? []), ...images] };
+      if (images.length)
+        event.debug_meta = { ...event.debug_meta, images: [...(event.debug_meta?.images ?? []), ...images] };
       return event;
     },
   };

@@ -12,7 +12,6 @@ import type { BrowserNavigation } from "./browser-navigation.ts";
 import type { BootState } from "../page-payload.ts";
 import { NAME_SOURCE, UNMATCHED_ROUTE } from "../trace-names.ts";
 
-
 export function startBrowserTracing(client: BrowserClient, boot: BootState, navigation: BrowserNavigation): void {
   // Brisk starts both kinds of transaction itself: Sentry's own would be named after the URL, and a
   // navigation would start only once the URL changes, after its page data has been fetched.
@@ -29,7 +28,11 @@ export function startBrowserTracing(client: BrowserClient, boot: BootState, navi
   let pending: Span | undefined;
   navigation.onStart((to) => {
     const url = new URL(to, location.href);
-    pending = startBrowserTracingNavigationSpan(client, { name: url.pathname, attributes: { [NAME_SOURCE]: "url" } }, { url: url.href });
+    pending = startBrowserTracingNavigationSpan(
+      client,
+      { name: url.pathname, attributes: { [NAME_SOURCE]: "url" } },
+      { url: url.href },
+    );
   });
   navigation.subscribe(() => {
     const state = navigation.getState();

@@ -44,7 +44,8 @@ export async function fetchFor(n: NavigatorState, request: FetcherRequest): Prom
   let waiting: (() => void) | undefined;
   const withPage = (result: { data: unknown } | undefined) => void n.ending.push((waiting = () => done(result)));
   const target = new URL(href, location.href);
-  if (target.origin !== location.origin) return (done(undefined), fallback ? fallback() : location.assign(target.href), false);
+  if (target.origin !== location.origin)
+    return (done(undefined), fallback ? fallback() : location.assign(target.href), false);
   const form = body ? submittedForm("POST", target, body, request.formData ?? new FormData()) : undefined;
   // An action may change what was loaded ahead.
   if (body) clearPrefetched(n);
@@ -95,7 +96,10 @@ export async function fetchFor(n: NavigatorState, request: FetcherRequest): Prom
       return false;
     }
     withPage(undefined);
-    commitPage(n, { ...n.store.getState(), failedNavigation: { to: target.href, retry: () => void fetchFor(n, request) } });
+    commitPage(n, {
+      ...n.store.getState(),
+      failedNavigation: { to: target.href, retry: () => void fetchFor(n, request) },
+    });
     return false;
   } finally {
     // Ended without waiting for a page (or it was shown): the fetcher is not left waiting.

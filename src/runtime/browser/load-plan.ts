@@ -39,7 +39,10 @@ function levelsShown({ error, outcome, boundary }: PagePayload): number {
 /** Whether every streamed value of a level's data has arrived: one still coming cannot be kept. */
 function settled(data: unknown): boolean {
   if (data === null || typeof data !== "object") return true;
-  return Object.values(data).every((value: { then?: unknown; status?: string } | null) => typeof value?.then !== "function" || value.status === "fulfilled");
+  return Object.values(data).every(
+    (value: { then?: unknown; status?: string } | null) =>
+      typeof value?.then !== "function" || value.status === "fulfilled",
+  );
 }
 
 const sameParams = (a: MatchedLevel, b: MatchedLevel) => JSON.stringify(a.params) === JSON.stringify(b.params);
@@ -56,8 +59,14 @@ function defaultRevalidate(cause: LoadCause, current: URL, next: URL, was: Match
 function formArgs(cause: LoadCause): Partial<ShouldRevalidateArgs> {
   const form = cause.kind === "revalidation" ? undefined : cause.form;
   if (!form) return {};
-  const args: Partial<ShouldRevalidateArgs> = { formMethod: form.method, formAction: form.action, formEncType: form.encType, formData: form.data };
-  if (cause.kind === "action" && cause.status !== undefined) Object.assign(args, { actionStatus: cause.status, actionResult: cause.result });
+  const args: Partial<ShouldRevalidateArgs> = {
+    formMethod: form.method,
+    formAction: form.action,
+    formEncType: form.encType,
+    formData: form.data,
+  };
+  if (cause.kind === "action" && cause.status !== undefined)
+    Object.assign(args, { actionStatus: cause.status, actionResult: cause.result });
   return args;
 }
 
@@ -67,12 +76,25 @@ export function planLoad(shown: NavState, target: URL, tree: RouteTree, cause: L
   const current = tree.match(shown.path);
   const currentUrl = new URL(shown.path + (shown.search ? `?${shown.search}` : ""), target);
   const shownLevels = levelsShown(shown.page.payload);
-  const base = { currentUrl, currentParams: current?.params ?? {}, nextUrl: target, nextParams: next?.params ?? {}, ...formArgs(cause) };
+  const base = {
+    currentUrl,
+    currentParams: current?.params ?? {},
+    nextUrl: target,
+    nextParams: next?.params ?? {},
+    ...formArgs(cause),
+  };
   const keep = (next?.levels ?? []).map((level, depth) => {
     const was = current?.levels[depth];
     const { id, route } = level.node;
     // A new route, or one whose data the page does not show (whole), always loads.
-    if (!was || was.node !== level.node || depth >= shownLevels || !shown.page.data.has(id) || !settled(shown.page.data.get(id))) return false;
+    if (
+      !was ||
+      was.node !== level.node ||
+      depth >= shownLevels ||
+      !shown.page.data.has(id) ||
+      !settled(shown.page.data.get(id))
+    )
+      return false;
     const defaultShouldRevalidate = defaultRevalidate(cause, currentUrl, target, was, level);
     return !(route.shouldRevalidate?.({ ...base, defaultShouldRevalidate }) ?? defaultShouldRevalidate);
   });
@@ -88,5 +110,10 @@ export function planLoad(shown: NavState, target: URL, tree: RouteTree, cause: L
 export function holdOver(payload: PagePayload, { keep }: LoadPlan): PagePayload {
   const shown = levelsShown(payload);
   if (!payload.levels.some(({ kept }, depth) => keep[depth] && !kept && depth < shown)) return payload;
-  return { ...payload, levels: payload.levels.map((level, depth) => (keep[depth] && !level.kept && depth < shown ? { id: level.id, kept: true, query: level.query } : level)) };
+  return {
+    ...payload,
+    levels: payload.levels.map((level, depth) =>
+      keep[depth] && !level.kept && depth < shown ? { id: level.id, kept: true, query: level.query } : level,
+    ),
+  };
 }

@@ -32,7 +32,15 @@ function scrollAfterCommit(url: URL) {
 }
 
 /** Follows redirects in page data, then loads the page's code and shows it with the levels `plan` keeps. */
-export async function show(n: NavigatorState, first: FetchedPage, from: URL, plan: LoadPlan, move: Move, cause: LoadCause, signal: AbortSignal): Promise<void> {
+export async function show(
+  n: NavigatorState,
+  first: FetchedPage,
+  from: URL,
+  plan: LoadPlan,
+  move: Move,
+  cause: LoadCause,
+  signal: AbortSignal,
+): Promise<void> {
   let url = from;
   let fetched = first;
   for (let hops = 0; fetched.payload.outcome?.kind === "redirect"; hops++) {
@@ -56,7 +64,13 @@ export async function show(n: NavigatorState, first: FetchedPage, from: URL, pla
   // Fetchers holding loaded data load it again whenever an action or a revalidation loaded the page's levels again.
   const reloaded = cause.kind !== "navigation" && plan.keep.some((kept) => !kept);
   const { revalidated } = reloaded ? afterRevalidation(n.store.getState()) : n.store.getState();
-  commitPage(n, { path: url.pathname, search: url.search.slice(1), page: live.view, loadFailed: readiness === "failed", revalidated });
+  commitPage(n, {
+    path: url.pathname,
+    search: url.search.slice(1),
+    page: live.view,
+    loadFailed: readiness === "failed",
+    revalidated,
+  });
   if (move.scroll) scrollAfterCommit(url);
   await settleAll(live, fetched);
 }
@@ -73,22 +87,38 @@ export async function go(n: NavigatorState, to: string, options: GoOptions = {})
     const from = location.href;
     history[replace ? "replaceState" : "pushState"](null, "", target.href);
     // As a plain link to a #section would: what follows the hash (useUrl) hears of it, which pushState never says.
-    if (location.href !== from) dispatchEvent(new HashChangeEvent("hashchange", { oldURL: from, newURL: location.href }));
+    if (location.href !== from)
+      dispatchEvent(new HashChangeEvent("hashchange", { oldURL: from, newURL: location.href }));
     return scrollAfterCommit(target);
   }
   const formData = cause.kind === "revalidation" ? undefined : cause.form?.data;
-  const controller = begin(n, formData ? { kind: "loading", to: target.href, formData } : { kind: "loading", to: target.href });
+  const controller = begin(
+    n,
+    formData ? { kind: "loading", to: target.href, formData } : { kind: "loading", to: target.href },
+  );
   const plan = planLoad(n.store.getState(), target, n.tree, cause);
   try {
     const ahead = cause.kind === "navigation" ? takePrefetched(n, target, plan, controller.signal) : undefined;
     const fetched = await (ahead ?? fetchPageData(target, n.buildId, controller.signal, { keep: plan.keptLevels }));
     const history = replace || isCurrent(target) ? "replace" : "push";
-    await show(n, fetched, target, plan, pop ? { history: "none", scroll: false } : { history, scroll: true }, cause, controller.signal);
+    await show(
+      n,
+      fetched,
+      target,
+      plan,
+      pop ? { history: "none", scroll: false } : { history, scroll: true },
+      cause,
+      controller.signal,
+    );
   } catch (error) {
     if (controller.signal.aborted) return;
     if (error instanceof NotPageData) return location.assign(target.href);
     // Offline or reset: stay on the current page, whose URL has not changed, and offer a retry.
-    commitPage(n, { ...n.store.getState(), pending: undefined, failedNavigation: { to: target.href, retry: () => void go(n, to, options) } });
+    commitPage(n, {
+      ...n.store.getState(),
+      pending: undefined,
+      failedNavigation: { to: target.href, retry: () => void go(n, to, options) },
+    });
   }
 }
 
@@ -98,7 +128,11 @@ export async function go(n: NavigatorState, to: string, options: GoOptions = {})
  * action posted to this page answered it, loaded after the action already; asking again would run its
  * loaders twice.
  */
-export async function revalidate(n: NavigatorState, cause: LoadCause = { kind: "revalidation" }, answered?: FetchedPage): Promise<void> {
+export async function revalidate(
+  n: NavigatorState,
+  cause: LoadCause = { kind: "revalidation" },
+  answered?: FetchedPage,
+): Promise<void> {
   // What was loaded ahead may have changed too.
   clearPrefetched(n);
   const here = new URL(location.href);
@@ -112,6 +146,10 @@ export async function revalidate(n: NavigatorState, cause: LoadCause = { kind: "
   } catch (error) {
     if (controller.signal.aborted) return;
     if (error instanceof NotPageData) return location.reload();
-    commitPage(n, { ...n.store.getState(), pending: undefined, failedNavigation: { to: here.href, retry: () => void revalidate(n, cause) } });
+    commitPage(n, {
+      ...n.store.getState(),
+      pending: undefined,
+      failedNavigation: { to: here.href, retry: () => void revalidate(n, cause) },
+    });
   }
 }

@@ -1,6 +1,15 @@
 // page-data-client.ts: fetches a page's data for client navigation and reads its streamed lines.
 import { received } from "./received.ts";
-import { BUILD_HEADER, KEEP_ALL, KEEP_PARAM, PAGE_DATA_PREFIX, PAGE_DATA_TYPE, PAGE_DATA_VERSION, type DeferredSettlement, type PagePayload } from "../page-payload.ts";
+import {
+  BUILD_HEADER,
+  KEEP_ALL,
+  KEEP_PARAM,
+  PAGE_DATA_PREFIX,
+  PAGE_DATA_TYPE,
+  PAGE_DATA_VERSION,
+  type DeferredSettlement,
+  type PagePayload,
+} from "../page-payload.ts";
 
 /**
  * The response is not page data this client reads: a new deploy's, a proxy's HTML, or what a route without a page
@@ -66,7 +75,8 @@ function isPayload(value: unknown, buildId: string): value is PagePayload {
  * (`KEEP_ALL`: none, after a post from another page).
  */
 export function pageDataUrl(target: URL, keep: number | typeof KEEP_ALL = 0): string {
-  const search = keep === KEEP_ALL || keep > 0 ? `${target.search ? `${target.search}&` : "?"}${KEEP_PARAM}=${keep}` : target.search;
+  const search =
+    keep === KEEP_ALL || keep > 0 ? `${target.search ? `${target.search}&` : "?"}${KEEP_PARAM}=${keep}` : target.search;
   return `${PAGE_DATA_PREFIX}${target.pathname}${search}`;
 }
 
@@ -86,7 +96,11 @@ export async function fetchPageData(
   if (body) Object.assign(init, { method: "POST", body });
   const response = await fetch(pageDataUrl(target, keep), init);
   if (!response.headers.get("content-type")?.startsWith(PAGE_DATA_TYPE) || !response.body) {
-    throw new NotPageData(`unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`, response.status, response);
+    throw new NotPageData(
+      `unexpected ${response.status} ${response.headers.get("content-type") ?? "without a type"}`,
+      response.status,
+      response,
+    );
   }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const it = lines(reader, "");

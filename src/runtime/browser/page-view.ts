@@ -21,14 +21,17 @@ const LOST = "The page data stream ended before this value arrived";
  */
 export function livePage(payload: PagePayload, shown?: PageView): LivePage {
   const sent = payload.levels.filter((level) => !level.kept);
-  const { data, settlements, settle, pending } = openPage(sent.map((l) => ({ id: l.id, ready: l.data ?? null, deferred: l.deferred ?? [] })));
+  const { data, settlements, settle, pending } = openPage(
+    sent.map((l) => ({ id: l.id, ready: l.data ?? null, deferred: l.deferred ?? [] })),
+  );
   for (const { id, kept } of payload.levels) if (kept) data.set(id, shown?.data.get(id));
   return {
     view: { payload, data },
     settlements,
     settle,
     end() {
-      for (const { route, key } of pending()) settle({ route, key, error: { digest: "lost", side: "client", message: LOST } });
+      for (const { route, key } of pending())
+        settle({ route, key, error: { digest: "lost", side: "client", message: LOST } });
     },
   };
 }

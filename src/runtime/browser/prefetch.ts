@@ -47,7 +47,13 @@ export async function prefetch(n: NavigatorState, href: string): Promise<void> {
   drop(n, key);
   const controller = new AbortController();
   const fetched = fetchPageData(target, n.buildId, controller.signal, { keep: keptLevels });
-  const entry: Prefetched = { keptLevels, at: Date.now(), fetched, controller, expiry: setTimeout(() => drop(n, key, entry), PREFETCH_FRESH_MS) };
+  const entry: Prefetched = {
+    keptLevels,
+    at: Date.now(),
+    fetched,
+    controller,
+    expiry: setTimeout(() => drop(n, key, entry), PREFETCH_FRESH_MS),
+  };
   n.prefetched.set(key, entry);
   await fetched.then(
     (fetched) => warm(n, fetched),
@@ -59,7 +65,12 @@ export async function prefetch(n: NavigatorState, href: string): Promise<void> {
  * The prefetched page data for a navigation to `target` with `plan`, taken (it is used once), or undefined. If
  * the prefetch fails after all, the navigation asks again; abandoning the navigation abandons the prefetch.
  */
-export function takePrefetched(n: NavigatorState, target: URL, plan: LoadPlan, signal: AbortSignal): Promise<FetchedPage> | undefined {
+export function takePrefetched(
+  n: NavigatorState,
+  target: URL,
+  plan: LoadPlan,
+  signal: AbortSignal,
+): Promise<FetchedPage> | undefined {
   const key = keyOf(target);
   const entry = n.prefetched.get(key);
   if (!entry) return undefined;

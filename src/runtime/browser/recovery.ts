@@ -38,7 +38,10 @@ function recoverFromLoadFailure(target: URL, error: RouteLoadError, report: Repo
   const guard = read(target);
   if (guard === null) {
     try {
-      sessionStorage.setItem(key(target), JSON.stringify({ resource: error.resource, reported: false } satisfies Guard));
+      sessionStorage.setItem(
+        key(target),
+        JSON.stringify({ resource: error.resource, reported: false } satisfies Guard),
+      );
       location.assign(target.href);
       return "reloading";
     } catch {

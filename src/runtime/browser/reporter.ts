@@ -22,7 +22,14 @@ function keepUnsent(reports: ErrorReport[]) {
     for (const { error, componentStack: _, ...rest } of reports) {
       const e = error as { name?: unknown; message?: unknown; stack?: unknown } | null;
       const stack = typeof e?.stack === "string" ? e.stack : undefined;
-      kept.push({ ...rest, name: String(e?.name ?? "Error"), message: String(e?.message ?? error), stack, url: location.href, time: Date.now() });
+      kept.push({
+        ...rest,
+        name: String(e?.name ?? "Error"),
+        message: String(e?.message ?? error),
+        stack,
+        url: location.href,
+        time: Date.now(),
+      });
     }
     localStorage.setItem(UNSENT_KEY, JSON.stringify(kept.slice(0, MAX_QUEUED)));
   } catch {

@@ -25,7 +25,12 @@ function showErrorPage(error: unknown, { host, mode, ErrorPage }: RootErrorConte
 }
 
 export function rootErrorOptions(ctx: RootErrorContext): HydrationOptions {
-  const handle = (error: unknown, info: { componentStack?: string }, mechanism: ErrorReport["mechanism"], digest = ownDigest(error)) => {
+  const handle = (
+    error: unknown,
+    info: { componentStack?: string },
+    mechanism: ErrorReport["mechanism"],
+    digest = ownDigest(error),
+  ) => {
     const report: ErrorReport = { error, digest, componentStack: info.componentStack ?? undefined, mechanism };
     // An outcome is a page ending on purpose: neither the console nor Sentry hears of it.
     if (isOutcomeReport(report)) return;

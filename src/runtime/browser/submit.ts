@@ -9,7 +9,12 @@ import { fetchPageData, NotPageData } from "./page-data-client.ts";
 import { clearPrefetched } from "./prefetch.ts";
 
 /** A form as shouldRevalidate is told of it. */
-export function submittedForm(method: SubmittedForm["method"], target: URL, body: FormData | URLSearchParams, data: FormData): SubmittedForm {
+export function submittedForm(
+  method: SubmittedForm["method"],
+  target: URL,
+  body: FormData | URLSearchParams,
+  data: FormData,
+): SubmittedForm {
   const encType = body instanceof FormData ? "multipart/form-data" : "application/x-www-form-urlencoded";
   return { method, action: target.pathname + target.search, encType, data };
 }
@@ -33,12 +38,21 @@ export async function submit(n: NavigatorState, submission: Submission): Promise
     const fetched = await fetchPageData(target, n.buildId, controller.signal, { body });
     const { outcome, actionData } = fetched.payload;
     // Another page, in a new history entry (Back returns to the form's page); this page again, in its own.
-    if (outcome?.kind === "redirect") return (await go(n, new URL(outcome.location!, target).href, { replace, cause: { kind: "action", form } }), true);
+    if (outcome?.kind === "redirect")
+      return (await go(n, new URL(outcome.location!, target).href, { replace, cause: { kind: "action", form } }), true);
     const cause = { kind: "action", form, status: fetched.status, result: actionData } as const;
     // The action's page with the data it returned: a new entry only if it is another page.
     const here = isCurrent(target);
     const plan = planLoad(n.store.getState(), target, n.tree, cause);
-    await show(n, fetched, target, plan, { history: replace || here ? "replace" : "push", scroll: !here }, cause, controller.signal);
+    await show(
+      n,
+      fetched,
+      target,
+      plan,
+      { history: replace || here ? "replace" : "push", scroll: !here },
+      cause,
+      controller.signal,
+    );
     return fetched.status < 400;
   } catch (error) {
     if (controller.signal.aborted) return false;
@@ -54,7 +68,10 @@ export async function submit(n: NavigatorState, submission: Submission): Promise
       else location.assign(target.href);
       return false;
     }
-    n.store.commit({ ...n.store.getState(), failedNavigation: { to: target.href, retry: () => void submit(n, submission) } });
+    n.store.commit({
+      ...n.store.getState(),
+      failedNavigation: { to: target.href, retry: () => void submit(n, submission) },
+    });
     return false;
   }
 }

@@ -42,5 +42,9 @@ export function useRouteSearch<Route extends RouteDefinition>(
   const { path, search } = useNavState();
   const nav = useNavigation();
   const searchHref = (next: QueryChange<RouteQuery<Route>>) => withSearch(path, search, next);
-  return [(level.query ?? {}) as RouteQuery<Route>, (next, options) => nav.navigate(searchHref(next), options), searchHref];
+  return [
+    (level.query ?? {}) as RouteQuery<Route>,
+    (next, options) => nav.navigate(searchHref(next), options),
+    searchHref,
+  ];
 }

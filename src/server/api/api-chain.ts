@@ -45,7 +45,11 @@ interface Covering {
 function coveringOf(hooks: unknown): Covering | undefined {
   // Elysia keeps a route's hooks as its lifecycle store (`{ fn }` per hook), not as the options it was given.
   const transforms = (hooks as { transform?: ReadonlyArray<{ fn?: unknown }> }).transform ?? [];
-  const markers = new Set(transforms.map((hook) => hook.fn).filter((fn): fn is object => typeof fn === "function" && middlewareOfMarker.has(fn)));
+  const markers = new Set(
+    transforms
+      .map((hook) => hook.fn)
+      .filter((fn): fn is object => typeof fn === "function" && middlewareOfMarker.has(fn)),
+  );
   if (markers.size === 0) return undefined;
   return { markers, middleware: [...markers].flatMap((marker) => middlewareOfMarker.get(marker) ?? []) };
 }
@@ -57,7 +61,10 @@ function coveringTable(routes: AnyElysia["routes"]): (method: string, route: str
     const covering = coveringOf(hooks);
     if (covering) table.set(`${method} ${path}`, covering);
   }
-  return (method, route) => table.get(`${method} ${route}`) ?? (method === "HEAD" ? table.get(`GET ${route}`) : undefined) ?? table.get(`ALL ${route}`);
+  return (method, route) =>
+    table.get(`${method} ${route}`) ??
+    (method === "HEAD" ? table.get(`GET ${route}`) : undefined) ??
+    table.get(`ALL ${route}`);
 }
 
 /** The innermost `next()`: whether it waits for the handler's response, and that response once it comes. */
@@ -123,7 +130,9 @@ export function middlewareContext(request: Request, marker: object): RouterConte
   const running = runningOf(request);
   // Failing closed: a handler an apiMiddleware covers never runs without its middleware.
   if (!running?.covering.markers.has(marker)) {
-    throw new Error("apiMiddleware: its middleware did not run for this route; it works on the routes of the app's `api` (defineApp)");
+    throw new Error(
+      "apiMiddleware: its middleware did not run for this route; it works on the routes of the app's `api` (defineApp)",
+    );
   }
   return running.values;
 }
@@ -176,11 +185,17 @@ export function apiChainHooks(api: AnyElysia | undefined) {
       if (early) throw "response" in early ? new MiddlewareAnswer(early.response) : early.error;
     },
     /** Map-response hook: the handler's response (or the error response it failed with) goes to the innermost `next()`. */
-    async handResponseToMiddleware({ request, responseValue, set }: Pick<Context, "request" | "set"> & { responseValue: unknown }) {
+    async handResponseToMiddleware({
+      request,
+      responseValue,
+      set,
+    }: Pick<Context, "request" | "set"> & { responseValue: unknown }) {
       const running = runningOf(request);
       if (!running?.handler.waiting) return;
       running.handler.waiting = false;
-      running.handler.response.resolve(responseValue instanceof Response ? responseValue : mapResponse(responseValue, set, request));
+      running.handler.response.resolve(
+        responseValue instanceof Response ? responseValue : mapResponse(responseValue, set, request),
+      );
       return running.chain;
     },
     /** After-response hook: a response that never reached the chain (another hook answered) ends it with a failure. */

@@ -23,7 +23,9 @@ export class CrossSiteRefused extends Error {
 
 /** `METHOD path` of every route that opted out, as Elysia registered them. */
 function optedOut(api: AnyElysia | undefined): ReadonlySet<string> {
-  const open = (api?.routes ?? []).filter((r) => (r.hooks as { allowCrossSite?: unknown } | undefined)?.allowCrossSite === true);
+  const open = (api?.routes ?? []).filter(
+    (r) => (r.hooks as { allowCrossSite?: unknown } | undefined)?.allowCrossSite === true,
+  );
   return new Set(open.map((r) => `${r.method.toUpperCase()} ${r.path}`));
 }
 

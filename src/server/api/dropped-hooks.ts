@@ -10,7 +10,11 @@ type Hook = { fn?: unknown; checksum?: unknown };
 function hooksByKind(hooks: unknown): Map<string, readonly Hook[]> {
   const kinds = new Map<string, readonly Hook[]>();
   for (const [kind, list] of Object.entries(hooks as Record<string, unknown>)) {
-    if (Array.isArray(list)) kinds.set(kind, (list as unknown[]).filter((hook): hook is Hook => typeof hook === "object" && hook !== null && "fn" in hook));
+    if (Array.isArray(list))
+      kinds.set(
+        kind,
+        (list as unknown[]).filter((hook): hook is Hook => typeof hook === "object" && hook !== null && "fn" in hook),
+      );
   }
   return kinds;
 }
@@ -21,7 +25,8 @@ function briskPluginNames(server: AnyElysia): Map<unknown, string> {
   const { name, seed } = server.config;
   if (name) names.set(checksum(name + JSON.stringify(seed)), name);
   // Elysia's record of the named plugins an instance used: private in its types, read here only for their names.
-  const used = (server as unknown as { dependencies: Record<string, ReadonlyArray<{ checksum: number }>> }).dependencies;
+  const used = (server as unknown as { dependencies: Record<string, ReadonlyArray<{ checksum: number }>> })
+    .dependencies;
   for (const [plugin, uses] of Object.entries(used)) {
     for (const use of uses) names.set(use.checksum, plugin);
   }

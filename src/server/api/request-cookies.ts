@@ -11,7 +11,10 @@ import { contextOf, cookiesOf } from "../request/context.ts";
  */
 export function requestCookies(request: Request): Cookies {
   const jar = cookiesOf(contextOf(request));
-  if (!jar) throw new Error("requestCookies: the request is not one Brisk serves to an API route (its handler's own `request`)");
+  if (!jar)
+    throw new Error(
+      "requestCookies: the request is not one Brisk serves to an API route (its handler's own `request`)",
+    );
   return jar;
 }
 

@@ -136,7 +136,10 @@ export function loadClientAssets(routes: readonly RouteDefinition[], dir: string
       const levels = match.levels.map(({ node }) => ownAssets(node));
       const css = [...new Set(levels.flatMap((level) => level.css))];
       const js = [...new Set(levels.flatMap((level) => level.js))];
-      perBranch.set(match.route, (found = css.length || js.length ? { ...base, css: [...base.css, ...css], js: [...base.js, ...js] } : base));
+      perBranch.set(
+        match.route,
+        (found = css.length || js.length ? { ...base, css: [...base.css, ...css], js: [...base.js, ...js] } : base),
+      );
     }
     return found;
   };

@@ -16,7 +16,12 @@ const ENCODINGS = ["br", "gzip"] as const;
 
 /** The form the client accepts best (RFC 9110 weights), and its bytes. */
 export function encodedBody(asset: Precompressed, accept: string | null): ["br" | "gzip" | undefined, Bytes] {
-  const encoding = accept ? pickEncoding(accept, ENCODINGS.filter((e) => asset[e])) : undefined;
+  const encoding = accept
+    ? pickEncoding(
+        accept,
+        ENCODINGS.filter((e) => asset[e]),
+      )
+    : undefined;
   return [encoding, encoding ? asset[encoding]! : asset.body];
 }
 

@@ -29,9 +29,7 @@ export interface PublicFiles {
  * the root is the exception: it is where the web looks for a site's own files (RFC 8615).
  */
 function isHiddenName(name: string): boolean {
-  return name
-    .split("/")
-    .some((segment, i) => segment.startsWith(".") && !(i === 1 && segment === ".well-known"));
+  return name.split("/").some((segment, i) => segment.startsWith(".") && !(i === 1 && segment === ".well-known"));
 }
 
 /**
@@ -95,7 +93,9 @@ interface Validated {
  * pages) when the path is not one. Bytes, their ETag and the headers derived from the file are kept per
  * file and modification time: public files are few and small (an icon, robots.txt).
  */
-export function createPublicFileHandler(files: PublicFiles): (request: Request, pathname: string) => Promise<Response> | undefined {
+export function createPublicFileHandler(
+  files: PublicFiles,
+): (request: Request, pathname: string) => Promise<Response> | undefined {
   const cache = new Map<string, Validated>();
   const load = async (file: PublicFile): Promise<Validated> => {
     const cached = cache.get(file.path);
@@ -103,13 +103,25 @@ export function createPublicFileHandler(files: PublicFiles): (request: Request, 
     const blob = Bun.file(file.path);
     const bytes = new Uint8Array(await blob.arrayBuffer());
     const modifiedAt = Math.floor(file.mtimeMs / 1000) * 1000;
-    const loaded = { bytes, etag: etagOf(bytes), mtimeMs: file.mtimeMs, modifiedAt, type: blob.type, lastModified: new Date(modifiedAt).toUTCString() };
+    const loaded = {
+      bytes,
+      etag: etagOf(bytes),
+      mtimeMs: file.mtimeMs,
+      modifiedAt,
+      type: blob.type,
+      lastModified: new Date(modifiedAt).toUTCString(),
+    };
     cache.set(file.path, loaded);
     return loaded;
   };
   const serve = async (request: Request, file: PublicFile): Promise<Response> => {
     const { bytes, etag, modifiedAt, type, lastModified } = await load(file);
-    const headers: Record<string, string> = { "content-type": type, "cache-control": CACHE_CONTROL, etag, "last-modified": lastModified };
+    const headers: Record<string, string> = {
+      "content-type": type,
+      "cache-control": CACHE_CONTROL,
+      etag,
+      "last-modified": lastModified,
+    };
     const conditional = conditionalResponse(request, { etag, lastModified: modifiedAt }, headers);
     if (conditional) return conditional;
     if (request.method !== "HEAD") return new Response(bytes, { headers });
@@ -142,4 +154,3 @@ function fileName(pathname: string): string | undefined {
     return undefined;
   }
 }
-

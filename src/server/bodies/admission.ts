@@ -291,7 +291,9 @@ export function clientKey(address: string | undefined): string {
   const [head = "", tail = ""] = address.toLowerCase().split("::");
   const front = head ? head.split(":") : [];
   const back = tail ? tail.split(":") : [];
-  const groups = address.includes("::") ? [...front, ...Array<string>(8 - front.length - back.length).fill("0"), ...back] : front;
+  const groups = address.includes("::")
+    ? [...front, ...Array<string>(8 - front.length - back.length).fill("0"), ...back]
+    : front;
   return `${groups
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ""))

@@ -159,7 +159,12 @@ function isUtf8(bytes: Uint8Array): boolean {
   }
 }
 
-async function parseMultipart(bytes: Bytes, contentType: string, boundary: string | undefined, maxFields: number): Promise<BodyRead> {
+async function parseMultipart(
+  bytes: Bytes,
+  contentType: string,
+  boundary: string | undefined,
+  maxFields: number,
+): Promise<BodyRead> {
   if (!boundary) return refuse(400, "multipart body without a boundary");
   // Every part follows a delimiter and the last one closes the body, so delimiters - 1 bounds the parts
   // before any of them is parsed into memory.

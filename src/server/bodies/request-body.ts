@@ -81,7 +81,12 @@ export interface BodyWatch {
  * it has got. A fetch response's Content-Length counts the bytes before decoding (a few KB of brotli can
  * inflate to a gigabyte), so a response is always counted chunk by chunk, after decoding.
  */
-export async function readBody(message: Request | Response, limit: number, pace?: BodyPace, watch?: BodyWatch): Promise<Bytes | undefined> {
+export async function readBody(
+  message: Request | Response,
+  limit: number,
+  pace?: BodyPace,
+  watch?: BodyWatch,
+): Promise<Bytes | undefined> {
   const declared = message.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) return undefined;
   // The bytes the pace waits for: all there are, or the limit (for a Content-Length that is no number too,
@@ -100,7 +105,10 @@ export async function readBody(message: Request | Response, limit: number, pace?
   const read = readChunks(reader, limit, progress);
   const expire = () => void reader.cancel().catch(() => {});
   if (!pace) return guarded(read, progress, undefined, watch, expire);
-  const clock = pace.minRate === 0 ? deadlineClock({ ms: pace.timeoutMs, message: pastDeadline(pace.timeoutMs) }) : paceClock(pace, progress);
+  const clock =
+    pace.minRate === 0
+      ? deadlineClock({ ms: pace.timeoutMs, message: pastDeadline(pace.timeoutMs) })
+      : paceClock(pace, progress);
   return guarded(read, progress, clock, watch, expire);
 }
 
@@ -117,7 +125,11 @@ function oneGoDeadline({ minRate, graceMs, timeoutMs }: BodyPace, expected: numb
   return { ms: graceMs, message: `the body arrived too slowly: not all of its ${expected} bytes within ${graceMs} ms` };
 }
 
-async function readChunks(reader: ReadableStreamDefaultReader<Bytes>, limit: number, progress: { received: number }): Promise<Bytes | undefined> {
+async function readChunks(
+  reader: ReadableStreamDefaultReader<Bytes>,
+  limit: number,
+  progress: { received: number },
+): Promise<Bytes | undefined> {
   const chunks: Bytes[] = [];
   for (;;) {
     const { done, value } = await reader.read();
@@ -149,7 +161,13 @@ type BodyClock = (fail: Fail) => () => void;
  * `read`, or a BodyTimeout (after `expire`) as soon as `clock` or `watch` fails it; `watch` is told of the read
  * from here until it settles.
  */
-function guarded<T>(read: Promise<T>, body: ReadingBody, clock: BodyClock | undefined, watch: BodyWatch | undefined, expire?: () => void): Promise<T> {
+function guarded<T>(
+  read: Promise<T>,
+  body: ReadingBody,
+  clock: BodyClock | undefined,
+  watch: BodyWatch | undefined,
+  expire?: () => void,
+): Promise<T> {
   if (!clock && !watch) return read;
   return new Promise<T>((resolve, reject) => {
     let stop: (() => void) | undefined;

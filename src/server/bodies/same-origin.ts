@@ -55,7 +55,8 @@ function refusal(request: Request, site: string, rule: Rule): string | undefined
   // it is, without a parse.
   if (origin === site) return undefined;
   if (origin?.trim() === "null") return "Origin is null";
-  const [header, value] = origin !== null ? (["Origin", origin] as const) : (["Referer", headers.get("referer")] as const);
+  const [header, value] =
+    origin !== null ? (["Origin", origin] as const) : (["Referer", headers.get("referer")] as const);
   if (value === null) return undefined;
   const from = partOf(value, rule);
   if (from === undefined) return `${header} is not a URL`;

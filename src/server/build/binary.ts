@@ -79,7 +79,8 @@ export async function buildBinary({
     },
     throw: false,
   });
-  if (!result.success) throw new AggregateError(result.logs, `bun build --compile failed:\n${result.logs.map(String).join("\n")}`);
+  if (!result.success)
+    throw new AggregateError(result.logs, `bun build --compile failed:\n${result.logs.map(String).join("\n")}`);
   // The maps and sources are inside the binary; the copies beside it are not needed to run or upload.
   await Promise.all(result.outputs.filter((o) => o.path.endsWith(".map")).map((o) => rm(o.path, { force: true })));
   await rm(sourcesDir, { recursive: true, force: true });
@@ -118,7 +119,11 @@ async function prerender(clientDir: string, appModule: string): Promise<string> 
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(`the build cannot prerender: ${(err || out).trim()}`);
   return out.trim();
 }

@@ -17,13 +17,20 @@ export interface BuildCommandOptions {
 }
 
 /** Rejects with an UploadError when the maps were asked for and did not reach Sentry. */
-export async function runBuild({ outdir = join(ROOT, "dist"), appModule, env, log }: BuildCommandOptions): Promise<void> {
+export async function runBuild({
+  outdir = join(ROOT, "dist"),
+  appModule,
+  env,
+  log,
+}: BuildCommandOptions): Promise<void> {
   const upload = wantsUpload(env);
   if (upload) requireUploadEnv(env);
   const started = performance.now();
   const { binary, bytes, buildId, prerendered } = await buildBinary({ outdir, appModule });
   const mib = (bytes / 1_048_576).toFixed(1);
-  log(`built ${binary} (${mib} MiB, client build ${buildId}; ${prerendered}) in ${Math.round(performance.now() - started)} ms`);
+  log(
+    `built ${binary} (${mib} MiB, client build ${buildId}; ${prerendered}) in ${Math.round(performance.now() - started)} ms`,
+  );
   if (!upload) return log(HOW_TO_UPLOAD);
   const { release } = await uploadSourcemaps(join(outdir, "sourcemaps"), env);
   log(`source maps sent to Sentry for release ${release}`);

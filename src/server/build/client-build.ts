@@ -38,7 +38,15 @@ const oneSentryCore: BunPlugin = {
  * same plugins (src/server/build/dev-browser-plugins.ts), so both builds see the same modules.
  */
 export function browserPlugins(appPath: string, emit?: { dir: string; emitted: Set<string> }): BunPlugin[] {
-  return [appModuleAlias(appPath), serverOnlyModules, oneSentryCore, wouterOnReact(ROOT), wouterWithoutBrowserLocation, schedulerExports, importedAssets(emit)];
+  return [
+    appModuleAlias(appPath),
+    serverOnlyModules,
+    oneSentryCore,
+    wouterOnReact(ROOT),
+    wouterWithoutBrowserLocation,
+    schedulerExports,
+    importedAssets(emit),
+  ];
 }
 
 /** Below this size a compressed copy saves less than the bytes of its own headers. */
@@ -62,7 +70,9 @@ function lazyPageManifest(
     const module = relative(ROOT, join(appDir, component.module));
     const chunk = chunks[module];
     if (!chunk) {
-      throw new Error(`lazyPage("${component.module}") names no code-split module of the client build: does its import() load ${module}?`);
+      throw new Error(
+        `lazyPage("${component.module}") names no code-split module of the client build: does its import() load ${module}?`,
+      );
     }
     lazyPages[component.module] = staticClosure(graph, chunk).filter((file) => !withEntry.has(file));
   }
@@ -106,7 +116,11 @@ export async function buildClient({
   await mkdir(outdir, { recursive: true });
   const emitted = new Set<string>();
   const entrypoints = [...(scripts ? [join(ROOT, ENTRY)] : []), ...styles.map((s) => join(appDir, s))];
-  const outputs = await bundle(entrypoints, scripts, buildConfig(outdir, mode, browserPlugins(appPath, { dir: outdir, emitted })));
+  const outputs = await bundle(
+    entrypoints,
+    scripts,
+    buildConfig(outdir, mode, browserPlugins(appPath, { dir: outdir, emitted })),
+  );
   if (mode === "production") await moveSourcemaps(outdir, sourcemapDir, ROOT);
   const { entry, preload, css, styleFiles, chunks, files } = readOutputs(outputs, appDir);
   // App-wide stylesheets, in the order the app lists them, before any route's own.
@@ -119,7 +133,9 @@ export async function buildClient({
   files.sort();
   const lazyPages = scripts
     ? lazyPageManifest(outputs, entry, chunks, { app, appDir })
-    : Object.fromEntries(allRoutes(app.routes).flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])));
+    : Object.fromEntries(
+        allRoutes(app.routes).flatMap(({ component }) => (isLazyPage(component) ? [[component.module, []]] : [])),
+      );
   const publicListing = await copyPublicFiles(publicDir, outdir);
   const buildId = Bun.hash([...files, ...Object.entries(publicListing).flat()].join("\n")).toString(36);
   const compressed = compress ? await precompress(outdir, files) : {};
@@ -165,7 +181,11 @@ function buildConfig(outdir: string, mode: "production" | "development", plugins
  * Sentry's global carrier): split from the Sentry chunk, the modules both use would make a chunk of their
  * own, and the cross-chunk names cost pages without tracing more (bench/README.md, figures the source carried).
  */
-async function bundle(entrypoints: string[], scripts: boolean, config: ReturnType<typeof buildConfig>): Promise<Bun.BuildMetafile["outputs"]> {
+async function bundle(
+  entrypoints: string[],
+  scripts: boolean,
+  config: ReturnType<typeof buildConfig>,
+): Promise<Bun.BuildMetafile["outputs"]> {
   const [result, tracing] = await Promise.all([
     // Nothing to bundle: the dev server's stylesheets of an app without any (Bun.build refuses an empty list).
     entrypoints.length === 0
@@ -182,7 +202,8 @@ async function bundle(entrypoints: string[], scripts: boolean, config: ReturnTyp
     scripts ? Bun.build({ ...config, entrypoints: [join(ROOT, TRACING_MODULE)], splitting: false }) : undefined,
   ]);
   for (const build of [result, tracing]) {
-    if (build && !build.success) throw new AggregateError(build.logs, `client build failed:\n${build.logs.map(String).join("\n")}`);
+    if (build && !build.success)
+      throw new AggregateError(build.logs, `client build failed:\n${build.logs.map(String).join("\n")}`);
   }
   return { ...result?.metafile!.outputs, ...tracing?.metafile!.outputs };
 }
@@ -220,7 +241,9 @@ function readOutputs(outputs: Bun.BuildMetafile["outputs"], appDir: string) {
  */
 async function copyPublicFiles(publicDir: string, outdir: string): Promise<Record<string, number>> {
   const publicFiles = listPublicDir(publicDir);
-  await Promise.all([...publicFiles].map(([name, file]) => Bun.write(join(outdir, "public", name), Bun.file(file.path))));
+  await Promise.all(
+    [...publicFiles].map(([name, file]) => Bun.write(join(outdir, "public", name), Bun.file(file.path))),
+  );
   return Object.fromEntries([...publicFiles].map(([path, file]) => [path, Math.floor(file.mtimeMs)]));
 }
 

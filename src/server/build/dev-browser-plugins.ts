@@ -19,7 +19,8 @@ const sentryOnlyWithDsn: BunPlugin = {
   setup(build) {
     if (Bun.env.SENTRY_DSN) return;
     build.onLoad({ filter: new RegExp(`^${RegExp.escape(BROWSER_SENTRY)}$`) }, () => ({
-      contents: 'export function startBrowserSentry() { throw new Error("the dev server bundles no Sentry without SENTRY_DSN"); }',
+      contents:
+        'export function startBrowserSentry() { throw new Error("the dev server bundles no Sentry without SENTRY_DSN"); }',
       loader: "js",
     }));
   },

@@ -32,14 +32,18 @@ export function reactServerForBun(root: string): BunPlugin {
   return {
     name: "brisk:react-server-bun",
     setup(build) {
-      const renderer = join(dirname(Bun.resolveSync("react-dom/server", root)), "cjs/react-dom-server.bun.production.js");
+      const renderer = join(
+        dirname(Bun.resolveSync("react-dom/server", root)),
+        "cjs/react-dom-server.bun.production.js",
+      );
       build.onResolve({ filter: /^react-dom\/server$/ }, () => ({ path: renderer }));
       build.onLoad({ filter: RENDERER }, async ({ path }) => {
         const source = await Bun.file(path).text();
         const contents = source.replace(/require\("([^"]+)"\)/g, (call, name: string) => {
           if (KEPT.has(name)) return call;
           const standIn = STAND_INS[name];
-          if (!standIn) throw new Error(`${path} requires "${name}", which src/server/build/react-server-bun.ts does not provide`);
+          if (!standIn)
+            throw new Error(`${path} requires "${name}", which src/server/build/react-server-bun.ts does not provide`);
           return standIn;
         });
         return { contents, loader: "js" };

@@ -18,7 +18,12 @@ export function withOneClockExport(source: string, path: string): string {
     .replace(ASSIGNMENT, `${LOCAL} = function`)
     .replace(CALL, `${LOCAL}()`);
   const assignments = source.match(ASSIGNMENT)?.length ?? 0;
-  if (!source.includes(DECLARATION) || assignments !== 2 || source.includes(LOCAL) || rewritten.includes("exports.unstable_now")) {
+  if (
+    !source.includes(DECLARATION) ||
+    assignments !== 2 ||
+    source.includes(LOCAL) ||
+    rewritten.includes("exports.unstable_now")
+  ) {
     throw new Error(`${path} no longer defines unstable_now as src/server/build/scheduler-exports.ts expects`);
   }
   return `${rewritten}\nexports.unstable_now = ${LOCAL};\n`;

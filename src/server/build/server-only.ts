@@ -34,7 +34,9 @@ export const serverOnlyModules: BunPlugin = {
         // not, the import after it fails the build instead: a module that was not scanned never ships.
         return { contents: `${source}\n;import ${JSON.stringify(UNSCANNED)};`, loader };
       }
-      const stubs = exports.map((name) => (name === "default" ? "export default undefined;" : `export const ${name} = undefined;`));
+      const stubs = exports.map((name) =>
+        name === "default" ? "export default undefined;" : `export const ${name} = undefined;`,
+      );
       return { contents: [...stubs, "import.meta.hot.accept();"].join("\n"), loader: "js" };
     });
   },

@@ -23,25 +23,35 @@ export const wantsUpload = (env: Env) => Boolean(env.SENTRY_AUTH_TOKEN?.trim());
 /** Throws what an upload would miss, so a build that is to upload fails before it builds. */
 export function requireUploadEnv(env: Env): void {
   const missing = REQUIRED.filter((name) => !env[name]?.trim());
-  if (missing.length) throw new UploadError(`${missing.join(", ")} must be set (SENTRY_URL too, for self-hosted Sentry)`);
+  if (missing.length)
+    throw new UploadError(`${missing.join(", ")} must be set (SENTRY_URL too, for self-hosted Sentry)`);
 }
 
 /** Uploads `dir` (a build's sourcemaps/, its client/ beside it) and resolves with the release it is tied to. */
 export async function uploadSourcemaps(dir: string, env: Env): Promise<{ release: string }> {
   requireUploadEnv(env);
   const manifestFile = Bun.file(join(dir, "../client/manifest.json"));
-  if (!(await manifestFile.exists())) throw new UploadError(`no client build beside ${dir}; run \`bun run build\` first`);
+  if (!(await manifestFile.exists()))
+    throw new UploadError(`no client build beside ${dir}; run \`bun run build\` first`);
   // The server's own rule (src/server/create-app.ts): SENTRY_RELEASE, else the build id of the client it serves.
   const release = env.SENTRY_RELEASE?.trim() || ((await manifestFile.json()) as Manifest).buildId;
   // sentry-cli reads SENTRY_AUTH_TOKEN, SENTRY_ORG, SENTRY_PROJECT and SENTRY_URL from the environment itself.
   // --strict: a map it cannot upload is a failed upload, not a warning in a build log.
-  const cli = Bun.spawn([join(ROOT, "node_modules/.bin/sentry-cli"), "sourcemaps", "upload", "--strict", "--release", release, dir], {
-    env,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [code, out, err] = await Promise.all([cli.exited, new Response(cli.stdout).text(), new Response(cli.stderr).text()]);
-  if (code !== 0) throw new UploadError(`sentry-cli sourcemaps upload failed (exit ${code}):\n${`${out}${err}`.trim()}`);
+  const cli = Bun.spawn(
+    [join(ROOT, "node_modules/.bin/sentry-cli"), "sourcemaps", "upload", "--strict", "--release", release, dir],
+    {
+      env,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
+  const [code, out, err] = await Promise.all([
+    cli.exited,
+    new Response(cli.stdout).text(),
+    new Response(cli.stderr).text(),
+  ]);
+  if (code !== 0)
+    throw new UploadError(`sentry-cli sourcemaps upload failed (exit ${code}):\n${`${out}${err}`.trim()}`);
   return { release };
 }

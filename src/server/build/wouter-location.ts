@@ -6,7 +6,8 @@
 import type { BunPlugin } from "bun";
 
 /** What wouter's index.js imports from it, as its source spells it; anything else fails the build. */
-const IMPORT = /import\s*\{\s*useBrowserLocation,\s*useSearch as useBrowserSearch,?\s*\}\s*from\s*"\.\/use-browser-location\.js";/;
+const IMPORT =
+  /import\s*\{\s*useBrowserLocation,\s*useSearch as useBrowserSearch,?\s*\}\s*from\s*"\.\/use-browser-location\.js";/;
 const STAND_IN = [
   'const notInTheBrowser = () => { throw new Error("Brisk: wouter\'s own browser location is not in the client build"); };',
   "const useBrowserLocation = notInTheBrowser, useBrowserSearch = notInTheBrowser;",
@@ -17,7 +18,10 @@ export const wouterWithoutBrowserLocation: BunPlugin = {
   setup(build) {
     build.onLoad({ filter: /\/node_modules\/wouter\/src\/index\.js$/ }, async ({ path }) => {
       const source = await Bun.file(path).text();
-      if (!IMPORT.test(source)) throw new Error(`${path} no longer imports its browser location as src/server/build/wouter-location.ts expects`);
+      if (!IMPORT.test(source))
+        throw new Error(
+          `${path} no longer imports its browser location as src/server/build/wouter-location.ts expects`,
+        );
       return { contents: source.replace(IMPORT, STAND_IN), loader: "js" };
     });
   },

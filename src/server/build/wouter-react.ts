@@ -4,7 +4,13 @@ import type { BunPlugin } from "bun";
 
 const NAMESPACE_IMPORT = 'import * as React from "react";';
 /** What wouter's react-deps.js reads from that namespace, as its source spells it. */
-const READS = new Set(["React.useEffect", "React.useInsertionEffect", 'React["useInsertion" + "Effect"]', "React.useLayoutEffect", "React.useRef"]);
+const READS = new Set([
+  "React.useEffect",
+  "React.useInsertionEffect",
+  'React["useInsertion" + "Effect"]',
+  "React.useLayoutEffect",
+  "React.useRef",
+]);
 /** The hooks it reads, named, so the rest of React's exports can be left out. */
 const NAMED_IMPORT = [
   'import { useEffect as e, useInsertionEffect as i, useLayoutEffect as l, useRef as r } from "react";',
@@ -29,7 +35,9 @@ export function wouterOnReact(root: string): BunPlugin {
         const source = await Bun.file(path).text();
         const unknown = (source.match(/\bReact(?:\.\w+|\[[^\]]*\])/g) ?? []).filter((read) => !READS.has(read));
         if (!source.includes(NAMESPACE_IMPORT) || unknown.length) {
-          throw new Error(`${path} reads React in a way src/server/build/wouter-react.ts does not provide: ${unknown.join(", ") || "no namespace import"}`);
+          throw new Error(
+            `${path} reads React in a way src/server/build/wouter-react.ts does not provide: ${unknown.join(", ") || "no namespace import"}`,
+          );
         }
         return { contents: source.replace(NAMESPACE_IMPORT, NAMED_IMPORT), loader: "js" };
       });

@@ -134,7 +134,8 @@ function proxy(env: Env): { trustProxy: boolean; proxyHops: number } {
   let hops: number;
   if (raw === "true") hops = 1;
   else if (raw === "false") hops = 0;
-  else if (raw && !/^\d+$/.test(raw)) throw new ConfigError("TRUST_PROXY", `expected true, false or a number of proxies, got "${raw}"`);
+  else if (raw && !/^\d+$/.test(raw))
+    throw new ConfigError("TRUST_PROXY", `expected true, false or a number of proxies, got "${raw}"`);
   else hops = integer(env, "TRUST_PROXY", 0, 0, 10);
   return { trustProxy: hops > 0, proxyHops: hops };
 }
@@ -236,7 +237,13 @@ function databaseUrl(raw: string | undefined): string | undefined {
   if (scheme === "sqlite" || scheme === "file") return raw;
   if (scheme === "postgres" || scheme === "postgresql") {
     if (URL.parse(raw)) return raw;
-    throw new ConfigError("DATABASE_URL", `not a valid ${scheme}:// URL; expected postgres://user:password@host:5432/database`);
+    throw new ConfigError(
+      "DATABASE_URL",
+      `not a valid ${scheme}:// URL; expected postgres://user:password@host:5432/database`,
+    );
   }
-  throw new ConfigError("DATABASE_URL", `expected sqlite://… or postgres://…, got ${scheme ? `a ${scheme}: URL` : "no URL scheme"}`);
+  throw new ConfigError(
+    "DATABASE_URL",
+    `expected sqlite://… or postgres://…, got ${scheme ? `a ${scheme}: URL` : "no URL scheme"}`,
+  );
 }

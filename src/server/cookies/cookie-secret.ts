@@ -30,7 +30,10 @@ export async function loadCookieSecrets(config: Pick<Config, "cookieSecrets" | "
   const path = join(dir, COOKIE_SECRET_FILE);
   const kept = await readSecret(path);
   if (kept !== undefined) {
-    return { secrets: [kept], warning: `COOKIE_SECRET is unset: signing cookies with the secret kept in ${path}; ${REPLICAS}` };
+    return {
+      secrets: [kept],
+      warning: `COOKIE_SECRET is unset: signing cookies with the secret kept in ${path}; ${REPLICAS}`,
+    };
   }
   const secret = await createSecret(dir, path);
   return {
@@ -50,7 +53,9 @@ async function readSecret(path: string): Promise<string | undefined> {
   }
   const secret = text.trim();
   if (Buffer.byteLength(secret) < MIN_COOKIE_SECRET_BYTES) {
-    throw unusable(`${path} holds a cookie secret shorter than ${MIN_COOKIE_SECRET_BYTES} bytes; delete it to make a new one`);
+    throw unusable(
+      `${path} holds a cookie secret shorter than ${MIN_COOKIE_SECRET_BYTES} bytes; delete it to make a new one`,
+    );
   }
   return secret;
 }

@@ -70,7 +70,12 @@ export function createCookies(cookieHeader: string | null, options: CookieSettin
   return jarWith(cookieHeader, options, method, []);
 }
 
-function jarWith(cookieHeader: string | null, options: CookieSettings, method: string, earlier: readonly Change[]): Cookies {
+function jarWith(
+  cookieHeader: string | null,
+  options: CookieSettings,
+  method: string,
+  earlier: readonly Change[],
+): Cookies {
   // Bun's parser takes any string: malformed pairs are skipped, bad percent-encoding reads as U+FFFD.
   const jar = new Bun.CookieMap(cookieHeader ?? "");
   const changes: Change[] = [];
@@ -85,7 +90,8 @@ function jarWith(cookieHeader: string | null, options: CookieSettings, method: s
     if (!options.signer) throw new Error("cookies: signed cookies need a signer (see cookie-secret.ts)");
     return options.signer;
   };
-  const set = (name: string, value: string, extra: CookieOptions = {}) => change((to) => to.set(name, value, { ...defaults, ...extra }));
+  const set = (name: string, value: string, extra: CookieOptions = {}) =>
+    change((to) => to.set(name, value, { ...defaults, ...extra }));
   const getSigned = async (name: string, purpose?: string) => {
     const value = jar.get(name);
     return value === null ? undefined : signer().verify(value, name, purpose);

@@ -49,7 +49,13 @@ const BUILD_PREFIX = "build-";
  * plugins (src/server/build/); and the files that decide how dependencies resolve.
  */
 export async function stylesSourceKey(root: string, app: Pick<AppDefinition, "styles" | "routes">): Promise<string> {
-  const fromApp = [...(app.styles ?? []), ...allRoutes(app.routes).flatMap((r) => [...(r.styles ?? []), ...(isLazyPage(r.component) ? [r.component.module] : [])])];
+  const fromApp = [
+    ...(app.styles ?? []),
+    ...allRoutes(app.routes).flatMap((r) => [
+      ...(r.styles ?? []),
+      ...(isLazyPage(r.component) ? [r.component.module] : []),
+    ]),
+  ];
   const listed = await readdir(join(root, "src"), { recursive: true, withFileTypes: true });
   const files = listed
     .filter((e) => e.isFile())
@@ -58,7 +64,11 @@ export async function stylesSourceKey(root: string, app: Pick<AppDefinition, "st
     .concat(["package.json", "bun.lock", "tsconfig.json"].map((f) => join(root, f)).filter(existsSync))
     .sort();
   const hasher = new Bun.CryptoHasher("sha256").update(`${JSON.stringify(fromApp)}\0`);
-  for (const path of files) hasher.update(`${path}\0`).update(await readFile(path)).update("\0");
+  for (const path of files)
+    hasher
+      .update(`${path}\0`)
+      .update(await readFile(path))
+      .update("\0");
   return hasher.digest("hex");
 }
 
@@ -119,7 +129,9 @@ async function buildOnce(client: DevClientState): Promise<RebuildResult> {
   const done = (outcome: "built" | "reused" | "unchanged"): RebuildResult => {
     const after = styleUrls(good(client).assets);
     const styles = Object.fromEntries(
-      Object.entries(before).flatMap(([source, url]) => (after[source] && after[source] !== url ? [[url, after[source]]] : [])),
+      Object.entries(before).flatMap(([source, url]) =>
+        after[source] && after[source] !== url ? [[url, after[source]]] : [],
+      ),
     );
     return { ok: true, ms: Math.round(performance.now() - started), outcome, styles };
   };
@@ -156,14 +168,22 @@ async function keep(client: DevClientState, outdir: string, key: string): Promis
   client.current = { assets: client.load(outdir), outdir, key };
   // Older builds (and any left half-written by a process that restarted mid-build) go.
   for (const name of await readdir(client.dir)) {
-    if (name.startsWith(BUILD_PREFIX) && join(client.dir, name) !== outdir) await rm(join(client.dir, name), { recursive: true, force: true });
+    if (name.startsWith(BUILD_PREFIX) && join(client.dir, name) !== outdir)
+      await rm(join(client.dir, name), { recursive: true, force: true });
   }
 }
 
 /** Files beside the build's own: source maps for the browser's devtools, and what components import. */
 function sideFile({ current, importedDir }: DevClientState, name: string) {
   if (!current || name !== basename(name)) return undefined;
-  const path = name.endsWith(".map") ? join(current.outdir, name) : IMPORTED_ASSET.test(name) ? join(importedDir, name) : undefined;
+  const path = name.endsWith(".map")
+    ? join(current.outdir, name)
+    : IMPORTED_ASSET.test(name)
+      ? join(importedDir, name)
+      : undefined;
   if (!path || !existsSync(path)) return undefined;
-  return { body: new Uint8Array(readFileSync(path)), type: name.endsWith(".map") ? "application/json; charset=utf-8" : Bun.file(path).type };
+  return {
+    body: new Uint8Array(readFileSync(path)),
+    type: name.endsWith(".map") ? "application/json; charset=utf-8" : Bun.file(path).type,
+  };
 }

@@ -41,7 +41,10 @@ export function describeError(error: unknown, { root = "", colors = false } = {}
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-export function devErrorPage({ title, detail }: { title: string; detail: string }, served: Pick<DevState, "version" | "update">): string {
+export function devErrorPage(
+  { title, detail }: { title: string; detail: string },
+  served: Pick<DevState, "version" | "update">,
+): string {
   return `<!doctype html>
 <html lang="en">
 <meta charset="utf-8">

@@ -42,7 +42,11 @@ export function createDevReload({ heartbeatMs = 5_000 } = {}): DevReload {
   // missed an event (or loaded just before one) still finds its own links here.
   const styles: Record<string, string> = {};
   const clients = new Set<{ send(chunk: string): void; end(): void }>();
-  const state = (): DevState => ({ version: `${start}.${version}`, update: `${start}.${update}`, styles: { ...styles } });
+  const state = (): DevState => ({
+    version: `${start}.${version}`,
+    update: `${start}.${update}`,
+    styles: { ...styles },
+  });
   const message = () => `data: ${JSON.stringify(state())}\n\n`;
   const publish = (reload = false) => {
     update++;
@@ -121,7 +125,12 @@ function withStyleSources(csp: string, sources: readonly string[]): string {
  * The script goes at the very end of an HTML page, under the page's CSP nonce, after React's last chunk.
  * `errorPage`: the page reloads on any event, as it cannot tell what would fix it.
  */
-function withReloadScript(response: Response, served: DevState, styleSources: readonly string[], { errorPage = false } = {}): Response {
+function withReloadScript(
+  response: Response,
+  served: DevState,
+  styleSources: readonly string[],
+  { errorPage = false } = {},
+): Response {
   const csp = response.headers.get("content-security-policy");
   const nonce = /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
   const tag = `<script${nonce ? ` nonce="${nonce}"` : ""}>${reloadScript(served, { errorPage })}</script>`;
@@ -148,7 +157,10 @@ function wantsPage(pathname: string): boolean {
  * response hook covers the app's routes. It works without an app too, when the app did not load.
  * `styleSources`: what pages' style-src allows besides the app's own (Bun's error overlay).
  */
-export function devReloadPlugin(reload: DevReload, { styleSources = () => [] }: { styleSources?: () => readonly string[] } = {}) {
+export function devReloadPlugin(
+  reload: DevReload,
+  { styleSources = () => [] }: { styleSources?: () => readonly string[] } = {},
+) {
   return new Elysia({ name: "brisk:dev-reload" })
     .get(DEV_EVENTS_PATH, ({ request, server }) => {
       // Bun would close a stream that stays quiet past idleTimeout; this one is meant to stay open.

@@ -76,33 +76,38 @@ interface Parts {
  * far, then the app.
  */
 function devRoot(app: DevApp, { config, reload, edits, bundles, hold }: Parts) {
-  return new Elysia({ name: "brisk:dev", serve: { routes: { [CLIENT_SHELL_PATH]: clientShell } } })
-    .onRequest(function refuseOtherHosts({ request }) {
-      const host = request.headers.get("host");
-      if (!isDevServerHost(host, config.host)) return text(403, `this development server answers to localhost, not to ${JSON.stringify(host)}`);
-    })
-    .onRequest(async function awaitAppAndEdits({ request }) {
-      const { pathname } = new URL(request.url);
-      if (pathname.startsWith("/__dev/")) return;
-      // The browser reloads for some edits (routes.tsx, a loader) as soon as Bun's development server has
-      // bundled them, which can be before this process hears of the save: no page renders older code.
-      const saved = app.savedSinceBuild();
-      if (saved.length) edits.add(...saved);
-      // The server listens before the app has loaded: what comes first waits for it, not for a 503.
-      const waiting = await hold.wait(edits.settled());
-      if (waiting) return waiting;
-      // While the app fails, every page is the error page (devReloadPlugin): it loads no client.
-      if (pathname.startsWith("/assets/") || !app.serve || reload.failure) return;
-      const bundle = await bundles.current();
-      if (!bundle.ok) {
-        bundles.watchForFix();
-        return clientFailurePage(bundle.errorPage, reload.state);
-      }
-      app.entryUrl = bundle.url;
-    })
-    .use(devReloadPlugin(reload, { styleSources: bundles.styleSources }))
-    // Without an app only when it failed to load: a page is then its error page (devReloadPlugin), an asset this.
-    .all("*", ({ request }) => app.serve?.(request) ?? new Response("the app is not loaded\n", { status: 503 }), { parse: "none" });
+  return (
+    new Elysia({ name: "brisk:dev", serve: { routes: { [CLIENT_SHELL_PATH]: clientShell } } })
+      .onRequest(function refuseOtherHosts({ request }) {
+        const host = request.headers.get("host");
+        if (!isDevServerHost(host, config.host))
+          return text(403, `this development server answers to localhost, not to ${JSON.stringify(host)}`);
+      })
+      .onRequest(async function awaitAppAndEdits({ request }) {
+        const { pathname } = new URL(request.url);
+        if (pathname.startsWith("/__dev/")) return;
+        // The browser reloads for some edits (routes.tsx, a loader) as soon as Bun's development server has
+        // bundled them, which can be before this process hears of the save: no page renders older code.
+        const saved = app.savedSinceBuild();
+        if (saved.length) edits.add(...saved);
+        // The server listens before the app has loaded: what comes first waits for it, not for a 503.
+        const waiting = await hold.wait(edits.settled());
+        if (waiting) return waiting;
+        // While the app fails, every page is the error page (devReloadPlugin): it loads no client.
+        if (pathname.startsWith("/assets/") || !app.serve || reload.failure) return;
+        const bundle = await bundles.current();
+        if (!bundle.ok) {
+          bundles.watchForFix();
+          return clientFailurePage(bundle.errorPage, reload.state);
+        }
+        app.entryUrl = bundle.url;
+      })
+      .use(devReloadPlugin(reload, { styleSources: bundles.styleSources }))
+      // Without an app only when it failed to load: a page is then its error page (devReloadPlugin), an asset this.
+      .all("*", ({ request }) => app.serve?.(request) ?? new Response("the app is not loaded\n", { status: 503 }), {
+        parse: "none",
+      })
+  );
 }
 
 /**
@@ -179,7 +184,13 @@ async function appBuilds(app: DevApp, { config, reload }: Parts): Promise<AppBui
   const builtApp = () => builds.built!.app;
   const client = createDevClient({
     dir: BUILDS,
-    build: (outdir) => buildClient({ outdir, mode: "development", scripts: false, app: { path: appModule, dir: dirname(appModule), app: builtApp() } }),
+    build: (outdir) =>
+      buildClient({
+        outdir,
+        mode: "development",
+        scripts: false,
+        app: { path: appModule, dir: dirname(appModule), app: builtApp() },
+      }),
     load: (outdir) => loadClientAssets(builtApp().routes, outdir),
     sourceKey: () => stylesSourceKey(ROOT, builtApp()),
     entryUrl: () => app.entryUrl,
@@ -187,7 +198,9 @@ async function appBuilds(app: DevApp, { config, reload }: Parts): Promise<AppBui
     buildId: `dev-${Date.now().toString(36)}`,
   });
   // @sentry/bun is slow to load (bench/README.md, figures the source carried: start-up): only with a DSN.
-  const monitoring = config.sentryDsn ? (await import("../monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development") : undefined;
+  const monitoring = config.sentryDsn
+    ? (await import("../monitoring/sentry.ts")).initServerSentry(config, config.sentryRelease ?? "development")
+    : undefined;
   // Public files are read from the folder on each request: an edit there shows without a rebuild.
   const publicFiles = livePublicFiles(join(ROOT, "public"));
   const builds: AppBuilds = {
@@ -230,7 +243,10 @@ async function handleEdits(builds: AppBuilds, files: string[]): Promise<void> {
   if (builds.built !== before) await serveBuilt(builds, builds.built!);
   // An edit the browser's bundle does not contain (a loader, what only loaders import) reaches open pages
   // by reloading them.
-  reload.ready({ reload: files.some((f) => onlyServerSees(before, f) || onlyServerSees(builds.built, f)), styles: styles.styles });
+  reload.ready({
+    reload: files.some((f) => onlyServerSees(before, f) || onlyServerSees(builds.built, f)),
+    styles: styles.styles,
+  });
 }
 
 /**
@@ -241,10 +257,17 @@ async function serveBuilt(builds: AppBuilds, built: ServerApp): Promise<void> {
   const { config, client, monitoring, publicFiles } = builds;
   await builds.started?.stop();
   const started = (builds.started = await built.startApp(config, built.app, builds.startLog()));
-  const handler = built.createApp(config, built.app, { assets: client.assets, publicFiles, cookieSigner: started.cookieSigner, capture: monitoring?.capture });
+  const handler = built.createApp(config, built.app, {
+    assets: client.assets,
+    publicFiles,
+    cookieSigner: started.cookieSigner,
+    capture: monitoring?.capture,
+  });
   builds.app.serve = (request) => handler.handle(request);
   // The table's paths for the type checker and the editor: a new route is a path links may take.
-  await builds.writeRouteTypes(built.app.routes).catch((error: unknown) => console.error(`route types not written: ${String(error)}`));
+  await builds
+    .writeRouteTypes(built.app.routes)
+    .catch((error: unknown) => console.error(`route types not written: ${String(error)}`));
 }
 
 /**
@@ -262,7 +285,10 @@ async function restartOnAnyEdit(): Promise<void> {
 }
 
 /** `holdMs`: how long a request waits for the app to load or an edit to build (hold.ts), then gets a page saying so. */
-export async function startDevServer(env: Record<string, string | undefined>, { holdMs }: { holdMs?: number } = {}): Promise<void> {
+export async function startDevServer(
+  env: Record<string, string | undefined>,
+  { holdMs }: { holdMs?: number } = {},
+): Promise<void> {
   // Before the server code is imported: React picks its development build from this.
   process.env.NODE_ENV = "development";
   const config = configOrExit(env);
@@ -277,7 +303,9 @@ export async function startDevServer(env: Record<string, string | undefined>, { 
   // Listening first: requests wait above for the app, and Bun's development server can start bundling.
   root.listen({ hostname: config.host, port: config.port, reusePort: false });
   if (!isLoopbackHost(config.host)) {
-    console.warn(`brisk dev server: HOST=${config.host} lets other machines reach it, and development pages show error stacks and file paths`);
+    console.warn(
+      `brisk dev server: HOST=${config.host} lets other machines reach it, and development pages show error stacks and file paths`,
+    );
   }
   // Bun's development server bundles the client the first time its page is asked for: on its own threads,
   // while this process loads the rest.

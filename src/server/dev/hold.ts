@@ -27,7 +27,9 @@ export function createHold({ holdMs = HOLD_MS } = {}): Hold {
       const timer = setTimeout(late.resolve, holdMs, true);
       try {
         const ready = Promise.all([loading.promise, edits]).then(() => false);
-        return (await Promise.race([ready, late.promise])) ? waitingPage(loaded ? "the edits saved to be built" : "the app to load", holdMs) : undefined;
+        return (await Promise.race([ready, late.promise]))
+          ? waitingPage(loaded ? "the edits saved to be built" : "the app to load", holdMs)
+          : undefined;
       } finally {
         clearTimeout(timer);
       }
@@ -50,6 +52,10 @@ function waitingPage(waitingFor: string, holdMs: number): Response {
 `;
   return new Response(html, {
     status: 503,
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "retry-after": String(RETRY_AFTER_S) },
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "retry-after": String(RETRY_AFTER_S),
+    },
   });
 }

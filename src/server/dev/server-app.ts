@@ -78,7 +78,9 @@ export interface ServerAppBuilder {
 const briskBundled: BunPlugin = {
   name: "brisk:self-reference",
   setup(build) {
-    build.onResolve({ filter: /^brisk(\/|$)/ }, ({ path, importer }) => ({ path: Bun.resolveSync(path, dirname(importer)) }));
+    build.onResolve({ filter: /^brisk(\/|$)/ }, ({ path, importer }) => ({
+      path: Bun.resolveSync(path, dirname(importer)),
+    }));
   },
 };
 
@@ -122,7 +124,14 @@ function browserGraph(entries: readonly string[], appModule: string): Set<string
   return seen;
 }
 
-export function createServerAppBuilder({ entry, appModule, browserEntries, outdir, importedDir, srcDir }: ServerAppOptions): ServerAppBuilder {
+export function createServerAppBuilder({
+  entry,
+  appModule,
+  browserEntries,
+  outdir,
+  importedDir,
+  srcDir,
+}: ServerAppOptions): ServerAppBuilder {
   const emitted = new Set<string>();
   let builds = 0;
   let previous: string | undefined;
@@ -149,23 +158,33 @@ export function createServerAppBuilder({ entry, appModule, browserEntries, outdi
       plugins: [appModuleAlias(appModule), briskBundled, importedAssets({ dir: importedDir, emitted })],
       throw: false,
     });
-    if (!result.success) throw new AggregateError(result.logs, `the server code does not build:\n${result.logs.map(String).join("\n")}`);
+    if (!result.success)
+      throw new AggregateError(result.logs, `the server code does not build:\n${result.logs.map(String).join("\n")}`);
     const output = result.outputs.find((o) => o.kind === "entry-point")!.path;
     const code = (await import(output)) as Partial<ServerCode>;
-    if (!code.app?.routes) throw new Error(`${appModule} does not export an app as its default (export default defineApp({ … }))`);
+    if (!code.app?.routes)
+      throw new Error(`${appModule} does not export an app as its default (export default defineApp({ … }))`);
     // The previous build can go once nothing serves it any more: out of the module registry, it is garbage.
     if (previous) delete require.cache[previous];
     previous = output;
     // The metafile names inputs relative to the working directory.
     modules = new Set(Object.keys(result.metafile!.inputs).map((p) => resolve(p)));
-    return { app: code.app, createApp: code.createApp!, startApp: code.startApp!, modules, browserModules: browserGraph(browserEntries, appModule) };
+    return {
+      app: code.app,
+      createApp: code.createApp!,
+      startApp: code.startApp!,
+      modules,
+      browserModules: browserGraph(browserEntries, appModule),
+    };
   }
 
   const affects = (path: string) => !modules || modules.has(path);
 
   function saved(): string[] {
     const now = modifiedTimes(srcDir);
-    return [...new Set([...before.keys(), ...now.keys()])].filter((path) => affects(path) && now.get(path) !== before.get(path));
+    return [...new Set([...before.keys(), ...now.keys()])].filter(
+      (path) => affects(path) && now.get(path) !== before.get(path),
+    );
   }
 
   return { build, affects, saved };

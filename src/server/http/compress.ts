@@ -20,7 +20,10 @@ const COMPRESSIBLE = ["text/html", PAGE_DATA_TYPE];
  * compressed as it is rendered, so the encoder's time is spent on every request (bench/README.md, figures the
  * source carried: compression). (A streamed body's encoder: stream-encoders.ts.)
  */
-const BROTLI = { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT };
+const BROTLI = {
+  [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+};
 
 /** Reads no body: asking a Response made from a string for its body turns the string into a stream. */
 function isCompressible(response: Response): boolean {
@@ -125,7 +128,8 @@ function relay(first: Uint8Array, { next, reader }: NonNullable<Ready["rest"]>, 
 const EMPTY = new Uint8Array(0);
 
 /** A response with another body and `headers`; its status kept. */
-const withBody = (response: Response, body: BodyInit | null, headers: Headers) => new Response(body, { status: response.status, headers });
+const withBody = (response: Response, body: BodyInit | null, headers: Headers) =>
+  new Response(body, { status: response.status, headers });
 
 /**
  * The response as the client accepts it best: its body compressed, or as it is. Waits for the body's first

@@ -62,14 +62,22 @@ export function precondition(request: Request, { etag, lastModified }: Validator
 
 /** The 412's answer: short, and never kept by a cache. */
 export function preconditionFailed(headers: Record<string, string> = {}): Response {
-  return text(412, "precondition failed: If-Match or If-Unmodified-Since does not hold for the current representation", headers);
+  return text(
+    412,
+    "precondition failed: If-Match or If-Unmodified-Since does not hold for the current representation",
+    headers,
+  );
 }
 
 /**
  * What a GET or HEAD of a file gets instead of its 200, if its preconditions say so: a 304 with `headers`, the
  * 200's (RFC 9110 15.4.5), or the 412.
  */
-export function conditionalResponse(request: Request, validators: Validators, headers: Record<string, string>): Response | undefined {
+export function conditionalResponse(
+  request: Request,
+  validators: Validators,
+  headers: Record<string, string>,
+): Response | undefined {
   const status = precondition(request, validators);
   if (status === 412) return preconditionFailed();
   return status === 304 ? new Response(null, { status, headers }) : undefined;
@@ -100,7 +108,14 @@ function parseHttpDate(value: string | null, now = Date.now()): number | undefin
   const time = Date.UTC(year, month, day, hour, minute, second);
   const date = new Date(time);
   // 31 Feb or 25:00 would roll over into another date: not one that was written.
-  const written = [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()];
+  const written = [
+    date.getUTCFullYear(),
+    date.getUTCMonth(),
+    date.getUTCDate(),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
+  ];
   return written.every((v, i) => v === parts[i]) ? time : undefined;
 }
 

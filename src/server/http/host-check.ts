@@ -16,7 +16,8 @@ export function hostProblem(request: Request): string | undefined {
   // Bun joins repeated headers with ", ", and a host never holds a comma.
   if (request.headers.get("host")?.includes(",")) return "more than one Host header";
   // The path starts after "http://" + host; a first "/" before index 11 is one Elysia skips.
-  if (url.indexOf("/", "https://".length) < ELYSIA_PATH_SEARCH_FROM) return "Host header too short (at least 4 characters)";
+  if (url.indexOf("/", "https://".length) < ELYSIA_PATH_SEARCH_FROM)
+    return "Host header too short (at least 4 characters)";
   return undefined;
 }
 

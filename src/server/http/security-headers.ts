@@ -48,13 +48,18 @@ export interface SecurityOptions {
  * One CSP source each: a keyword in quotes, a scheme, or a host with its scheme, port and path as CSP spells
  * them. Anything else (a space, a `;`) would end the directive and let the value write a policy of its own.
  */
-const FRAME_SOURCE = /^(?:'(?:self|none)'|[a-z][a-z0-9+.-]*:|(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9.-]+(?::(?:\d+|\*))?(?:\/[^\s;,']*)?|\*)$/i;
+const FRAME_SOURCE =
+  /^(?:'(?:self|none)'|[a-z][a-z0-9+.-]*:|(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9.-]+(?::(?:\d+|\*))?(?:\/[^\s;,']*)?|\*)$/i;
 
 function frameAncestorsDirective(sources: readonly string[]): string {
   for (const source of sources) {
-    if (!FRAME_SOURCE.test(source)) throw new Error(`frameAncestors: ${JSON.stringify(source)} is not a CSP source (e.g. 'self', https://partner.example)`);
+    if (!FRAME_SOURCE.test(source))
+      throw new Error(
+        `frameAncestors: ${JSON.stringify(source)} is not a CSP source (e.g. 'self', https://partner.example)`,
+      );
   }
-  if (sources.includes("'none'") && sources.length > 1) throw new Error("frameAncestors: 'none' cannot stand beside other sources");
+  if (sources.includes("'none'") && sources.length > 1)
+    throw new Error("frameAncestors: 'none' cannot stand beside other sources");
   return `frame-ancestors ${sources.length ? sources.join(" ") : "'none'"}`;
 }
 
@@ -64,7 +69,10 @@ export function createSecurityHeaders(
 ): SecurityHeaders {
   const reporting = config.sentryDsn !== undefined;
   // HSTS belongs to whoever terminates TLS; sent here only when asked for (the proxy may not set it).
-  const common = config.hstsMaxAge === undefined ? COMMON : { ...COMMON, "strict-transport-security": `max-age=${config.hstsMaxAge}` };
+  const common =
+    config.hstsMaxAge === undefined
+      ? COMMON
+      : { ...COMMON, "strict-transport-security": `max-age=${config.hstsMaxAge}` };
   // Everything but the nonce is decided once.
   const tail = [
     "default-src 'self'",
@@ -80,7 +88,8 @@ export function createSecurityHeaders(
   ].join("; ");
   // 'strict-dynamic': scripts our nonce'd scripts load (route chunks, Sentry) are trusted; nothing else runs.
   // style-src: the stylesheet files and the small ones inlined into the page with the same nonce.
-  const csp = (nonce: string) => `script-src 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'nonce-${nonce}'; ${tail}`;
+  const csp = (nonce: string) =>
+    `script-src 'nonce-${nonce}' 'strict-dynamic'; style-src 'self' 'nonce-${nonce}'; ${tail}`;
   const fixed = { ...common, ...DOCUMENT, ...(reporting ? { "reporting-endpoints": `csp="${CSP_REPORT_PATH}"` } : {}) };
   return {
     common,

@@ -16,7 +16,10 @@ export const MAX_STREAM_ENCODERS = 64;
  * streamed page, whose every chunk is flushed anyway; gzip's memory hardly moves with its level or window, so
  * it keeps its level (bench/README.md, streamed answers abandoned at their first bytes).
  */
-const STREAM_BROTLI = { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT };
+const STREAM_BROTLI = {
+  [zlib.constants.BROTLI_PARAM_QUALITY]: 1,
+  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+};
 export const GZIP = { level: 6 };
 
 let live = 0;

@@ -18,7 +18,14 @@ export function securityEndpoint(dsn: string | undefined): string | undefined {
   return `${d.protocol}://${d.host}${port}${path}/api/${d.projectId}/security/?sentry_key=${encodeURIComponent(d.publicKey ?? "")}`;
 }
 
-async function checkAndForwardReport(request: Request, type: string, clientIp: string | undefined, endpoint: string, tunnel: Tunnel, slot: Slot) {
+async function checkAndForwardReport(
+  request: Request,
+  type: string,
+  clientIp: string | undefined,
+  endpoint: string,
+  tunnel: Tunnel,
+  slot: Slot,
+) {
   const body = await bodyOrRefusal(request, CSP_REPORT_MAX_BYTES, "report", tunnel.bodyPace, slot);
   if (body instanceof Response) return body;
   // The destination is fixed by configuration; the body only has to be what Sentry parses.
@@ -39,6 +46,11 @@ export async function handleCspReport(
   if (request.method !== "POST") return methodNotAllowed();
   if (!endpoint) return notConfigured("CSP reporting");
   const type = request.headers.get("content-type")?.split(";", 1)[0]?.trim().toLowerCase() ?? "";
-  if (!CSP_REPORT_TYPES.includes(type)) return reply(415, "expected application/csp-report or application/reports+json");
-  return (await tunnel.admission.run(clientIp, (slot) => checkAndForwardReport(request, type, clientIp, endpoint, tunnel, slot))) ?? tooBusy();
+  if (!CSP_REPORT_TYPES.includes(type))
+    return reply(415, "expected application/csp-report or application/reports+json");
+  return (
+    (await tunnel.admission.run(clientIp, (slot) =>
+      checkAndForwardReport(request, type, clientIp, endpoint, tunnel, slot),
+    )) ?? tooBusy()
+  );
 }

@@ -21,21 +21,24 @@ export function monitoringPlugin(config: Config, options: { fetch?: typeof fetch
   });
   const { proxyHops } = config;
   const cspEndpoint = securityEndpoint(config.sentryDsn);
-  return new Elysia({ name: "brisk:monitoring" })
-    // Their 5xx are Sentry's, passed on or met on the way (502, 504): the site itself is fine.
-    .onTransform(function markRelayed({ request }) {
-      contextOf(request).relayed = true;
-    })
-    .post(
-      CSP_REPORT_PATH,
-      ({ request, server }) => handleCspReport(request, visitorAddress(request, server, proxyHops), cspEndpoint, tunnel),
-      { parse: "none" },
-    )
-    .all(CSP_REPORT_PATH, methodNotAllowed, { parse: "none" })
-    .post(
-      "/monitoring",
-      ({ request, server }) => handleMonitoring(request, visitorAddress(request, server, proxyHops), tunnel),
-      { parse: "none" },
-    )
-    .all("/monitoring", methodNotAllowed, { parse: "none" });
+  return (
+    new Elysia({ name: "brisk:monitoring" })
+      // Their 5xx are Sentry's, passed on or met on the way (502, 504): the site itself is fine.
+      .onTransform(function markRelayed({ request }) {
+        contextOf(request).relayed = true;
+      })
+      .post(
+        CSP_REPORT_PATH,
+        ({ request, server }) =>
+          handleCspReport(request, visitorAddress(request, server, proxyHops), cspEndpoint, tunnel),
+        { parse: "none" },
+      )
+      .all(CSP_REPORT_PATH, methodNotAllowed, { parse: "none" })
+      .post(
+        "/monitoring",
+        ({ request, server }) => handleMonitoring(request, visitorAddress(request, server, proxyHops), tunnel),
+        { parse: "none" },
+      )
+      .all("/monitoring", methodNotAllowed, { parse: "none" })
+  );
 }

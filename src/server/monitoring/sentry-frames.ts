@@ -23,7 +23,16 @@ export const embeddedSourcesIntegration = defineIntegration(() => {
   const files = new Map<string, Promise<string[] | undefined>>();
   const linesOf = (file: string) => {
     let lines = files.get(file);
-    if (!lines) files.set(file, (lines = Bun.file(join(embedded!, file)).text().then((text) => text.split("\n"), () => undefined)));
+    if (!lines)
+      files.set(
+        file,
+        (lines = Bun.file(join(embedded!, file))
+          .text()
+          .then(
+            (text) => text.split("\n"),
+            () => undefined,
+          )),
+      );
     return lines;
   };
   return {

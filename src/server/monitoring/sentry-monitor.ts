@@ -16,15 +16,24 @@ type MonitorConfig = Pick<Config, "sentrySendDefaultPii" | "proxyHops" | "sentry
 type CountSession = (session: RequestSession) => void;
 
 /** Every request, in an isolation scope of its own: its own trace id, and the request on the events it causes. */
-function inIsolationScope<T>(config: MonitorConfig, request: Request, server: Server<unknown> | null, handle: () => T): T {
+function inIsolationScope<T>(
+  config: MonitorConfig,
+  request: Request,
+  server: Server<unknown> | null,
+  handle: () => T,
+): T {
   return Sentry.withIsolationScope((scope) => {
     // With SENTRY_SEND_DEFAULT_PII, the visitor's address as the tunnel takes it: the socket's, or behind
     // TRUST_PROXY the one the proxy saw. Never a header the visitor wrote.
     const ip = config.sentrySendDefaultPii ? visitorAddress(request, server, config.proxyHops) : undefined;
-    scope.setSDKProcessingMetadata({ [SCOPED_REQUEST_KEY]: { request, ip, start: Date.now() } satisfies ScopedRequest });
+    scope.setSDKProcessingMetadata({
+      [SCOPED_REQUEST_KEY]: { request, ip, start: Date.now() } satisfies ScopedRequest,
+    });
     // The isolation scope already has a trace of its own; a page-data request continues its navigation's.
     const sentryTrace = request.headers.get("sentry-trace");
-    return sentryTrace ? Sentry.continueTrace({ sentryTrace, baggage: request.headers.get("baggage") }, handle) : handle();
+    return sentryTrace
+      ? Sentry.continueTrace({ sentryTrace, baggage: request.headers.get("baggage") }, handle)
+      : handle();
   });
 }
 

@@ -56,7 +56,11 @@ export function createOutbox(dir: string, limits: OutboxLimits, log: Logger): Ou
   };
   if (box.usable && existsSync(dir)) recoverAbandoned(dir);
   return {
-    store: { push: (envelope) => push(box, envelope), unshift: (envelope) => unshift(box, envelope), shift: () => shift(box) },
+    store: {
+      push: (envelope) => push(box, envelope),
+      unshift: (envelope) => unshift(box, envelope),
+      shift: () => shift(box),
+    },
     delivered: (envelope) => delivered(box, envelope),
     close: () => logDrops(box),
   };
@@ -98,7 +102,11 @@ async function push(box: OutboxState, envelope: Envelope): Promise<void> {
   tally.bytes += size;
   if (!box.warnedOutage) {
     box.warnedOutage = true;
-    box.log({ level: "warn", msg: "sentry unreachable: envelopes wait on disk and are sent when it answers", dir: box.dir });
+    box.log({
+      level: "warn",
+      msg: "sentry unreachable: envelopes wait on disk and are sent when it answers",
+      dir: box.dir,
+    });
   }
   try {
     await write(box.dir, newName(box, size), bytes);
@@ -163,7 +171,12 @@ function folderReady(box: OutboxState): boolean {
     box.made = true;
   } catch (error) {
     box.usable = false;
-    box.log({ level: "warn", msg: "sentry outbox unavailable: envelopes Sentry cannot take now are dropped", dir: box.dir, error: String(error) });
+    box.log({
+      level: "warn",
+      msg: "sentry outbox unavailable: envelopes Sentry cannot take now are dropped",
+      dir: box.dir,
+      error: String(error),
+    });
   }
   return box.usable;
 }
@@ -178,7 +191,14 @@ function logDrops(box: OutboxState): void {
   clearTimeout(box.dropTimer);
   box.dropTimer = undefined;
   if (box.dropped === 0) return;
-  box.log({ level: "warn", msg: "sentry outbox full: envelopes dropped", dropped: box.dropped, max: box.maxEnvelopes, maxBytes: box.maxBytes, dir: box.dir });
+  box.log({
+    level: "warn",
+    msg: "sentry outbox full: envelopes dropped",
+    dropped: box.dropped,
+    max: box.maxEnvelopes,
+    maxBytes: box.maxBytes,
+    dir: box.dir,
+  });
   box.dropped = 0;
 }
 
@@ -209,7 +229,12 @@ async function waitingFiles(dir: string): Promise<string[]> {
 function sizeOf(dir: string, file: string): number | Promise<number> {
   const sized = SIZED.exec(file);
   // A name without its size is from an older Brisk: its size is asked of the file.
-  return sized ? Number(sized[1]) : stat(join(dir, file)).then((s) => s.size, () => 0);
+  return sized
+    ? Number(sized[1])
+    : stat(join(dir, file)).then(
+        (s) => s.size,
+        () => 0,
+      );
 }
 
 async function waitingBytes(dir: string, files: string[]): Promise<number> {

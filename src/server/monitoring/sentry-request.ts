@@ -57,13 +57,20 @@ export const scopedRequestIntegration = defineIntegration(() => ({
     const headers = normalizedRequest.headers;
     for (const name of CREDENTIAL_HEADERS) delete headers?.[name];
     // The page the visitor came from can hold a secret in its query (a reset link's token) as the URL can.
-    if (headers?.referer) headers.referer = filterUrlQuery(headers.referer, client.getOptions().dataCollection?.urlQueryParams ?? true);
+    if (headers?.referer)
+      headers.referer = filterUrlQuery(headers.referer, client.getOptions().dataCollection?.urlQueryParams ?? true);
     event.sdkProcessingMetadata = { ...event.sdkProcessingMetadata, normalizedRequest };
     if (ip) event.user = { ...event.user, ip_address: ip };
     if (!event.type) {
       // The path only: a query can hold what the RequestData integration filters from the event's URL.
       const path = new URL(request.url).pathname;
-      const crumb = { type: "http", category: "request", level: "info" as const, timestamp: start / 1000, data: { method: request.method, path } };
+      const crumb = {
+        type: "http",
+        category: "request",
+        level: "info" as const,
+        timestamp: start / 1000,
+        data: { method: request.method, path },
+      };
       event.breadcrumbs = [crumb, ...(event.breadcrumbs ?? [])];
     }
     return event;

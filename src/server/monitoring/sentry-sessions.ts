@@ -21,7 +21,10 @@ export function requestSessions(client: Sentry.NodeClient, flushMs: number): { c
     const sent = minutes;
     minutes = undefined;
     if (!sent) return;
-    const aggregates = [...sent].map(([minute, counts]) => ({ started: new Date(minute * 60_000).toISOString(), ...counts }));
+    const aggregates = [...sent].map(([minute, counts]) => ({
+      started: new Date(minute * 60_000).toISOString(),
+      ...counts,
+    }));
     client.sendSession({ aggregates });
   };
   client.on("flush", send);

@@ -41,7 +41,12 @@ export function tracingHooks(sampleRate: number): Required<Pick<RequestMonitor, 
           name: `${method} ${pathname}`,
           op: "http.server",
           forceTransaction: true,
-          attributes: { [NAME_SOURCE]: "url", "sentry.origin": "auto.http.brisk", "http.request.method": method, [REQUEST_KIND]: kind },
+          attributes: {
+            [NAME_SOURCE]: "url",
+            "sentry.origin": "auto.http.brisk",
+            "http.request.method": method,
+            [REQUEST_KIND]: kind,
+          },
         },
         async (span) => {
           let response: Response;

@@ -55,10 +55,18 @@ function integrations() {
   ];
 }
 
-export function initServerSentry(config: Config, release: string, { log = stdoutLogger }: { log?: Logger } = {}): ServerMonitoring | undefined {
+export function initServerSentry(
+  config: Config,
+  release: string,
+  { log = stdoutLogger }: { log?: Logger } = {},
+): ServerMonitoring | undefined {
   if (!config.sentryDsn) return undefined;
   const tracing = config.sentryTracesSampleRate !== undefined;
-  const outbox = createOutbox(join(config.dataDir, "sentry-outbox"), { maxEnvelopes: config.sentryOutboxMax, maxBytes: config.sentryOutboxMaxBytes }, log);
+  const outbox = createOutbox(
+    join(config.dataDir, "sentry-outbox"),
+    { maxEnvelopes: config.sentryOutboxMax, maxBytes: config.sentryOutboxMaxBytes },
+    log,
+  );
   const offline: Partial<OfflineTransportOptions> = { createStore: () => outbox.store, flushAtStartup: true };
   Sentry.init({
     dsn: config.sentryDsn,
@@ -73,7 +81,12 @@ export function initServerSentry(config: Config, release: string, { log = stdout
     ...{ enableRuntimeChannelInjection: false },
     // SENTRY_SEND_DEFAULT_PII: without it, no user data and no cookies; headers, the URL and the query
     // still go, with credentials removed and sensitive names masked (in the Referer too: sentry-request.ts).
-    dataCollection: { userInfo: config.sentrySendDefaultPii, cookies: config.sentrySendDefaultPii, httpBodies: [], urlQueryParams: QUERY_FILTER },
+    dataCollection: {
+      userInfo: config.sentrySendDefaultPii,
+      cookies: config.sentrySendDefaultPii,
+      httpBodies: [],
+      urlQueryParams: QUERY_FILTER,
+    },
     // What Sentry cannot take now waits on disk under DATA_DIR and is sent once it answers, after a restart too.
     transport: makeOfflineTransport(failUndelivered(Sentry.makeFetchTransport, outbox.delivered)),
     transportOptions: offline,
@@ -100,7 +113,9 @@ export function initServerSentry(config: Config, release: string, { log = stdout
       });
       // The SDK counts an unhandled mechanism as a crash of the release. The server answered with its error
       // page and goes on serving: for release health the request errored, nothing crashed.
-      const session = Sentry.getIsolationScope().getScopeData().sdkProcessingMetadata.requestSession as { status?: string } | undefined;
+      const session = Sentry.getIsolationScope().getScopeData().sdkProcessingMetadata.requestSession as
+        | { status?: string }
+        | undefined;
       if (session) session.status = "errored";
     },
     monitor,

@@ -87,7 +87,8 @@ export async function forward(
     });
     return await visitorResponse(upstreamResponse);
   } catch (error) {
-    if (error instanceof Error && error.name === "TimeoutError") return unavailable(504, "monitoring upstream timed out");
+    if (error instanceof Error && error.name === "TimeoutError")
+      return unavailable(504, "monitoring upstream timed out");
     return unavailable(502, "monitoring upstream unreachable");
   }
 }

@@ -86,7 +86,13 @@ function parseEnvelopeHeader(bytes: Uint8Array): Record<string, unknown> | undef
 }
 
 /** The body within `limit` and its pace, or the response that refuses it (a 408 marks the slot's client slow). */
-export async function bodyOrRefusal(request: Request, limit: number, what: string, pace: BodyPace | undefined, slot: Slot): Promise<Bytes | Response> {
+export async function bodyOrRefusal(
+  request: Request,
+  limit: number,
+  what: string,
+  pace: BodyPace | undefined,
+  slot: Slot,
+): Promise<Bytes | Response> {
   try {
     return (await readBody(request, limit, pace, slot)) ?? reply(413, `${what} too large`);
   } catch (error) {
@@ -96,7 +102,12 @@ export async function bodyOrRefusal(request: Request, limit: number, what: strin
   }
 }
 
-async function checkAndForward(request: Request, clientIp: string | undefined, tunnel: Tunnel, slot: Slot): Promise<Response> {
+async function checkAndForward(
+  request: Request,
+  clientIp: string | undefined,
+  tunnel: Tunnel,
+  slot: Slot,
+): Promise<Response> {
   const body = await bodyOrRefusal(request, tunnel.maxBytes, "envelope", tunnel.bodyPace, slot);
   if (body instanceof Response) return body;
   if (body.byteLength === 0) return reply(400, "missing envelope body");
@@ -119,5 +130,7 @@ export async function handleMonitoring(
   // Another site's page must not spend our Sentry quota through its visitors' browsers.
   if (crossHostRefusal(request, tunnel)) return reply(403, "cross-site envelopes are refused");
   // Admitted before a byte of the body is read: a flood costs no buffering past the slots.
-  return (await tunnel.admission.run(clientIp, (slot) => checkAndForward(request, clientIp, tunnel, slot))) ?? tooBusy();
+  return (
+    (await tunnel.admission.run(clientIp, (slot) => checkAndForward(request, clientIp, tunnel, slot))) ?? tooBusy()
+  );
 }

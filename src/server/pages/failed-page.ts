@@ -35,7 +35,8 @@ export function boundaryFor(match: RouteMatch | null, depth: number, error: unkn
     if (node.route.fallbacks?.[kind]) return { id: node.id, depth: owner < depth ? owner + 1 : depth };
   }
   // A path no route matches below these layouts: the app's not-found page, inside them all.
-  if (match.missing && depth >= match.levels.length && kind === "not-found") return { id: match.levels.at(-1)!.node.id, depth: match.levels.length };
+  if (match.missing && depth >= match.levels.length && kind === "not-found")
+    return { id: match.levels.at(-1)!.node.id, depth: match.levels.length };
   return undefined;
 }
 

@@ -9,7 +9,8 @@ function stepsOf(request: Request, match: RouteMatch, scope: PageScope): Middlew
   const steps: MiddlewareStep[] = [];
   match.levels.forEach(({ node, params }, depth) => {
     // Assigned, not spread: a spread would read every getter, and `query` parses (and may refuse) when read.
-    for (const run of node.route.middleware ?? []) steps.push({ run, depth, args: () => Object.assign(scope.argsFor(params, node.route.search), { request }) });
+    for (const run of node.route.middleware ?? [])
+      steps.push({ run, depth, args: () => Object.assign(scope.argsFor(params, node.route.search), { request }) });
   });
   return steps;
 }

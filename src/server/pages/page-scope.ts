@@ -37,7 +37,13 @@ export interface PageScope {
  * The scope of a page request: its cookies are the request context's own jar (context.ts), and `request` the one
  * the page runs for (a HEAD's has a signal of its own).
  */
-export function pageScope(context: RequestContext, request: Request, url: URL, settings: CookieSettings, body?: ActionBody): PageScope {
+export function pageScope(
+  context: RequestContext,
+  request: Request,
+  url: URL,
+  settings: CookieSettings,
+  body?: ActionBody,
+): PageScope {
   const headers = new Map<string, string>();
   let values: RouterContextProvider | undefined;
   const parses = new Map<TObject, ParsedSearch>();

@@ -35,7 +35,8 @@ async function renderTarget(context: RequestContext, target: PageTarget, deps: P
     // A form posted by a page of another build: refused before its action runs, so the client can send it
     // again as a document post, which this build answers.
     const build = target.isData ? request.headers.get(BUILD_HEADER) : null;
-    if (build !== null && build !== deps.assets.manifest.buildId) return text(409, "the page is from another build; send the form again");
+    if (build !== null && build !== deps.assets.manifest.buildId)
+      return text(409, "the page is from another build; send the form again");
     const crossSite = refuseCrossSite(request, target.url, deps);
     if (crossSite) return crossSite;
   }
@@ -44,7 +45,9 @@ async function renderTarget(context: RequestContext, target: PageTarget, deps: P
   if (hasMiddleware(match)) {
     const scope = (page.scope = pageScope(context, request, target.url, deps.cookies));
     // The body is read inside the middleware: a guard refuses a post before it is uploaded and stored.
-    response = await runMiddleware(request, match, scope, (failure) => respond(failure ? { ...page, failure } : page, posted, deps));
+    response = await runMiddleware(request, match, scope, (failure) =>
+      respond(failure ? { ...page, failure } : page, posted, deps),
+    );
   } else {
     response = await respond(page, posted, deps);
   }

@@ -19,7 +19,10 @@ export interface RenderPlaces {
 }
 
 /** `capacity` places, a visitor's share of them an eighth (as for body reads); `visitorOf` finds a request's address. */
-export function createRenderPlaces(capacity: number, visitorOf: (request: Request) => string | undefined): RenderPlaces {
+export function createRenderPlaces(
+  capacity: number,
+  visitorOf: (request: Request) => string | undefined,
+): RenderPlaces {
   const perVisitor = Math.ceil(capacity / CLIENT_SHARE);
   let inUse = 0;
   const byVisitor = new Map<string, number>();
@@ -84,6 +87,11 @@ export function shedPage(isData: boolean, security: SecurityHeaders, record: Req
   if (isData) return jsonError(503, TOO_MANY_RENDERS, {}, retry);
   return new Response(BUSY_PAGE, {
     status: 503,
-    headers: { ...security.scriptlessHtml, "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...retry },
+    headers: {
+      ...security.scriptlessHtml,
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      ...retry,
+    },
   });
 }

@@ -21,7 +21,10 @@ const HTML = "text/html; charset=utf-8";
 
 /** The redirect an action or loader threw, with the headers it set (a cookie, say) on it, in one Response. */
 function redirectResponse(outcome: OutcomeInfo, appHeaders: ResolvedPage["headers"]): Response {
-  return new Response(null, { status: outcome.status, headers: withAppHeaders(outcomeHeaders(outcome), appHeaders, true) });
+  return new Response(null, {
+    status: outcome.status,
+    headers: withAppHeaders(outcomeHeaders(outcome), appHeaders, true),
+  });
 }
 
 /** The client configuration's JSON, made once per server: it is the same on every page. */
@@ -32,7 +35,13 @@ const configJson = new WeakMap<ClientConfig, string>();
  * JSON.parse, which keeps every key a key (an object literal makes `__proto__` a prototype) and which browsers
  * parse faster than a literal. The page is JSON, or the codec's form when JSON would not carry its data exactly.
  */
-function bootScript(resolved: ResolvedPage, clientConfig: ClientConfig, host: string, nonce: string, trace?: TraceHeaders): string {
+function bootScript(
+  resolved: ResolvedPage,
+  clientConfig: ClientConfig,
+  host: string,
+  nonce: string,
+  trace?: TraceHeaders,
+): string {
   let config = configJson.get(clientConfig);
   if (config === undefined) configJson.set(clientConfig, (config = JSON.stringify(clientConfig)));
   const rest = JSON.stringify({ host, nonce, ...(trace ? { trace } : {}) });
@@ -73,7 +82,10 @@ const RUN_AFTER_PAINT =
 function plainErrorPage(host: string, digest: string, headers: Record<string, string>): Response {
   const safeHost = host.replace(/[^a-zA-Z0-9.:\-[\]]/g, "");
   const body = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Application error</title><main role="alert"><h1>Application error</h1><p>A server-side exception has occurred while loading ${safeHost}.</p><p class="digest">Digest: <code>${digest}</code></p></main></html>`;
-  return new Response(body, { status: 500, headers: { ...headers, "content-type": HTML, "cache-control": "no-store" } });
+  return new Response(body, {
+    status: 500,
+    headers: { ...headers, "content-type": HTML, "cache-control": "no-store" },
+  });
 }
 
 /**
@@ -87,7 +99,12 @@ interface ShellFailure {
 }
 
 /** The document's stream, once its shell has rendered; a redirect instead, or what failed. */
-async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: PageDeps, step: PageStep = "render"): Promise<Response | ShellFailure> {
+async function streamDocument(
+  page: PageRequest,
+  resolved: ResolvedPage,
+  deps: PageDeps,
+  step: PageStep = "render",
+): Promise<Response | ShellFailure> {
   const { request, url, context } = page;
   if (redirected(resolved)) return redirectResponse(resolved.payload.outcome!, resolved.headers);
   const host = url.hostname;
@@ -116,18 +133,19 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
         scriptValue={scriptValue}
       />
     );
-    const render = () => renderToReadableStream(root, {
-      bootstrapScriptContent: `${bootScript(resolved, deps.clientConfig, host, nonce, trace)};${RUN_AFTER_PAINT}(${JSON.stringify(modules)})`,
-      // The style nonce: React writes it on the inlined stylesheets only when told it here too.
-      nonce: { script: nonce, style: nonce },
-      signal: request.signal,
-      onError(error) {
-        // A visitor who leaves aborts the render; that is not a failure of the page.
-        if (request.signal.aborted) return;
-        if (isOutcome(error)) return `${OUTCOME_MARKER}:${error.kind}`;
-        return reportError(context, error, "render", deps.capture);
-      },
-    });
+    const render = () =>
+      renderToReadableStream(root, {
+        bootstrapScriptContent: `${bootScript(resolved, deps.clientConfig, host, nonce, trace)};${RUN_AFTER_PAINT}(${JSON.stringify(modules)})`,
+        // The style nonce: React writes it on the inlined stylesheets only when told it here too.
+        nonce: { script: nonce, style: nonce },
+        signal: request.signal,
+        onError(error) {
+          // A visitor who leaves aborts the render; that is not a failure of the page.
+          if (request.signal.aborted) return;
+          if (isOutcome(error)) return `${OUTCOME_MARKER}:${error.kind}`;
+          return reportError(context, error, "render", deps.capture);
+        },
+      });
     const stream = await monitorStep(deps.monitor, step, payload.route ?? UNMATCHED_ROUTE, render);
     context.done = stream.allReady;
     const failed = resolved.status >= 500 || payload.outcome !== undefined;
@@ -135,7 +153,10 @@ async function streamDocument(page: PageRequest, resolved: ResolvedPage, deps: P
     headers["content-type"] = HTML;
     headers["cache-control"] = failed ? "no-store" : "private, no-cache";
     headers["x-request-id"] = context.id;
-    return new Response(stream, { status: resolved.status, headers: withAppHeaders(headers, resolved.headers, failed) });
+    return new Response(stream, {
+      status: resolved.status,
+      headers: withAppHeaders(headers, resolved.headers, failed),
+    });
   } catch (error) {
     if (request.signal.aborted) return new Response(null, { status: 499 });
     return { error, depth, headers };

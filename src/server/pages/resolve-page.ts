@@ -18,7 +18,11 @@ import { refusedSearch } from "./search-schema.ts";
 const UNMATCHED = new Outcome("not-found");
 
 /** A page before its loaders have run: its routes, none of their data. */
-export function pageBefore(url: URL, match: RouteMatch | null, deps: Pick<ResolveDeps, "assets">): Omit<ResolvedPage, "status"> {
+export function pageBefore(
+  url: URL,
+  match: RouteMatch | null,
+  deps: Pick<ResolveDeps, "assets">,
+): Omit<ResolvedPage, "status"> {
   return {
     payload: {
       v: PAGE_DATA_VERSION,
@@ -66,7 +70,9 @@ interface Resolution {
  */
 async function runLoader({ deps, scope }: Resolution, { node, params }: MatchedLevel): Promise<LevelLoad> {
   const loader = node.route.loader!;
-  const value = await monitorStep(deps.monitor, "loader", node.id, () => loader(scope.argsFor(params, node.route.search)));
+  const value = await monitorStep(deps.monitor, "loader", node.id, () =>
+    loader(scope.argsFor(params, node.route.search)),
+  );
   const { ready, deferred } = splitDeferred(value);
   return { ready, deferred, rich: needsCodec(ready, `the data of route ${node.id}`) };
 }
@@ -85,11 +91,20 @@ function load(resolution: Resolution, count: number, kept: number): Promise<Prom
 }
 
 function loadedOf({ match }: Resolution, results: PromiseSettledResult<LevelLoad>[], kept: number): Loaded[] {
-  return results.map((result, depth) => ({ id: match.levels[depth]!.node.id, kept: depth < kept, ...(result as PromiseFulfilledResult<LevelLoad>).value }));
+  return results.map((result, depth) => ({
+    id: match.levels[depth]!.node.id,
+    kept: depth < kept,
+    ...(result as PromiseFulfilledResult<LevelLoad>).value,
+  }));
 }
 
 /** Each streamed value of a level, settled as its promise does: checked for the wire, an error with a digest. */
-function streamInto({ page, deps }: Resolution, route: string, deferred: Map<string, PromiseLike<unknown>>, settle: (s: DeferredSettlement) => void) {
+function streamInto(
+  { page, deps }: Resolution,
+  route: string,
+  deferred: Map<string, PromiseLike<unknown>>,
+  settle: (s: DeferredSettlement) => void,
+) {
   for (const [key, promise] of deferred) {
     Promise.resolve(promise)
       .then((value) => (needsCodec(value, `the streamed value ${key} of route ${route}`), value))
@@ -99,7 +114,11 @@ function streamInto({ page, deps }: Resolution, route: string, deferred: Map<str
           if (isOutcome(error)) return { route, key, outcome: outcomeInfo(error) };
           // A loader whose visitor left fails with the abort reason: that is no error of ours.
           if (page.request.signal.aborted) return { route, key, error: { digest: "aborted", side: "server" } };
-          return { route, key, error: publicError(error, reportError(page.context, error, "deferred", deps.capture), deps.mode) };
+          return {
+            route,
+            key,
+            error: publicError(error, reportError(page.context, error, "deferred", deps.capture), deps.mode),
+          };
         },
       )
       .then(settle);
@@ -111,7 +130,9 @@ function pageWith(resolution: Resolution, loaded: Loaded[]): Omit<ResolvedPage, 
   const { match, before, scope } = resolution;
   const shown = loaded.filter((level) => !level.kept);
   // Components read the same settlements the client will, so both sides throw the same thing.
-  const { data, settlements, settle } = openPage(shown.map(({ id, ready, deferred }) => ({ id, ready, deferred: [...deferred.keys()] })));
+  const { data, settlements, settle } = openPage(
+    shown.map(({ id, ready, deferred }) => ({ id, ready, deferred: [...deferred.keys()] })),
+  );
   for (const { id, deferred } of shown) streamInto(resolution, id, deferred, settle);
   const levels = before.payload.levels.map(({ id }, depth) => {
     const level = loaded[depth];
@@ -125,22 +146,38 @@ function pageWith(resolution: Resolution, loaded: Loaded[]): Omit<ResolvedPage, 
     return shown;
   });
   const rich = shown.some((level) => level.rich);
-  return { ...before, payload: { ...before.payload, levels }, data, settlements, headers: scope.responseHeaders(), rich };
+  return {
+    ...before,
+    payload: { ...before.payload, levels },
+    data,
+    settlements,
+    headers: scope.responseHeaders(),
+    rich,
+  };
 }
 
 /**
  * Ends the page at level `at`: the levels above its fallback are shown, so their loaders must have run
  * (after a failed action they run now); if one of them fails too, the app's page shows the first failure.
  */
-async function failAt(resolution: Resolution, error: unknown, at: number, phase: Phase, results?: PromiseSettledResult<LevelLoad>[], kept = 0) {
+async function failAt(
+  resolution: Resolution,
+  error: unknown,
+  at: number,
+  phase: Phase,
+  results?: PromiseSettledResult<LevelLoad>[],
+  kept = 0,
+) {
   const { page, deps, match, before, scope } = resolution;
   const above = boundaryFor(match, at, error)?.depth ?? 0;
   // No level above the failure shows (a redirect, the app's page, the outermost route's own fallback): no
   // loader to run, no level to fill. The redirect after a form post ends here.
-  if (above === 0) return failedPage({ ...before, headers: scope.responseHeaders() }, error, at, page.context, deps, phase);
+  if (above === 0)
+    return failedPage({ ...before, headers: scope.responseHeaders() }, error, at, page.context, deps, phase);
   const loaded = results ? results.slice(0, above) : await load(resolution, above, 0);
   if (loaded.some((result) => result.status === "rejected")) {
-    for (const result of loaded) if (result.status === "rejected") reportError(page.context, result.reason, "loader", deps.capture);
+    for (const result of loaded)
+      if (result.status === "rejected") reportError(page.context, result.reason, "loader", deps.capture);
     return failedPage({ ...before, headers: scope.responseHeaders() }, error, undefined, page.context, deps, phase);
   }
   return failedPage(pageWith(resolution, loadedOf(resolution, loaded, kept)), error, at, page.context, deps, phase);
@@ -155,7 +192,8 @@ export async function resolvePage(page: PageRequest, deps: ResolveDeps): Promise
   const scope = page.scope ?? pageScope(context, page.request, url, deps.cookies, submission);
   const resolution: Resolution = { page, deps, match, before, scope };
   // A middleware refused the request: nothing at or below its level runs, the levels above show its fallback.
-  if (page.failure) return failAt(resolution, afterMethod(page.request, page.failure.error), page.failure.depth, "middleware");
+  if (page.failure)
+    return failAt(resolution, afterMethod(page.request, page.failure.error), page.failure.depth, "middleware");
   // Nothing matches below the layouts that match the path's beginning: not found, inside them.
   if (match.missing) return failAt(resolution, UNMATCHED, match.levels.length, "match");
   const refused = refusedSearch(match, scope);
@@ -166,7 +204,11 @@ export async function resolvePage(page: PageRequest, deps: ResolveDeps): Promise
   if (acting) {
     try {
       const run = acting.node.route.action!;
-      action = actionResult(await monitorStep(deps.monitor, "action", acting.node.id, () => run(scope.argsFor(acting.params, acting.node.route.search) as ActionContext)));
+      action = actionResult(
+        await monitorStep(deps.monitor, "action", acting.node.id, () =>
+          run(scope.argsFor(acting.params, acting.node.route.search) as ActionContext),
+        ),
+      );
       // What the action returned goes to the page as it is, or fails as the action's own error.
       action.rich = needsCodec(action.value, `the action data of route ${acting.node.id}`);
     } catch (error) {
@@ -181,7 +223,8 @@ export async function resolvePage(page: PageRequest, deps: ResolveDeps): Promise
   if (failure >= 0) {
     // The outermost failure is the page's; an error further in is still a failure of its own, reported.
     results.forEach((result, depth) => {
-      if (depth > failure && result.status === "rejected" && !isOutcome(result.reason)) reportError(context, result.reason, "loader", deps.capture);
+      if (depth > failure && result.status === "rejected" && !isOutcome(result.reason))
+        reportError(context, result.reason, "loader", deps.capture);
     });
     return failAt(resolution, (results[failure] as PromiseRejectedResult).reason, failure, "loader", results, kept);
   }

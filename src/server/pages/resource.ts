@@ -45,7 +45,9 @@ export async function resourceResponse(page: PageRequest, match: RouteMatch, dep
     if (page.failure) throw page.failure.error;
     const refused = refusedSearch(match, scope);
     if (refused) throw refused.error;
-    const returned = await monitorStep(deps.monitor, step, id, async () => run(scope.argsFor(level.params, route.search) as ActionContext));
+    const returned = await monitorStep(deps.monitor, step, id, async () =>
+      run(scope.argsFor(level.params, route.search) as ActionContext),
+    );
     return withDocumentHeaders(withHeaders(asResponse(returned), scope.responseHeaders()), deps.security);
   } catch (thrown) {
     const error = afterMethod(request, thrown);

@@ -87,7 +87,9 @@ function copied(value: unknown): unknown {
 }
 
 function isScalar(value: unknown): boolean {
-  return typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+  return (
+    typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))
+  );
 }
 
 /**
@@ -96,7 +98,9 @@ function isScalar(value: unknown): boolean {
  */
 function plain(value: unknown, key: string): unknown {
   if (isScalar(value) || (Array.isArray(value) && value.every(isScalar))) return value;
-  throw new Error(`The search field "${key}" parses to something JSON does not carry: a search schema takes strings, numbers, booleans, literals and arrays of them`);
+  throw new Error(
+    `The search field "${key}" parses to something JSON does not carry: a search schema takes strings, numbers, booleans, literals and arrays of them`,
+  );
 }
 
 /** What a schema takes, in words: `"new" or "old"`, `an integer, at least 1`; undefined where it is no simple kind. */

@@ -11,7 +11,14 @@ import { scriptString } from "../../runtime/script-json.ts";
 export const CODEC_MODULE = "src/runtime/browser/codec.ts";
 
 /** What the codec carries that JSON does not; anything else that is not a plain object or array cannot go. */
-const RICH = new Set<unknown>([Date.prototype, Map.prototype, Set.prototype, URL.prototype, URLSearchParams.prototype, RegExp.prototype]);
+const RICH = new Set<unknown>([
+  Date.prototype,
+  Map.prototype,
+  Set.prototype,
+  URL.prototype,
+  URLSearchParams.prototype,
+  RegExp.prototype,
+]);
 
 function describe(value: unknown): string {
   if (typeof value === "function") return "a function";
@@ -22,7 +29,11 @@ function describe(value: unknown): string {
 
 /** The path of a value, as code would read it: `data.items[3].when`. */
 function pathOf(keys: ReadonlyArray<string | number>): string {
-  return keys.map((key) => (typeof key === "number" ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`)).join("");
+  return keys
+    .map((key) =>
+      typeof key === "number" ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`,
+    )
+    .join("");
 }
 
 /** One walk of needsCodec: the objects seen so far, and the keys down to the value being looked at. */

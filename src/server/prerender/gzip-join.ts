@@ -24,7 +24,32 @@ const WINDOW = 32 * 1024;
  * holds. A copy of one of them can only come from the same place in another nonce, so once the first is
  * replaced by the response's nonce, every copy of it decodes to that nonce too.
  */
-const PLACEHOLDER = String.fromCharCode(1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27);
+const PLACEHOLDER = String.fromCharCode(
+  1,
+  2,
+  3,
+  4,
+  5,
+  6,
+  7,
+  8,
+  11,
+  12,
+  14,
+  15,
+  16,
+  17,
+  18,
+  19,
+  20,
+  21,
+  22,
+  23,
+  24,
+  25,
+  26,
+  27,
+);
 const CONTROL = /[\0-\x08\x0b\x0c\x0e-\x1f]/;
 
 /**
@@ -32,7 +57,12 @@ const CONTROL = /[\0-\x08\x0b\x0c\x0e-\x1f]/;
  * host, a path) as its dictionary, so that back-references land where the segment really follows. With
  * `inline`, a nonce after the first since such a slot is compressed as the placeholder, a copy of the first.
  */
-function deflateSegments(parts: readonly string[], slots: readonly Slot[], inline: boolean, withDictionary: boolean): DeflatedPage {
+function deflateSegments(
+  parts: readonly string[],
+  slots: readonly Slot[],
+  inline: boolean,
+  withDictionary: boolean,
+): DeflatedPage {
   const segments: string[] = [];
   const anchors: number[] = [];
   let text = "";
@@ -66,8 +96,20 @@ export function deflatePage(page: SlottedPage): DeflatedPage {
   const plain = !page.parts.some((p) => CONTROL.test(p));
   if (plain) {
     const inline = deflateSegments(page.parts, page.slots, true, true);
-    const check: SlotValues = { nonce: "ABCDEFGHIJKLMNOPQRSTUVWX", host: "h.example", path: "/p&q", search: "s=1", config: '{"c":1}' };
-    const stream = joined(deflateChunks({ slots: page.slots, deflated: inline }, encodedFills(page, check), inline.segments.map(fromBase64)));
+    const check: SlotValues = {
+      nonce: "ABCDEFGHIJKLMNOPQRSTUVWX",
+      host: "h.example",
+      path: "/p&q",
+      search: "s=1",
+      config: '{"c":1}',
+    };
+    const stream = joined(
+      deflateChunks(
+        { slots: page.slots, deflated: inline },
+        encodedFills(page, check),
+        inline.segments.map(fromBase64),
+      ),
+    );
     const decoded = zlib.inflateRawSync(stream).toString();
     if (decoded === htmlOf(page, check)) return inline;
   }
@@ -97,7 +139,9 @@ function deflateChunks(page: Deflated, filled: readonly Uint8Array[], segments: 
     // A stored block holds at most 65,535 bytes; a longer value goes in several. A nonce goes in as it is,
     // where a template finds it.
     if (value.length <= 0xffff) chunks.push(storedBlockHeader(value.length, false), value);
-    else for (let at = 0; at < value.length; at += 0xffff) chunks.push(storedBlockHeader(Math.min(0xffff, value.length - at), false), value.subarray(at, at + 0xffff));
+    else
+      for (let at = 0; at < value.length; at += 0xffff)
+        chunks.push(storedBlockHeader(Math.min(0xffff, value.length - at), false), value.subarray(at, at + 0xffff));
   }
   chunks.push(storedBlockHeader(0, true));
   return chunks;

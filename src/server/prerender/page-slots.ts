@@ -55,7 +55,11 @@ export function splitAtSlots(html: string): SlottedPage {
   let offset = 0;
   for (const [i, piece] of pieces.entries()) {
     if (i % 2 === 0) parts.push(piece);
-    else slots.push({ name: NAME_OF.get(piece)!, inScript: html.lastIndexOf("<script", offset) > html.lastIndexOf("</script>", offset) });
+    else
+      slots.push({
+        name: NAME_OF.get(piece)!,
+        inScript: html.lastIndexOf("<script", offset) > html.lastIndexOf("</script>", offset),
+      });
     offset += piece.length;
   }
   return { parts, slots };
@@ -84,11 +88,18 @@ const encoder = new TextEncoder();
 let configBytes: { json: string; bytes: Uint8Array } | undefined;
 
 /** The filled values as UTF-8: every nonce slot the one array `nonce`, the configuration encoded once. */
-export function encodedFills(page: Pick<SlottedPage, "slots">, values: SlotValues, nonce: Uint8Array = encoder.encode(values.nonce)): Uint8Array[] {
+export function encodedFills(
+  page: Pick<SlottedPage, "slots">,
+  values: SlotValues,
+  nonce: Uint8Array = encoder.encode(values.nonce),
+): Uint8Array[] {
   const filled = fills(page, values);
-  if (configBytes?.json !== values.config) configBytes = { json: values.config, bytes: encoder.encode(inScriptString(values.config)) };
+  if (configBytes?.json !== values.config)
+    configBytes = { json: values.config, bytes: encoder.encode(inScriptString(values.config)) };
   const config = configBytes.bytes;
-  return page.slots.map(({ name }, i) => (name === "nonce" ? nonce : name === "config" ? config : encoder.encode(filled[i]!)));
+  return page.slots.map(({ name }, i) =>
+    name === "nonce" ? nonce : name === "config" ? config : encoder.encode(filled[i]!),
+  );
 }
 
 export function htmlOf(page: SlottedPage, values: SlotValues): string {

@@ -12,7 +12,12 @@ import { createRequestContext, reportError, type RequestRecord } from "../reques
 import { servePrerendered, type PageStore, type PrerenderedResponses } from "./prerendered-responses.ts";
 import { SLOT_MARKERS, htmlOf } from "./page-slots.ts";
 import { prerenderedData } from "./prerendered-data.ts";
-import { prerenderedPage, type PrerenderedPages, type PrerenderedPage, type PrerenderedRoute } from "./prerendered-page.ts";
+import {
+  prerenderedPage,
+  type PrerenderedPages,
+  type PrerenderedPage,
+  type PrerenderedRoute,
+} from "./prerendered-page.ts";
 
 /** Why a route cannot be prerendered: it reads the request, sets a cookie, or does not answer 200. */
 export class PrerenderError extends Error {
@@ -31,7 +36,10 @@ function guardedPage(href: string): { page: PageRequest; read: () => string | un
   };
   const base = new Request(href);
   const headers = new Proxy(base.headers, {
-    get: (_, name) => (name === "get" ? (h: string) => refuse(h.toLowerCase() === "cookie" ? "cookies" : `the header ${h}`) : refuse("headers")),
+    get: (_, name) =>
+      name === "get"
+        ? (h: string) => refuse(h.toLowerCase() === "cookie" ? "cookies" : `the header ${h}`)
+        : refuse("headers"),
   });
   const own = <T extends object>(target: T, trap: (name: string | symbol) => unknown) =>
     new Proxy(target, {
@@ -61,7 +69,13 @@ function prerenderedHeaders(response: Response, what: string): Array<[string, st
  */
 function prerenderingDeps(deps: PageDeps, nonce: string = SLOT_MARKERS.nonce): PageDeps {
   const clientConfig = { ...deps.clientConfig, toJSON: () => SLOT_MARKERS.config.slice(1, -1) };
-  return { ...deps, clientConfig, monitor: undefined, security: { ...deps.security, nonce: () => nonce }, capture: () => {} };
+  return {
+    ...deps,
+    clientConfig,
+    monitor: undefined,
+    security: { ...deps.security, nonce: () => nonce },
+    capture: () => {},
+  };
 }
 
 /** The page at `path`, a marked route's full pattern, rendered with every level above it. */
@@ -78,10 +92,15 @@ async function renderRoute(path: string, deps: PageDeps): Promise<PrerenderedRou
   const reads = read();
   if (reads) throw new PrerenderError(`${what} is marked prerender, but its loader reads ${reads}`);
   if (response.status !== 200) {
-    const why = context.errors[0] ? `${context.errors[0].name}: ${context.errors[0].message}` : `status ${response.status}`;
+    const why = context.errors[0]
+      ? `${context.errors[0].name}: ${context.errors[0].message}`
+      : `status ${response.status}`;
     throw new PrerenderError(`${what} is marked prerender, but its render answered ${why}`);
   }
-  return { document: prerenderedPage(html, 200, prerenderedHeaders(response, what)), data: prerenderedData(body, prerenderedHeaders(data, what)) };
+  return {
+    document: prerenderedPage(html, 200, prerenderedHeaders(response, what)),
+    data: prerenderedData(body, prerenderedHeaders(data, what)),
+  };
 }
 
 /** A path and search with every character the fill-in must escape, to check the prerendered page against a render. */
@@ -118,14 +137,24 @@ export interface Prerendered extends PrerenderedResponses {
   pages(): PrerenderedPages;
 }
 
-export function prerenderRoutes(routes: readonly RouteDefinition[], deps: PageDeps, built?: PrerenderedPages): Prerendered {
-  const marked = new Map(routeTree(routes).nodes.filter(({ route }) => route.prerender).map(({ pattern, route }) => [pattern, route]));
+export function prerenderRoutes(
+  routes: readonly RouteDefinition[],
+  deps: PageDeps,
+  built?: PrerenderedPages,
+): Prerendered {
+  const marked = new Map(
+    routeTree(routes)
+      .nodes.filter(({ route }) => route.prerender)
+      .map(({ pattern, route }) => [pattern, route]),
+  );
   for (const [path, route] of marked) {
     if (/[:*]/.test(path)) throw new PrerenderError(`route ${path} is marked prerender, but its path has parameters`);
-    if (route.children) throw new PrerenderError(`route ${path} is marked prerender, but it has children: mark the child to store`);
+    if (route.children)
+      throw new PrerenderError(`route ${path} is marked prerender, but it has children: mark the child to store`);
     if (isResourceRoute(route)) throw new PrerenderError(`route ${path} is marked prerender, but it has no page`);
     // A prerendered page is answered before any route code runs: a guard above it would never see its visitors.
-    if (hasMiddleware(routeTree(routes).match(path))) throw new PrerenderError(`route ${path} is marked prerender, but it or a route above it has middleware`);
+    if (hasMiddleware(routeTree(routes).match(path)))
+      throw new PrerenderError(`route ${path} is marked prerender, but it or a route above it has middleware`);
   }
   const prerendered = new Map<string, PrerenderedRoute>();
   // As the boot script's JSON holds it (render.tsx); page-slots.ts escapes it for the script's string.
@@ -164,6 +193,10 @@ export function prerenderRoutes(routes: readonly RouteDefinition[], deps: PageDe
   return {
     ...servePrerendered(store, deps, config),
     start: () => (started ??= renderMissing()),
-    pages: () => ({ buildId: deps.assets.manifest.buildId, routes: Object.fromEntries(prerendered), notFound: notFound ?? null }),
+    pages: () => ({
+      buildId: deps.assets.manifest.buildId,
+      routes: Object.fromEntries(prerendered),
+      notFound: notFound ?? null,
+    }),
   };
 }

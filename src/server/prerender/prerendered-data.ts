@@ -14,7 +14,10 @@ export interface PrerenderedData {
 
 export function prerenderedData(body: string, headers: Array<[string, string]>): PrerenderedData {
   const br = zlib.brotliCompressSync(body, {
-    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    },
   });
   return { body, br: toBase64(br), gzip: toBase64(zlib.gzipSync(body, { level: 9 })), headers };
 }
@@ -25,6 +28,10 @@ const decodedData = new WeakMap<PrerenderedData, Precompressed>();
 /** The page data's bytes, as they are and in both codings: decoded once. */
 export function bodiesOf(data: PrerenderedData): Precompressed {
   let decoded = decodedData.get(data);
-  if (!decoded) decodedData.set(data, (decoded = { body: encoder.encode(data.body), br: fromBase64(data.br), gzip: fromBase64(data.gzip) }));
+  if (!decoded)
+    decodedData.set(
+      data,
+      (decoded = { body: encoder.encode(data.body), br: fromBase64(data.br), gzip: fromBase64(data.gzip) }),
+    );
   return decoded;
 }

@@ -40,7 +40,15 @@ export interface PrerenderedPages {
 /** Splits a render made with the slot markers; `status` and `headers` are the render's. */
 export function prerenderedPage(html: string, status: number, headers: Array<[string, string]>): PrerenderedPage {
   const { parts, slots } = splitAtSlots(html);
-  return { status, parts, slots, deflated: deflatePage({ parts, slots }), etag: etagOf(html), headers, renderedAt: Date.now() };
+  return {
+    status,
+    parts,
+    slots,
+    deflated: deflatePage({ parts, slots }),
+    etag: etagOf(html),
+    headers,
+    renderedAt: Date.now(),
+  };
 }
 
 const encoder = new TextEncoder();

@@ -67,7 +67,14 @@ function documentEtag(page: PrerenderedPage, coding: string | undefined): string
 }
 
 /** The 304 or 412 a stored page's preconditions ask for instead of the page, if any. */
-function conditionalDocument(request: Request, record: RequestRecord, page: PrerenderedPage, etag: string, headersOf: HeadersOf, security: SecurityHeaders): Response | undefined {
+function conditionalDocument(
+  request: Request,
+  record: RequestRecord,
+  page: PrerenderedPage,
+  etag: string,
+  headersOf: HeadersOf,
+  security: SecurityHeaders,
+): Response | undefined {
   const status = precondition(request, { etag });
   if (status === 412) return preconditionFailed({ ...security.common, "x-request-id": record.id });
   if (status !== 304) return undefined;
@@ -80,7 +87,15 @@ function conditionalDocument(request: Request, record: RequestRecord, page: Prer
 }
 
 /** `config`: this server's client configuration, as its prerendered pages' boot scripts carry it. */
-function documentResponse(request: Request, url: URL, record: RequestRecord, page: PrerenderedPage, headersOf: HeadersOf, security: SecurityHeaders, config: string): Response {
+function documentResponse(
+  request: Request,
+  url: URL,
+  record: RequestRecord,
+  page: PrerenderedPage,
+  headersOf: HeadersOf,
+  security: SecurityHeaders,
+  config: string,
+): Response {
   const coding = pickEncoding(request.headers.get("accept-encoding"), DOCUMENT_CODINGS);
   // A 404 differs by path: no validator, and no preconditions, which only a 2xx answer heeds (RFC 9110 13.2.1).
   const etag = page.status !== 200 ? undefined : documentEtag(page, coding);
@@ -88,7 +103,13 @@ function documentResponse(request: Request, url: URL, record: RequestRecord, pag
   if (conditional) return conditional;
   const nonce = security.nonce();
   const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1), config };
-  const response = withBody(request, page.status, headersOf(page), coding, coding ? gzipOf(page, values) : bytesOf(page, values));
+  const response = withBody(
+    request,
+    page.status,
+    headersOf(page),
+    coding,
+    coding ? gzipOf(page, values) : bytesOf(page, values),
+  );
   const { headers } = response;
   headers.set("content-security-policy", security.csp(nonce));
   headers.set("x-request-id", record.id);
@@ -104,7 +125,13 @@ function dataResponse(request: Request, record: RequestRecord, data: Prerendered
 }
 
 /** The response with its body, or for a HEAD the same headers with the length a GET's body has. */
-function withBody(request: Request, status: number, template: Headers, coding: string | undefined, body: Uint8Array<ArrayBuffer>): Response {
+function withBody(
+  request: Request,
+  status: number,
+  template: Headers,
+  coding: string | undefined,
+  body: Uint8Array<ArrayBuffer>,
+): Response {
   const head = request.method === "HEAD";
   const response = new Response(head ? null : body, { status, headers: template });
   if (coding) response.headers.set("content-encoding", coding);
@@ -127,10 +154,13 @@ export function servePrerendered(store: PageStore, deps: ServeDeps, config: stri
     response(request, url, record, data) {
       const found = find(url, data);
       if (!found) return undefined;
-      if (!("document" in found)) return documentResponse(request, url, record, found, headersOf, deps.security, config);
+      if (!("document" in found))
+        return documentResponse(request, url, record, found, headersOf, deps.security, config);
       record.route = url.pathname;
       store.served(url.pathname, record);
-      return data ? dataResponse(request, record, found.data, headersOf) : documentResponse(request, url, record, found.document, headersOf, deps.security, config);
+      return data
+        ? dataResponse(request, record, found.data, headersOf)
+        : documentResponse(request, url, record, found.document, headersOf, deps.security, config);
     },
   };
 }

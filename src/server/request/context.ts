@@ -128,6 +128,13 @@ export function reportError(record: RequestRecord, error: unknown, phase: Phase,
   rememberDigest(error, digest);
   const e = error instanceof Error ? error : new Error(String(error));
   record.errors.push({ digest, phase, name: e.name, message: e.message, stack: e.stack });
-  capture(error, { digest, route: record.route, requestId: record.id, phase, method: record.method, path: record.path });
+  capture(error, {
+    digest,
+    route: record.route,
+    requestId: record.id,
+    phase,
+    method: record.method,
+    path: record.path,
+  });
   return digest;
 }

@@ -17,7 +17,11 @@ let isIP: typeof import("node:net").isIP | undefined;
  * the header, or when that entry is not an address, the socket's: the nearest proxy's, the same for all such
  * requests, never a value the visitor chose.
  */
-export function visitorAddress(request: Request, server: Server<unknown> | null, proxyHops: number): string | undefined {
+export function visitorAddress(
+  request: Request,
+  server: Server<unknown> | null,
+  proxyHops: number,
+): string | undefined {
   const forwarded = proxyHops > 0 ? request.headers.get("x-forwarded-for") : null;
   if (forwarded) {
     const entries = forwarded.split(",");

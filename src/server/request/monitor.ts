@@ -48,7 +48,10 @@ export function lateMonitor(current: () => RequestMonitor | undefined): RequestM
 }
 
 /** `headers`, plus the page's trace when it is traced: page data hands it to the browser's navigation. */
-export function withTraceHeaders(headers: Record<string, string>, monitor: RequestMonitor | undefined): Record<string, string> {
+export function withTraceHeaders(
+  headers: Record<string, string>,
+  monitor: RequestMonitor | undefined,
+): Record<string, string> {
   const trace = monitor?.traceHeaders?.();
   return trace ? { ...headers, ...trace } : headers;
 }

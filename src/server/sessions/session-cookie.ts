@@ -40,7 +40,12 @@ function wireName(name: string, options: Omit<CookieOptions, "maxAge" | "expires
 }
 
 /** The session cookie `name` (as the app names it) of a request's jar, written with `options`. */
-export function sessionCookie(cookies: Cookies, access: SessionAccess, name: string, options: Omit<CookieOptions, "maxAge" | "expires">): SessionCookie {
+export function sessionCookie(
+  cookies: Cookies,
+  access: SessionAccess,
+  name: string,
+  options: Omit<CookieOptions, "maxAge" | "expires">,
+): SessionCookie {
   const wire = wireName(name, options, access.secure);
   // Only while the request still carries it: a cookie under the old name that nothing expires lingers.
   let old = wire !== name && cookies.get(name) !== undefined ? name : undefined;
@@ -90,7 +95,9 @@ export class SessionTooLargeError extends Error {
     readonly cookie: string,
     readonly bytes: number,
   ) {
-    super(`session: the ${cookie} cookie would be ${bytes} bytes, over the ${MAX_COOKIE_BYTES} browsers keep; store an id in the session and the data elsewhere`);
+    super(
+      `session: the ${cookie} cookie would be ${bytes} bytes, over the ${MAX_COOKIE_BYTES} browsers keep; store an id in the session and the data elsewhere`,
+    );
   }
 }
 

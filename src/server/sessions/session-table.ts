@@ -54,7 +54,9 @@ export function sessionTable(name: string): SessionTable {
     },
     on: (sql) => ({
       async read(id, now) {
-        const [row] = await sql<Array<{ data: string }>>`SELECT data FROM ${sql(name)} WHERE id = ${id} AND expires_at > ${now}`;
+        const [row] = await sql<
+          Array<{ data: string }>
+        >`SELECT data FROM ${sql(name)} WHERE id = ${id} AND expires_at > ${now}`;
         return row?.data;
       },
       async create(id, data, expires) {
@@ -67,7 +69,8 @@ export function sessionTable(name: string): SessionTable {
         await sql`DELETE FROM ${sql(name)} WHERE id = ${id}`;
       },
       async purge(now, limit) {
-        const deleted = await sql`DELETE FROM ${sql(name)} WHERE id IN (SELECT id FROM ${sql(name)} WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${limit})`;
+        const deleted =
+          await sql`DELETE FROM ${sql(name)} WHERE id IN (SELECT id FROM ${sql(name)} WHERE expires_at <= ${now} ORDER BY expires_at LIMIT ${limit})`;
         return deleted.count;
       },
     }),

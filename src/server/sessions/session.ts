@@ -74,7 +74,8 @@ const DEFAULT_SESSION_MAX_AGE = 14 * 24 * 60 * 60;
 
 /** The option checked once: a session that never expires, or already has, is the app's mistake. */
 export function sessionMaxAge(maxAge = DEFAULT_SESSION_MAX_AGE): number {
-  if (!(Number.isFinite(maxAge) && maxAge > 0)) throw new TypeError(`session: maxAge must be a positive number of seconds, not ${maxAge}`);
+  if (!(Number.isFinite(maxAge) && maxAge > 0))
+    throw new TypeError(`session: maxAge must be a positive number of seconds, not ${maxAge}`);
   return maxAge;
 }
 
@@ -90,7 +91,9 @@ export function parseSessionState(json: string | undefined): SessionState | unde
   if (json === undefined) return undefined;
   try {
     const { values, flash, issuedAt } = (JSON.parse(json) ?? {}) as Partial<SessionState>;
-    return isBag(values) && isBag(flash) && Number.isFinite(issuedAt) ? { values, flash, issuedAt: issuedAt! } : undefined;
+    return isBag(values) && isBag(flash) && Number.isFinite(issuedAt)
+      ? { values, flash, issuedAt: issuedAt! }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -111,14 +114,23 @@ export function requestSession<Values extends SessionValues, Flash extends Sessi
   keep: (access: SessionAccess) => SessionBackend<Payload>,
 ): Promise<Session<Values, Flash>> {
   const access = sessionAccessOf(cookies);
-  if (!access) return Promise.reject(new TypeError("session: these cookies are not a request's (a loader's or an action's ctx.cookies, or requestCookies(request))"));
+  if (!access)
+    return Promise.reject(
+      new TypeError(
+        "session: these cookies are not a request's (a loader's or an action's ctx.cookies, or requestCookies(request))",
+      ),
+    );
   let held = access.opened.get(name);
   if (!held) {
     // A throw while opening (a maxAge that is no lifetime, a store that is down) rejects, as the rest does.
-    const session = new Promise<Session>((resolve) => resolve(openSession(keep(access), sessionMaxAge(maxAge), access.method)));
+    const session = new Promise<Session>((resolve) =>
+      resolve(openSession(keep(access), sessionMaxAge(maxAge), access.method)),
+    );
     access.opened.set(name, (held = { kind, session }));
   } else if (held.kind !== kind) {
-    return Promise.reject(new TypeError(`session: the ${name} cookie already holds another kind of session in this request`));
+    return Promise.reject(
+      new TypeError(`session: the ${name} cookie already holds another kind of session in this request`),
+    );
   }
   return held.session as Promise<Session<Values, Flash>>;
 }
@@ -130,7 +142,11 @@ export function signedInUser<User>(user: User | undefined): NonNullable<User> {
 }
 
 /** The session the backend holds, refused past `maxAge` seconds from its issue; `method` HEAD leaves flash values. */
-async function openSession<Payload>(backend: SessionBackend<Payload>, maxAge: number, method: string): Promise<Session> {
+async function openSession<Payload>(
+  backend: SessionBackend<Payload>,
+  maxAge: number,
+  method: string,
+): Promise<Session> {
   const lifetime = maxAge * 1000;
   const found = await backend.read();
   // Undefined: no session is kept yet, and the next write starts one.
@@ -140,7 +156,9 @@ async function openSession<Payload>(backend: SessionBackend<Payload>, maxAge: nu
   // caller and holds back none after it).
   let writing = Promise.resolve();
   const queue = (next: () => Promise<void>) => (writing = writing.then(next, next));
-  const write = (change: (current: Pick<SessionState, "values" | "flash">) => Pick<SessionState, "values" | "flash">) => {
+  const write = (
+    change: (current: Pick<SessionState, "values" | "flash">) => Pick<SessionState, "values" | "flash">,
+  ) => {
     const next = { ...change(state ?? EMPTY), issuedAt: state?.issuedAt ?? Date.now() };
     let payload: Payload;
     try {
@@ -151,7 +169,8 @@ async function openSession<Payload>(backend: SessionBackend<Payload>, maxAge: nu
     state = next;
     return queue(() => backend.write(payload, next.issuedAt + lifetime));
   };
-  const without = (bag: SessionValues, key: string) => Object.fromEntries(Object.entries(bag).filter(([k]) => k !== key));
+  const without = (bag: SessionValues, key: string) =>
+    Object.fromEntries(Object.entries(bag).filter(([k]) => k !== key));
   const destroy = () => {
     state = undefined;
     read.clear();

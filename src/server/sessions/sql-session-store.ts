@@ -42,10 +42,20 @@ const DEFAULT_PURGE_LIMIT = 1000;
  * server's start). Throws a TypeError for a table name or a purge option it cannot use; a SQL that is neither
  * SQLite nor PostgreSQL is refused at first use.
  */
-export function sqlSessionStore(sql: SQL | (() => SQL | Promise<SQL>), options: SqlSessionStoreOptions = {}): SqlSessionStore {
-  const { table: name = "sessions", purgeEvery = DEFAULT_PURGE_EVERY, purgeLimit = DEFAULT_PURGE_LIMIT, log = stdoutLogger } = options;
-  if (!(Number.isFinite(purgeEvery) && purgeEvery > 0)) throw new TypeError(`sqlSessionStore: purgeEvery must be a positive number of seconds, not ${purgeEvery}`);
-  if (!(Number.isSafeInteger(purgeLimit) && purgeLimit > 0)) throw new TypeError(`sqlSessionStore: purgeLimit must be a positive whole number of rows, not ${purgeLimit}`);
+export function sqlSessionStore(
+  sql: SQL | (() => SQL | Promise<SQL>),
+  options: SqlSessionStoreOptions = {},
+): SqlSessionStore {
+  const {
+    table: name = "sessions",
+    purgeEvery = DEFAULT_PURGE_EVERY,
+    purgeLimit = DEFAULT_PURGE_LIMIT,
+    log = stdoutLogger,
+  } = options;
+  if (!(Number.isFinite(purgeEvery) && purgeEvery > 0))
+    throw new TypeError(`sqlSessionStore: purgeEvery must be a positive number of seconds, not ${purgeEvery}`);
+  if (!(Number.isSafeInteger(purgeLimit) && purgeLimit > 0))
+    throw new TypeError(`sqlSessionStore: purgeLimit must be a positive whole number of rows, not ${purgeLimit}`);
   const table = sessionTable(name);
   const database = sql instanceof SQL ? () => sql : sql;
 
@@ -89,7 +99,9 @@ export function sqlSessionStore(sql: SQL | (() => SQL | Promise<SQL>), options: 
       await (await ready()).create(id, data, expires.toISOString());
       if (Date.now() < nextPurge) return;
       // Not awaited: the visitor signing in never waits for a purge, and one that failed is tried after the pause.
-      purge().catch((error: unknown) => log({ level: "error", msg: "expired sessions not purged", table: name, error: String(error) }));
+      purge().catch((error: unknown) =>
+        log({ level: "error", msg: "expired sessions not purged", table: name, error: String(error) }),
+      );
     },
     update: async (id, data) => (await ready()).update(id, data),
     delete: async (id) => (await ready()).delete(id),

@@ -59,9 +59,10 @@ const ID_BYTES = 32;
 type Kept = { record: string } | { flash: string | undefined };
 
 /** Throws a TypeError for a maxAge that is not a positive number of seconds: checked once, at start. */
-export function createSessionStorage<Values extends SessionValues = SessionValues, Flash extends SessionValues = Values>(
-  options: SessionStorageOptions,
-): SessionStorage<Values, Flash> {
+export function createSessionStorage<
+  Values extends SessionValues = SessionValues,
+  Flash extends SessionValues = Values,
+>(options: SessionStorageOptions): SessionStorage<Values, Flash> {
   const { store, name = "session", maxAge, ...cookieOptions } = options;
   sessionMaxAge(maxAge);
   const storage: SessionStorage<Values, Flash> = {
@@ -92,14 +93,18 @@ export function createSessionStorage<Values extends SessionValues = SessionValue
           async write(kept, expires) {
             if ("flash" in kept) {
               await dropRecord();
-              return kept.flash === undefined ? cookie.delete() : cookie.write(kept.flash, "brisk-session-flash/1", expires);
+              return kept.flash === undefined
+                ? cookie.delete()
+                : cookie.write(kept.flash, "brisk-session-flash/1", expires);
             }
             if (id !== undefined) {
               await store.update(id, kept.record);
               if (cookie.moving) await cookie.write(id, "brisk-session-id/1", expires);
               return;
             }
-            id = crypto.getRandomValues(new Uint8Array(ID_BYTES)).toBase64({ alphabet: "base64url", omitPadding: true });
+            id = crypto
+              .getRandomValues(new Uint8Array(ID_BYTES))
+              .toBase64({ alphabet: "base64url", omitPadding: true });
             await store.create(id, kept.record, new Date(expires));
             await cookie.write(id, "brisk-session-id/1", expires);
           },

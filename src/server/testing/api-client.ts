@@ -18,6 +18,8 @@ export function apiClientFor<App extends AnyElysia>(served: ServedApp | Listenin
   const origin = "origin" in served ? served.origin : IN_PROCESS_ORIGIN;
   return edenClient<App>(origin, {
     headers: { origin },
-    fetcher: ("origin" in served ? fetch : (url: string, init?: RequestInit) => served.handle(new Request(url, init))) as typeof fetch,
+    fetcher: ("origin" in served
+      ? fetch
+      : (url: string, init?: RequestInit) => served.handle(new Request(url, init))) as typeof fetch,
   });
 }

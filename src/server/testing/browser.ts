@@ -35,7 +35,9 @@ export function watchPage(page: Page): PageWatch {
   // Every CSP violation becomes a console error, so a test that wants no problems fails on one.
   void page.addInitScript(() =>
     document.addEventListener("securitypolicyviolation", (e) =>
-      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`),
+      console.error(
+        `CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`,
+      ),
     ),
   );
   page.on("console", (m) => {
@@ -43,7 +45,11 @@ export function watchPage(page: Page): PageWatch {
     // Chromium logs a document's own 4xx/5xx status, and page data's (a 422 after an invalid form post, a
     // 404 page's data): for outcome, error and validation responses that status is the point.
     const url = m.location().url;
-    if (m.text().startsWith("Failed to load resource") && (watch.documents.includes(url) || new URL(url, "http://x").pathname.startsWith("/__data/"))) return;
+    if (
+      m.text().startsWith("Failed to load resource") &&
+      (watch.documents.includes(url) || new URL(url, "http://x").pathname.startsWith("/__data/"))
+    )
+      return;
     watch.problems.push(`${m.type()}: ${m.text()}`);
   });
   page.on("pageerror", (e) => watch.problems.push(`pageerror: ${e.message}`));

@@ -7,13 +7,29 @@ import { AppContext, appRuntime, useAppRuntime } from "../../runtime/app-context
 import type { Mode } from "../../runtime/app-server.ts";
 import { LevelContext } from "../../runtime/loader-data.tsx";
 import { routeTree } from "../../runtime/route-tree.ts";
-import { staticNavigation, useNavState, useBriskLocation, useBriskSearch, type NavigateOptions, type Navigation } from "../../runtime/navigation.ts";
+import {
+  staticNavigation,
+  useNavState,
+  useBriskLocation,
+  useBriskSearch,
+  type NavigateOptions,
+  type Navigation,
+} from "../../runtime/navigation.ts";
 import { PAGE_DATA_VERSION, type PagePayload } from "../../runtime/page-payload.ts";
 import { pageElement } from "../../runtime/Page.tsx";
 
 /** A page's data as the server sends it, with these fields over an empty page at `/`. */
 export function pagePayload(over: Partial<PagePayload> = {}): PagePayload {
-  return { v: PAGE_DATA_VERSION, buildId: "test", path: "/", search: "", route: "/", levels: [], assets: { css: [], js: [] }, ...over };
+  return {
+    v: PAGE_DATA_VERSION,
+    buildId: "test",
+    path: "/",
+    search: "",
+    route: "/",
+    levels: [],
+    assets: { css: [], js: [] },
+    ...over,
+  };
 }
 
 /** Each level's data as the payload carries it, by route id. */
@@ -28,10 +44,18 @@ export interface TestNavigation {
 }
 
 /** A navigation that stays on `page` and records the navigations asked of it. */
-export function testNavigation(page: PagePayload, data: ReadonlyMap<string, unknown> = levelData(page), mode: Mode = "production"): TestNavigation {
+export function testNavigation(
+  page: PagePayload,
+  data: ReadonlyMap<string, unknown> = levelData(page),
+  mode: Mode = "production",
+): TestNavigation {
   const calls: TestNavigation["calls"] = [];
   const nav: Navigation = {
-    ...staticNavigation({ path: page.path, search: page.search, page: { payload: page, data } }, { mode }, "example.test"),
+    ...staticNavigation(
+      { path: page.path, search: page.search, page: { payload: page, data } },
+      { mode },
+      "example.test",
+    ),
     navigate: (to, options) => void calls.push([to, options]),
   };
   return { nav, calls };

@@ -73,7 +73,14 @@ function okReply(): Response {
 }
 
 export async function startFakeIngest(options: { port?: number } = {}): Promise<FakeIngest> {
-  const ingest: IngestState = { received: [], arrivals: new Set(), mode: { kind: "up" }, held: new Set(), server: undefined, port: 0 };
+  const ingest: IngestState = {
+    received: [],
+    arrivals: new Set(),
+    mode: { kind: "up" },
+    held: new Set(),
+    server: undefined,
+    port: 0,
+  };
   ingest.server = listen(ingest, options.port ?? 0);
   const port = (ingest.port = ingest.server.port!);
   const { received } = ingest;
@@ -177,7 +184,9 @@ function envelopes(received: ReceivedRequest[]): Envelope[] {
 }
 
 function items(received: ReceivedRequest[], type: string): unknown[] {
-  return envelopes(received).flatMap(([, all]) => (all as Array<[{ type: string }, unknown]>).flatMap(([header, payload]) => (header.type === type ? [payload] : [])));
+  return envelopes(received).flatMap(([, all]) =>
+    (all as Array<[{ type: string }, unknown]>).flatMap(([header, payload]) => (header.type === type ? [payload] : [])),
+  );
 }
 
 function waitFor(ingest: IngestState, until: number | (() => boolean), timeoutMs: number): Promise<void> {

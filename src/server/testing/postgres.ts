@@ -34,7 +34,9 @@ export interface Postgres {
 async function postgresBinDir(): Promise<string | undefined> {
   const versions = await readdir("/usr/lib/postgresql").catch(() => [] as string[]);
   const newest = versions.filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))[0];
-  return newest && (await Bun.file(`/usr/lib/postgresql/${newest}/bin/postgres`).exists()) ? `/usr/lib/postgresql/${newest}/bin` : undefined;
+  return newest && (await Bun.file(`/usr/lib/postgresql/${newest}/bin/postgres`).exists())
+    ? `/usr/lib/postgresql/${newest}/bin`
+    : undefined;
 }
 
 const asRoot = process.getuid?.() === 0;
@@ -46,7 +48,11 @@ function asPostgresUser(cmd: string[]): string[] {
 
 async function run(cmd: string[]): Promise<void> {
   const proc = Bun.spawn(asPostgresUser(cmd), { stdout: "pipe", stderr: "pipe" });
-  const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const [code, out, err] = await Promise.all([
+    proc.exited,
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
   if (code !== 0) throw new Error(`${cmd.join(" ")} exited ${code}:\n${out}${err}`);
 }
 
@@ -69,12 +75,22 @@ export async function startPostgres(): Promise<Postgres> {
   const immediateStop = () => proc?.kill("SIGQUIT");
 
   const start = async () => {
-    const settings = ["listen_addresses=127.0.0.1", `unix_socket_directories=${root}`, "fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=300"];
-    proc = Bun.spawn(asPostgresUser([`${bin}/postgres`, "-D", dataDir, "-p", String(port), ...settings.flatMap((s) => ["-c", s])]), {
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const settings = [
+      "listen_addresses=127.0.0.1",
+      `unix_socket_directories=${root}`,
+      "fsync=off",
+      "synchronous_commit=off",
+      "full_page_writes=off",
+      "max_connections=300",
+    ];
+    proc = Bun.spawn(
+      asPostgresUser([`${bin}/postgres`, "-D", dataDir, "-p", String(port), ...settings.flatMap((s) => ["-c", s])]),
+      {
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     process.once("exit", immediateStop);
     let log = "";
     const decoder = new TextDecoder();
@@ -85,7 +101,8 @@ export async function startPostgres(): Promise<Postgres> {
     void collect(proc.stderr);
     const deadline = Date.now() + 30_000;
     while (!log.includes("database system is ready to accept connections")) {
-      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`postgres did not start on port ${port}:\n${log}`);
+      if (proc.exitCode !== null || Date.now() > deadline)
+        throw new Error(`postgres did not start on port ${port}:\n${log}`);
       await Bun.sleep(20);
     }
   };
@@ -105,7 +122,19 @@ export async function startPostgres(): Promise<Postgres> {
   };
 
   try {
-    await run([`${bin}/initdb`, "-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"]);
+    await run([
+      `${bin}/initdb`,
+      "-D",
+      dataDir,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "-E",
+      "UTF8",
+      "--locale=C",
+      "--no-sync",
+      "--no-instructions",
+    ]);
     await start();
   } catch (error) {
     await remove();

@@ -25,7 +25,9 @@ export function liveFixture(): LiveFixture {
   let server: Running | undefined;
   let origin = "";
   beforeAll(async () => {
-    server = start(["bun", `${import.meta.dir}/fixture-server.ts`], { env: { ...process.env, NODE_ENV: "production" } });
+    server = start(["bun", `${import.meta.dir}/fixture-server.ts`], {
+      env: { ...process.env, NODE_ENV: "production" },
+    });
     const listening = new URL(/listening (\S+)/.exec(await server.waitForOutput(/listening \S+\n/, 60_000))![1]!);
     // By the name happy-dom treats as a secure context, as Chromium does 127.0.0.1: the session's Secure cookie is kept.
     origin = `http://localhost:${listening.port}`;

@@ -12,22 +12,39 @@ import { pagePayload } from "../../../src/server/testing/dom.tsx";
 
 const fixture = routeTree(fixtureApp.routes);
 const navigation: LoadCause = { kind: "navigation" };
-const form: SubmittedForm = { method: "POST", action: "/plan/items/1", encType: "application/x-www-form-urlencoded", data: new FormData() };
+const form: SubmittedForm = {
+  method: "POST",
+  action: "/plan/items/1",
+  encType: "application/x-www-form-urlencoded",
+  data: new FormData(),
+};
 const action = (status?: number, result?: unknown): LoadCause => ({ kind: "action", form, status, result });
 
 /** The page showing at `url` with these levels, each with its data. */
 function shown(url: string, levels: LevelPayload[], over: Partial<PagePayload> = {}): NavState {
   const { pathname, search } = new URL(url, "http://x");
   const page = pagePayload({ path: pathname, search: search.slice(1), levels, ...over });
-  return { path: pathname, search: search.slice(1), page: { payload: page, data: new Map(levels.map((l) => [l.id, l.data ?? null])) } };
+  return {
+    path: pathname,
+    search: search.slice(1),
+    page: { payload: page, data: new Map(levels.map((l) => [l.id, l.data ?? null])) },
+  };
 }
 
-const planItem = (url = "/plan/items/1") => shown(url, [{ id: "plan", data: { loads: 1 } }, { id: "/plan/items/:id", data: { id: "1" } }]);
-const keepOf = (state: NavState, to: string, cause: LoadCause = navigation) => planLoad(state, new URL(to, "http://x"), fixture, cause).keep;
+const planItem = (url = "/plan/items/1") =>
+  shown(url, [
+    { id: "plan", data: { loads: 1 } },
+    { id: "/plan/items/:id", data: { id: "1" } },
+  ]);
+const keepOf = (state: NavState, to: string, cause: LoadCause = navigation) =>
+  planLoad(state, new URL(to, "http://x"), fixture, cause).keep;
 
 describe("React Router's defaults", () => {
   test("between children, the layout is kept and the child loads; the server is told to keep the one", () => {
-    expect(planLoad(planItem(), new URL("http://x/plan/items/2"), fixture, navigation)).toEqual({ keep: [true, false], keptLevels: 1 });
+    expect(planLoad(planItem(), new URL("http://x/plan/items/2"), fixture, navigation)).toEqual({
+      keep: [true, false],
+      keptLevels: 1,
+    });
   });
 
   test("a new search, the same URL, a revalidation: every level loads", () => {
@@ -39,22 +56,37 @@ describe("React Router's defaults", () => {
   test("after an action with data or a redirect, every level loads; after a 4xx or 5xx, none (the server is still told of one only)", () => {
     expect(keepOf(planItem(), "/plan/items/1", action(200, { saved: "x" }))).toEqual([false, false]);
     expect(keepOf(planItem(), "/plan/items/2", action())).toEqual([false, false]);
-    expect(planLoad(planItem(), new URL("http://x/plan/items/1"), fixture, action(422))).toEqual({ keep: [true, true], keptLevels: 1 });
+    expect(planLoad(planItem(), new URL("http://x/plan/items/1"), fixture, action(422))).toEqual({
+      keep: [true, true],
+      keptLevels: 1,
+    });
   });
 
   test("another route, or a level whose params changed, loads", () => {
     expect(keepOf(planItem(), "/shop/items/1")).toEqual([false, false]);
-    const params = shown("/shop/c/a/1", [{ id: "shop", data: {} }, { id: "/shop/c/:category", data: {} }, { id: "/shop/c/:category/:id", data: {} }]);
+    const params = shown("/shop/c/a/1", [
+      { id: "shop", data: {} },
+      { id: "/shop/c/:category", data: {} },
+      { id: "/shop/c/:category/:id", data: {} },
+    ]);
     expect(keepOf(params, "/shop/c/b/1")).toEqual([true, false, false]);
     expect(keepOf(params, "/shop/c/a/2")).toEqual([true, true, false]);
   });
 
   test("a level that does not show its data whole is never kept: a streamed value still coming, a page of the app's fallback", () => {
     const coming = Object.assign(new Promise(() => {}), { status: "pending" });
-    const streaming = shown("/plan/items/1", [{ id: "plan", data: { later: coming } }, { id: "/plan/items/:id", data: {} }]);
-    streaming.page.data = new Map([["plan", { later: coming }], ["/plan/items/:id", {}]]);
+    const streaming = shown("/plan/items/1", [
+      { id: "plan", data: { later: coming } },
+      { id: "/plan/items/:id", data: {} },
+    ]);
+    streaming.page.data = new Map([
+      ["plan", { later: coming }],
+      ["/plan/items/:id", {}],
+    ]);
     expect(keepOf(streaming, "/plan/items/2")).toEqual([false, false]);
-    const failed = shown("/plan/items/1", [{ id: "plan" }, { id: "/plan/items/:id" }], { error: { digest: "0123456789", side: "server" } });
+    const failed = shown("/plan/items/1", [{ id: "plan" }, { id: "/plan/items/:id" }], {
+      error: { digest: "0123456789", side: "server" },
+    });
     expect(keepOf(failed, "/plan/items/2")).toEqual([false, false]);
   });
 });
@@ -71,10 +103,21 @@ describe("shouldRevalidate", () => {
         path: "/a",
         component: Page,
         shouldRevalidate: record("outer", outer),
-        children: [{ path: "b/:id", component: Page, shouldRevalidate: record("middle", middle), children: [{ path: "c/:x", component: Page }] }],
+        children: [
+          {
+            path: "b/:id",
+            component: Page,
+            shouldRevalidate: record("middle", middle),
+            children: [{ path: "c/:x", component: Page }],
+          },
+        ],
       },
     ];
-    const state = shown("/a/b/1/c/1", [{ id: "/a", data: {} }, { id: "/a/b/:id", data: {} }, { id: "/a/b/:id/c/:x", data: {} }]);
+    const state = shown("/a/b/1/c/1", [
+      { id: "/a", data: {} },
+      { id: "/a/b/:id", data: {} },
+      { id: "/a/b/:id/c/:x", data: {} },
+    ]);
     return { tree: routeTree(routes), state, calls };
   }
 
@@ -100,15 +143,31 @@ describe("shouldRevalidate", () => {
   });
 
   test("a level kept below one that loads: the server is told to keep none, and the answer is held over for it", () => {
-    const { tree, state } = nested(() => true, () => false);
+    const { tree, state } = nested(
+      () => true,
+      () => false,
+    );
     const plan = planLoad(state, new URL("http://x/a/b/1/c/2"), tree, navigation);
     expect(plan).toEqual({ keep: [false, true, false], keptLevels: 0 });
-    const answer = pagePayload({ levels: [{ id: "/a", data: { n: 2 } }, { id: "/a/b/:id", data: { n: 2 } }, { id: "/a/b/:id/c/:x", data: { n: 2 } }] });
-    expect(holdOver(answer, plan).levels).toEqual([{ id: "/a", data: { n: 2 } }, { id: "/a/b/:id", kept: true }, { id: "/a/b/:id/c/:x", data: { n: 2 } }]);
+    const answer = pagePayload({
+      levels: [
+        { id: "/a", data: { n: 2 } },
+        { id: "/a/b/:id", data: { n: 2 } },
+        { id: "/a/b/:id/c/:x", data: { n: 2 } },
+      ],
+    });
+    expect(holdOver(answer, plan).levels).toEqual([
+      { id: "/a", data: { n: 2 } },
+      { id: "/a/b/:id", kept: true },
+      { id: "/a/b/:id/c/:x", data: { n: 2 } },
+    ]);
   });
 
   test("is not asked for a level that must load (a new route)", () => {
-    const { tree, state, calls } = nested(() => false, () => false);
+    const { tree, state, calls } = nested(
+      () => false,
+      () => false,
+    );
     planLoad({ ...state, path: "/elsewhere" }, new URL("http://x/a/b/1/c/2"), tree, navigation);
     expect(calls).toEqual([]);
   });
@@ -116,14 +175,35 @@ describe("shouldRevalidate", () => {
 
 describe("holdOver", () => {
   test("leaves the answer as it is when it keeps nothing more; never holds a level below the answer's fallback", () => {
-    const answer = pagePayload({ levels: [{ id: "plan", kept: true }, { id: "/plan/items/:id", data: {} }] });
+    const answer = pagePayload({
+      levels: [
+        { id: "plan", kept: true },
+        { id: "/plan/items/:id", data: {} },
+      ],
+    });
     expect(holdOver(answer, { keep: [true, false], keptLevels: 1 })).toBe(answer);
-    const failed = pagePayload({ levels: [{ id: "plan", data: {} }, { id: "/plan/items/:id" }], boundary: { id: "plan", depth: 1 }, outcome: { kind: "not-found", status: 404 } });
-    expect(holdOver(failed, { keep: [true, true], keptLevels: 1 }).levels).toEqual([{ id: "plan", kept: true }, { id: "/plan/items/:id" }]);
+    const failed = pagePayload({
+      levels: [{ id: "plan", data: {} }, { id: "/plan/items/:id" }],
+      boundary: { id: "plan", depth: 1 },
+      outcome: { kind: "not-found", status: 404 },
+    });
+    expect(holdOver(failed, { keep: [true, true], keptLevels: 1 }).levels).toEqual([
+      { id: "plan", kept: true },
+      { id: "/plan/items/:id" },
+    ]);
   });
 
   test("a level it holds keeps the parse of the new search the server sent (useRouteSearch), not its data", () => {
-    const answer = pagePayload({ levels: [{ id: "plan", data: { loads: 2 }, query: { sort: "old" } }, { id: "/plan/items/:id", data: {} }] });
-    expect(holdOver(answer, { keep: [true, false], keptLevels: 0 }).levels[0]).toStrictEqual({ id: "plan", kept: true, query: { sort: "old" } });
+    const answer = pagePayload({
+      levels: [
+        { id: "plan", data: { loads: 2 }, query: { sort: "old" } },
+        { id: "/plan/items/:id", data: {} },
+      ],
+    });
+    expect(holdOver(answer, { keep: [true, false], keptLevels: 0 }).levels[0]).toStrictEqual({
+      id: "plan",
+      kept: true,
+      query: { sort: "old" },
+    });
   });
 });

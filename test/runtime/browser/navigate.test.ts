@@ -27,13 +27,26 @@ function fields(entries: Record<string, string>) {
 
 /** A form's submission as <Form> hands it on; the fallback is never needed against this server. */
 function submission(action: string, entries: Record<string, string>, more: Partial<Submission> = {}): Submission {
-  return { action: new URL(action, location.href).href, ...fields(entries), fallback: () => expect.unreachable("fallback"), ...more };
+  return {
+    action: new URL(action, location.href).href,
+    ...fields(entries),
+    fallback: () => expect.unreachable("fallback"),
+    ...more,
+  };
 }
 
 /** A fetcher's post; resolves with what its `done` was given. */
 async function fetcherPost(page: OpenedPage, href: string, entries: Record<string, string>) {
-  let answer: { data: unknown } | undefined | "not called" = "not called" as { data: unknown } | undefined | "not called";
-  const request: FetcherRequest = { href: new URL(href, location.href).href, ...fields(entries), signal: new AbortController().signal, done: (a) => (answer = a) };
+  let answer: { data: unknown } | undefined | "not called" = "not called" as
+    | { data: unknown }
+    | undefined
+    | "not called";
+  const request: FetcherRequest = {
+    href: new URL(href, location.href).href,
+    ...fields(entries),
+    signal: new AbortController().signal,
+    done: (a) => (answer = a),
+  };
   await page.navigator.fetch(request);
   return answer;
 }
@@ -43,7 +56,12 @@ describe("links", () => {
     ["between children of a layout: the layout keeps its data (its loader does not run)", "/plan/items/2", 0, 1],
     ["a new search: every level loads", "/plan/items/1?sort=new", 1, 1],
     ["the page showing, again: every level loads, in the same history entry", "/plan/items/1", 1, 0],
-    ["a route's shouldRevalidate widens the default: the layout loads for the item it names", "/plan/items/fresh", 1, 1],
+    [
+      "a route's shouldRevalidate widens the default: the layout loads for the item it names",
+      "/plan/items/fresh",
+      1,
+      1,
+    ],
   ])("%s", async (_, to, layoutRuns, newEntries) => {
     const page = await openPage(live.origin, "/plan/items/1");
     const [layout, entries] = [planLoads(page), history.length];
@@ -89,11 +107,19 @@ describe("after an action", () => {
     ["a 422", "/plan/items/1", "/plan/items/1", { note: " " }, false],
     ["a redirect", "/shop/items/7", "/shop/cart", { returnTo: "/shop/items/7" }, true],
     ["a not-found", "/fetchers", "/fetchers", { intent: "missing" }, false],
-  ])("a fetcher's post says whether it succeeded, as a <Form>'s does (its form is reset then): %s", async (_, path, href, entries, ok) => {
-    const page = await openPage(live.origin, path);
-    const request: FetcherRequest = { href: new URL(href, location.href).href, ...fields(entries), signal: new AbortController().signal, done: () => {} };
-    expect(await page.navigator.fetch(request)).toBe(ok);
-  });
+  ])(
+    "a fetcher's post says whether it succeeded, as a <Form>'s does (its form is reset then): %s",
+    async (_, path, href, entries, ok) => {
+      const page = await openPage(live.origin, path);
+      const request: FetcherRequest = {
+        href: new URL(href, location.href).href,
+        ...fields(entries),
+        signal: new AbortController().signal,
+        done: () => {},
+      };
+      expect(await page.navigator.fetch(request)).toBe(ok);
+    },
+  );
 
   test("shouldRevalidate narrows after the quiet action: the layout keeps its data, the page's level loads", async () => {
     const page = await openPage(live.origin, "/plan/items/1");
@@ -122,7 +148,9 @@ describe("after an action", () => {
   test("<Form replace>: the page after the post takes the form's entry", async () => {
     const page = await openPage(live.origin, "/session?replace");
     const entries = history.length;
-    expect(await page.navigator.submit(submission("/session?replace", { name: "grace" }, { replace: true }))).toBe(true);
+    expect(await page.navigator.submit(submission("/session?replace", { name: "grace" }, { replace: true }))).toBe(
+      true,
+    );
     expect(location.pathname).toBe("/account");
     expect(history.length).toBe(entries);
     await page.navigator.submit(submission("/session", { intent: "sign-out" }));
@@ -186,8 +214,15 @@ describe("prefetch", () => {
   });
 
   test.each([
-    ["it is used once: the next navigation to the page asks again", (page: OpenedPage, target: string) => page.navigator.go(target, {}).then(() => page.navigator.go("/prefetch", {}))],
-    ["only while fresh: a click after PREFETCH_FRESH_MS asks again", () => void setSystemTime(new Date(Date.now() + PREFETCH_FRESH_MS + 1))],
+    [
+      "it is used once: the next navigation to the page asks again",
+      (page: OpenedPage, target: string) =>
+        page.navigator.go(target, {}).then(() => page.navigator.go("/prefetch", {})),
+    ],
+    [
+      "only while fresh: a click after PREFETCH_FRESH_MS asks again",
+      () => void setSystemTime(new Date(Date.now() + PREFETCH_FRESH_MS + 1)),
+    ],
     ["an action throws it away: the click asks again", (page: OpenedPage) => fetcherPost(page, "/plan/quiet", {})],
   ])("%s", async (_, between) => {
     const page = await openPage(live.origin, "/prefetch");

@@ -32,12 +32,17 @@ describe("fetchPageData", () => {
   test("with `keep`, the server leaves the kept levels to the client: their loaders do not run", async () => {
     const build = await buildOf();
     const page = await fetchPageData(new URL("/shop/items/1", live.origin), build, signal(), { keep: 1 });
-    expect(page.payload.levels).toEqual([{ id: "shop", kept: true }, { id: "/shop/items/:id", data: { id: "1", likes: 0 } }]);
+    expect(page.payload.levels).toEqual([
+      { id: "shop", kept: true },
+      { id: "/shop/items/:id", data: { id: "1", likes: 0 } },
+    ]);
   });
 
   test("a post: the action's data with the page after it, and its status", async () => {
     const build = await buildOf();
-    const page = await fetchPageData(new URL("/plan/items/1", live.origin), build, signal(), { body: new URLSearchParams({ note: "" }) });
+    const page = await fetchPageData(new URL("/plan/items/1", live.origin), build, signal(), {
+      body: new URLSearchParams({ note: "" }),
+    });
     expect(page.status).toBe(422);
     expect(page.payload.actionData).toEqual({ error: "A note is required" });
   });
@@ -45,14 +50,18 @@ describe("fetchPageData", () => {
   test("page data of another build: NotPageData (a GET's page, a post refused with 409 before its action)", async () => {
     const other = "another-build";
     expect(fetchPageData(new URL("/", live.origin), other, signal())).rejects.toBeInstanceOf(NotPageData);
-    const refused = await fetchPageData(new URL("/plan/items/1", live.origin), other, signal(), { body: new URLSearchParams({ note: "x" }) }).catch((e: unknown) => e);
+    const refused = await fetchPageData(new URL("/plan/items/1", live.origin), other, signal(), {
+      body: new URLSearchParams({ note: "x" }),
+    }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(NotPageData);
     expect((refused as NotPageData).status).toBe(409);
   });
 
   test("a route without a page: NotPageData with its response, unread", async () => {
     const build = await buildOf();
-    const response = await fetchPageData(new URL("/resource?q=x", live.origin), build, signal()).catch((e: unknown) => e);
+    const response = await fetchPageData(new URL("/resource?q=x", live.origin), build, signal()).catch(
+      (e: unknown) => e,
+    );
     expect(response).toBeInstanceOf(NotPageData);
     expect((response as NotPageData).status).toBe(200);
     expect(await (response as NotPageData).response!.json()).toEqual({ resource: true, q: "x" });

@@ -40,6 +40,10 @@ describe("livePage", () => {
     const live = livePage(pagePayload({ levels: [child] }));
     const { reviews } = live.view.data.get("/shop/items/:id") as { reviews: Promise<unknown> };
     live.end();
-    expect(reviews).rejects.toMatchObject({ side: "client", digest: undefined, message: "The page data stream ended before this value arrived" });
+    expect(reviews).rejects.toMatchObject({
+      side: "client",
+      digest: undefined,
+      message: "The page data stream ended before this value arrived",
+    });
   });
 });

@@ -15,13 +15,23 @@ const hooks: string[] = [];
 const jsonApi = new Elysia({ prefix: "/api" })
   .use(allowCrossSite)
   .get("/notes", () => ({ notes }))
-  .post("/notes", ({ body, set }) => ((set.status = 201), notes.push(body.text), { ok: true }), { body: t.Object({ text: t.String() }) })
-  .put("/notes/:i", ({ params, body }) => ((notes[Number(params.i)] = body.text), { ok: true }), { body: t.Object({ text: t.String() }) })
-  .patch("/notes/:i", ({ params, body }) => ((notes[Number(params.i)] = body.text), { ok: true }), { body: t.Object({ text: t.String() }) })
+  .post("/notes", ({ body, set }) => ((set.status = 201), notes.push(body.text), { ok: true }), {
+    body: t.Object({ text: t.String() }),
+  })
+  .put("/notes/:i", ({ params, body }) => ((notes[Number(params.i)] = body.text), { ok: true }), {
+    body: t.Object({ text: t.String() }),
+  })
+  .patch("/notes/:i", ({ params, body }) => ((notes[Number(params.i)] = body.text), { ok: true }), {
+    body: t.Object({ text: t.String() }),
+  })
   .delete("/notes", () => ((notes.length = 0), { ok: true }))
-  .post("/hooks/:source", ({ params, body }) => (hooks.push(`${params.source}:${JSON.stringify(body)}`), { received: true }), {
-    allowCrossSite: true,
-  });
+  .post(
+    "/hooks/:source",
+    ({ params, body }) => (hooks.push(`${params.source}:${JSON.stringify(body)}`), { received: true }),
+    {
+      allowCrossSite: true,
+    },
+  );
 
 // An app's API may serve a path outside /api/ too: its writes are guarded the same way.
 const api = new Elysia().use(jsonApi).post("/outside", () => (notes.push("outside"), "ok"));
@@ -57,7 +67,10 @@ describe("a write from another site is refused before its body is read", () => {
     const res = await request("/api/notes", { method: "POST", headers: { ...FORM, ...EVIL }, body: "text=pwned" });
     expect(res.status).toBe(403);
     expect(res.headers.get("content-type")).toStartWith("application/json");
-    expect(await res.json()).toEqual({ error: "cross-site request refused", reason: "Origin https://evil.example is not http://localhost" });
+    expect(await res.json()).toEqual({
+      error: "cross-site request refused",
+      reason: "Origin https://evil.example is not http://localhost",
+    });
     expect(await (await request("/api/notes")).json()).toEqual({ notes: [] });
   });
 
@@ -93,7 +106,11 @@ describe("a write from another site is refused before its body is read", () => {
 
   test("a method sent in lower case is the same write", async () => {
     notes.push("kept");
-    const res = await request("/api/notes/0", { method: "patch", headers: { ...JSON_BODY, ...EVIL }, body: '{"text":"changed"}' });
+    const res = await request("/api/notes/0", {
+      method: "patch",
+      headers: { ...JSON_BODY, ...EVIL },
+      body: '{"text":"changed"}',
+    });
     expect(res.status).toBe(403);
     expect(notes).toEqual(["kept"]);
   });
@@ -107,7 +124,11 @@ describe("a write from another site is refused before its body is read", () => {
 
   test("a foreign Referer without Origin, and Origin: null, are refused", async () => {
     for (const headers of [{ referer: "https://evil.example/page" }, { origin: "null" }] as Record<string, string>[]) {
-      const res = await request("/api/notes", { method: "POST", headers: { ...JSON_BODY, ...headers }, body: '{"text":"x"}' });
+      const res = await request("/api/notes", {
+        method: "POST",
+        headers: { ...JSON_BODY, ...headers },
+        body: '{"text":"x"}',
+      });
       expect(res.status).toBe(403);
     }
     expect(notes).toEqual([]);
@@ -123,15 +144,25 @@ describe("a write from another site is refused before its body is read", () => {
 
 describe("what goes through", () => {
   test("a same-origin form post and a same-origin JSON post store their note", async () => {
-    const form = await request("/api/notes", { method: "POST", headers: { ...FORM, origin: "http://localhost" }, body: "text=from+a+form" });
+    const form = await request("/api/notes", {
+      method: "POST",
+      headers: { ...FORM, origin: "http://localhost" },
+      body: "text=from+a+form",
+    });
     expect(form.status).toBe(201);
-    const json = await request("/api/notes", { method: "POST", headers: { ...JSON_BODY, "sec-fetch-site": "same-origin", referer: "http://localhost/x" }, body: '{"text":"json"}' });
+    const json = await request("/api/notes", {
+      method: "POST",
+      headers: { ...JSON_BODY, "sec-fetch-site": "same-origin", referer: "http://localhost/x" },
+      body: '{"text":"json"}',
+    });
     expect(json.status).toBe(201);
     expect(notes).toEqual(["from a form", "json"]);
   });
 
   test("a call that is not a browser's (no Origin, Referer or Sec-Fetch-Site) goes through, as for page actions", async () => {
-    expect((await request("/api/notes", { method: "POST", headers: JSON_BODY, body: '{"text":"curl"}' })).status).toBe(201);
+    expect((await request("/api/notes", { method: "POST", headers: JSON_BODY, body: '{"text":"curl"}' })).status).toBe(
+      201,
+    );
   });
 
   test("reads from another site are not writes: GET answers", async () => {
@@ -139,11 +170,17 @@ describe("what goes through", () => {
   });
 
   test("a route with `allowCrossSite: true` takes a cross-site post; its neighbours still refuse one", async () => {
-    const res = await request("/api/hooks/payments", { method: "POST", headers: { ...FORM, ...EVIL, "sec-fetch-site": "cross-site" }, body: "paid=1" });
+    const res = await request("/api/hooks/payments", {
+      method: "POST",
+      headers: { ...FORM, ...EVIL, "sec-fetch-site": "cross-site" },
+      body: "paid=1",
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true });
     expect(hooks).toEqual(['payments:{"paid":"1"}']);
-    expect((await request("/api/notes", { method: "POST", headers: { ...FORM, ...EVIL }, body: "text=x" })).status).toBe(403);
+    expect(
+      (await request("/api/notes", { method: "POST", headers: { ...FORM, ...EVIL }, body: "text=x" })).status,
+    ).toBe(403);
   });
 
   test("an unknown API path from another site is refused before it is found missing", async () => {
@@ -151,7 +188,12 @@ describe("what goes through", () => {
   });
 
   test("behind a trusted proxy the site's origin is X-Forwarded-Proto and X-Forwarded-Host's", async () => {
-    const proxied = { ...JSON_BODY, origin: "https://shop.example", "x-forwarded-proto": "https", "x-forwarded-host": "shop.example" };
+    const proxied = {
+      ...JSON_BODY,
+      origin: "https://shop.example",
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "shop.example",
+    };
     const init = { method: "POST", headers: proxied, body: '{"text":"proxied"}' };
     expect((await behindProxy("/api/notes", init)).status).toBe(201);
     // Without TRUST_PROXY anyone could claim to be any origin with those headers.

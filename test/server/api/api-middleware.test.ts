@@ -51,7 +51,9 @@ const api = new Elysia({ prefix: "/api" })
   // The same instance, later: a second apiMiddleware of the same arity as the first.
   .use(apiMiddleware(adminOnly))
   .get("/admin", () => (ran.push("admin handler"), { secret: "same instance" }))
-  .post("/admin/delete", ({ body }) => (ran.push(`delete ${body.id}`), { deleted: body.id }), { body: t.Object({ id: t.Number() }) })
+  .post("/admin/delete", ({ body }) => (ran.push(`delete ${body.id}`), { deleted: body.id }), {
+    body: t.Object({ id: t.Number() }),
+  })
   .all("/admin/any", ({ request }) => (ran.push(`any ${request.method}`), { any: true }));
 
 const filled = new Elysia({ prefix: "/api/filled" })
@@ -73,30 +75,45 @@ const notes = new Elysia({ prefix: "/api/notes" })
 
 const owned = new Elysia({ prefix: "/api/owned" })
   .use(apiMiddleware(({ params, headers }) => void ran.push(`owner of ${params.id}: ${headers.get("x-user")}`)))
-  .put("/:id", ({ params }) => ({ id: params.id }), { params: t.Object({ id: t.Numeric() }), body: t.Object({ text: t.String() }) });
+  .put("/:id", ({ params }) => ({ id: params.id }), {
+    params: t.Object({ id: t.Numeric() }),
+    body: t.Object({ text: t.String() }),
+  });
 
 /** A handler that starts a session-like cookie, under middleware that change their mind after next(). */
 const afterNext = new Elysia({ prefix: "/api/after" })
   .use(
-    apiMiddleware(({ cookies }) => cookies.set("before", "next"), async ({ headers }, next) => {
-      const response = await next();
-      if (headers.get("x-refuse")) unauthorized();
-      if (headers.get("x-rewrite")) return Response.json({ length: (await response.text()).length });
-      return response;
-    }),
+    apiMiddleware(
+      ({ cookies }) => cookies.set("before", "next"),
+      async ({ headers }, next) => {
+        const response = await next();
+        if (headers.get("x-refuse")) unauthorized();
+        if (headers.get("x-rewrite")) return Response.json({ length: (await response.text()).length });
+        return response;
+      },
+    ),
   )
   .post("/sign-in", ({ request }) => (requestCookies(request).set("session", "started"), { signedIn: true }));
 
-const twice = new Elysia({ prefix: "/api/twice" }).use(counted).use(new Elysia({ prefix: "/inner" }).use(counted).get("/x", () => ({ x: true })));
+const twice = new Elysia({ prefix: "/api/twice" })
+  .use(counted)
+  .use(new Elysia({ prefix: "/inner" }).use(counted).get("/x", () => ({ x: true })));
 
 let app: ReturnType<typeof createApp>;
 let request: (path: string, init?: RequestInit) => Promise<Response>;
 beforeAll(async () => {
   const fixture = await loadApp();
-  app = createApp(testConfig(), defineApp({ ...fixture, api: new Elysia().use(api).use(filled).use(arities).use(notes).use(owned).use(twice).use(afterNext) }), {
-    assets: await clientAssets(),
-    log: () => {},
-  });
+  app = createApp(
+    testConfig(),
+    defineApp({
+      ...fixture,
+      api: new Elysia().use(api).use(filled).use(arities).use(notes).use(owned).use(twice).use(afterNext),
+    }),
+    {
+      assets: await clientAssets(),
+      log: () => {},
+    },
+  );
   request = (path, init) => app.handle(new Request(`http://localhost${path}`, init));
 });
 
@@ -112,7 +129,12 @@ async function answer(path: string, init?: RequestInit) {
 describe("every apiMiddleware runs (N1)", () => {
   test.each([
     ["a guard used later on the same instance as a logging middleware", "/api/admin", "same instance", "admin handler"],
-    ["a module's own guard, the module mounted after a logging apiMiddleware", "/api/module/admin", "module", "module handler"],
+    [
+      "a module's own guard, the module mounted after a logging apiMiddleware",
+      "/api/module/admin",
+      "module",
+      "module handler",
+    ],
   ])("%s refuses after the log, and lets an admin through", async (_, path, secret, handler) => {
     expect(await answer(path)).toMatchObject({ status: 403, body: { error: "forbidden" } });
     expect(ran).toEqual([`log ${path}`, `admin ${path}`]);
@@ -126,7 +148,11 @@ describe("every apiMiddleware runs (N1)", () => {
   });
 
   test("signed out, a write under the later guard is refused and never runs", async () => {
-    const res = await answer("/api/admin/delete", { method: "POST", headers: { ...ORIGIN, "content-type": "application/json" }, body: '{"id":1}' });
+    const res = await answer("/api/admin/delete", {
+      method: "POST",
+      headers: { ...ORIGIN, "content-type": "application/json" },
+      body: '{"id":1}',
+    });
     expect(res).toMatchObject({ status: 403, body: { error: "forbidden" } });
     expect(ran).toEqual(["log /api/admin/delete", "admin /api/admin/delete"]);
   });
@@ -139,12 +165,18 @@ describe("every apiMiddleware runs (N1)", () => {
       expect(await answer("/api/admin/any", { method, headers: ORIGIN })).toMatchObject({ status: 403 });
       expect(ran).not.toContain(`any ${method}`);
     }
-    expect(await answer("/api/admin/any", { method: "PUT", headers: { ...ORIGIN, ...ADMIN } })).toMatchObject({ status: 200, body: { any: true } });
+    expect(await answer("/api/admin/any", { method: "PUT", headers: { ...ORIGIN, ...ADMIN } })).toMatchObject({
+      status: 200,
+      body: { any: true },
+    });
   });
 
   test("a guard that fills the context, after another apiMiddleware: 401 signed out, the user to the handler signed in", async () => {
     expect(await answer("/api/filled/me")).toMatchObject({ status: 401, body: { error: "unauthorized" } });
-    expect(await answer("/api/filled/me", { headers: { "x-user": "ada" } })).toMatchObject({ status: 200, body: { name: "ada" } });
+    expect(await answer("/api/filled/me", { headers: { "x-user": "ada" } })).toMatchObject({
+      status: 200,
+      body: { name: "ada" },
+    });
     expect(ran).toEqual(["log /api/filled/me"]);
   });
 
@@ -159,7 +191,11 @@ describe("every apiMiddleware runs (N1)", () => {
   });
 
   test("a middleware gets the route's params as the URL spells them, before the schema converts them", async () => {
-    const put = { method: "PUT", headers: { ...ORIGIN, "content-type": "application/json", "x-user": "ada" }, body: '{"text":"hi"}' };
+    const put = {
+      method: "PUT",
+      headers: { ...ORIGIN, "content-type": "application/json", "x-user": "ada" },
+      body: '{"text":"hi"}',
+    };
     expect(await answer("/api/owned/42", put)).toMatchObject({ status: 200, body: { id: 42 } });
     expect(ran).toEqual(["owner of 42: ada"]);
   });
@@ -193,8 +229,19 @@ function watchedBody(json: string) {
     },
     { highWaterMark: 0 },
   );
-  const init = { method: "POST", headers: { ...ORIGIN, "content-type": "application/json" }, body, duplex: "half" } as RequestInit;
-  return { read, init: (headers: Record<string, string> = {}) => ({ ...init, headers: { ...(init.headers as Record<string, string>), ...headers } }) };
+  const init = {
+    method: "POST",
+    headers: { ...ORIGIN, "content-type": "application/json" },
+    body,
+    duplex: "half",
+  } as RequestInit;
+  return {
+    read,
+    init: (headers: Record<string, string> = {}) => ({
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), ...headers },
+    }),
+  };
 }
 
 describe("the middleware run before the body is read and the schema checked (N6)", () => {
@@ -216,7 +263,10 @@ describe("the middleware run before the body is read and the schema checked (N6)
 
   test("signed in, a body the schema takes reaches the handler with the user", async () => {
     const { init } = watchedBody('{"text":"hi"}');
-    expect(await answer("/api/notes", init({ "x-user": "ada" }))).toMatchObject({ status: 200, body: { by: "ada", text: "hi" } });
+    expect(await answer("/api/notes", init({ "x-user": "ada" }))).toMatchObject({
+      status: 200,
+      body: { by: "ada", text: "hi" },
+    });
     expect(ran).toEqual(["note saved"]);
   });
 
@@ -246,7 +296,8 @@ describe("the middleware run before the body is read and the schema checked (N6)
 });
 
 describe("what a middleware does after next()", () => {
-  const signIn = (headers: Record<string, string>) => request("/api/after/sign-in", { method: "POST", headers: { ...ORIGIN, ...headers } });
+  const signIn = (headers: Record<string, string>) =>
+    request("/api/after/sign-in", { method: "POST", headers: { ...ORIGIN, ...headers } });
   const cookieNames = (res: Response) => res.headers.getSetCookie().map((cookie) => cookie.split("=")[0]);
 
   test("a throw after next() answers with its outcome and the cookies set before next(), never the handler's", async () => {
@@ -269,9 +320,16 @@ describe("on a real socket", () => {
 
   test("a refused post is answered while its body is still to come", async () => {
     // A body that sends its first bytes and then nothing: a server that read it would wait for the rest.
-    const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"text":"')) });
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode('{"text":"')),
+    });
     const origin = `http://127.0.0.1:${app.server!.port}`;
-    const res = await fetch(`${origin}/api/notes`, { method: "POST", headers: { origin, "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    const res = await fetch(`${origin}/api/notes`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: "unauthorized" });
     await body.cancel().catch(() => {});

@@ -19,10 +19,14 @@ const api = new Elysia({ prefix: "/api" })
   })
   .get("/items/:id", ({ params }) => params, { params: t.Object({ id: t.Numeric() }) })
   .post("/notes", ({ body }) => body, { body: t.Object({ text: t.String({ minLength: 1 }) }) })
-  .post("/session", async ({ request, body }) => {
-    await requestCookies(request).setSigned("session", body.name);
-    return { ok: true };
-  }, { body: t.Object({ name: t.String() }) })
+  .post(
+    "/session",
+    async ({ request, body }) => {
+      await requestCookies(request).setSigned("session", body.name);
+      return { ok: true };
+    },
+    { body: t.Object({ name: t.String() }) },
+  )
   .get("/session", async ({ request }) => ({ name: (await requestCookies(request).getSigned("session")) ?? null }))
   .delete("/session", ({ request }) => {
     requestCookies(request).delete("session");
@@ -94,7 +98,10 @@ describe("an API route's cookies are the pages' cookies", () => {
   test("the signature is the one loaders verify: same secret, same cookie name", async () => {
     const set = await request("/api/session", json("POST", { name: "grace" }));
     const pair = set.headers.getSetCookie()[0]!.split(";")[0]!;
-    const asPages = createCookies(pair, { secure: true, signer: await createCookieSigner(["a newer secret, first in rotation order", SECRET]) });
+    const asPages = createCookies(pair, {
+      secure: true,
+      signer: await createCookieSigner(["a newer secret, first in rotation order", SECRET]),
+    });
     expect(await asPages.getSigned("session")).toBe("grace");
   });
 
@@ -106,10 +113,14 @@ describe("an API route's cookies are the pages' cookies", () => {
       log: () => {},
     });
     const ask = (path: string, init?: RequestInit) => rotated.handle(new Request(`http://localhost${path}`, init));
-    const old = (await request("/api/session", json("POST", { name: "ada" }))).headers.getSetCookie()[0]!.split(";")[0]!;
+    const old = (await request("/api/session", json("POST", { name: "ada" }))).headers
+      .getSetCookie()[0]!
+      .split(";")[0]!;
     expect(await (await ask("/api/session", { headers: { cookie: old } })).json()).toEqual({ name: "ada" });
 
-    const fresh = (await ask("/api/session", json("POST", { name: "grace" }))).headers.getSetCookie()[0]!.split(";")[0]!;
+    const fresh = (await ask("/api/session", json("POST", { name: "grace" }))).headers
+      .getSetCookie()[0]!
+      .split(";")[0]!;
     const newerOnly = createCookies(fresh, { secure: true, signer: await createCookieSigner([newer]) });
     expect(await newerOnly.getSigned("session")).toBe("grace");
 
@@ -139,7 +150,14 @@ describe("a repeated form field (issue 23, R10)", () => {
   });
   const origin = { origin: "http://localhost" };
   const bodies: Array<[string, () => BodyInit]> = [
-    ["urlencoded", () => new URLSearchParams([["text", "first"], ["text", "second"]])],
+    [
+      "urlencoded",
+      () =>
+        new URLSearchParams([
+          ["text", "first"],
+          ["text", "second"],
+        ]),
+    ],
     [
       "multipart",
       () => {

@@ -28,19 +28,33 @@ function guarded(plugin: AnyElysia) {
 }
 
 test.each([
-  ["brisk:api", () => new Elysia({ name: "brisk:api" }).onTransform({ as: "scoped" }, adminOnly), /transform hook \(adminOnly\) from GET \/api\/secret/],
-  ["brisk", () => new Elysia({ name: "brisk" }).onError({ as: "scoped" }, function answerErrors() {}), /error hook \(answerErrors\) from GET \/api\/secret/],
+  [
+    "brisk:api",
+    () => new Elysia({ name: "brisk:api" }).onTransform({ as: "scoped" }, adminOnly),
+    /transform hook \(adminOnly\) from GET \/api\/secret/,
+  ],
+  [
+    "brisk",
+    () => new Elysia({ name: "brisk" }).onError({ as: "scoped" }, function answerErrors() {}),
+    /error hook \(answerErrors\) from GET \/api\/secret/,
+  ],
 ] as const)("a plugin of the app named %p, as Brisk's own is, fails the start, naming it", (name, plugin, hook) => {
-  expect(() => start(guarded(plugin()))).toThrow(`the app's api uses an Elysia plugin named "${name}" with the seed of Brisk's own`);
+  expect(() => start(guarded(plugin()))).toThrow(
+    `the app's api uses an Elysia plugin named "${name}" with the seed of Brisk's own`,
+  );
   expect(() => start(guarded(plugin()))).toThrow(hook);
 });
 
 test.each([
   ["a name of its own", () => new Elysia({ name: "admin-guard" }).onBeforeHandle({ as: "scoped" }, adminOnly)],
-  ["Brisk's name with a seed of its own", () => new Elysia({ name: "brisk:api", seed: "the app's" }).onBeforeHandle({ as: "scoped" }, adminOnly)],
+  [
+    "Brisk's name with a seed of its own",
+    () => new Elysia({ name: "brisk:api", seed: "the app's" }).onBeforeHandle({ as: "scoped" }, adminOnly),
+  ],
 ])("a plugin of the app with %s starts, and its guard holds", async (_, plugin) => {
   const app = start(guarded(plugin()));
-  const ask = (headers: Record<string, string> = {}) => app.handle(new Request("http://localhost/api/secret", { headers }));
+  const ask = (headers: Record<string, string> = {}) =>
+    app.handle(new Request("http://localhost/api/secret", { headers }));
   expect((await ask()).status).toBe(403);
   expect(await (await ask({ "x-role": "admin" })).json()).toEqual({ secret: "admins only" });
 });

@@ -72,7 +72,9 @@ test("a code-split route's page preloads its chunk under the page's nonce, and o
     return { nonce, links: html.match(/<link rel="modulepreload"[^>]*>/g) ?? [] };
   };
   const lazy = await preloads("/lazy");
-  expect(lazy.links.filter((l) => l.includes(`href="${chunk}"`))).toEqual([expect.stringContaining(`nonce="${lazy.nonce}"`)]);
+  expect(lazy.links.filter((l) => l.includes(`href="${chunk}"`))).toEqual([
+    expect.stringContaining(`nonce="${lazy.nonce}"`),
+  ]);
   expect((await preloads("/")).links.join("\n")).not.toContain(chunk);
 });
 
@@ -80,7 +82,9 @@ test("an asset's coding follows Accept-Encoding's tokens, case and q-values", as
   const t = await serveApp(FIXTURE);
   const assets = await clientAssets();
   const codingFor = async (accept: string) =>
-    (await t.request(`/assets/${assets.manifest.entry}`, { headers: { "accept-encoding": accept } })).headers.get("content-encoding");
+    (await t.request(`/assets/${assets.manifest.entry}`, { headers: { "accept-encoding": accept } })).headers.get(
+      "content-encoding",
+    );
   expect(await codingFor("gzip, deflate, br")).toBe("br");
   expect(await codingFor("br;q=0, gzip")).toBe("gzip");
   expect(await codingFor("br;q=0")).toBeNull();
@@ -118,7 +122,9 @@ describe("an asset's validators: each coding its own ETag", () => {
     const other = await asEncoded("gzip", { "if-none-match": brTag });
     expect(other.status).toBe(200);
     expect(other.headers.get("etag")).toBe(gzip.headers.get("etag"));
-    expect(Bun.gunzipSync(await other.bytes()).byteLength).toBe((await (await asEncoded("identity")).bytes()).byteLength);
+    expect(Bun.gunzipSync(await other.bytes()).byteLength).toBe(
+      (await (await asEncoded("identity")).bytes()).byteLength,
+    );
   });
 
   test("If-Match: 412 for a tag not current (another coding's too), the file for its own tag or `*`; HEAD alike", async () => {

@@ -25,7 +25,8 @@ afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true 
 
 const bootAssets = (html: string): { css: string[]; inline?: string[] } => bootState(html).page.assets;
 
-const nonceOf = (res: Response) => /script-src 'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+const nonceOf = (res: Response) =>
+  /script-src 'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
 
 describe("a page", () => {
   test("carries the app stylesheet inline, with the response's nonce, which style-src allows", async () => {
@@ -74,7 +75,10 @@ describe("which stylesheets are inlined", () => {
   }
 
   test(`those up to ${INLINE_STYLE_MAX_BYTES} bytes before the first larger one; it and all after it stay links`, async () => {
-    const assets = loadClientAssets(routes, await buildWith([100, INLINE_STYLE_MAX_BYTES, INLINE_STYLE_MAX_BYTES + 1, 100]));
+    const assets = loadClientAssets(
+      routes,
+      await buildWith([100, INLINE_STYLE_MAX_BYTES, INLINE_STYLE_MAX_BYTES + 1, 100]),
+    );
     const page = assets.forMatch(routeTree(routes).match("/"));
     expect(page.inline).toEqual(["/assets/app-0.css", "/assets/app-1.css"]);
     expect(page.css).toEqual(["/assets/app-2.css", "/assets/app-3.css"]);

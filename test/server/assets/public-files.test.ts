@@ -38,7 +38,9 @@ describe("public files from the build", () => {
     const byTag = await t.request("/robots.txt", { headers: { "if-none-match": `"other", ${etag}` } });
     expect(byTag.status).toBe(304);
     expect(await byTag.text()).toBe("");
-    const byDate = await t.request("/robots.txt", { headers: { "if-modified-since": first.headers.get("last-modified")! } });
+    const byDate = await t.request("/robots.txt", {
+      headers: { "if-modified-since": first.headers.get("last-modified")! },
+    });
     expect(byDate.status).toBe(304);
     const stale = await t.request("/robots.txt", { headers: { "if-none-match": '"other"' } });
     expect(stale.status).toBe(200);
@@ -56,7 +58,10 @@ describe("public files from the build", () => {
     app.listen({ hostname: "127.0.0.1", port: 0 });
     try {
       const exchange = (method: string) =>
-        rawExchange(app.server!.port!, `${method} /robots.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+        rawExchange(
+          app.server!.port!,
+          `${method} /robots.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+        );
       const [get, head] = [await exchange("GET"), await exchange("HEAD")];
       expect(get.body.byteLength).toBeGreaterThan(0);
       expect(get.headers["content-length"]).toBe(String(get.body.byteLength));
@@ -100,7 +105,9 @@ describe("public files from the build", () => {
         expect(res.headers.get("etag")).toBe(etag);
       }
     }
-    expect(await (await t.request("/robots.txt", { headers: { "if-match": '"nope"' } })).text()).toStartWith("precondition failed");
+    expect(await (await t.request("/robots.txt", { headers: { "if-match": '"nope"' } })).text()).toStartWith(
+      "precondition failed",
+    );
     // A matching If-Match and a matching If-None-Match: the client's copy is current.
     expect((await t.request("/robots.txt", { headers: { "if-match": etag, "if-none-match": etag } })).status).toBe(304);
   });
@@ -109,7 +116,9 @@ describe("public files from the build", () => {
     const lastModified = (await t.request("/robots.txt")).headers.get("last-modified")!;
     const before = new Date(Date.parse(lastModified) - 1000).toUTCString();
     expect((await t.request("/robots.txt", { headers: { "if-unmodified-since": before } })).status).toBe(412);
-    expect((await t.request("/robots.txt", { method: "HEAD", headers: { "if-unmodified-since": before } })).status).toBe(412);
+    expect(
+      (await t.request("/robots.txt", { method: "HEAD", headers: { "if-unmodified-since": before } })).status,
+    ).toBe(412);
     expect((await t.request("/robots.txt", { headers: { "if-unmodified-since": lastModified } })).status).toBe(200);
   });
 
@@ -123,9 +132,20 @@ describe("public files from the build", () => {
     const app = createApp(testConfig(), await loadApp(), { assets: await clientAssets(), log: () => {} });
     app.listen({ hostname: "127.0.0.1", port: 0 });
     try {
-      const targets = ["/../package.json", "/docs/../../package.json", "/%2e%2e/package.json", "/docs/%2e%2e/%2e%2e/package.json", "/..%2fpackage.json", "//etc/passwd", "/docs"];
+      const targets = [
+        "/../package.json",
+        "/docs/../../package.json",
+        "/%2e%2e/package.json",
+        "/docs/%2e%2e/%2e%2e/package.json",
+        "/..%2fpackage.json",
+        "//etc/passwd",
+        "/docs",
+      ];
       for (const target of targets) {
-        const raw = await rawExchange(app.server!.port!, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+        const raw = await rawExchange(
+          app.server!.port!,
+          `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`,
+        );
         expect({ target, status: raw.status }).toEqual({ target, status: 404 });
         expect(new TextDecoder().decode(raw.body)).not.toContain('"name": "brisk"');
       }
@@ -143,7 +163,11 @@ describe("public files in development", () => {
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   test("a file added or changed shows at once, with a new ETag", async () => {
-    const app = createApp(testConfig(), await loadApp(), { assets: await clientAssets(), publicFiles: livePublicFiles(dir), log: () => {} });
+    const app = createApp(testConfig(), await loadApp(), {
+      assets: await clientAssets(),
+      publicFiles: livePublicFiles(dir),
+      log: () => {},
+    });
     const get = () => app.handle(new Request("http://localhost/new.txt"));
     expect((await get()).status).toBe(404);
     await writeFile(join(dir, "new.txt"), "one");
@@ -192,7 +216,17 @@ const SERVED: Array<[string, string]> = [
   ["/100%25.txt", "percent"],
   ["/what%3F.txt", "question"],
 ];
-const REFUSED = ["/.env", "/%2eenv", "/.git/config", "/.git/", "/docs/.secret", "/escape.txt", "/escape-dir/secret.txt", "/my%2Ffile.txt", "/100%.txt"];
+const REFUSED = [
+  "/.env",
+  "/%2eenv",
+  "/.git/config",
+  "/.git/",
+  "/docs/.secret",
+  "/escape.txt",
+  "/escape-dir/secret.txt",
+  "/my%2Ffile.txt",
+  "/100%.txt",
+];
 
 describe.each(["from the build", "in development"])("a hostile public folder, %s", (where) => {
   let hostile: { dir: string; outside: string };
@@ -200,21 +234,31 @@ describe.each(["from the build", "in development"])("a hostile public folder, %s
   let buildDir: string | undefined;
   beforeAll(async () => {
     hostile = await hostilePublicDir();
-    const built = where === "from the build" ? await clientBuild({ app: FIXTURE_APP_MODULE, publicDir: hostile.dir }) : undefined;
+    const built =
+      where === "from the build" ? await clientBuild({ app: FIXTURE_APP_MODULE, publicDir: hostile.dir }) : undefined;
     buildDir = built && dirname(built.sourcemaps);
     const publicFiles: PublicFiles | undefined = built ? undefined : livePublicFiles(hostile.dir);
-    app = createApp(testConfig(), await loadApp(), { assets: built?.assets ?? (await clientAssets()), publicFiles, log: () => {} });
+    app = createApp(testConfig(), await loadApp(), {
+      assets: built?.assets ?? (await clientAssets()),
+      publicFiles,
+      log: () => {},
+    });
     app.listen({ hostname: "127.0.0.1", port: 0 });
   });
   afterAll(async () => {
     await app.stop(true);
     await rm(hostile.outside, { recursive: true, force: true });
   });
-  const get = (target: string) => rawExchange(app.server!.port!, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+  const get = (target: string) =>
+    rawExchange(app.server!.port!, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
 
   test.each(SERVED)("%p is served", async (target, body) => {
     const res = await get(target);
-    expect({ target, status: res.status, body: new TextDecoder().decode(res.body) }).toEqual({ target, status: 200, body });
+    expect({ target, status: res.status, body: new TextDecoder().decode(res.body) }).toEqual({
+      target,
+      status: 200,
+      body,
+    });
   });
 
   test.each(REFUSED)("%p is not: 404 (400 for malformed percent-encoding), none of its bytes", async (target) => {
@@ -227,7 +271,8 @@ describe.each(["from the build", "in development"])("a hostile public folder, %s
     test("the build's copy, which the binary embeds, holds no hidden file and no symlink's target from outside", () => {
       const copy = join(buildDir!, "client", "public");
       expect(existsSync(join(copy, "site.txt"))).toBe(true);
-      for (const name of [".env", ".git/config", "docs/.secret", "escape.txt", "escape-dir"]) expect({ name, there: existsSync(join(copy, name)) }).toEqual({ name, there: false });
+      for (const name of [".env", ".git/config", "docs/.secret", "escape.txt", "escape-dir"])
+        expect({ name, there: existsSync(join(copy, name)) }).toEqual({ name, there: false });
     });
   }
 });

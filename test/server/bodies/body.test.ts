@@ -1,6 +1,11 @@
 // readActionBody: every content type it parses, every refusal with its status, and the limits counted while reading.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readActionBody, parseMediaType, type BodyRead, type ActionBodyOptions } from "../../../src/server/bodies/body.ts";
+import {
+  readActionBody,
+  parseMediaType,
+  type BodyRead,
+  type ActionBodyOptions,
+} from "../../../src/server/bodies/body.ts";
 import type { Bytes } from "../../../src/server/request/responses.ts";
 
 const FORM = "application/x-www-form-urlencoded";
@@ -15,12 +20,17 @@ function read(body: BodyInit | null, headers: Record<string, string>, options: P
 }
 
 /** A multipart body with CRLF line ends, as browsers send it. */
-function multipart(boundary: string, parts: Array<{ name: string; value: string | Uint8Array; filename?: string; type?: string }>): Bytes {
+function multipart(
+  boundary: string,
+  parts: Array<{ name: string; value: string | Uint8Array; filename?: string; type?: string }>,
+): Bytes {
   const chunks: Uint8Array[] = [];
   for (const part of parts) {
     const file = part.filename === undefined ? "" : `; filename="${part.filename}"`;
     const type = part.type === undefined ? "" : `\r\nContent-Type: ${part.type}`;
-    chunks.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${file}${type}\r\n\r\n`));
+    chunks.push(
+      enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${file}${type}\r\n\r\n`),
+    );
     chunks.push(typeof part.value === "string" ? enc.encode(part.value) : part.value);
     chunks.push(enc.encode("\r\n"));
   }
@@ -62,7 +72,9 @@ function formOf(result: BodyRead): FormData {
 
 describe("readActionBody: what it parses", () => {
   test("an urlencoded body is a FormData, percent-encoded UTF-8 decoded and + as a space", async () => {
-    const form = formOf(await read("name=Ada+Lovelace&message=%E4%BD%A0%E5%A5%BD&tag=a&tag=b", { "content-type": FORM }));
+    const form = formOf(
+      await read("name=Ada+Lovelace&message=%E4%BD%A0%E5%A5%BD&tag=a&tag=b", { "content-type": FORM }),
+    );
     expect(form.get("name")).toBe("Ada Lovelace");
     expect(form.get("message")).toBe("你好");
     expect(form.getAll("tag")).toEqual(["a", "b"]);
@@ -103,7 +115,9 @@ describe("readActionBody: what it parses", () => {
 
   test("a multipart field that really holds U+FFFD is accepted", async () => {
     const body = multipart("b", [{ name: "text", value: "replacement \uFFFD char" }]);
-    expect(formOf(await read(body, { "content-type": "multipart/form-data; boundary=b" })).get("text")).toBe("replacement \uFFFD char");
+    expect(formOf(await read(body, { "content-type": "multipart/form-data; boundary=b" })).get("text")).toBe(
+      "replacement \uFFFD char",
+    );
   });
 
   test("a file part's bytes may be anything, invalid UTF-8 included", async () => {
@@ -139,12 +153,20 @@ describe("readActionBody: 415 for what it does not parse", () => {
     ["garbage", ";;;=="],
   ])("%s is 415", async (_, type) => {
     const headers: Record<string, string> = type === undefined ? {} : { "content-type": type };
-    expectRefused(await read("{}", headers), 415, /expected application\/x-www-form-urlencoded, multipart\/form-data or application\/json/);
+    expectRefused(
+      await read("{}", headers),
+      415,
+      /expected application\/x-www-form-urlencoded, multipart\/form-data or application\/json/,
+    );
   });
 
   test("a Content-Encoding is 415, before the body is read", async () => {
     const { stream, counter } = countedStream(4, 100);
-    expectRefused(await read(stream, { "content-type": FORM, "content-encoding": "gzip" }), 415, /Content-Encoding gzip/);
+    expectRefused(
+      await read(stream, { "content-type": FORM, "content-encoding": "gzip" }),
+      415,
+      /Content-Encoding gzip/,
+    );
     expect(counter.pulled).toBe(0);
   });
 
@@ -163,7 +185,11 @@ describe("readActionBody: 400 for a malformed body", () => {
   });
 
   test("JSON holding invalid UTF-8 is 400", async () => {
-    expectRefused(await read(new Uint8Array([0x22, 0xff, 0x22]), { "content-type": "application/json" }), 400, /not valid UTF-8/);
+    expectRefused(
+      await read(new Uint8Array([0x22, 0xff, 0x22]), { "content-type": "application/json" }),
+      400,
+      /not valid UTF-8/,
+    );
   });
 
   test.each([
@@ -181,7 +207,11 @@ describe("readActionBody: 400 for a malformed body", () => {
   });
 
   test.each([FORM, "application/json"])("%s in a charset other than UTF-8 is 400", async (type) => {
-    expectRefused(await read("a=%E9", { "content-type": `${type}; charset=ISO-8859-1` }), 400, /charset iso-8859-1 is not accepted/);
+    expectRefused(
+      await read("a=%E9", { "content-type": `${type}; charset=ISO-8859-1` }),
+      400,
+      /charset iso-8859-1 is not accepted/,
+    );
   });
 
   test("multipart without a boundary is 400", async () => {
@@ -195,7 +225,11 @@ describe("readActionBody: 400 for a malformed body", () => {
     ["no body at all", () => new Uint8Array(0), "b"],
   ])("multipart with %s is 400", async (_, cut, boundary) => {
     const body = cut(multipart("b", [{ name: "a", value: "1" }]));
-    expectRefused(await read(body, { "content-type": `multipart/form-data; boundary=${boundary}` }), 400, /malformed multipart/);
+    expectRefused(
+      await read(body, { "content-type": `multipart/form-data; boundary=${boundary}` }),
+      400,
+      /malformed multipart/,
+    );
   });
 
   test("a multipart text field holding invalid UTF-8 is 400", async () => {
@@ -225,7 +259,11 @@ describe("readActionBody: 400 for a malformed body", () => {
 describe("readActionBody: 413, counted while reading", () => {
   test("a Content-Length past maxBytes is 413 without reading a byte", async () => {
     const { stream, counter } = countedStream(4, 1024);
-    expectRefused(await read(stream, { "content-type": FORM, "content-length": "1025" }), 413, /larger than 1024 bytes/);
+    expectRefused(
+      await read(stream, { "content-type": FORM, "content-length": "1025" }),
+      413,
+      /larger than 1024 bytes/,
+    );
     expect(counter.pulled).toBe(0);
   });
 
@@ -245,7 +283,9 @@ describe("readActionBody: 413, counted while reading", () => {
   test("more urlencoded fields than maxFields is 413; empty runs between & do not count", async () => {
     const fields = (n: number) => Array.from({ length: n }, (_, i) => `f${i}=`).join("&");
     expectRefused(await read(fields(11), { "content-type": FORM }, { maxFields: 10 }), 413, /more than 10 form fields/);
-    expect([...formOf(await read(`&&${fields(10)}&&&`, { "content-type": FORM }, { maxFields: 10 })).keys()]).toHaveLength(10);
+    expect([
+      ...formOf(await read(`&&${fields(10)}&&&`, { "content-type": FORM }, { maxFields: 10 })).keys(),
+    ]).toHaveLength(10);
   });
 
   test("more multipart parts than maxFields is 413; exactly maxFields is read", async () => {
@@ -263,7 +303,9 @@ describe("readActionBody: 413, counted while reading", () => {
 
   test("maxFields defaults to 1000", async () => {
     const fields = (n: number) => Array.from({ length: n }, (_, i) => `f${i}`).join("&");
-    expect(formOf(await read(fields(1000), { "content-type": FORM }, { maxBytes: 100_000 })).getAll("f999")).toEqual([""]);
+    expect(formOf(await read(fields(1000), { "content-type": FORM }, { maxBytes: 100_000 })).getAll("f999")).toEqual([
+      "",
+    ]);
     expectRefused(await read(fields(1001), { "content-type": FORM }, { maxBytes: 100_000 }), 413, /more than 1000/);
   });
 });
@@ -277,14 +319,23 @@ describe("readActionBody over a real socket", () => {
       async fetch(request) {
         const result = await readActionBody(request, { maxBytes: 64 * 1024 });
         if (!result.ok) return new Response(result.message, { status: result.status });
-        return Response.json(result.kind === "json" ? result.json : Object.fromEntries([...result.form].map(([k, v]) => [k, typeof v === "string" ? v : `${v.name}: ${v.size} bytes`])));
+        return Response.json(
+          result.kind === "json"
+            ? result.json
+            : Object.fromEntries(
+                [...result.form].map(([k, v]) => [k, typeof v === "string" ? v : `${v.name}: ${v.size} bytes`]),
+              ),
+        );
       },
     });
   });
   afterAll(() => server.stop(true));
 
   test("a browser-like urlencoded post is read", async () => {
-    const res = await fetch(server.url, { method: "POST", body: new URLSearchParams({ name: "Ada", message: "hi ✓" }) });
+    const res = await fetch(server.url, {
+      method: "POST",
+      body: new URLSearchParams({ name: "Ada", message: "hi ✓" }),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ name: "Ada", message: "hi ✓" });
   });
@@ -299,12 +350,20 @@ describe("readActionBody over a real socket", () => {
 
   test("a streamed upload past maxBytes is 413", async () => {
     const { stream } = countedStream(200, 1024);
-    const res = await fetch(server.url, { method: "POST", body: stream, headers: { "content-type": "application/json" } });
+    const res = await fetch(server.url, {
+      method: "POST",
+      body: stream,
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(413);
   });
 
   test("a declared upload past maxBytes is 413", async () => {
-    const res = await fetch(server.url, { method: "POST", body: "x".repeat(65 * 1024), headers: { "content-type": FORM } });
+    const res = await fetch(server.url, {
+      method: "POST",
+      body: "x".repeat(65 * 1024),
+      headers: { "content-type": FORM },
+    });
     expect(res.status).toBe(413);
   });
 });

@@ -1,7 +1,14 @@
 // admission.ts and request-body.ts: the admission's slots and each client's share of them, a slow client's
 // single slot, who a share belongs to, and the pace of a body read.
 import { describe, expect, test } from "bun:test";
-import { CLIENT_WAIT_MS, SLOW_CLIENT_MS, YIELD_AFTER_MS, clientKey, createAdmission, type Admission } from "../../../src/server/bodies/admission.ts";
+import {
+  CLIENT_WAIT_MS,
+  SLOW_CLIENT_MS,
+  YIELD_AFTER_MS,
+  clientKey,
+  createAdmission,
+  type Admission,
+} from "../../../src/server/bodies/admission.ts";
 import { BodyTimeout, readBody } from "../../../src/server/bodies/request-body.ts";
 
 describe("createAdmission", () => {
@@ -44,7 +51,10 @@ describe("createAdmission", () => {
     const release = Promise.withResolvers<void>();
     const asked: string[] = [];
     const client = (address: string) => () => (asked.push(address), address);
-    const held = [admission.run(client("198.51.100.7"), () => release.promise), admission.run(client("198.51.100.7"), () => release.promise)];
+    const held = [
+      admission.run(client("198.51.100.7"), () => release.promise),
+      admission.run(client("198.51.100.7"), () => release.promise),
+    ];
     expect(asked).toEqual([]);
     expect(await admission.run(client("198.51.100.7"), async () => "third")).toBeUndefined();
     expect(asked).toEqual(["198.51.100.7", "198.51.100.7", "198.51.100.7"]);
@@ -89,13 +99,22 @@ describe("a full pool takes a slot back (red team N2)", () => {
 
   /** A read of `post`'s body holding one of `admission`'s slots: its length, or what it failed with. */
   const readIn = (admission: Admission, client: string, post: { request: Request }) =>
-    admission.run(client, (slot) => readBody(post.request, 1_000_000, UNHURRIED, slot).then((b) => `${client}: ${b?.byteLength} bytes`, (e: Error) => e));
+    admission.run(client, (slot) =>
+      readBody(post.request, 1_000_000, UNHURRIED, slot).then(
+        (b) => `${client}: ${b?.byteLength} bytes`,
+        (e: Error) => e,
+      ),
+    );
 
   /** A pool of 2 slots, one per client, on a clock of the test's own. */
   function pool() {
     let clock = 0;
     const admission = createAdmission(2, { perClient: 1, now: () => clock });
-    return { admission, read: (client: string, post: { request: Request }) => readIn(admission, client, post), pass: (ms: number) => (clock += ms) };
+    return {
+      admission,
+      read: (client: string, post: { request: Request }) => readIn(admission, client, post),
+      pass: (ms: number) => (clock += ms),
+    };
   }
 
   test("once every slot is taken, a post takes the slot of the body with the longest still to go, which is cut with a 408's BodyTimeout", async () => {
@@ -110,7 +129,9 @@ describe("a full pool takes a slot back (red team N2)", () => {
     expect(await admission.run("203.0.113.9", async () => "the visitor's post")).toBe("the visitor's post");
     const cut = await reads[1];
     expect(cut).toBeInstanceOf(BodyTimeout);
-    expect((cut as BodyTimeout).message).toMatch(/^the body yielded its slot to another post: every slot was taken, and it had sent \d+ of 100000 bytes in 1000 ms$/);
+    expect((cut as BodyTimeout).message).toMatch(
+      /^the body yielded its slot to another post: every slot was taken, and it had sent \d+ of 100000 bytes in 1000 ms$/,
+    );
     expect(far.cancelled()).toBe(true);
     // The other read on to its end; the cut body's client holds one slot at a time now (one is free, it gets it).
     expect(await reads[0]).toBe("198.51.100.2: 60000 bytes");
@@ -177,7 +198,19 @@ describe("clientKey", () => {
  * (never, with `step` 0): a client on a slow link, or one that stalls. `counted` resolves once the reader has
  * taken the first bytes and asks for more.
  */
-function slowPost({ first, step = 0, everyMs = 20, total = Infinity, declared }: { first: number; step?: number; everyMs?: number; total?: number; declared?: number }) {
+function slowPost({
+  first,
+  step = 0,
+  everyMs = 20,
+  total = Infinity,
+  declared,
+}: {
+  first: number;
+  step?: number;
+  everyMs?: number;
+  total?: number;
+  declared?: number;
+}) {
   let sent = 0;
   let cancelled = false;
   const counted = Promise.withResolvers<void>();
@@ -206,7 +239,11 @@ function slowPost({ first, step = 0, everyMs = 20, total = Infinity, declared }:
     },
   });
   const headers = declared === undefined ? undefined : { "content-length": String(declared) };
-  return { request: new Request("http://localhost/", { method: "POST", body, headers }), cancelled: () => cancelled, counted: counted.promise };
+  return {
+    request: new Request("http://localhost/", { method: "POST", body, headers }),
+    cancelled: () => cancelled,
+    counted: counted.promise,
+  };
 }
 
 describe("readBody's pace", () => {
@@ -223,9 +260,14 @@ describe("readBody's pace", () => {
     const post = slowPost({ first: 100 });
     const started = performance.now();
     const read = readBody(post.request, 100_000, { timeoutMs: 30_000, minRate: 1_000, graceMs: 50 });
-    const error = await read.then(() => undefined, (e: unknown) => e);
+    const error = await read.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(BodyTimeout);
-    expect((error as BodyTimeout).message).toMatch(/^the body arrived too slowly: 100 of 100000 bytes after \d+ ms, under 1000 bytes a second$/);
+    expect((error as BodyTimeout).message).toMatch(
+      /^the body arrived too slowly: 100 of 100000 bytes after \d+ ms, under 1000 bytes a second$/,
+    );
     // 100 bytes cover the first 100 ms at 1000 bytes a second: it is cut just after, not at the deadline.
     const ms = performance.now() - started;
     expect(ms).toBeGreaterThanOrEqual(95);
@@ -247,7 +289,11 @@ describe("readBody's pace", () => {
   });
 
   test("a body that arrives in time is read whole", async () => {
-    const bytes = await readBody(new Request("http://localhost/", { method: "POST", body: "text=x" }), 1024, { timeoutMs: 1_000, minRate: 1_000, graceMs: 100 });
+    const bytes = await readBody(new Request("http://localhost/", { method: "POST", body: "text=x" }), 1024, {
+      timeoutMs: 1_000,
+      minRate: 1_000,
+      graceMs: 100,
+    });
     expect(new TextDecoder().decode(bytes)).toBe("text=x");
   });
 });

@@ -30,7 +30,11 @@ async function probe(origin: string, dsn: string, extra: Record<string, string> 
   const same = { origin, ...extra };
   const answers = await Promise.all([
     fetch(`${origin}/form`, { method: "POST", headers: { ...FORM, ...same }, body: "text=probe", redirect: "manual" }),
-    fetch(`${origin}/api/notes`, { method: "POST", headers: { ...JSON_TYPE, ...same }, body: JSON.stringify({ text: "probe" }) }),
+    fetch(`${origin}/api/notes`, {
+      method: "POST",
+      headers: { ...JSON_TYPE, ...same },
+      body: JSON.stringify({ text: "probe" }),
+    }),
     fetch(`${origin}/monitoring`, { method: "POST", headers: { ...ENVELOPE, ...same }, body: envelope(dsn) }),
   ]);
   await Promise.all(answers.map((r) => r.arrayBuffer()));
@@ -81,9 +85,20 @@ describe("stalled uploads", () => {
     // The attack did reach the server: those past each client's share were refused, and the posts it took
     // were cut at the deadline and opened again. Actions and API routes share one pool: which of their
     // stalled posts took each client's share is a matter of arrival.
-    const [form, api, tunnel] = ended.map((e) => ({ reopened: e.opened > from.length * connections, cut: e.answers.has("408"), refused: e.answers.has("429") }));
-    const writes = { reopened: form!.reopened || api!.reopened, cut: form!.cut || api!.cut, refused: form!.refused && api!.refused };
-    expect({ writes, tunnel }).toEqual({ writes: { reopened: true, cut: true, refused: true }, tunnel: { reopened: true, cut: true, refused: true } });
+    const [form, api, tunnel] = ended.map((e) => ({
+      reopened: e.opened > from.length * connections,
+      cut: e.answers.has("408"),
+      refused: e.answers.has("429"),
+    }));
+    const writes = {
+      reopened: form!.reopened || api!.reopened,
+      cut: form!.cut || api!.cut,
+      refused: form!.refused && api!.refused,
+    };
+    expect({ writes, tunnel }).toEqual({
+      writes: { reopened: true, cut: true, refused: true },
+      tunnel: { reopened: true, cut: true, refused: true },
+    });
   });
 });
 
@@ -93,7 +108,12 @@ describe("stalled uploads", () => {
  * within 5 s), how long that took, and whether the server closed the connection: as its answer said it would
  * (`Connection: close`), and did. An answer that keeps the connection is left without waiting.
  */
-async function slowPost(port: number, path: string, headers: Record<string, string>, { first = "", everyMs }: { first?: string; everyMs?: number } = {}) {
+async function slowPost(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  { first = "", everyMs }: { first?: string; everyMs?: number } = {},
+) {
   const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 100000\r\n${Object.entries(headers)
     .map(([n, v]) => `${n}: ${v}\r\n`)
     .join("")}\r\n`;
@@ -136,7 +156,9 @@ async function uploadAt(
   body: Uint8Array,
   { bytesPerSecond, pauseAfter, pauseMs }: { bytesPerSecond: number; pauseAfter: number; pauseMs: number },
 ) {
-  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: ${body.byteLength}\r\nConnection: close\r\n${Object.entries(headers)
+  const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: ${body.byteLength}\r\nConnection: close\r\n${Object.entries(
+    headers,
+  )
     .map(([n, v]) => `${n}: ${v}\r\n`)
     .join("")}\r\n`;
   let received = "";
@@ -144,7 +166,11 @@ async function uploadAt(
   const socket = await Bun.connect({
     hostname: "127.0.0.1",
     port,
-    socket: { data: (_, chunk) => void (received += new TextDecoder().decode(chunk)), close: () => close(), error: () => close() },
+    socket: {
+      data: (_, chunk) => void (received += new TextDecoder().decode(chunk)),
+      close: () => close(),
+      error: () => close(),
+    },
   });
   socket.write(head);
   const piece = 1_000;
@@ -157,7 +183,8 @@ async function uploadAt(
   return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1]), text: received };
 }
 
-const tricklingPost = (port: number, path: string, headers: Record<string, string>) => slowPost(port, path, headers, { everyMs: 50 });
+const tricklingPost = (port: number, path: string, headers: Record<string, string>) =>
+  slowPost(port, path, headers, { everyMs: 50 });
 
 describe("BODY_TIMEOUT_MS", () => {
   const t = serving({ BODY_TIMEOUT_MS: "400" });
@@ -182,7 +209,12 @@ describe("BODY_TIMEOUT_MS", () => {
     const answers = await Promise.all(Array.from({ length: 2 * share }, () => tricklingPost(t.port, "/form", FORM)));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([...Array<number>(share).fill(408), ...Array<number>(share).fill(429)]);
-    const after = await fetch(`${t.origin}/form`, { method: "POST", headers: { ...FORM, origin: t.origin }, body: "text=again", redirect: "manual" });
+    const after = await fetch(`${t.origin}/form`, {
+      method: "POST",
+      headers: { ...FORM, origin: t.origin },
+      body: "text=again",
+      redirect: "manual",
+    });
     expect(after.status).toBe(303);
   });
 });
@@ -200,7 +232,9 @@ describe("BODY_MIN_RATE", () => {
     ]);
     for (const answer of answers) {
       expect(answer).toMatchObject({ status: 408, closed: true });
-      expect(answer.body).toMatch(/the body arrived too slowly: 100 of 100000 bytes after \d+ ms, under 4096 bytes a second/);
+      expect(answer.body).toMatch(
+        /the body arrived too slowly: 100 of 100000 bytes after \d+ ms, under 4096 bytes a second/,
+      );
       expect(answer.ms).toBeLessThan(5_000);
     }
   });
@@ -212,7 +246,11 @@ describe("BODY_MIN_RATE", () => {
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.txt"\r\nContent-Type: text/plain\r\n\r\n${file}\r\n--${boundary}--\r\n`,
     );
     const headers = { ...FORM, "content-type": `multipart/form-data; boundary=${boundary}` };
-    const answer = await uploadAt(t.port, "/upload", headers, body, { bytesPerSecond: 32_000, pauseAfter: 8_000, pauseMs: 1_000 });
+    const answer = await uploadAt(t.port, "/upload", headers, body, {
+      bytesPerSecond: 32_000,
+      pauseAfter: 8_000,
+      pauseMs: 1_000,
+    });
     expect(answer).toMatchObject({ status: 200 });
     expect(answer.text).toContain("40000");
   });
@@ -232,12 +270,18 @@ describe("stalled uploads from eight addresses, a share's worth each to both poo
     const from = Array.from({ length: CLIENT_SHARE }, (_, i) => `127.0.0.${i + 2}`);
     const connections = BODY_READS_AT_ONCE / CLIENT_SHARE;
     const stall = { port, from, connections, sent: 100 };
-    const attacks = [stallUploads({ ...stall, path: "/form", headers: FORM }), stallUploads({ ...stall, path: "/monitoring", headers: ENVELOPE })];
+    const attacks = [
+      stallUploads({ ...stall, path: "/form", headers: FORM }),
+      stallUploads({ ...stall, path: "/monitoring", headers: ENVELOPE }),
+    ];
     await Promise.all(attacks.map((a) => a.ready));
     // Every slot of both pools is held once the server has taken the posts in: before the pace, this lasted as
     // long as the attack.
     let probed: number[] = [];
-    await until(async () => (probed = await probe(t.origin, ingest.dsn())).every((s) => s === 429), () => `every write refused; the last probe got ${probed}`);
+    await until(
+      async () => (probed = await probe(t.origin, ingest.dsn())).every((s) => s === 429),
+      () => `every write refused; the last probe got ${probed}`,
+    );
     // Each stalled post the server took is cut by its rate; each address then holds one slot at a time.
     await Promise.all(attacks.map((a) => a.answered("408", BODY_READS_AT_ONCE)));
     const rounds: number[][] = [];
@@ -260,11 +304,18 @@ describe("bodies trickled at the pace from eight addresses, sized to last (red t
     // the addresses hold every slot of the pool. Each body would take 20 s at 5,000 bytes a second.
     const connections = BODY_READS_AT_ONCE / CLIENT_SHARE + 1;
     const trickle = { port, from, connections, sent: 100, declared: 100_000, bytesPerSecond: 5_000 };
-    const attacks = [stallUploads({ ...trickle, path: "/form", headers: FORM }), stallUploads({ ...trickle, path: "/monitoring", headers: ENVELOPE })];
+    const attacks = [
+      stallUploads({ ...trickle, path: "/form", headers: FORM }),
+      stallUploads({ ...trickle, path: "/monitoring", headers: ENVELOPE }),
+    ];
     await Promise.all(attacks.map((a) => a.answered("429", from.length)));
     // Before, they held it for as long as they kept posting: each body 20 s, answered 200, never a 408.
     let probed: number[] = [];
-    await until(async () => (probed = await probe(t.origin, ingest.dsn())).join() === "303,201,200", () => `every write served; the last probe got ${probed}`, 5_000);
+    await until(
+      async () => (probed = await probe(t.origin, ingest.dsn())).join() === "303,201,200",
+      () => `every write served; the last probe got ${probed}`,
+      5_000,
+    );
     const rounds: number[][] = [];
     for (let i = 0; i < 5; i++) rounds.push(await probe(t.origin, ingest.dsn()));
     const ended = await Promise.all(attacks.map((a) => a.stop()));
@@ -280,7 +331,10 @@ describe("behind TRUST_PROXY", () => {
   test("a client that writes a new address before the proxy's on each stalled post is one client, held to its share", async () => {
     const { port } = t;
     // What the proxy passes on: the client's own header, then the address the proxy saw, appended.
-    const rotating = (base: Record<string, string>) => (n: number) => ({ ...base, "x-forwarded-for": `10.0.${n >> 8}.${n & 255}, 203.0.113.66` });
+    const rotating = (base: Record<string, string>) => (n: number) => ({
+      ...base,
+      "x-forwarded-for": `10.0.${n >> 8}.${n & 255}, 203.0.113.66`,
+    });
     const stall = { port, from: ["127.0.0.2"], connections: BODY_READS_AT_ONCE, sent: 100 };
     const attacks = [
       stallUploads({ ...stall, path: "/form", headers: rotating(FORM) }),

@@ -5,7 +5,14 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkHealth, healthUrl } from "../../../src/server/healthcheck.ts";
-import { binaryAlone, builtBinary, BUILD_TIMEOUT_MS, startBinary, type Alone, type RunningBinary } from "../../support/binary.ts";
+import {
+  binaryAlone,
+  builtBinary,
+  BUILD_TIMEOUT_MS,
+  startBinary,
+  type Alone,
+  type RunningBinary,
+} from "../../support/binary.ts";
 import { freePort, startFakeIngest, type FakeIngest } from "brisk/test";
 import { serverEnv } from "../../support/process.ts";
 
@@ -16,7 +23,9 @@ beforeAll(async () => {
   const { bytes } = await builtBinary();
   alone = await binaryAlone();
   server = await startBinary(alone);
-  console.log(`binary: ${bytes} bytes (${(bytes / 1_048_576).toFixed(1)} MiB); cold start to the first 200 on /: ${server.coldStartMs} ms`);
+  console.log(
+    `binary: ${bytes} bytes (${(bytes / 1_048_576).toFixed(1)} MiB); cold start to the first 200 on /: ${server.coldStartMs} ms`,
+  );
 }, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -131,7 +140,11 @@ describe("the binary, alone in an empty folder", () => {
     expect(res.status).toBe(404);
     const id = res.headers.get("x-request-id")!;
     await server.waitForOutput(new RegExp(`"requestId":"${id}"`));
-    expect(server.jsonLines().find((l) => l.requestId === id)).toMatchObject({ level: "info", path: "/monitoring", status: 404 });
+    expect(server.jsonLines().find((l) => l.requestId === id)).toMatchObject({
+      level: "info",
+      path: "/monitoring",
+      status: 404,
+    });
   });
 });
 
@@ -163,12 +176,24 @@ describe("the binary with SENTRY_DSN", () => {
     await ingest.waitFor(1, 5_000);
     const event = ingest.events().find((e) => e.tags?.digest === digest)!;
     const frames = event.exception!.values!.at(-1)!.stacktrace!.frames!;
-    expect(frames.at(-1)).toMatchObject({ filename: "test/fixtures/app/loaders.server.ts", function: "serverErrorLoader", lineno: 24, in_app: true });
-    expect(frames.find((f) => f.function === "resolvePage")).toMatchObject({ filename: "src/server/pages/resolve-page.ts", in_app: true });
+    expect(frames.at(-1)).toMatchObject({
+      filename: "test/fixtures/app/loaders.server.ts",
+      function: "serverErrorLoader",
+      lineno: 24,
+      in_app: true,
+    });
+    expect(frames.find((f) => f.function === "resolvePage")).toMatchObject({
+      filename: "src/server/pages/resolve-page.ts",
+      in_app: true,
+    });
     // Their source lines too, from the binary's own copy (none of the project's files is on disk beside it).
     expect(frames.at(-1)?.context_line).toContain('throw new Error("Fixture failure in a loader");');
     expect(frames.at(-1)?.pre_context?.at(-1)).toContain("export const serverErrorLoader");
-    for (const frame of frames.filter((f) => f.in_app)) expect({ file: frame.filename, line: typeof frame.context_line }).toEqual({ file: frame.filename, line: "string" });
+    for (const frame of frames.filter((f) => f.in_app))
+      expect({ file: frame.filename, line: typeof frame.context_line }).toEqual({
+        file: frame.filename,
+        line: "string",
+      });
     for (const frame of frames) expect(frame.in_app).toBe(/^(src|test\/fixtures\/app)\//.test(frame.filename ?? ""));
     // Elysia's own frames are there, and not the app's.
     expect(frames.some((f) => !f.in_app)).toBe(true);
@@ -221,21 +246,28 @@ describe("plain HTTP on an address other machines reach", () => {
 });
 
 describe("an address the binary cannot listen on", () => {
-  test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])("HOST=%p: one line naming HOST, exit 1, before the app starts", async (host) => {
-    // A DATA_DIR of its own: a start would generate the cookie secret there, and log a warning saying so.
-    const dataDir = await mkdtemp(join(tmpdir(), "brisk-host-"));
-    try {
-      const env = serverEnv({ HOST: host, PORT: "0", DATA_DIR: dataDir });
-      const proc = Bun.spawn([alone.binary], { cwd: alone.dir, env, stdout: "pipe", stderr: "pipe" });
-      const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-      expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
-      expect(stderr).toStartWith(`brisk: invalid configuration: HOST: cannot listen on "${host}"`);
-      expect(stderr.trimEnd().split("\n")).toHaveLength(1);
-      expect(await readdir(dataDir)).toEqual([]);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+  test.each(["999.1.1.1", "8.8.8.8", "no-such-host.invalid"])(
+    "HOST=%p: one line naming HOST, exit 1, before the app starts",
+    async (host) => {
+      // A DATA_DIR of its own: a start would generate the cookie secret there, and log a warning saying so.
+      const dataDir = await mkdtemp(join(tmpdir(), "brisk-host-"));
+      try {
+        const env = serverEnv({ HOST: host, PORT: "0", DATA_DIR: dataDir });
+        const proc = Bun.spawn([alone.binary], { cwd: alone.dir, env, stdout: "pipe", stderr: "pipe" });
+        const [code, stdout, stderr] = await Promise.all([
+          proc.exited,
+          new Response(proc.stdout).text(),
+          new Response(proc.stderr).text(),
+        ]);
+        expect({ code, stdout }).toEqual({ code: 1, stdout: "" });
+        expect(stderr).toStartWith(`brisk: invalid configuration: HOST: cannot listen on "${host}"`);
+        expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+        expect(await readdir(dataDir)).toEqual([]);
+      } finally {
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe("brisk --healthcheck", () => {

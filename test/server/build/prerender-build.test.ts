@@ -21,7 +21,12 @@ let clientDir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "brisk-prerender-build-"));
   clientDir = join(dir, "client");
-  await buildClient({ outdir: clientDir, mode: "production", appModule: FIXTURE_APP_MODULE, publicDir: FIXTURE_PUBLIC_DIR });
+  await buildClient({
+    outdir: clientDir,
+    mode: "production",
+    appModule: FIXTURE_APP_MODULE,
+    publicDir: FIXTURE_PUBLIC_DIR,
+  });
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -54,7 +59,10 @@ test("the pages rendered at build time are served from the first request, their 
   expect(page.headers.get("etag")).toBe(`W/${builtPages(assets)!.routes["/prerendered"]!.document.etag}`);
   expect(await page.text()).toContain("Render <!-- -->1");
   const data = await app.handle(new Request("http://localhost/__data/prerendered"));
-  expect(JSON.parse(await data.text())).toMatchObject({ route: "/prerendered", levels: [{ id: "/prerendered", data: { render: 1 } }] });
+  expect(JSON.parse(await data.text())).toMatchObject({
+    route: "/prerendered",
+    levels: [{ id: "/prerendered", data: { render: 1 } }],
+  });
   const missing = await app.handle(new Request("http://localhost/nowhere"));
   expect(missing.status).toBe(404);
   expect(prerenderState.renders).toBe(renders);
@@ -79,11 +87,19 @@ test("a page from the build ages from the build: past its revalidate age it is r
 
 test("a build's pages carry the serving server's client configuration, not the build's (Sentry set at run time)", async () => {
   const assets = loadClientAssets((await loadApp()).routes, clientDir);
-  const app = createApp(testConfig({ SENTRY_DSN: "https://public@sentry.example.com/42" }), await loadApp(), { assets, log: () => {} });
+  const app = createApp(testConfig({ SENTRY_DSN: "https://public@sentry.example.com/42" }), await loadApp(), {
+    assets,
+    log: () => {},
+  });
   const html = await (await app.handle(new Request("http://localhost/prerendered"))).text();
-  expect(bootState(html).config).toMatchObject({ mode: "production", sentry: { dsn: "https://public@sentry.example.com/42" } });
+  expect(bootState(html).config).toMatchObject({
+    mode: "production",
+    sentry: { dsn: "https://public@sentry.example.com/42" },
+  });
   const plain = createApp(testConfig(), await loadApp(), { assets, log: () => {} });
-  expect(bootState(await (await plain.handle(new Request("http://localhost/prerendered"))).text()).config).toEqual({ mode: "production" });
+  expect(bootState(await (await plain.handle(new Request("http://localhost/prerendered"))).text()).config).toEqual({
+    mode: "production",
+  });
 });
 
 test("a build's pages are not taken by another client build", async () => {

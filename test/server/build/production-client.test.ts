@@ -4,7 +4,16 @@ import { expect, test } from "bun:test";
 import { clientAssets } from "../../support/app.ts";
 
 /** What the dev server's bundles and hot updates are made of. */
-const DEV_ONLY = ["$RefreshReg$", "$RefreshSig$", "react-refresh", "import.meta.hot", "bun:hmr", "/_bun/", "brisk:hot", "/__dev/"];
+const DEV_ONLY = [
+  "$RefreshReg$",
+  "$RefreshSig$",
+  "react-refresh",
+  "import.meta.hot",
+  "bun:hmr",
+  "/_bun/",
+  "brisk:hot",
+  "/__dev/",
+];
 
 test("the production client of the fixture app contains no refresh or hot-module code", async () => {
   const assets = await clientAssets("production");

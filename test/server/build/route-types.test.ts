@@ -20,7 +20,11 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 test("every full pattern of the table, once: a child's joined to its layout's, an index route's its parent's", () => {
   const text = routeTypes([
     { path: "/", component: () => null },
-    { path: "/shop/:id", component: () => null, children: [{ index: true }, { path: "items/:item" }, { path: "/shop/:id/about" }] },
+    {
+      path: "/shop/:id",
+      component: () => null,
+      children: [{ index: true }, { path: "items/:item" }, { path: "/shop/:id/about" }],
+    },
     { path: "/files/*" },
   ]);
   const patterns = [...text.matchAll(/^ {4}\| ("[^"]*");?$/gm)].map(([, quoted]) => JSON.parse(quoted!) as string);
@@ -47,8 +51,15 @@ export const misspelt = <Link to="/serch">search</Link>;
 `,
   );
   // A program of these two files alone: the checkout's own .brisk/routes.d.ts registers the examples' table.
-  await Bun.write(join(project, "tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.json", files: ["routes.d.ts", "links.tsx"], include: [] }));
-  const check = Bun.spawn(["bun", "check", "--no-script", "--no-pretty", "-p", project], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  await Bun.write(
+    join(project, "tsconfig.json"),
+    JSON.stringify({ extends: "../../tsconfig.json", files: ["routes.d.ts", "links.tsx"], include: [] }),
+  );
+  const check = Bun.spawn(["bun", "check", "--no-script", "--no-pretty", "-p", project], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out] = await Promise.all([new Response(check.stdout).text(), check.exited]);
   const errors = out.split("\n").filter((line) => line.includes("error TS"));
   expect(errors).toHaveLength(1);

@@ -24,17 +24,21 @@ async function clientScripts(mode: "production" | "development"): Promise<Map<st
   return new Map(scripts.map((f) => [f, new TextDecoder().decode(assets.get(f)!.body)]));
 }
 
-const holding = (scripts: Map<string, string>, text: string) => [...scripts].filter(([, js]) => js.includes(text)).map(([f]) => f);
+const holding = (scripts: Map<string, string>, text: string) =>
+  [...scripts].filter(([, js]) => js.includes(text)).map(([f]) => f);
 
 describe("server-only modules", () => {
-  test.each(["production", "development"] as const)("no loader code is in any script of the %s client build", async (mode) => {
-    const scripts = await clientScripts(mode);
-    // The search sees the pages' own text: a component's string is there.
-    expect(holding(scripts, "Fixture failure in the browser")).toHaveLength(1);
-    for (const text of SERVER_ONLY_TEXT) expect({ text, in: holding(scripts, text) }).toEqual({ text, in: [] });
-    // The stand-ins' hot-update call is for Bun's development server only.
-    expect(holding(scripts, "import.meta.hot")).toEqual([]);
-  });
+  test.each(["production", "development"] as const)(
+    "no loader code is in any script of the %s client build",
+    async (mode) => {
+      const scripts = await clientScripts(mode);
+      // The search sees the pages' own text: a component's string is there.
+      expect(holding(scripts, "Fixture failure in the browser")).toHaveLength(1);
+      for (const text of SERVER_ONLY_TEXT) expect({ text, in: holding(scripts, text) }).toEqual({ text, in: [] });
+      // The stand-ins' hot-update call is for Bun's development server only.
+      expect(holding(scripts, "import.meta.hot")).toEqual([]);
+    },
+  );
 });
 
 describe("a server-only module the browser build cannot read", () => {
@@ -46,16 +50,31 @@ describe("a server-only module the browser build cannot read", () => {
     const dir = await mkdtemp(join(tmpdir(), "brisk-server-only-"));
     dirs.push(dir);
     await Bun.write(join(dir, "page.server.ts"), loaderSource);
-    await Bun.write(join(dir, "entry.ts"), `import { pageLoader } from "./page.server.ts";\nconsole.log(pageLoader);\n`);
-    return Bun.build({ entrypoints: [join(dir, "entry.ts")], target: "browser", plugins: [serverOnlyModules], throw: false });
+    await Bun.write(
+      join(dir, "entry.ts"),
+      `import { pageLoader } from "./page.server.ts";\nconsole.log(pageLoader);\n`,
+    );
+    return Bun.build({
+      entrypoints: [join(dir, "entry.ts")],
+      target: "browser",
+      plugins: [serverOnlyModules],
+      throw: false,
+    });
   }
 
   test("a syntax error fails the build with the module's own error: file, line, column and line text", async () => {
     const line = "export const pageLoader = () => ({ rows: secret + });";
     const result = await bundle(`const secret = "a database password";\n${line}\n`);
     expect(result.success).toBe(false);
-    const errors = result.logs.map(({ message, position }) => ({ message, file: position?.file.split("/").at(-1), line: position?.line, column: position?.column }));
-    expect(errors).toEqual([{ message: "Unexpected }", file: "page.server.ts", line: 2, column: line.indexOf("}") + 1 }]);
+    const errors = result.logs.map(({ message, position }) => ({
+      message,
+      file: position?.file.split("/").at(-1),
+      line: position?.line,
+      column: position?.column,
+    }));
+    expect(errors).toEqual([
+      { message: "Unexpected }", file: "page.server.ts", line: 2, column: line.indexOf("}") + 1 },
+    ]);
     expect(result.logs[0]!.position!.lineText).toBe(line);
   });
 

@@ -22,7 +22,13 @@ afterAll(() => api?.stop());
 
 async function upload(env: Record<string, string>) {
   const run = start(["bun", join(ROOT, "scripts/upload-sourcemaps.ts"), await clientSourcemaps()], {
-    env: serverEnv({ SENTRY_URL: api.url, SENTRY_AUTH_TOKEN: "sntrys_test-token", SENTRY_ORG: "acme", SENTRY_PROJECT: "brisk", ...env }),
+    env: serverEnv({
+      SENTRY_URL: api.url,
+      SENTRY_AUTH_TOKEN: "sntrys_test-token",
+      SENTRY_ORG: "acme",
+      SENTRY_PROJECT: "brisk",
+      ...env,
+    }),
   });
   return { code: await run.proc.exited, output: run.output() };
 }
@@ -33,8 +39,15 @@ test("uploads every script and its map of the build in one bundle, with their de
   const assets = await clientAssets();
   expect(api.bundles).toHaveLength(1);
   const [bundle] = api.bundles;
-  expect(bundle).toMatchObject({ org: "acme", projects: ["brisk"], release: assets.manifest.buildId, authorization: "Bearer sntrys_test-token" });
-  const manifest = JSON.parse(bundle!.files["manifest.json"]!) as { files: Record<string, { url: string; headers?: Record<string, string> }> };
+  expect(bundle).toMatchObject({
+    org: "acme",
+    projects: ["brisk"],
+    release: assets.manifest.buildId,
+    authorization: "Bearer sntrys_test-token",
+  });
+  const manifest = JSON.parse(bundle!.files["manifest.json"]!) as {
+    files: Record<string, { url: string; headers?: Record<string, string> }>;
+  };
   const uploaded = Object.values(manifest.files);
   for (const script of assets.manifest.files.filter((f) => f.endsWith(".js"))) {
     // sentry-cli writes the id in Sentry's (dashed, lowercase) form, as browser events do.
@@ -53,14 +66,24 @@ test("SENTRY_RELEASE names the release instead, as it does for the server", asyn
 test("without SENTRY_AUTH_TOKEN it stops with one line naming what is missing", async () => {
   const { code, output } = await upload({ SENTRY_AUTH_TOKEN: "" });
   expect(code).toBe(1);
-  expect(output.trim()).toBe("sourcemaps:upload: SENTRY_AUTH_TOKEN must be set (SENTRY_URL too, for self-hosted Sentry)");
+  expect(output.trim()).toBe(
+    "sourcemaps:upload: SENTRY_AUTH_TOKEN must be set (SENTRY_URL too, for self-hosted Sentry)",
+  );
 });
 
 describe("bun run build", () => {
-  const sentryEnv = () => serverEnv({ SENTRY_URL: api.url, SENTRY_AUTH_TOKEN: "sntrys_test-token", SENTRY_ORG: "acme", SENTRY_PROJECT: "brisk" });
+  const sentryEnv = () =>
+    serverEnv({
+      SENTRY_URL: api.url,
+      SENTRY_AUTH_TOKEN: "sntrys_test-token",
+      SENTRY_ORG: "acme",
+      SENTRY_PROJECT: "brisk",
+    });
 
   /** runBuild as scripts/build.ts runs it, on the fixture app in a folder of its own; what it said, line by line. */
-  async function build(env: Record<string, string | undefined>): Promise<{ lines: string[]; buildId?: string; error?: unknown }> {
+  async function build(
+    env: Record<string, string | undefined>,
+  ): Promise<{ lines: string[]; buildId?: string; error?: unknown }> {
     const outdir = await mkdtemp(join(tmpdir(), "brisk-build-command-"));
     const lines: string[] = [];
     try {
@@ -92,11 +115,15 @@ describe("bun run build", () => {
     "without a token it uploads nothing and says, in one line, how it would",
     async () => {
       api.bundles.length = 0;
-      const { lines, error } = await build(serverEnv({ SENTRY_URL: api.url, SENTRY_ORG: "acme", SENTRY_PROJECT: "brisk" }));
+      const { lines, error } = await build(
+        serverEnv({ SENTRY_URL: api.url, SENTRY_ORG: "acme", SENTRY_PROJECT: "brisk" }),
+      );
       expect(error).toBeUndefined();
       expect(api.bundles).toEqual([]);
       expect(lines).toHaveLength(2);
-      expect(lines[1]).toStartWith("source maps not sent to Sentry: set SENTRY_AUTH_TOKEN, SENTRY_ORG and SENTRY_PROJECT");
+      expect(lines[1]).toStartWith(
+        "source maps not sent to Sentry: set SENTRY_AUTH_TOKEN, SENTRY_ORG and SENTRY_PROJECT",
+      );
       expect(lines[1]).toContain("bun run sourcemaps:upload");
     },
     BUILD_TIMEOUT_MS,

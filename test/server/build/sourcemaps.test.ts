@@ -30,7 +30,9 @@ test("every shipped script ends with a debug id, and its map with the same id is
 
 test("a map's sources name project files relative to the project root", async () => {
   const assets = await clientAssets();
-  const map = (await Bun.file(join(await clientSourcemaps(), `${assets.manifest.entry}.map`)).json()) as { sources: string[] };
+  const map = (await Bun.file(join(await clientSourcemaps(), `${assets.manifest.entry}.map`)).json()) as {
+    sources: string[];
+  };
   expect(map.sources).toContain("src/entry-client.tsx");
   expect(map.sources).toContain("test/fixtures/app/pages.tsx");
   expect(map.sources.filter((s) => s.startsWith("../") || s.startsWith("/"))).toEqual([]);
@@ -52,7 +54,11 @@ test("a function the minifier renamed maps to its original name, as Sentry names
   expect(names).toContain("ClientError");
   expect(names).toContain("ErrorPage");
   // Each under its minified name, with the name it had.
-  for (const [minified, name] of named) expect({ minified, name: name === minified ? null : name }).toEqual({ minified, name: expect.stringMatching(/^[A-Z]\w+$/) });
+  for (const [minified, name] of named)
+    expect({ minified, name: name === minified ? null : name }).toEqual({
+      minified,
+      name: expect.stringMatching(/^[A-Z]\w+$/),
+    });
 });
 
 test("every dependency's source is in the map's ignore list (not in-app once mapped), and no project source is", async () => {
@@ -60,7 +66,11 @@ test("every dependency's source is in the map's ignore list (not in-app once map
   for (const file of (await readdir(dir)).filter((f) => f.endsWith(".map"))) {
     const json = await Bun.file(join(dir, file)).json();
     const map = new TraceMap(json);
-    for (const source of json.sources as string[]) expect({ source, ignored: isIgnored(map, source) }).toEqual({ source, ignored: source.startsWith("node_modules/") });
+    for (const source of json.sources as string[])
+      expect({ source, ignored: isIgnored(map, source) }).toEqual({
+        source,
+        ignored: source.startsWith("node_modules/"),
+      });
     expect(json.x_google_ignoreList).toEqual(json.ignoreList);
   }
 });

@@ -14,7 +14,9 @@ afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true 
 
 const productionScripts = async () => {
   const assets = await clientAssets("production");
-  return assets.manifest.files.filter((f) => f.endsWith(".js")).map((f) => new TextDecoder().decode(assets.get(f)!.body));
+  return assets.manifest.files
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => new TextDecoder().decode(assets.get(f)!.body));
 };
 
 describe("wouter without its browser location", () => {
@@ -26,10 +28,20 @@ describe("wouter without its browser location", () => {
     const dir = await mkdtemp(join(tmpdir(), "brisk-wouter-location-"));
     dirs.push(dir);
     const index = join(dir, "node_modules/wouter/src/index.js");
-    await Bun.write(index, 'import { useBrowserLocation } from "./use-browser-location.js";\nexport const hook = useBrowserLocation;\n');
-    await Bun.write(join(dir, "node_modules/wouter/src/use-browser-location.js"), "export const useBrowserLocation = () => [];\n");
+    await Bun.write(
+      index,
+      'import { useBrowserLocation } from "./use-browser-location.js";\nexport const hook = useBrowserLocation;\n',
+    );
+    await Bun.write(
+      join(dir, "node_modules/wouter/src/use-browser-location.js"),
+      "export const useBrowserLocation = () => [];\n",
+    );
     await Bun.write(join(dir, "entry.js"), `import { hook } from ${JSON.stringify(index)};\nconsole.log(hook);\n`);
-    const result = await Bun.build({ entrypoints: [join(dir, "entry.js")], plugins: [wouterWithoutBrowserLocation], throw: false });
+    const result = await Bun.build({
+      entrypoints: [join(dir, "entry.js")],
+      plugins: [wouterWithoutBrowserLocation],
+      throw: false,
+    });
     expect(result.success).toBe(false);
     expect(result.logs.map(String).join("\n")).toContain("no longer imports its browser location");
   });
@@ -47,7 +59,9 @@ describe("the scheduler's clock assigned once", () => {
   });
 
   test("a scheduler that defines its clock otherwise fails the build", () => {
-    expect(() => withOneClockExport("exports.unstable_now = Date.now;\n", "scheduler.js")).toThrow("no longer defines unstable_now");
+    expect(() => withOneClockExport("exports.unstable_now = Date.now;\n", "scheduler.js")).toThrow(
+      "no longer defines unstable_now",
+    );
   });
 
   test("the production client keeps no namespace object of the scheduler's exports", async () => {

@@ -14,7 +14,9 @@ describe("wouter on React 19", () => {
   test("React exports that nothing calls are not in the production client (React.Children, say)", async () => {
     const assets = await clientAssets("production");
     const scripts = assets.manifest.files.filter((f) => f.endsWith(".js"));
-    const holding = scripts.filter((f) => new TextDecoder().decode(assets.get(f)!.body).includes("React.Children.only"));
+    const holding = scripts.filter((f) =>
+      new TextDecoder().decode(assets.get(f)!.body).includes("React.Children.only"),
+    );
     expect(holding).toEqual([]);
   });
 
@@ -24,7 +26,11 @@ describe("wouter on React 19", () => {
     const deps = join(dir, "node_modules/wouter/src/react-deps.js");
     await Bun.write(deps, 'import * as React from "react";\nexport const useId = React.useId;\n');
     await Bun.write(join(dir, "entry.js"), `import { useId } from ${JSON.stringify(deps)};\nconsole.log(useId);\n`);
-    const result = await Bun.build({ entrypoints: [join(dir, "entry.js")], plugins: [wouterOnReact(ROOT)], throw: false });
+    const result = await Bun.build({
+      entrypoints: [join(dir, "entry.js")],
+      plugins: [wouterOnReact(ROOT)],
+      throw: false,
+    });
     expect(result.success).toBe(false);
     expect(result.logs.map(String).join("\n")).toContain("does not provide: React.useId");
   });

@@ -50,15 +50,22 @@ describe("parseConfig: writes", () => {
   });
 
   test("an empty COOKIE_SECRET, DATA_DIR or DATABASE_URL is the same as unset", () => {
-    expect(parseConfig({ COOKIE_SECRET: " ", DATA_DIR: "", DATABASE_URL: "" })).toMatchObject({ cookieSecrets: [], dataDir: resolve("data") });
+    expect(parseConfig({ COOKIE_SECRET: " ", DATA_DIR: "", DATABASE_URL: "" })).toMatchObject({
+      cookieSecrets: [],
+      dataDir: resolve("data"),
+    });
   });
 
-  test.each(["sqlite://./data/app.db", "sqlite:///srv/app.db", "sqlite://:memory:", "file:app.db", "postgresql://db/brisk", "postgres:///brisk?host=/run/postgresql"])(
-    "DATABASE_URL=%s is accepted as given",
-    (url) => {
-      expect(parseConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
-    },
-  );
+  test.each([
+    "sqlite://./data/app.db",
+    "sqlite:///srv/app.db",
+    "sqlite://:memory:",
+    "file:app.db",
+    "postgresql://db/brisk",
+    "postgres:///brisk?host=/run/postgresql",
+  ])("DATABASE_URL=%s is accepted as given", (url) => {
+    expect(parseConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
 
   test.each([
     ["ACTION_MAX_BYTES", "1MB", "expected a whole number"],
@@ -120,6 +127,8 @@ describe("starting with a bad writes variable", () => {
     const { code, stdout, stderr } = await runServer({ [variable]: value });
     expect(code).toBe(1);
     expect(stdout).toBe("");
-    expect(stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(new RegExp(`^brisk: invalid configuration: ${variable}: .*${reason}`))]);
+    expect(stderr.trimEnd().split("\n")).toEqual([
+      expect.stringMatching(new RegExp(`^brisk: invalid configuration: ${variable}: .*${reason}`)),
+    ]);
   });
 });

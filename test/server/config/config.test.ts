@@ -150,11 +150,23 @@ describe("starting with a bad variable", () => {
 
 describe("monitoring data: SENTRY_SEND_DEFAULT_PII, DATA_DIR, SENTRY_OUTBOX_MAX, SENTRY_OUTBOX_MAX_BYTES", () => {
   test("default to no personal data, ./data from the working folder and 1000 envelopes in 32 MiB", () => {
-    expect(parseConfig({})).toMatchObject({ sentrySendDefaultPii: false, dataDir: resolve("data"), sentryOutboxMax: 1000, sentryOutboxMaxBytes: 33_554_432 });
+    expect(parseConfig({})).toMatchObject({
+      sentrySendDefaultPii: false,
+      dataDir: resolve("data"),
+      sentryOutboxMax: 1000,
+      sentryOutboxMaxBytes: 33_554_432,
+    });
   });
 
   test("are read, DATA_DIR made absolute", () => {
-    expect(parseConfig({ SENTRY_SEND_DEFAULT_PII: "true", DATA_DIR: "var/brisk", SENTRY_OUTBOX_MAX: "0", SENTRY_OUTBOX_MAX_BYTES: "65536" })).toMatchObject({
+    expect(
+      parseConfig({
+        SENTRY_SEND_DEFAULT_PII: "true",
+        DATA_DIR: "var/brisk",
+        SENTRY_OUTBOX_MAX: "0",
+        SENTRY_OUTBOX_MAX_BYTES: "65536",
+      }),
+    ).toMatchObject({
       sentrySendDefaultPii: true,
       dataDir: resolve("var/brisk"),
       sentryOutboxMax: 0,

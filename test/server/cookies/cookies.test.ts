@@ -67,14 +67,22 @@ describe("createCookieSigner", () => {
   test("a value signed for a purpose: HMAC of `purpose name=value`, verifying for that purpose only, never as a plain value", async () => {
     const signer = await createCookieSigner([NEW, OLD]);
     const session = await signer.sign("data", "session", "brisk-session/1");
-    expect(session).toBe(`data.${createHmac("sha256", NEW).update("brisk-session/1 session=data").digest("base64url")}`);
+    expect(session).toBe(
+      `data.${createHmac("sha256", NEW).update("brisk-session/1 session=data").digest("base64url")}`,
+    );
     expect(await signer.verify(session, "session", "brisk-session/1")).toBe("data");
     expect(await signer.verify(session, "session")).toBeUndefined();
     expect(await signer.verify(session, "session", "brisk-session-id/1")).toBeUndefined();
     expect(await signer.verify(await signer.sign("data", "session"), "session", "brisk-session/1")).toBeUndefined();
     // Rotation holds for purposes too.
     expect(await (await createCookieSigner([OLD])).verify(session, "session", "brisk-session/1")).toBeUndefined();
-    expect(await signer.verify(await (await createCookieSigner([OLD])).sign("data", "session", "brisk-session/1"), "session", "brisk-session/1")).toBe("data");
+    expect(
+      await signer.verify(
+        await (await createCookieSigner([OLD])).sign("data", "session", "brisk-session/1"),
+        "session",
+        "brisk-session/1",
+      ),
+    ).toBe("data");
   });
 
   test("rotation: the first secret signs, every secret verifies, a retired one does not", async () => {
@@ -128,8 +136,16 @@ describe("createCookies", () => {
 
   test("each option overrides its default and leaves the others", () => {
     const cookies = createCookies(null, { secure: true });
-    cookies.set("prefs", "a b;c", { httpOnly: false, sameSite: "strict", path: "/account", maxAge: 3600, domain: "example.com" });
-    expect(cookies.setCookieHeaders()).toEqual(["prefs=a%20b%3Bc; Domain=example.com; Path=/account; Max-Age=3600; Secure; SameSite=Strict"]);
+    cookies.set("prefs", "a b;c", {
+      httpOnly: false,
+      sameSite: "strict",
+      path: "/account",
+      maxAge: 3600,
+      domain: "example.com",
+    });
+    expect(cookies.setCookieHeaders()).toEqual([
+      "prefs=a%20b%3Bc; Domain=example.com; Path=/account; Max-Age=3600; Secure; SameSite=Strict",
+    ]);
   });
 
   test("a value set during the request reads back; the last set of a name is the one sent", () => {
@@ -160,7 +176,9 @@ describe("createCookies", () => {
     const response = createCookies(null, { secure: true, signer });
     await response.setSigned("session", "user:42 Ada", { maxAge: 86_400 });
     const [line] = response.setCookieHeaders();
-    expect(line).toMatch(/^session=user%3A42%20Ada\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=86400; Secure; HttpOnly; SameSite=Lax$/);
+    expect(line).toMatch(
+      /^session=user%3A42%20Ada\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=86400; Secure; HttpOnly; SameSite=Lax$/,
+    );
     const next = createCookies(cookieHeaderFrom([line!]), { secure: true, signer });
     expect(await next.getSigned("session")).toBe("user:42 Ada");
     // The plain reader sees the signed form: only getSigned vouches for it.
@@ -173,8 +191,16 @@ describe("createCookies", () => {
     await response.setSigned("session", "user:42");
     const header = cookieHeaderFrom(response.setCookieHeaders());
     const foreign = await (await createCookieSigner([OTHER])).sign("user:1", "session");
-    for (const forged of [header.replace("user%3A42", "user%3A1"), "session=user%3A42", `session=${encodeURIComponent(foreign)}`, "session="]) {
-      expect({ forged, read: await createCookies(forged, { secure: false, signer }).getSigned("session") }).toEqual({ forged, read: undefined });
+    for (const forged of [
+      header.replace("user%3A42", "user%3A1"),
+      "session=user%3A42",
+      `session=${encodeURIComponent(foreign)}`,
+      "session=",
+    ]) {
+      expect({ forged, read: await createCookies(forged, { secure: false, signer }).getSigned("session") }).toEqual({
+        forged,
+        read: undefined,
+      });
     }
   });
 
@@ -242,7 +268,9 @@ describe("loadCookieSecrets", () => {
 
   test("processes starting together on one DATA_DIR all get the one secret that was kept", async () => {
     const dataDir = join(await tempDir(), "data");
-    const results = await Promise.all(Array.from({ length: 8 }, () => loadCookieSecrets({ cookieSecrets: [], dataDir })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => loadCookieSecrets({ cookieSecrets: [], dataDir })),
+    );
     const kept = (await readFile(join(dataDir, COOKIE_SECRET_FILE), "utf8")).trim();
     for (const { secrets } of results) expect(secrets).toEqual([kept]);
     expect(await readdir(dataDir)).toEqual([COOKIE_SECRET_FILE]);
@@ -264,6 +292,8 @@ describe("loadCookieSecrets", () => {
     await writeFile(dataDir, "");
     const error = await loadCookieSecrets({ cookieSecrets: [], dataDir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toMatch(/^DATA_DIR: cannot read .*not-a-folder\/cookie-secret \(ENOTDIR\); make DATA_DIR a writable folder or set COOKIE_SECRET$/);
+    expect((error as ConfigError).message).toMatch(
+      /^DATA_DIR: cannot read .*not-a-folder\/cookie-secret \(ENOTDIR\); make DATA_DIR a writable folder or set COOKIE_SECRET$/,
+    );
   });
 });

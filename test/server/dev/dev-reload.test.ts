@@ -10,7 +10,12 @@ import type { ClientAssets } from "../../../src/server/assets/assets.ts";
 import { createDevClient, stylesSourceKey } from "../../../src/server/dev/dev-client.ts";
 import { clientBundles } from "../../../src/server/dev/client-bundle.ts";
 import { DEV_EVENTS_PATH, describeError, reloadScript, type DevState } from "../../../src/server/dev/dev-page.ts";
-import { clientFailurePage, createDevReload, devReloadPlugin, type DevReload } from "../../../src/server/dev/dev-reload.ts";
+import {
+  clientFailurePage,
+  createDevReload,
+  devReloadPlugin,
+  type DevReload,
+} from "../../../src/server/dev/dev-reload.ts";
 import { createEditQueue } from "../../../src/server/dev/edit-queue.ts";
 import { lazyPage } from "../../../src/runtime/lazy-page.ts";
 import { rawExchange } from "../../support/raw-http.ts";
@@ -34,12 +39,18 @@ function devApp(reload: DevReload, { idleTimeout = 30, styleSources = [] as stri
     .use(devReloadPlugin(reload, { styleSources: () => styleSources }))
     .get(
       "/page",
-      () => new Response("<!doctype html><p>page</p>", { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP } }),
+      () =>
+        new Response("<!doctype html><p>page</p>", {
+          headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": CSP },
+        }),
     )
     .get("/data.json", () => Response.json({ ok: true }))
     .get("/assets/app.js", () => new Response("console.log(1)", { headers: { "content-type": "text/javascript" } }));
   app.listen({ hostname: "127.0.0.1", port: 0, idleTimeout });
-  cleanups.push(() => app.stop(true), () => reload.close());
+  cleanups.push(
+    () => app.stop(true),
+    () => reload.close(),
+  );
   return { app, origin: `http://127.0.0.1:${app.server!.port}` };
 }
 
@@ -206,8 +217,13 @@ describe("a client that does not build", () => {
         if (pathname === "/_bun/client/entry.js") return new Response('h("bun-hmr",{style:"display:none"})');
         asked++;
         return ok
-          ? new Response('<!doctype html><script type="module" src="/_bun/client/entry.js"></script>', { headers: { "content-type": "text/html" } })
-          : new Response("<!doctype html><title>Bun - Build Failed</title>", { status: 500, headers: { "content-type": "text/html" } });
+          ? new Response('<!doctype html><script type="module" src="/_bun/client/entry.js"></script>', {
+              headers: { "content-type": "text/html" },
+            })
+          : new Response("<!doctype html><title>Bun - Build Failed</title>", {
+              status: 500,
+              headers: { "content-type": "text/html" },
+            });
       },
     });
     cleanups.push(() => server.stop(true));
@@ -261,7 +277,9 @@ describe("describeError", () => {
   });
 
   test("describes each error of an AggregateError, as a failed build throws", () => {
-    const text = describeError(new AggregateError([new Error("first problem"), new Error("second problem")], "client build failed"));
+    const text = describeError(
+      new AggregateError([new Error("first problem"), new Error("second problem")], "client build failed"),
+    );
     expect(text).toContain("first problem");
     expect(text).toContain("second problem");
   });
@@ -304,7 +322,11 @@ describe("createDevClient", () => {
     expect(await client.rebuild()).toMatchObject({ ok: true, outcome: "built", styles: {} });
     expect(await client.rebuild()).toMatchObject({ ok: true, outcome: "unchanged", styles: {} });
     state.key = "k2";
-    expect(await client.rebuild()).toMatchObject({ ok: true, outcome: "built", styles: { "/assets/styles-k1.css": "/assets/styles-k2.css" } });
+    expect(await client.rebuild()).toMatchObject({
+      ok: true,
+      outcome: "built",
+      styles: { "/assets/styles-k1.css": "/assets/styles-k2.css" },
+    });
     expect(state.builds).toBe(2);
     expect(client.assets.manifest.styles).toEqual({ "styles.css": "styles-k2.css" });
   });
@@ -394,14 +416,20 @@ describe("stylesSourceKey", () => {
     await key();
     await key(["styles.css", "pages/lazy.css"]);
     // A code-split page the build has not seen needs its manifest entry.
-    keys.add(await stylesSourceKey(root, { styles: ["styles.css"], routes: [{ path: "/lazy", component: lazyPage("lazy.tsx", async () => ({ default: () => null })) }] }));
+    keys.add(
+      await stylesSourceKey(root, {
+        styles: ["styles.css"],
+        routes: [{ path: "/lazy", component: lazyPage("lazy.tsx", async () => ({ default: () => null })) }],
+      }),
+    );
     expect(keys.size).toBe(6);
   });
 });
 
 describe("createEditQueue", () => {
   /** Whether `promise` has settled by the time everything already queued has run (its handler is held, or not). */
-  const settledNow = (promise: Promise<unknown>) => Promise.race([promise.then(() => true), new Promise<boolean>((r) => setImmediate(r, false))]);
+  const settledNow = (promise: Promise<unknown>) =>
+    Promise.race([promise.then(() => true), new Promise<boolean>((r) => setImmediate(r, false))]);
 
   test("saves close together make one batch; settled() waits for every save so far", async () => {
     const batches: string[][] = [];

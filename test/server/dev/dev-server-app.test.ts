@@ -111,7 +111,9 @@ describe("createServerAppBuilder", () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(AggregateError);
-    const positions = (error as AggregateError).errors.map((e: { position?: { file: string; line: number } }) => e.position);
+    const positions = (error as AggregateError).errors.map(
+      (e: { position?: { file: string; line: number } }) => e.position,
+    );
     expect(positions).toContainEqual(expect.objectContaining({ file: file("Page.tsx"), line: 2 }));
     // A file the failed build may still need, written now, is one it affects.
     expect(builder.affects(file("NotYetWritten.tsx"))).toBe(true);

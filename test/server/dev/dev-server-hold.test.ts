@@ -140,7 +140,13 @@ test("the table's patterns are written for the type checker once the app loads, 
   const events = await devEvents(waiting.origin);
   const before = await events.next();
   const table = join(waiting.copy, "src/app/app.ts");
-  await writeFile(table, (await readFile(table, "utf8")).replace('{ path: "/search",', '{ path: "/added", component: Search },\n    { path: "/search",'));
+  await writeFile(
+    table,
+    (await readFile(table, "utf8")).replace(
+      '{ path: "/search",',
+      '{ path: "/added", component: Search },\n    { path: "/search",',
+    ),
+  );
   expect((await events.next()).update).not.toBe(before.update);
   await events.close();
   expect(await readFile(file, "utf8")).toContain('| "/added"');

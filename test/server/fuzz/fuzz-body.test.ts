@@ -27,10 +27,12 @@ function outcome(result: BodyRead): string {
 }
 
 /** Valid UTF-8, judged by Node's Buffer decoder rather than the TextDecoder the code under test uses. */
-const isUtf8 = (bytes: Uint8Array) => Buffer.from(Buffer.from(bytes).toString("utf8"), "utf8").equals(Buffer.from(bytes));
+const isUtf8 = (bytes: Uint8Array) =>
+  Buffer.from(Buffer.from(bytes).toString("utf8"), "utf8").equals(Buffer.from(bytes));
 
 /** Printable header text: a value with NUL, CR or LF cannot travel in an HTTP header at all. */
-const headerText = (maxLength: number) => fc.string({ unit: "binary-ascii", maxLength }).map((s) => s.replace(/[\0\r\n]/g, ""));
+const headerText = (maxLength: number) =>
+  fc.string({ unit: "binary-ascii", maxLength }).map((s) => s.replace(/[\0\r\n]/g, ""));
 
 const contentType = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(FORM, MULTIPART, JSON_TYPE) },
@@ -40,7 +42,19 @@ const contentType = fc.oneof(
       fc.constantFrom(FORM, MULTIPART, JSON_TYPE, "Multipart/Form-Data", "APPLICATION/JSON"),
       fc.array(
         fc.oneof(
-          fc.constantFrom("charset=utf-8", "charset=UTF8", "charset=latin1", 'charset="utf-8"', "boundary=b", 'boundary="b"', "boundary=", "boundary", ";", "=", '"'),
+          fc.constantFrom(
+            "charset=utf-8",
+            "charset=UTF8",
+            "charset=latin1",
+            'charset="utf-8"',
+            "boundary=b",
+            'boundary="b"',
+            "boundary=",
+            "boundary",
+            ";",
+            "=",
+            '"',
+          ),
           headerText(16).map((s) => `boundary=${s}`),
           headerText(16),
         ),
@@ -55,7 +69,16 @@ const contentType = fc.oneof(
 const anyBody = fc.oneof(
   fc.uint8Array({ maxLength: 600 }),
   hostileString({ loneSurrogates: true }).map((s) => enc.encode(s)),
-  fc.constantFrom("--b\r\n", '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--\r\n', "a=1&b=%FF", "{", "[]", "--b--").map((s) => enc.encode(s)),
+  fc
+    .constantFrom(
+      "--b\r\n",
+      '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--\r\n',
+      "a=1&b=%FF",
+      "{",
+      "[]",
+      "--b--",
+    )
+    .map((s) => enc.encode(s)),
   fc.nat(MAX_BYTES * 2).map((n) => new Uint8Array(n).fill(0x26)),
 );
 
@@ -63,13 +86,18 @@ describe("readActionBody, fuzzed", () => {
   test("random bytes under any content type answer a parsed body or a 400, 413 or 415", async () => {
     const seen = tally("body fuzz, any bytes: outcomes");
     await fc.assert(
-      fc.asyncProperty(contentType, anyBody, fc.option(fc.constantFrom("gzip", "identity", "br, gzip", ""), { freq: 6 }), async (type, body, encoding) => {
-        const headers: Record<string, string> = { "content-type": type };
-        if (encoding !== null) headers["content-encoding"] = encoding;
-        const result = await read(body, headers);
-        seen.add(outcome(result));
-        if (result.ok && result.kind === "json") expect(isUtf8(body)).toBe(true);
-      }),
+      fc.asyncProperty(
+        contentType,
+        anyBody,
+        fc.option(fc.constantFrom("gzip", "identity", "br, gzip", ""), { freq: 6 }),
+        async (type, body, encoding) => {
+          const headers: Record<string, string> = { "content-type": type };
+          if (encoding !== null) headers["content-encoding"] = encoding;
+          const result = await read(body, headers);
+          seen.add(outcome(result));
+          if (result.ok && result.kind === "json") expect(isUtf8(body)).toBe(true);
+        },
+      ),
       fuzzParams(0.5),
     );
     seen.print();
@@ -80,14 +108,19 @@ describe("readActionBody, fuzzed", () => {
   const fieldName = fc.stringMatching(/^[A-Za-z0-9_.\-\[\] ]{1,12}$/);
   const part = fc.oneof(
     fc.record({ name: fieldName, value: hostileString() }),
-    fc.record({ name: fieldName, value: fc.uint8Array({ maxLength: 80 }), filename: fc.stringMatching(/^[a-z0-9]{1,8}\.[a-z]{1,3}$/) }),
+    fc.record({
+      name: fieldName,
+      value: fc.uint8Array({ maxLength: 80 }),
+      filename: fc.stringMatching(/^[a-z0-9]{1,8}\.[a-z]{1,3}$/),
+    }),
   );
   type Part = { name: string; value: string | Uint8Array; filename?: string };
 
   function multipartBody(boundary: string, parts: Part[]): Bytes {
     const chunks: Uint8Array[] = [];
     for (const p of parts) {
-      const file = p.filename === undefined ? "" : `; filename="${p.filename}"\r\nContent-Type: application/octet-stream`;
+      const file =
+        p.filename === undefined ? "" : `; filename="${p.filename}"\r\nContent-Type: application/octet-stream`;
       chunks.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${file}\r\n\r\n`));
       chunks.push(typeof p.value === "string" ? enc.encode(p.value) : p.value, enc.encode("\r\n"));
     }
@@ -100,21 +133,29 @@ describe("readActionBody, fuzzed", () => {
   test("a well-formed multipart body gives back every field and file exactly as sent", async () => {
     const seen = tally("body fuzz, multipart round trip: outcomes");
     await fc.assert(
-      fc.asyncProperty(boundary, fc.oneof(fc.array(part, { maxLength: 8 }), fc.array(part, { minLength: MAX_FIELDS - 2, maxLength: MAX_FIELDS + 3 })), async (b, parts) => {
-        const body = multipartBody(b, parts);
-        const result = await read(body, { "content-type": `${MULTIPART}; boundary="${b}"` });
-        seen.add(outcome(result));
-        if (body.byteLength > MAX_BYTES || parts.length > MAX_FIELDS) return expect(result).toMatchObject({ ok: false, status: 413 });
-        if (!result.ok || result.kind !== "form") throw new Error(`refused: ${JSON.stringify(result)}`);
-        const entries = [...result.form];
-        expect(entries.map(([name]) => name)).toEqual(parts.map((p) => p.name));
-        for (const [i, [, value]] of entries.entries()) {
-          const sent = parts[i]!.value;
-          // Bun's multipart reader decodes a text part as TextDecoder does by default: a leading BOM is dropped.
-          if (typeof sent === "string") expect(value).toBe(sent.replace(/^\uFEFF/, ""));
-          else expect(new Uint8Array(await (value as File).arrayBuffer())).toEqual(sent);
-        }
-      }),
+      fc.asyncProperty(
+        boundary,
+        fc.oneof(
+          fc.array(part, { maxLength: 8 }),
+          fc.array(part, { minLength: MAX_FIELDS - 2, maxLength: MAX_FIELDS + 3 }),
+        ),
+        async (b, parts) => {
+          const body = multipartBody(b, parts);
+          const result = await read(body, { "content-type": `${MULTIPART}; boundary="${b}"` });
+          seen.add(outcome(result));
+          if (body.byteLength > MAX_BYTES || parts.length > MAX_FIELDS)
+            return expect(result).toMatchObject({ ok: false, status: 413 });
+          if (!result.ok || result.kind !== "form") throw new Error(`refused: ${JSON.stringify(result)}`);
+          const entries = [...result.form];
+          expect(entries.map(([name]) => name)).toEqual(parts.map((p) => p.name));
+          for (const [i, [, value]] of entries.entries()) {
+            const sent = parts[i]!.value;
+            // Bun's multipart reader decodes a text part as TextDecoder does by default: a leading BOM is dropped.
+            if (typeof sent === "string") expect(value).toBe(sent.replace(/^\uFEFF/, ""));
+            else expect(new Uint8Array(await (value as File).arrayBuffer())).toEqual(sent);
+          }
+        },
+      ),
       fuzzParams(0.25),
     );
     seen.print();
@@ -125,25 +166,41 @@ describe("readActionBody, fuzzed", () => {
   test("a damaged multipart body is parsed, or refused with 400 or 413", async () => {
     const damage = fc.oneof(
       fc.record({ cut: fc.nat() }),
-      fc.record({ at: fc.nat(), insert: fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 12 }), fc.constantFrom("\r\n", "--", "\r\n\r\n", '"', "\0").map((s) => enc.encode(s))) }),
+      fc.record({
+        at: fc.nat(),
+        insert: fc.oneof(
+          fc.uint8Array({ minLength: 1, maxLength: 12 }),
+          fc.constantFrom("\r\n", "--", "\r\n\r\n", '"', "\0").map((s) => enc.encode(s)),
+        ),
+      }),
       fc.record({ flip: fc.nat(), byte: fc.nat(255) }),
       fc.record({ otherBoundary: boundary }),
     );
     const seen = tally("body fuzz, damaged multipart: outcomes");
     await fc.assert(
-      fc.asyncProperty(boundary, fc.array(part, { minLength: 1, maxLength: 8 }), fc.array(damage, { minLength: 1, maxLength: 3 }), async (b, parts, damages) => {
-        let body = multipartBody(b, parts);
-        let declared = b;
-        for (const d of damages) {
-          if ("cut" in d) body = body.subarray(0, d.cut % (body.length + 1));
-          else if ("insert" in d) body = Buffer.concat([body.subarray(0, d.at % (body.length + 1)), d.insert, body.subarray(d.at % (body.length + 1))]);
-          else if ("flip" in d && body.length > 0) (body = Uint8Array.from(body))[d.flip % body.length] = d.byte;
-          else if ("otherBoundary" in d) declared = d.otherBoundary;
-        }
-        const result = await read(body, { "content-type": `${MULTIPART}; boundary=${declared}` });
-        seen.add(outcome(result));
-        expect(result.ok || result.status !== 415).toBe(true);
-      }),
+      fc.asyncProperty(
+        boundary,
+        fc.array(part, { minLength: 1, maxLength: 8 }),
+        fc.array(damage, { minLength: 1, maxLength: 3 }),
+        async (b, parts, damages) => {
+          let body = multipartBody(b, parts);
+          let declared = b;
+          for (const d of damages) {
+            if ("cut" in d) body = body.subarray(0, d.cut % (body.length + 1));
+            else if ("insert" in d)
+              body = Buffer.concat([
+                body.subarray(0, d.at % (body.length + 1)),
+                d.insert,
+                body.subarray(d.at % (body.length + 1)),
+              ]);
+            else if ("flip" in d && body.length > 0) (body = Uint8Array.from(body))[d.flip % body.length] = d.byte;
+            else if ("otherBoundary" in d) declared = d.otherBoundary;
+          }
+          const result = await read(body, { "content-type": `${MULTIPART}; boundary=${declared}` });
+          seen.add(outcome(result));
+          expect(result.ok || result.status !== 415).toBe(true);
+        },
+      ),
       fuzzParams(0.5),
     );
     seen.print();
@@ -153,14 +210,18 @@ describe("readActionBody, fuzzed", () => {
   test("an urlencoded body is refused with 413 exactly when it has more than maxFields fields", async () => {
     const seen = tally("body fuzz, field counts: outcomes");
     await fc.assert(
-      fc.asyncProperty(fc.nat(MAX_FIELDS * 2), fc.array(fc.nat(3), { maxLength: MAX_FIELDS * 2 }), async (fields, gaps) => {
-        // Empty runs between `&`s are not fields, so they are scattered in to check they are not counted.
-        const body = Array.from({ length: fields }, (_, i) => `${"&".repeat(gaps[i] ?? 0)}f${i}=${i}`).join("&");
-        const result = await read(enc.encode(body), { "content-type": FORM });
-        seen.add(outcome(result));
-        if (fields > MAX_FIELDS) expect(result).toMatchObject({ ok: false, status: 413 });
-        else expect(result.ok && result.kind === "form" && [...result.form].length).toBe(fields);
-      }),
+      fc.asyncProperty(
+        fc.nat(MAX_FIELDS * 2),
+        fc.array(fc.nat(3), { maxLength: MAX_FIELDS * 2 }),
+        async (fields, gaps) => {
+          // Empty runs between `&`s are not fields, so they are scattered in to check they are not counted.
+          const body = Array.from({ length: fields }, (_, i) => `${"&".repeat(gaps[i] ?? 0)}f${i}=${i}`).join("&");
+          const result = await read(enc.encode(body), { "content-type": FORM });
+          seen.add(outcome(result));
+          if (fields > MAX_FIELDS) expect(result).toMatchObject({ ok: false, status: 413 });
+          else expect(result.ok && result.kind === "form" && [...result.form].length).toBe(fields);
+        },
+      ),
       fuzzParams(0.25),
     );
     seen.print();
@@ -178,7 +239,8 @@ describe("readActionBody, fuzzed", () => {
         const sent = percent ? bytes : raw;
         const result = await read(body, { "content-type": FORM });
         seen.add(outcome(result));
-        if (isUtf8(sent)) expect(result.ok && result.kind === "form" && result.form.get("v")).toBe(Buffer.from(sent).toString("utf8"));
+        if (isUtf8(sent))
+          expect(result.ok && result.kind === "form" && result.form.get("v")).toBe(Buffer.from(sent).toString("utf8"));
         else expect(result).toMatchObject({ ok: false, status: 400 });
       }),
       fuzzParams(0.5),

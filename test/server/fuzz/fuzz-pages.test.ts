@@ -17,7 +17,16 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /** The only routes allowed to answer 5xx: they fail on purpose (/redirect-to for a `to` redirect() refuses). */
-const ERROR_ROUTES = new Set(["/server-error", "/render-error", "/unsendable", "/shop/broken", "/shop/render-broken", "/shop/layout-fails", "/shop/items/:id", "/redirect-to"]);
+const ERROR_ROUTES = new Set([
+  "/server-error",
+  "/render-error",
+  "/unsendable",
+  "/shop/broken",
+  "/shop/render-broken",
+  "/shop/layout-fails",
+  "/shop/items/:id",
+  "/redirect-to",
+]);
 /** 405 is /monitoring's answer to GET; 414 and 400 are the path checks; the rest are the fixture's pages'. */
 const EXPECTED = new Set([200, 307, 400, 401, 403, 404, 405, 414]);
 /** Sections that stream after 100–300 ms: only where requests overlap, so they do not add up to minutes. */
@@ -34,8 +43,37 @@ const segment = fc.oneof(
   // Valid percent-encoding of any code point.
   fc.string({ unit: "binary", maxLength: 6 }).map(encodeURIComponent),
   // Malformed or tricky percent-encoding: truncated, overlong, an encoded surrogate, encoded separators.
-  fc.constantFrom("%", "%G0", "%E0%A4%A", "%C0%AF", "%FF", "%ED%A0%80", "%00", "%2F", "%2e%2e", "%5C", "%25", "%%", "%u0041"),
-  fc.constantFrom("..", ".", "", ";x=1", "\\", "@", ":", "~", "*", "__data", "items", "assets", "monitoring", "healthz"),
+  fc.constantFrom(
+    "%",
+    "%G0",
+    "%E0%A4%A",
+    "%C0%AF",
+    "%FF",
+    "%ED%A0%80",
+    "%00",
+    "%2F",
+    "%2e%2e",
+    "%5C",
+    "%25",
+    "%%",
+    "%u0041",
+  ),
+  fc.constantFrom(
+    "..",
+    ".",
+    "",
+    ";x=1",
+    "\\",
+    "@",
+    ":",
+    "~",
+    "*",
+    "__data",
+    "items",
+    "assets",
+    "monitoring",
+    "healthz",
+  ),
   fc.constantFrom(MARKER, "%3Cx-fuzz%3E", '"><x-fuzz>', "</script><x-fuzz>"),
 );
 
@@ -61,7 +99,10 @@ const queryValue = fc.oneof(
 );
 const query = fc
   .tuple(
-    fc.array(fc.tuple(fc.oneof(fc.constant("q"), fc.string({ maxLength: 5 })), queryValue), { minLength: 1, maxLength: 4 }),
+    fc.array(fc.tuple(fc.oneof(fc.constant("q"), fc.string({ maxLength: 5 })), queryValue), {
+      minLength: 1,
+      maxLength: 4,
+    }),
     fc.constantFrom("&", ";", "&&"),
   )
   .map(([pairs, separator]) => pairs.map(([k, v]) => `${k}=${v}`).join(separator));
@@ -116,11 +157,15 @@ function checkPage(url: string, status: number, contentType: string, body: strin
   checkEscaped(url, contentType, body);
   // 400 and 414 are the plain-text path checks, and a route without a page answers as it does: the client
   // falls back to a full page load on them.
-  if (isData && !resource && ![400, 414, ...extra].includes(status)) expect(contentType).toStartWith("application/x-ndjson");
+  if (isData && !resource && ![400, 414, ...extra].includes(status))
+    expect(contentType).toStartWith("application/x-ndjson");
   if (contentType.startsWith("application/x-ndjson")) {
     expect(body.endsWith("\n")).toBe(true);
     // As the browser reads them (page-data-client.ts): JSON, then the codec's form revived.
-    const lines = body.slice(0, -1).split("\n").map((l) => revive(JSON.parse(l)));
+    const lines = body
+      .slice(0, -1)
+      .split("\n")
+      .map((l) => revive(JSON.parse(l)));
     expect(lines[0]).toMatchObject({ v: 3 });
   }
 }
@@ -179,12 +224,33 @@ describe("pages under random paths and queries", () => {
 /** Request targets as raw bytes: unencoded markers and unicode, absolute-form, and the odd forms. */
 const rawTarget = fc.oneof(
   { weight: 3, arbitrary: pagePath({ withSlow: false }) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...routePaths), hostileString({ maxPieces: 5 })).map(([p, q]) => `${p}?q=${q}`) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("http://evil.example", "https://127.0.0.1:1", "http://<x-fuzz>"), pagePath({ withSlow: false })).map(([o, p]) => o + p) },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.constantFrom(...routePaths), hostileString({ maxPieces: 5 })).map(([p, q]) => `${p}?q=${q}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("http://evil.example", "https://127.0.0.1:1", "http://<x-fuzz>"),
+        pagePath({ withSlow: false }),
+      )
+      .map(([o, p]) => o + p),
+  },
   { weight: 1, arbitrary: fc.constantFrom("*", "127.0.0.1:80", "", "search", "/\t/") },
 );
 const hostHeader = fc.oneof(
-  fc.constantFrom("127.0.0.1", "localhost:3000", "evil.example", "", "[::1]:80", "a b", MARKER, "x\u00e9.example", "127.0.0.1:99999"),
+  fc.constantFrom(
+    "127.0.0.1",
+    "localhost:3000",
+    "evil.example",
+    "",
+    "[::1]:80",
+    "a b",
+    MARKER,
+    "x\u00e9.example",
+    "127.0.0.1:99999",
+  ),
   fc.string({ unit: "grapheme-ascii", maxLength: 20 }),
 );
 
@@ -222,8 +288,10 @@ describe("pages under raw requests (real socket)", () => {
   test("any Host header: no 5xx outside the error routes, nothing unescaped", async () => {
     const seen = tally("pages fuzz, Host headers: statuses");
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("/", "/search?q=x", "/__data/", "/no/such/page"), hostHeader, async (target, host) =>
-        void seen.add(await rawGet(target, host)),
+      fc.asyncProperty(
+        fc.constantFrom("/", "/search?q=x", "/__data/", "/no/such/page"),
+        hostHeader,
+        async (target, host) => void seen.add(await rawGet(target, host)),
       ),
       fuzzParams(0.05),
     );

@@ -38,7 +38,11 @@ async function scriptTexts(html: string): Promise<string[]> {
 const realm = createContext({
   window: {},
   document: { visibilityState: "visible" },
-  PerformanceObserver: Object.assign(function () {}, { supportedEntryTypes: ["paint"] }, { prototype: { observe() {} } }),
+  PerformanceObserver: Object.assign(
+    function () {},
+    { supportedEntryTypes: ["paint"] },
+    { prototype: { observe() {} } },
+  ),
   addEventListener() {},
 });
 

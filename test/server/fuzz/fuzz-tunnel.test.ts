@@ -111,17 +111,60 @@ const dsnLookAlike = fc
   .record({
     base: fc.nat(2),
     scheme: fc.option(fc.constantFrom("https", "HTTP", "ftp", "http:", "", "javascript"), { freq: 2 }),
-    key: fc.option(fc.oneof(fc.constantFrom("publickey", "otherkey", "selfkey", "PublicKey", "publickey:secret", "evil@publickey", "", "publickey "), token), { freq: 2 }),
+    key: fc.option(
+      fc.oneof(
+        fc.constantFrom(
+          "publickey",
+          "otherkey",
+          "selfkey",
+          "PublicKey",
+          "publickey:secret",
+          "evil@publickey",
+          "",
+          "publickey ",
+        ),
+        token,
+      ),
+      { freq: 2 },
+    ),
     host: fc.option(
       fc.oneof(
-        fc.constantFrom("localhost", "127.0.0.2", "127.1", "0x7f.0.0.1", "[::1]", "127.0.0.1.", "evil.example", "127.0.0.1@evil.example", "evil.example#@127.0.0.1", "127.0.0.1%2F", "\uFF1127.0.0.1", "127.0.0.1\u3002"),
+        fc.constantFrom(
+          "localhost",
+          "127.0.0.2",
+          "127.1",
+          "0x7f.0.0.1",
+          "[::1]",
+          "127.0.0.1.",
+          "evil.example",
+          "127.0.0.1@evil.example",
+          "evil.example#@127.0.0.1",
+          "127.0.0.1%2F",
+          "\uFF1127.0.0.1",
+          "127.0.0.1\u3002",
+        ),
         fc.domain(),
       ),
       { freq: 2 },
     ),
     port: fc.option(fc.oneof(fc.constantFrom("", "80", "443", "0"), fc.nat(65_535).map(String)), { freq: 2 }),
-    path: fc.option(fc.constantFrom("/sentry/prefix", "/sentry", "/prefix/sentry", "/sentry/prefix/", "/..", "/./", "/", "/sentry%2Fprefix"), { freq: 2 }),
-    project: fc.option(fc.oneof(fc.constantFrom("42", "7", "5", "042", "4 2", "", "-1", "42.0"), fc.nat().map(String)), { freq: 2 }),
+    path: fc.option(
+      fc.constantFrom(
+        "/sentry/prefix",
+        "/sentry",
+        "/prefix/sentry",
+        "/sentry/prefix/",
+        "/..",
+        "/./",
+        "/",
+        "/sentry%2Fprefix",
+      ),
+      { freq: 2 },
+    ),
+    project: fc.option(
+      fc.oneof(fc.constantFrom("42", "7", "5", "042", "4 2", "", "-1", "42.0"), fc.nat().map(String)),
+      { freq: 2 },
+    ),
     suffix: fc.option(fc.constantFrom("/", "?x=1", "#frag", " ", "\n", "\t", "/envelope/", "\u0000"), { freq: 2 }),
   })
   .map(({ base, ...change }) => {
@@ -140,7 +183,14 @@ const exactDsn = fc.nat(2).map((i) => [...allowed.keys()][i]!);
 const dsnValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 8, arbitrary: exactDsn },
   { weight: 6, arbitrary: dsnLookAlike },
-  { weight: 1, arbitrary: fc.webUrl({ authoritySettings: { withUserInfo: true, withPort: true }, withQueryParameters: true, withFragments: true }) },
+  {
+    weight: 1,
+    arbitrary: fc.webUrl({
+      authoritySettings: { withUserInfo: true, withPort: true },
+      withQueryParameters: true,
+      withFragments: true,
+    }),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
 );
@@ -154,15 +204,24 @@ const headerLine = fc.oneof(
         dsn: dsnValue,
         event_id: fc.uuid().map((u) => u.replaceAll("-", "")),
         sent_at: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
-        sdk: fc.record({ name: fc.constantFrom("sentry.javascript.react", "sentry.javascript.browser"), version: fc.constant("11.12.0") }),
+        sdk: fc.record({
+          name: fc.constantFrom("sentry.javascript.react", "sentry.javascript.browser"),
+          version: fc.constant("11.12.0"),
+        }),
         extra: fc.jsonValue({ maxDepth: 2 }),
       },
       { requiredKeys: [] },
     )
     .map((h) => JSON.stringify(h)),
-  fc.tuple(dsnValue, dsnValue).map(([a, b]) => `{"dsn":${JSON.stringify(a) ?? "null"},"dsn":${JSON.stringify(b) ?? "null"}}`),
   fc
-    .tuple(fc.constantFrom("\uFEFF", " ", "\r", "[", "", "{"), dsnValue, fc.constantFrom("", "}", "}}", ",}", "\r", " x"))
+    .tuple(dsnValue, dsnValue)
+    .map(([a, b]) => `{"dsn":${JSON.stringify(a) ?? "null"},"dsn":${JSON.stringify(b) ?? "null"}}`),
+  fc
+    .tuple(
+      fc.constantFrom("\uFEFF", " ", "\r", "[", "", "{"),
+      dsnValue,
+      fc.constantFrom("", "}", "}}", ",}", "\r", " x"),
+    )
     .map(([before, dsn, after]) => `${before}{"dsn":${JSON.stringify(dsn) ?? "null"}${after}`),
   fc.string({ unit: "binary-ascii", maxLength: 80 }),
 );
@@ -171,7 +230,13 @@ const headerLine = fc.oneof(
 const itemLines = fc.array(
   fc.oneof(
     fc.nat(5_000).map((length) => `{"type":"event","length":${length}}`),
-    fc.constantFrom('{"type":"session"}', '{"type":"attachment","length":3}', '{"message":"boom","tags":{"digest":"d-1"}}', "", "\r"),
+    fc.constantFrom(
+      '{"type":"session"}',
+      '{"type":"attachment","length":3}',
+      '{"message":"boom","tags":{"digest":"d-1"}}',
+      "",
+      "\r",
+    ),
     fc.string({ unit: "binary", maxLength: 60 }),
   ),
   { maxLength: 6 },
@@ -180,19 +245,44 @@ const itemLines = fc.array(
 const encoder = new TextEncoder();
 
 const envelopeText = fc
-  .tuple(headerLine, fc.constantFrom("\n", "\r\n", "", "\n\n"), itemLines, fc.uint8Array({ maxLength: 40 }), fc.nat(1_200))
+  .tuple(
+    headerLine,
+    fc.constantFrom("\n", "\r\n", "", "\n\n"),
+    itemLines,
+    fc.uint8Array({ maxLength: 40 }),
+    fc.nat(1_200),
+  )
   .map(([head, sep, items, tail, pad]) =>
     // Padding pushes some bodies past MAX_BYTES, so the limit is fuzzed as well.
-    concat([encoder.encode(`${head}${sep}${items.join("\n")}`), tail, encoder.encode(pad > 1_000 ? "x".repeat(pad) : "")]),
+    concat([
+      encoder.encode(`${head}${sep}${items.join("\n")}`),
+      tail,
+      encoder.encode(pad > 1_000 ? "x".repeat(pad) : ""),
+    ]),
   );
 
-const body = fc.oneof({ weight: 1, arbitrary: fc.uint8Array({ maxLength: 1_500 }) }, { weight: 4, arbitrary: envelopeText });
+const body = fc.oneof(
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 1_500 }) },
+  { weight: 4, arbitrary: envelopeText },
+);
 
 /** Content-Length values that lie: too small, too large, past the limit, or not a number at all. */
 function contentLengthLie(size: number): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 3, arbitrary: fc.nat(size + 10).map(String) },
-    fc.constantFrom("0", String(MAX_BYTES + 1), "99999999999999999999", "-1", "abc", " 12 ", "1e3", "0x10", "12, 12", "", "+5"),
+    fc.constantFrom(
+      "0",
+      String(MAX_BYTES + 1),
+      "99999999999999999999",
+      "-1",
+      "abc",
+      " 12 ",
+      "1e3",
+      "0x10",
+      "12, 12",
+      "",
+      "+5",
+    ),
   );
 }
 
@@ -217,7 +307,14 @@ const headerName = fc.oneof(
 );
 const headerValue = fc.oneof(
   fc.string({ unit: "grapheme-ascii", maxLength: 60 }),
-  fc.constantFrom("gzip", "application/json", "multipart/form-data; boundary=x", "100-continue", "203.0.113.9, 10.0.0.1", "session=secret"),
+  fc.constantFrom(
+    "gzip",
+    "application/json",
+    "multipart/form-data; boundary=x",
+    "100-continue",
+    "203.0.113.9, 10.0.0.1",
+    "session=secret",
+  ),
 );
 const visitorHeaders = fc.dictionary(headerName, headerValue, { maxKeys: 6 });
 
@@ -271,24 +368,29 @@ describe("tunnel under random input (app.handle)", () => {
   test("contacts only configured ingest URLs, forwards the exact bytes, and answers 5xx only when the upstream failed", async () => {
     const seen = tally("tunnel fuzz, app.handle: statuses (upstream mode)");
     await fc.assert(
-      fc.asyncProperty(body.chain((b) => fc.tuple(fc.constant(b), fc.option(contentLengthLie(b.byteLength), { freq: 2 }))), visitorHeaders, upstreamMode, async ([bytes, lie], headers, mode) => {
-        await setUpstream(mode);
-        calls.length = 0;
-        const init: Record<string, string> = { ...headers };
-        if (lie !== null) init["content-length"] = lie;
-        let request: Request;
-        try {
-          request = new Request("http://localhost/monitoring", { method: "POST", headers: init, body: bytes });
-        } catch {
-          // Headers the Request constructor itself refuses never reach a server.
-          return;
-        }
-        const res = await server.handle(request);
-        await res.arrayBuffer();
-        await settled();
-        checkExchange(res.status, calls, bytes);
-        seen.add(calls.length ? `${res.status} (${mode})` : res.status);
-      }),
+      fc.asyncProperty(
+        body.chain((b) => fc.tuple(fc.constant(b), fc.option(contentLengthLie(b.byteLength), { freq: 2 }))),
+        visitorHeaders,
+        upstreamMode,
+        async ([bytes, lie], headers, mode) => {
+          await setUpstream(mode);
+          calls.length = 0;
+          const init: Record<string, string> = { ...headers };
+          if (lie !== null) init["content-length"] = lie;
+          let request: Request;
+          try {
+            request = new Request("http://localhost/monitoring", { method: "POST", headers: init, body: bytes });
+          } catch {
+            // Headers the Request constructor itself refuses never reach a server.
+            return;
+          }
+          const res = await server.handle(request);
+          await res.arrayBuffer();
+          await settled();
+          checkExchange(res.status, calls, bytes);
+          seen.add(calls.length ? `${res.status} (${mode})` : res.status);
+        },
+      ),
       fuzzParams(),
     );
     seen.print();
@@ -302,7 +404,10 @@ describe("tunnel under random input (app.handle)", () => {
     await fc.assert(
       fc.asyncProperty(dsnValue, async (dsn) => {
         calls.length = 0;
-        const res = await server.request("/monitoring", { method: "POST", body: `${JSON.stringify({ dsn })}\n{"type":"event"}\n{}` });
+        const res = await server.request("/monitoring", {
+          method: "POST",
+          body: `${JSON.stringify({ dsn })}\n{"type":"event"}\n{}`,
+        });
         await res.arrayBuffer();
         const isAllowed = typeof dsn === "string" && allowed.has(dsn);
         // Forwarded, the upstream's answer may come after MONITORING_TIMEOUT_MS (100 ms) on a loaded machine: a
@@ -322,7 +427,16 @@ const rawHeaderLine = fc.oneof(
   { weight: 14, arbitrary: fc.tuple(headerName, headerValue).map(([n, v]) => `${n}: ${v}`) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom("NoColon", " leading: space", "x-fold: a\r\n continued", "x-ctl: \u0001", ": empty-name", `x-long: ${"a".repeat(20_000)}`, "Host: evil.example", "Content-Type:"),
+    arbitrary: fc.constantFrom(
+      "NoColon",
+      " leading: space",
+      "x-fold: a\r\n continued",
+      "x-ctl: \u0001",
+      ": empty-name",
+      `x-long: ${"a".repeat(20_000)}`,
+      "Host: evil.example",
+      "Content-Type:",
+    ),
   },
   { weight: 1, arbitrary: fc.string({ unit: "binary-ascii", maxLength: 30 }).filter((s) => !s.includes("\r\n\r\n")) },
 );
@@ -370,14 +484,28 @@ describe("tunnel under random input (real socket)", () => {
         async ([bytes, frame], lines, mode) => {
           await setUpstream(mode);
           calls.length = 0;
-          const head = ["POST /monitoring HTTP/1.1", "Host: 127.0.0.1", ...frame.headers, ...lines, "Connection: close", "", ""].join("\r\n");
+          const head = [
+            "POST /monitoring HTTP/1.1",
+            "Host: 127.0.0.1",
+            ...frame.headers,
+            ...lines,
+            "Connection: close",
+            "",
+            "",
+          ].join("\r\n");
           const payload = frame.chunked ? chunkedBody(bytes, frame.chunked === "lying") : bytes;
           // Short: a server still waiting for bytes a lying Content-Length promised is doing its job.
           const res = await rawExchange(server.port, concat([encoder.encode(head), payload]), 150);
           await settled();
           checkExchange(res.status, calls);
           // An empty 400 is Bun's HTTP parser refusing the request; the tunnel's own 400s say why.
-          seen.add(res.status === undefined ? "no answer" : res.status === 400 && res.body.byteLength === 0 ? "400 (parser)" : res.status);
+          seen.add(
+            res.status === undefined
+              ? "no answer"
+              : res.status === 400 && res.body.byteLength === 0
+                ? "400 (parser)"
+                : res.status,
+          );
         },
       ),
       fuzzParams(0.2),
@@ -394,7 +522,10 @@ describe("after the fuzzing", () => {
     expect(health.status).toBe(200);
     // MONITORING_MAX_IN_FLIGHT is 4: five in a row pass only if no case leaked an in-flight slot.
     for (let i = 0; i < 5; i++) {
-      const res = await fetch(`${server.origin}/monitoring`, { method: "POST", body: `${JSON.stringify({ dsn: ingest.dsn() })}\n{}` });
+      const res = await fetch(`${server.origin}/monitoring`, {
+        method: "POST",
+        body: `${JSON.stringify({ dsn: ingest.dsn() })}\n{}`,
+      });
       expect(res.status).toBe(200);
     }
     expect(trap.received).toEqual([]);

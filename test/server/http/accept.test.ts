@@ -2,7 +2,8 @@
 import { expect, test } from "bun:test";
 import { acceptsHtml } from "../../../src/server/http/accept.ts";
 
-const withAccept = (accept?: string) => new Request("http://localhost/", { headers: accept === undefined ? {} : { accept } });
+const withAccept = (accept?: string) =>
+  new Request("http://localhost/", { headers: accept === undefined ? {} : { accept } });
 
 test.each([
   ["text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", true],

@@ -40,12 +40,15 @@ describe("documents", () => {
     expect(html.endsWith("</html>")).toBe(true);
   });
 
-  test.each([null, "identity", "deflate", "br;q=0, gzip;q=0"])("Accept-Encoding %p: sent as it is, still with Vary", async (accept) => {
-    const res = await t.request("/", accept === null ? {} : { headers: { "accept-encoding": accept } });
-    expect(res.headers.get("content-encoding")).toBeNull();
-    expect(res.headers.get("vary")).toBe("Accept-Encoding");
-    expect(await res.text()).toContain("Fixture home");
-  });
+  test.each([null, "identity", "deflate", "br;q=0, gzip;q=0"])(
+    "Accept-Encoding %p: sent as it is, still with Vary",
+    async (accept) => {
+      const res = await t.request("/", accept === null ? {} : { headers: { "accept-encoding": accept } });
+      expect(res.headers.get("content-encoding")).toBeNull();
+      expect(res.headers.get("vary")).toBe("Accept-Encoding");
+      expect(await res.text()).toContain("Fixture home");
+    },
+  );
 
   test("an app's own Vary is kept", async () => {
     const res = await compressed(
@@ -70,7 +73,10 @@ describe("documents", () => {
   });
 
   test("an outcome page and an error page are compressed too", async () => {
-    for (const [path, status] of [["/no/such/page", 404], ["/server-error", 500]] as const) {
+    for (const [path, status] of [
+      ["/no/such/page", 404],
+      ["/server-error", 500],
+    ] as const) {
       const res = await t.request(path, { headers: { "accept-encoding": "br" } });
       expect(res.status).toBe(status);
       expect(res.headers.get("content-encoding")).toBe("br");
@@ -89,7 +95,10 @@ describe("documents", () => {
     expect(notModified.headers.get("content-encoding")).toBeNull();
     const tiny = await compressed(request, new Response("<p>hi</p>", { headers: { ...html, "content-length": "9" } }));
     expect(tiny.headers.get("content-encoding")).toBeNull();
-    const text = await compressed(request, new Response("x".repeat(5000), { headers: { "content-type": "text/plain" } }));
+    const text = await compressed(
+      request,
+      new Response("x".repeat(5000), { headers: { "content-type": "text/plain" } }),
+    );
     expect(text.headers.get("content-encoding")).toBeNull();
   });
 });
@@ -97,9 +106,12 @@ describe("documents", () => {
 describe("a body that has all arrived", () => {
   /** A streamed HTML body whose chunks are all there before the first read. */
   const arrived = (chunks: string[]) =>
-    new Response(new ReadableStream({ start: (c) => (chunks.forEach((x) => c.enqueue(new TextEncoder().encode(x))), c.close()) }), {
-      headers: { "content-type": "text/html; charset=utf-8" },
-    });
+    new Response(
+      new ReadableStream({ start: (c) => (chunks.forEach((x) => c.enqueue(new TextEncoder().encode(x))), c.close()) }),
+      {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      },
+    );
   const accept = (coding: string) => new Request("http://localhost/", { headers: { "accept-encoding": coding } });
 
   test.each(["br", "gzip"] as const)("%s: several chunks come out whole, as one", async (coding) => {
@@ -108,11 +120,14 @@ describe("a body that has all arrived", () => {
     expect(await bodyText(res)).toBe("<p>one</p><p>two</p><p>three</p>");
   });
 
-  test.each(["br", "gzip"] as const)("%s: past ONE_SHOT_MAX_BYTES it goes through the encoder's stream, whole", async (coding) => {
-    const chunk = "<p>a line of a long page</p>".repeat(1000);
-    const chunks = Array.from({ length: Math.ceil(ONE_SHOT_MAX_BYTES / chunk.length) + 2 }, () => chunk);
-    expect(await bodyText(await compressed(accept(coding), arrived(chunks)))).toBe(chunks.join(""));
-  });
+  test.each(["br", "gzip"] as const)(
+    "%s: past ONE_SHOT_MAX_BYTES it goes through the encoder's stream, whole",
+    async (coding) => {
+      const chunk = "<p>a line of a long page</p>".repeat(1000);
+      const chunks = Array.from({ length: Math.ceil(ONE_SHOT_MAX_BYTES / chunk.length) + 2 }, () => chunk);
+      expect(await bodyText(await compressed(accept(coding), arrived(chunks)))).toBe(chunks.join(""));
+    },
+  );
 });
 
 describe("a body that fails", () => {
@@ -140,35 +155,41 @@ describe("page data", () => {
   test("streamed page data is compressed, every line intact", async () => {
     const res = await t.request("/__data/stream", { headers: { "accept-encoding": "gzip" } });
     expect(res.headers.get("content-encoding")).toBe("gzip");
-    const lines = (await bodyText(res)).trim().split("\n").map((l) => JSON.parse(l));
+    const lines = (await bodyText(res))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0].levels[0].deferred).toEqual(["section"]);
     expect(lines[1]).toEqual({ route: "/stream", key: "section", value: { items: ["alpha", "beta", "gamma"] } });
   });
 });
 
 describe("streaming over a socket", () => {
-  test.each(["br", "gzip"] as const)("%s: the shell decodes from the first bytes, before the section is rendered", async (coding) => {
-    const res = await fetch(`${served.origin}/stream`, { headers: { "accept-encoding": coding }, decompress: false });
-    expect(res.headers.get("content-encoding")).toBe(coding);
-    const inflate = coding === "br" ? zlib.createBrotliDecompress() : zlib.createGunzip();
-    let html = "";
-    inflate.on("data", (d: Buffer) => (html += d.toString("utf8")));
-    const reader = res.body!.getReader();
-    // Fed to the decoder as they come off the socket: an encoder that held its output until its window
-    // filled (CompressionStream) would give nothing decodable until the section and the end were in.
-    let shellDecoded = "";
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      await new Promise<void>((resolve) => inflate.write(value, () => resolve()));
-      await new Promise<void>((resolve) => inflate.flush(() => resolve()));
-      if (!shellDecoded && html.includes("Loading the streamed section")) shellDecoded = html;
-    }
-    inflate.end();
-    expect(shellDecoded).toContain("Loading the streamed section");
-    expect(shellDecoded).not.toContain("alpha");
-    expect(html).toContain("alpha");
-    expect(html).toContain("Streamed section</h2>");
-    expect(html.endsWith("</html>")).toBe(true);
-  });
+  test.each(["br", "gzip"] as const)(
+    "%s: the shell decodes from the first bytes, before the section is rendered",
+    async (coding) => {
+      const res = await fetch(`${served.origin}/stream`, { headers: { "accept-encoding": coding }, decompress: false });
+      expect(res.headers.get("content-encoding")).toBe(coding);
+      const inflate = coding === "br" ? zlib.createBrotliDecompress() : zlib.createGunzip();
+      let html = "";
+      inflate.on("data", (d: Buffer) => (html += d.toString("utf8")));
+      const reader = res.body!.getReader();
+      // Fed to the decoder as they come off the socket: an encoder that held its output until its window
+      // filled (CompressionStream) would give nothing decodable until the section and the end were in.
+      let shellDecoded = "";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        await new Promise<void>((resolve) => inflate.write(value, () => resolve()));
+        await new Promise<void>((resolve) => inflate.flush(() => resolve()));
+        if (!shellDecoded && html.includes("Loading the streamed section")) shellDecoded = html;
+      }
+      inflate.end();
+      expect(shellDecoded).toContain("Loading the streamed section");
+      expect(shellDecoded).not.toContain("alpha");
+      expect(html).toContain("alpha");
+      expect(html).toContain("Streamed section</h2>");
+      expect(html.endsWith("</html>")).toBe(true);
+    },
+  );
 });

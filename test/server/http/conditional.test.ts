@@ -7,8 +7,10 @@ const ETAG = '"abc"';
 const MODIFIED = Date.UTC(2026, 10, 29, 12, 0, 0);
 const BEFORE = "Sun, 29 Nov 2026 11:59:59 GMT";
 const AT = "Sun, 29 Nov 2026 12:00:00 GMT";
-const ask = (headers: Record<string, string>, validators: Parameters<typeof precondition>[1] = { etag: ETAG, lastModified: MODIFIED }) =>
-  precondition(new Request("http://localhost/x", { headers }), validators);
+const ask = (
+  headers: Record<string, string>,
+  validators: Parameters<typeof precondition>[1] = { etag: ETAG, lastModified: MODIFIED },
+) => precondition(new Request("http://localhost/x", { headers }), validators);
 
 describe("If-Match: the strong comparison", () => {
   test.each([

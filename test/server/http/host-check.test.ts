@@ -36,7 +36,11 @@ async function lineAfter(before: number): Promise<LogRecord> {
 async function refused(head: string, reason: string, path: string): Promise<void> {
   const before = server.logs.length;
   const res = await request(head);
-  expect({ head, status: res.status, body: new TextDecoder().decode(res.body) }).toEqual({ head, status: 400, body: `${reason}\n` });
+  expect({ head, status: res.status, body: new TextDecoder().decode(res.body) }).toEqual({
+    head,
+    status: 400,
+    body: `${reason}\n`,
+  });
   expect(await lineAfter(before)).toMatchObject({ level: "info", status: 400, path });
 }
 
@@ -60,7 +64,11 @@ describe("a Host of 1 to 3 characters", () => {
 
 describe("a Host Bun could not make a URL of", () => {
   test("two Host headers: 400", async () => {
-    await refused("GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: evil.example", "more than one Host header", "/healthz");
+    await refused(
+      "GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: evil.example",
+      "more than one Host header",
+      "/healthz",
+    );
   });
 
   test("no Host (HTTP/1.0) or one that is not a host: 400, logged with the path asked for", async () => {
@@ -71,7 +79,8 @@ describe("a Host Bun could not make a URL of", () => {
 
   test("an API write is refused before any byte of its body is waited for", async () => {
     // The body is announced and never sent: an answer at all means nothing read it first.
-    const head = "POST /api/notes HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 1000";
+    const head =
+      "POST /api/notes HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 1000";
     await refused(head, "more than one Host header", "/api/notes");
   });
 });
@@ -103,6 +112,12 @@ describe("isDevServerHost", () => {
 });
 
 test("isLoopbackHost: what keeps the development server on this machine", () => {
-  expect(["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"].map(isLoopbackHost)).toEqual([true, true, true, true, true]);
+  expect(["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"].map(isLoopbackHost)).toEqual([
+    true,
+    true,
+    true,
+    true,
+    true,
+  ]);
   expect(["0.0.0.0", "::", "192.168.1.20", "devbox.lan"].map(isLoopbackHost)).toEqual([false, false, false, false]);
 });

@@ -14,14 +14,55 @@ afterAll(() => server.stop());
 
 /** The methods Bun 1.4.4's HTTP layer (uWebSockets' HttpContext) routes to `fetch`, exactly so spelled. */
 const ROUTED = [
-  "ACL", "BIND", "CHECKOUT", "CONNECT", "COPY", "DELETE", "GET", "HEAD", "LINK", "LOCK", "M-SEARCH", "MERGE",
-  "MKACTIVITY", "MKCALENDAR", "MKCOL", "MOVE", "NOTIFY", "OPTIONS", "PATCH", "POST", "PROPFIND", "PROPPATCH",
-  "PURGE", "PUT", "QUERY", "REBIND", "REPORT", "SEARCH", "SOURCE", "SUBSCRIBE", "TRACE", "UNBIND", "UNLINK",
-  "UNLOCK", "UNSUBSCRIBE",
+  "ACL",
+  "BIND",
+  "CHECKOUT",
+  "CONNECT",
+  "COPY",
+  "DELETE",
+  "GET",
+  "HEAD",
+  "LINK",
+  "LOCK",
+  "M-SEARCH",
+  "MERGE",
+  "MKACTIVITY",
+  "MKCALENDAR",
+  "MKCOL",
+  "MOVE",
+  "NOTIFY",
+  "OPTIONS",
+  "PATCH",
+  "POST",
+  "PROPFIND",
+  "PROPPATCH",
+  "PURGE",
+  "PUT",
+  "QUERY",
+  "REBIND",
+  "REPORT",
+  "SEARCH",
+  "SOURCE",
+  "SUBSCRIBE",
+  "TRACE",
+  "UNBIND",
+  "UNLINK",
+  "UNLOCK",
+  "UNSUBSCRIBE",
 ];
 
 /** A page, one with an action, routes without a page (loader-only, action-only), page data, the API, the tunnel, assets, nothing. */
-const PATHS = ["/", "/form", "/feed.xml", "/shop/items/1/like", "/__data/", "/api/notes", "/monitoring", "/assets/missing.js", "/no/such/page"];
+const PATHS = [
+  "/",
+  "/form",
+  "/feed.xml",
+  "/shop/items/1/like",
+  "/__data/",
+  "/api/notes",
+  "/monitoring",
+  "/assets/missing.js",
+  "/no/such/page",
+];
 
 const exchange = (method: string, path: string): Promise<RawResponse> =>
   rawExchange(server.port, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
@@ -36,7 +77,11 @@ describe("every method Bun passes on", () => {
       expect({ method, answered: res.status !== undefined && res.status < 500 }).toEqual({ method, answered: true });
       expect(await logOf(res)).toMatchObject({ method, status: res.status });
       // A method the path does not take is refused with what it does take.
-      if (res.status === 405) expect({ method, allow: res.headers.allow }).toEqual({ method, allow: expect.stringMatching(/^[A-Z]+(, [A-Z]+)*$/) });
+      if (res.status === 405)
+        expect({ method, allow: res.headers.allow }).toEqual({
+          method,
+          allow: expect.stringMatching(/^[A-Z]+(, [A-Z]+)*$/),
+        });
     }
   });
 });
@@ -55,7 +100,12 @@ describe("known issue: methods Bun does not pass on", () => {
 
   test("a method of letters and '-' that Bun does not route (FOO, lower-case get) is a closed connection: no byte, no log line", async () => {
     const answers = await unlogged(["FOO", "BREW", "get", "Get", "post", "PRI", "X-FOO"]);
-    for (const res of answers) expect({ closed: res.closed, bytes: res.body.byteLength, status: res.status }).toEqual({ closed: true, bytes: 0, status: undefined });
+    for (const res of answers)
+      expect({ closed: res.closed, bytes: res.body.byteLength, status: res.status }).toEqual({
+        closed: true,
+        bytes: 0,
+        status: undefined,
+      });
   });
 
   test("a method with any other character (FOO_BAR, FOO1) is Bun's own 400, never logged", async () => {

@@ -18,7 +18,8 @@ beforeAll(async () => {
 const directives = (res: Response) => res.headers.get("content-security-policy")!.split("; ");
 const frameAncestorsOf = (csp: string) => csp.split("; ").find((d) => d.startsWith("frame-ancestors "));
 /** The security headers of a server whose app names these framing sources. */
-const framedBy = (sources: string[]) => createSecurityHeaders({ sentryDsn: undefined, hstsMaxAge: undefined }, { frameAncestors: sources });
+const framedBy = (sources: string[]) =>
+  createSecurityHeaders({ sentryDsn: undefined, hstsMaxAge: undefined }, { frameAncestors: sources });
 
 const nonceOf = (csp: string | null) => /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
 
@@ -33,19 +34,25 @@ describe("security headers", () => {
     },
   );
 
-  test.each([[["'self'"]], [["https://partner.example", "https://*.partner.example:8443/embed/"]], [["https:"]], [["'none'"]]])(
-    "%p: sources CSP reads as such are the app's to name",
-    (sources: string[]) => {
-      expect(frameAncestorsOf(framedBy(sources).csp("n"))).toBe(`frame-ancestors ${sources.join(" ")}`);
-    },
-  );
+  test.each([
+    [["'self'"]],
+    [["https://partner.example", "https://*.partner.example:8443/embed/"]],
+    [["https:"]],
+    [["'none'"]],
+  ])("%p: sources CSP reads as such are the app's to name", (sources: string[]) => {
+    expect(frameAncestorsOf(framedBy(sources).csp("n"))).toBe(`frame-ancestors ${sources.join(" ")}`);
+  });
 
-  test.each([[["'self'; script-src *"]], [["https://a.example https://b.example"]], [["'unsafe-inline'"]], [["https://a.example,evil"]], [[""]], [["'none'", "'self'"]]])(
-    "%p is refused when the server is made, never written into the policy",
-    (sources: string[]) => {
-      expect(() => framedBy(sources)).toThrow(/^frameAncestors: /);
-    },
-  );
+  test.each([
+    [["'self'; script-src *"]],
+    [["https://a.example https://b.example"]],
+    [["'unsafe-inline'"]],
+    [["https://a.example,evil"]],
+    [[""]],
+    [["'none'", "'self'"]],
+  ])("%p is refused when the server is made, never written into the policy", (sources: string[]) => {
+    expect(() => framedBy(sources)).toThrow(/^frameAncestors: /);
+  });
 
   test("HSTS_MAX_AGE puts Strict-Transport-Security on every response", async () => {
     const hsts = await serveApp({ ...FIXTURE, env: { HSTS_MAX_AGE: "31536000" } });
@@ -56,7 +63,8 @@ describe("security headers", () => {
   });
 
   test("pages may be framed by no one, unless the app names who may", async () => {
-    const frameAncestors = async (app: ServedApp) => frameAncestorsOf((await app.request("/")).headers.get("content-security-policy")!);
+    const frameAncestors = async (app: ServedApp) =>
+      frameAncestorsOf((await app.request("/")).headers.get("content-security-policy")!);
     expect(await frameAncestors(t)).toBe("frame-ancestors 'none'");
     expect(await frameAncestors(framed)).toBe("frame-ancestors 'self' https://partner.example");
   });
@@ -108,19 +116,26 @@ describe("HTML from a route without a page", () => {
     const res = await t.request("/preview");
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("<p>preview</p>");
-    expect(directives(res)).toEqual(expect.arrayContaining(["script-src 'none'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'"]));
+    expect(directives(res)).toEqual(
+      expect.arrayContaining(["script-src 'none'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'"]),
+    );
     expect(res.headers.get("content-security-policy")).not.toContain("nonce");
     expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
     expect(res.headers.get("permissions-policy")).toContain("camera=()");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    expect((await t.request("/preview", { method: "HEAD" })).headers.get("content-security-policy")).toBe(res.headers.get("content-security-policy"));
+    expect((await t.request("/preview", { method: "HEAD" })).headers.get("content-security-policy")).toBe(
+      res.headers.get("content-security-policy"),
+    );
   });
 
-  test.each(["TEXT/HTML", "text/html;charset=utf-8", "application/xhtml+xml"])("%s is a document type too", async (type) => {
-    const res = await t.request(`/preview?type=${encodeURIComponent(type)}`);
-    for (const name of DOCUMENT) expect({ name, set: res.headers.has(name) }).toEqual({ name, set: true });
-  });
+  test.each(["TEXT/HTML", "text/html;charset=utf-8", "application/xhtml+xml"])(
+    "%s is a document type too",
+    async (type) => {
+      const res = await t.request(`/preview?type=${encodeURIComponent(type)}`);
+      for (const name of DOCUMENT) expect({ name, set: res.headers.has(name) }).toEqual({ name, set: true });
+    },
+  );
 
   test("who may frame it is the app's choice, as for pages", async () => {
     expect(directives(await framed.request("/preview"))).toContain("frame-ancestors 'self' https://partner.example");
@@ -152,7 +167,9 @@ describe("CSP reports", () => {
   });
   afterAll(() => ingest.stop());
 
-  const report = JSON.stringify({ "csp-report": { "document-uri": "http://localhost/", "violated-directive": "script-src", "blocked-uri": "inline" } });
+  const report = JSON.stringify({
+    "csp-report": { "document-uri": "http://localhost/", "violated-directive": "script-src", "blocked-uri": "inline" },
+  });
 
   test("with Sentry on, the CSP names /monitoring/csp, which forwards to Sentry's security endpoint", async () => {
     const page = await withSentry.request("/");
@@ -172,14 +189,19 @@ describe("CSP reports", () => {
   });
 
   test("refuses other content types (415) and non-JSON (400)", async () => {
-    const post = (type: string, body: string) => withSentry.request("/monitoring/csp", { method: "POST", headers: { "content-type": type }, body });
+    const post = (type: string, body: string) =>
+      withSentry.request("/monitoring/csp", { method: "POST", headers: { "content-type": type }, body });
     expect((await post("text/plain", report)).status).toBe(415);
     expect((await post("application/csp-report", "{nope")).status).toBe(400);
   });
 
   test("without Sentry, no report-uri and the endpoint says it is not configured", async () => {
     expect((await t.request("/")).headers.get("content-security-policy")).not.toContain("report-uri");
-    const res = await t.request("/monitoring/csp", { method: "POST", headers: { "content-type": "application/csp-report" }, body: report });
+    const res = await t.request("/monitoring/csp", {
+      method: "POST",
+      headers: { "content-type": "application/csp-report" },
+      body: report,
+    });
     expect(res.status).toBe(404);
     expect(await logFor(t.logs, res)).toMatchObject({ level: "info", status: 404 });
   });

@@ -32,7 +32,8 @@ function held(first = "<p>shell</p>") {
   };
 }
 
-const asking = (coding: string, signal?: AbortSignal) => new Request("http://localhost/", { headers: { "accept-encoding": coding }, signal });
+const asking = (coding: string, signal?: AbortSignal) =>
+  new Request("http://localhost/", { headers: { "accept-encoding": coding }, signal });
 
 /** Every response a test leaves open is cancelled after it, so no test starts with another's encoders. */
 const open: Response[] = [];
@@ -42,38 +43,44 @@ afterEach(async () => {
 });
 
 describe("the cap", () => {
-  test.each(["br", "gzip"])("%s: past MAX_STREAM_ENCODERS live encoders a streamed answer goes as it is, with Vary", async (coding) => {
-    for (let i = 0; i < MAX_STREAM_ENCODERS; i++) {
-      const res = await compressed(asking(coding), held().response);
-      expect(res.headers.get("content-encoding")).toBe(coding);
+  test.each(["br", "gzip"])(
+    "%s: past MAX_STREAM_ENCODERS live encoders a streamed answer goes as it is, with Vary",
+    async (coding) => {
+      for (let i = 0; i < MAX_STREAM_ENCODERS; i++) {
+        const res = await compressed(asking(coding), held().response);
+        expect(res.headers.get("content-encoding")).toBe(coding);
+        open.push(res);
+      }
+      expect(liveStreamEncoders()).toBe(MAX_STREAM_ENCODERS);
+
+      const past = held();
+      const res = await compressed(asking(coding), past.response);
       open.push(res);
-    }
-    expect(liveStreamEncoders()).toBe(MAX_STREAM_ENCODERS);
+      expect(res.headers.get("content-encoding")).toBeNull();
+      expect(res.headers.get("vary")).toBe("Accept-Encoding");
+      expect(liveStreamEncoders()).toBe(MAX_STREAM_ENCODERS);
+      past.send("<p>section</p>");
+      past.end();
+      expect(await res.text()).toBe("<p>shell</p><p>section</p>");
 
-    const past = held();
-    const res = await compressed(asking(coding), past.response);
-    open.push(res);
-    expect(res.headers.get("content-encoding")).toBeNull();
-    expect(res.headers.get("vary")).toBe("Accept-Encoding");
-    expect(liveStreamEncoders()).toBe(MAX_STREAM_ENCODERS);
-    past.send("<p>section</p>");
-    past.end();
-    expect(await res.text()).toBe("<p>shell</p><p>section</p>");
+      // A body of known length is compressed whole: it needs no streaming encoder.
+      const page = "<p>x</p>".repeat(300);
+      const whole = await compressed(
+        asking(coding),
+        new Response(page, { headers: { ...HTML, "content-length": String(page.length) } }),
+      );
+      expect(whole.headers.get("content-encoding")).toBe(coding);
+      const inflate = coding === "br" ? zlib.brotliDecompressSync : zlib.gunzipSync;
+      expect(inflate(Buffer.from(await whole.arrayBuffer())).toString()).toBe(page);
 
-    // A body of known length is compressed whole: it needs no streaming encoder.
-    const page = "<p>x</p>".repeat(300);
-    const whole = await compressed(asking(coding), new Response(page, { headers: { ...HTML, "content-length": String(page.length) } }));
-    expect(whole.headers.get("content-encoding")).toBe(coding);
-    const inflate = coding === "br" ? zlib.brotliDecompressSync : zlib.gunzipSync;
-    expect(inflate(Buffer.from(await whole.arrayBuffer())).toString()).toBe(page);
-
-    // One released, the next streamed answer is compressed again.
-    await open.shift()!.body!.cancel();
-    expect(liveStreamEncoders()).toBe(MAX_STREAM_ENCODERS - 1);
-    const again = await compressed(asking(coding), held().response);
-    open.push(again);
-    expect(again.headers.get("content-encoding")).toBe(coding);
-  });
+      // One released, the next streamed answer is compressed again.
+      await open.shift()!.body!.cancel();
+      expect(liveStreamEncoders()).toBe(MAX_STREAM_ENCODERS - 1);
+      const again = await compressed(asking(coding), held().response);
+      open.push(again);
+      expect(again.headers.get("content-encoding")).toBe(coding);
+    },
+  );
 });
 
 describe("release", () => {
@@ -93,7 +100,9 @@ describe("release", () => {
     expect(liveStreamEncoders()).toBe(1);
     source.send("<p>section</p>");
     source.end();
-    expect(zlib.brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString()).toBe("<p>shell</p><p>section</p>");
+    expect(zlib.brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(
+      "<p>shell</p><p>section</p>",
+    );
     expect(liveStreamEncoders()).toBe(0);
   });
 
@@ -122,17 +131,20 @@ describe("release", () => {
     expect(cancelled).toBe("gone");
   });
 
-  test.each(["br", "gzip"])("%s: a streamed page's encoder goes the moment its request aborts, after its shell was read", async (coding) => {
-    const abort = new AbortController();
-    const res = await t.request("/stream", { headers: { "accept-encoding": coding }, signal: abort.signal });
-    expect(res.headers.get("content-encoding")).toBe(coding);
-    const reader = res.body!.getReader();
-    expect((await reader.read()).done).toBe(false);
-    expect(liveStreamEncoders()).toBe(1);
-    abort.abort();
-    expect(liveStreamEncoders()).toBe(0);
-    await reader.cancel();
-  });
+  test.each(["br", "gzip"])(
+    "%s: a streamed page's encoder goes the moment its request aborts, after its shell was read",
+    async (coding) => {
+      const abort = new AbortController();
+      const res = await t.request("/stream", { headers: { "accept-encoding": coding }, signal: abort.signal });
+      expect(res.headers.get("content-encoding")).toBe(coding);
+      const reader = res.body!.getReader();
+      expect((await reader.read()).done).toBe(false);
+      expect(liveStreamEncoders()).toBe(1);
+      abort.abort();
+      expect(liveStreamEncoders()).toBe(0);
+      await reader.cancel();
+    },
+  );
 
   test("streamed page data's encoder goes the moment its request aborts", async () => {
     const abort = new AbortController();

@@ -61,7 +61,11 @@ test("a log reader that exits does not stop the server; the next reader gets the
     const id = res.headers.get("x-request-id")!;
     await output.until(() => read.includes(id), "the health check's line through the pipe");
     // The pipe still held the rest of the line the first reader began: the lines after it are whole.
-    const lines = read.trimEnd().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = read
+      .trimEnd()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     // Before it, the start-up lines the pipe held when the first reader left; then the count of the lines
     // written while no one read: the first health check's and the searches'. Lines go out in batches every few
     // milliseconds, so the last searches' may still have been waiting when this reader came: those it reads.
@@ -70,7 +74,11 @@ test("a log reader that exits does not stop the server; the next reader gets the
     const requests = ["/healthz", ...Array<string>(lost).fill("/search"), "/healthz"];
     const delivered = lines.slice(count + 1).map((l) => l.path);
     expect(delivered).toEqual(requests.slice(-delivered.length));
-    expect(lines[count]).toMatchObject({ level: "warn", msg: "log lines dropped", dropped: requests.length - delivered.length });
+    expect(lines[count]).toMatchObject({
+      level: "warn",
+      msg: "log lines dropped",
+      dropped: requests.length - delivered.length,
+    });
     expect(lines.at(-1)).toMatchObject({ msg: "request", path: "/healthz", requestId: id });
     server.kill("SIGTERM");
     expect(await server.exited).toBe(0);

@@ -8,7 +8,12 @@ function capture() {
     writes.push(text);
     firstWrite.resolve();
   });
-  const lines = () => writes.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = () =>
+    writes
+      .join("")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { writes, firstWrite: firstWrite.promise, log, lines };
 }
 
@@ -21,7 +26,10 @@ describe("batchedLogger", () => {
     // The batch's timer writes it.
     await firstWrite;
     expect(writes.length).toBe(1);
-    expect(lines().map((l) => [l.level, l.msg])).toEqual([["info", "a"], ["error", "b"]]);
+    expect(lines().map((l) => [l.level, l.msg])).toEqual([
+      ["info", "a"],
+      ["error", "b"],
+    ]);
     expect(Date.parse(String(lines()[0]!.time))).toBeGreaterThan(0);
   });
 

@@ -22,7 +22,10 @@ describe("X-Request-Id", () => {
     const t = await serveApp(FIXTURE);
     for (const path of ["/healthz", "/", "/assets/nope.js"]) {
       const res = await t.request(path, { headers: incoming });
-      expect({ path, id: res.headers.get("x-request-id") }).toEqual({ path, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect({ path, id: res.headers.get("x-request-id") }).toEqual({
+        path,
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
     }
   });
 });
@@ -67,7 +70,11 @@ describe("a streamed page the visitor cuts off", () => {
     await reader.read();
     controller.abort();
     const line = await logFor(server.logs, res);
-    expect({ level: line.level, status: line.status, path: line.path }).toEqual({ level: "info", status: 499, path: "/late-error" });
+    expect({ level: line.level, status: line.status, path: line.path }).toEqual({
+      level: "info",
+      status: 499,
+      path: "/late-error",
+    });
     expect(captured).toEqual([]);
   });
 
@@ -77,7 +84,8 @@ describe("a streamed page the visitor cuts off", () => {
     // upgrade, the bug is gone: take it out of docs/reference/http.md ("What Bun does first").
     const before = server.logs.length;
     const port = server.port;
-    const pipelined = "GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    const pipelined =
+      "GET /stream HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
     const res = await rawExchange(port, pipelined);
     expect(res.status).toBe(200);
     expect(new TextDecoder().decode(res.body)).not.toContain("</html>");

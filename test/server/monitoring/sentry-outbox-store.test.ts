@@ -19,7 +19,9 @@ async function outboxDir(): Promise<string> {
 
 /** An event envelope of about `bytes` bytes. */
 function envelope(bytes: number): Envelope {
-  return createEnvelope({ event_id: crypto.randomUUID().replaceAll("-", "") }, [[{ type: "event" }, { message: "x".repeat(bytes) }]]) as Envelope;
+  return createEnvelope({ event_id: crypto.randomUUID().replaceAll("-", "") }, [
+    [{ type: "event" }, { message: "x".repeat(bytes) }],
+  ]) as Envelope;
 }
 
 const waitingFiles = async (dir: string) => (await readdir(dir)).filter((f) => f.endsWith(".envelope"));

@@ -43,13 +43,20 @@ describe("page transactions", () => {
     expect(transaction.transaction).toBe("GET /search");
     expect(transaction.transaction_info?.source).toBe("route");
     expect(transaction.contexts?.trace).toMatchObject({ op: "http.server", status: "ok" });
-    expect(spanOps(transaction)).toEqual(["function.brisk.loader loader /search", "function.brisk.render render /search"]);
+    expect(spanOps(transaction)).toEqual([
+      "function.brisk.loader loader /search",
+      "function.brisk.render render /search",
+    ]);
     // The request, as on error events.
     expect(transaction.request?.url).toBe("http://localhost/search?q=brisk");
   });
 
   test("its request's query secrets are masked in the URL and the Referer alike", async () => {
-    await (await t.request("/search?q=x&email=a%40b.example", { headers: { referer: "http://localhost/reset?token=t-secret&sig=s" } })).text();
+    await (
+      await t.request("/search?q=x&email=a%40b.example", {
+        headers: { referer: "http://localhost/reset?token=t-secret&sig=s" },
+      })
+    ).text();
     const { transactions } = await sent();
     expect(transactions[0]?.request?.url).toBe("http://localhost/search?q=x&email=[Filtered]");
     expect(transactions[0]?.request?.headers?.referer).toBe("http://localhost/reset?token=[Filtered]&sig=[Filtered]");
@@ -89,7 +96,9 @@ describe("page transactions", () => {
     await Promise.all(["/server-error?n=1", "/server-error?n=2"].map(async (p) => (await t.request(p)).text()));
     const { transactions, errors } = await sent();
     expect(new Set(transactions.map((e) => e.contexts?.trace?.trace_id)).size).toBe(2);
-    expect(new Set(errors.map((e) => e.contexts?.trace?.trace_id))).toEqual(new Set(transactions.map((e) => e.contexts?.trace?.trace_id)));
+    expect(new Set(errors.map((e) => e.contexts?.trace?.trace_id))).toEqual(
+      new Set(transactions.map((e) => e.contexts?.trace?.trace_id)),
+    );
   });
 
   test("an unmatched path is one transaction name for all, GET /*", async () => {
@@ -113,9 +122,16 @@ describe("page transactions", () => {
   });
 });
 
-const SAME_ORIGIN = { origin: "http://localhost", "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" };
+const SAME_ORIGIN = {
+  origin: "http://localhost",
+  "sec-fetch-site": "same-origin",
+  "content-type": "application/x-www-form-urlencoded",
+};
 /** What the browser's navigation sends with its page-data request. */
-const navigationTrace = (traceId: string) => ({ "sentry-trace": `${traceId}-0123456789abcdef-1`, baggage: `sentry-trace_id=${traceId},sentry-sample_rate=1,sentry-sampled=true` });
+const navigationTrace = (traceId: string) => ({
+  "sentry-trace": `${traceId}-0123456789abcdef-1`,
+  baggage: `sentry-trace_id=${traceId},sentry-sample_rate=1,sentry-sampled=true`,
+});
 const kindOf = (transaction: Event | undefined) => transaction?.contexts?.trace?.data?.["brisk.request.kind"];
 
 describe("API transactions", () => {
@@ -128,7 +144,10 @@ describe("API transactions", () => {
     const [transaction] = transactions as [Event];
     expect(transaction).toMatchObject({ transaction: "GET /api/notes/:id", transaction_info: { source: "route" } });
     expect(transaction.contexts?.trace).toMatchObject({ op: "http.server", status: "not_found" });
-    expect(transaction.contexts?.trace?.data).toMatchObject({ "brisk.request.kind": "api", "http.route": "/api/notes/:id" });
+    expect(transaction.contexts?.trace?.data).toMatchObject({
+      "brisk.request.kind": "api",
+      "http.route": "/api/notes/:id",
+    });
     expect(transaction.request?.url).toBe("http://localhost/api/notes/999999?x=1");
   });
 
@@ -158,7 +177,12 @@ describe("one name per route", () => {
   test("a document form post and a JavaScript one (page data) are one name; their failures' events carry it too", async () => {
     const post = { method: "POST", body: "text=boom" };
     await (await t.request("/form", { ...post, headers: SAME_ORIGIN })).text();
-    await (await t.request("/__data/form", { ...post, headers: { ...SAME_ORIGIN, ...navigationTrace("22222222222222222222222222222222") } })).text();
+    await (
+      await t.request("/__data/form", {
+        ...post,
+        headers: { ...SAME_ORIGIN, ...navigationTrace("22222222222222222222222222222222") },
+      })
+    ).text();
     const { transactions, errors } = await sent();
     expect(transactions.map((e) => [e.transaction, kindOf(e)]).sort()).toEqual([
       ["POST /form", "document"],
@@ -169,13 +193,25 @@ describe("one name per route", () => {
 
   test("no transaction or event name holds the page-data prefix, and every error event names its route", async () => {
     const trace = { headers: navigationTrace("33333333333333333333333333333333") };
-    for (const path of ["/server-error", "/render-error", "/late-error", "/__data/server-error", "/__data/search", "/__data/no/such/page"]) {
+    for (const path of [
+      "/server-error",
+      "/render-error",
+      "/late-error",
+      "/__data/server-error",
+      "/__data/search",
+      "/__data/no/such/page",
+    ]) {
       await (await t.request(path, trace)).text();
     }
     const { transactions, errors } = await sent();
     expect(transactions).toHaveLength(6);
     for (const name of [...transactions, ...errors].map((e) => e.transaction)) expect(name).not.toContain("/__data");
-    expect(errors.map((e) => e.transaction).sort()).toEqual(["GET /late-error", "GET /render-error", "GET /server-error", "GET /server-error"]);
+    expect(errors.map((e) => e.transaction).sort()).toEqual([
+      "GET /late-error",
+      "GET /render-error",
+      "GET /server-error",
+      "GET /server-error",
+    ]);
   });
 });
 
@@ -196,7 +232,10 @@ describe("the trace handed to the browser", () => {
   test("page data sent with a navigation's trace: a transaction of that trace named after the route, and trace headers on the answer", async () => {
     const traceId = "0123456789abcdef0123456789abcdef";
     const res = await t.request("/__data/search?q=x", {
-      headers: { "sentry-trace": `${traceId}-0123456789abcdef-1`, baggage: `sentry-trace_id=${traceId},sentry-sample_rate=1,sentry-sampled=true` },
+      headers: {
+        "sentry-trace": `${traceId}-0123456789abcdef-1`,
+        baggage: `sentry-trace_id=${traceId},sentry-sample_rate=1,sentry-sampled=true`,
+      },
     });
     await res.text();
     expect(res.headers.get("sentry-trace")).toStartWith(`${traceId}-`);
@@ -209,7 +248,10 @@ describe("the trace handed to the browser", () => {
   });
 
   test("without tracing the page carries no trace", async () => {
-    const untraced = await serveWith({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir } }, { capture: monitoring.capture });
+    const untraced = await serveWith(
+      { ...FIXTURE, env: { SENTRY_DSN: ingest.dsn(), DATA_DIR: dataDir } },
+      { capture: monitoring.capture },
+    );
     const html = await (await untraced.request("/")).text();
     expect(bootState(html).trace).toBeUndefined();
   });
@@ -241,7 +283,9 @@ describe("a page not sampled (SENTRY_TRACES_SAMPLE_RATE=0)", () => {
 
   test("page data continuing a sampled navigation is traced all the same", async () => {
     const traceId = "fedcba9876543210fedcba9876543210";
-    await (await t.request("/__data/search?q=x", { headers: { "sentry-trace": `${traceId}-0123456789abcdef-1` } })).text();
+    await (
+      await t.request("/__data/search?q=x", { headers: { "sentry-trace": `${traceId}-0123456789abcdef-1` } })
+    ).text();
     const { transactions } = await sent();
     expect(transactions.map((e) => [e.transaction, e.contexts?.trace?.trace_id])).toEqual([["GET /search", traceId]]);
   });

@@ -118,7 +118,11 @@ describe("with SENTRY_DSN", () => {
     expect((await logFor(t.logs, res)).digest).toBe(digest);
   });
 
-  const SAME_ORIGIN = { origin: "http://localhost", "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded" };
+  const SAME_ORIGIN = {
+    origin: "http://localhost",
+    "sec-fetch-site": "same-origin",
+    "content-type": "application/x-www-form-urlencoded",
+  };
   const boom = { method: "POST", headers: SAME_ORIGIN, body: "text=boom" };
   test.each([
     ["a loader", "/server-error", {}, "GET /server-error"],
@@ -143,7 +147,10 @@ describe("with SENTRY_DSN", () => {
     expect(body.requestId).toBe(res.headers.get("x-request-id")!);
     const events = await sentEvents();
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ transaction: "GET /api/fails", tags: { digest: body.digest, route: "/api/fails", phase: "handler" } });
+    expect(events[0]).toMatchObject({
+      transaction: "GET /api/fails",
+      tags: { digest: body.digest, route: "/api/fails", phase: "handler" },
+    });
     expect(await logFor(t.logs, res)).toMatchObject({ route: "/api/fails", digest: body.digest });
   });
 
@@ -188,7 +195,10 @@ describe("with SENTRY_DSN", () => {
         throw new Error("asset store unavailable");
       },
     };
-    const app = await serveWith({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } }, { capture: monitoring.capture, monitor: monitoring.monitor, assets: broken });
+    const app = await serveWith(
+      { ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } },
+      { capture: monitoring.capture, monitor: monitoring.monitor, assets: broken },
+    );
     const res = await app.request(`/assets/${assets.manifest.entry}`);
     expect(res.status).toBe(500);
     const digest = /digest ([0-9a-z]{10})/.exec(await res.text())?.[1];
@@ -201,7 +211,10 @@ describe("with SENTRY_DSN", () => {
   });
 
   test("an API route's error under a prerendered not-found page still carries its request (prerendered responses alone run bare)", async () => {
-    const app = await serveWith({ ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } }, { capture: monitoring.capture, monitor: monitoring.monitor });
+    const app = await serveWith(
+      { ...FIXTURE, env: { SENTRY_DSN: ingest.dsn() } },
+      { capture: monitoring.capture, monitor: monitoring.monitor },
+    );
     await app.prerendered();
     const stored = await app.request("/no/such/page");
     expect(stored.status).toBe(404);
@@ -215,7 +228,12 @@ describe("with SENTRY_DSN", () => {
   test("two concurrent failing requests: two trace ids, and each event carries its own request and nothing of the other's", async () => {
     const visit = (who: string) =>
       t.request(`/server-error?visitor=${who}&token=secret-${who}`, {
-        headers: { "x-visitor": who, cookie: `session=cookie-${who}`, authorization: `Bearer key-${who}`, "x-forwarded-for": "203.0.113.9" },
+        headers: {
+          "x-visitor": who,
+          cookie: `session=cookie-${who}`,
+          authorization: `Bearer key-${who}`,
+          "x-forwarded-for": "203.0.113.9",
+        },
       });
     const [a, b] = await Promise.all([visit("a"), visit("b")]);
     const digests = { a: digestIn(await a.text()), b: digestIn(await b.text()) };
@@ -240,7 +258,9 @@ describe("with SENTRY_DSN", () => {
       expect(Object.keys(headers)).not.toContain("x-forwarded-for");
       expect(event.request?.cookies).toBeUndefined();
       // The frames' source lines are left out: they may quote this very test, whose code holds the values.
-      const sent = JSON.stringify(event, (key, value) => (/^(pre_context|context_line|post_context)$/.test(key) ? undefined : value));
+      const sent = JSON.stringify(event, (key, value) =>
+        /^(pre_context|context_line|post_context)$/.test(key) ? undefined : value,
+      );
       expect(sent).not.toContain(who === "a" ? "visitor=b" : "visitor=a");
       expect(sent).not.toMatch(/secret-|cookie-|key-/);
       // Personal data stays off by default: no address, no user.
@@ -249,24 +269,35 @@ describe("with SENTRY_DSN", () => {
   });
 
   test("query secrets are masked in the Referer as in the URL, code, email, sig, state, otp and nonce among them; other values stay", async () => {
-    const referer = "https://other.example/reset?token=reset-secret&code=oauth-code&state=ref-state&otp=ref-otp&nonce=ref-nonce&q=kept#part";
-    const query = "code=c-secret&email=who%40example.com&sig=s-secret&state=st-secret&otp=otp-secret&nonce=n-secret&q=shown";
+    const referer =
+      "https://other.example/reset?token=reset-secret&code=oauth-code&state=ref-state&otp=ref-otp&nonce=ref-nonce&q=kept#part";
+    const query =
+      "code=c-secret&email=who%40example.com&sig=s-secret&state=st-secret&otp=otp-secret&nonce=n-secret&q=shown";
     await (await t.request(`/server-error?${query}`, { headers: { referer } })).text();
     const [event] = await sentEvents();
-    const masked = "code=[Filtered]&email=[Filtered]&sig=[Filtered]&state=[Filtered]&otp=[Filtered]&nonce=[Filtered]&q=shown";
+    const masked =
+      "code=[Filtered]&email=[Filtered]&sig=[Filtered]&state=[Filtered]&otp=[Filtered]&nonce=[Filtered]&q=shown";
     expect(event?.request?.url).toBe(`http://localhost/server-error?${masked}`);
     expect(event?.request?.query_string).toBe(masked);
     expect(event?.request?.headers?.referer).toBe(
       "https://other.example/reset?token=[Filtered]&code=[Filtered]&state=[Filtered]&otp=[Filtered]&nonce=[Filtered]&q=kept#part",
     );
-    const sent = JSON.stringify(event, (key, value) => (/^(pre_context|context_line|post_context)$/.test(key) ? undefined : value));
-    expect(sent).not.toMatch(/reset-secret|oauth-code|c-secret|s-secret|who%40example|st-secret|otp-secret|n-secret|ref-state|ref-otp|ref-nonce/);
+    const sent = JSON.stringify(event, (key, value) =>
+      /^(pre_context|context_line|post_context)$/.test(key) ? undefined : value,
+    );
+    expect(sent).not.toMatch(
+      /reset-secret|oauth-code|c-secret|s-secret|who%40example|st-secret|otp-secret|n-secret|ref-state|ref-otp|ref-nonce/,
+    );
   });
 
   test("an error event starts with a breadcrumb for its request", async () => {
     await (await t.request("/server-error?q=1")).text();
     const [event] = await sentEvents();
-    expect(event?.breadcrumbs?.[0]).toMatchObject({ type: "http", category: "request", data: { method: "GET", path: "/server-error" } });
+    expect(event?.breadcrumbs?.[0]).toMatchObject({
+      type: "http",
+      category: "request",
+      data: { method: "GET", path: "/server-error" },
+    });
   });
 
   test("frames name project files from the project root, and only the app's and Brisk's own are in-app", async () => {
@@ -274,7 +305,11 @@ describe("with SENTRY_DSN", () => {
     const [event] = await sentEvents();
     const frames = event!.exception!.values!.at(-1)!.stacktrace!.frames!;
     const top = frames.at(-1)!;
-    expect(top).toMatchObject({ filename: "test/fixtures/app/loaders.server.ts", function: "serverErrorLoader", in_app: true });
+    expect(top).toMatchObject({
+      filename: "test/fixtures/app/loaders.server.ts",
+      function: "serverErrorLoader",
+      in_app: true,
+    });
     expect(top.context_line).toContain("throw new Error");
     expect(frames.some((f) => f.filename?.startsWith("src/server/") && f.in_app)).toBe(true);
     const projectFile = (f: string | undefined) => f !== undefined && /^(src|test)\//.test(f);
@@ -285,7 +320,9 @@ describe("with SENTRY_DSN", () => {
     await (await t.request("/server-error")).text();
     await (await t.request("/")).text();
     await sentEvents();
-    const aggregates = (ingest.items("sessions") as Array<{ aggregates: Array<Record<string, number>> }>).flatMap((p) => p.aggregates);
+    const aggregates = (ingest.items("sessions") as Array<{ aggregates: Array<Record<string, number>> }>).flatMap(
+      (p) => p.aggregates,
+    );
     const total = (field: string) => aggregates.reduce((sum, a) => sum + (a[field] ?? 0), 0);
     expect(total("errored")).toBe(1);
     expect(total("exited")).toBe(1);
@@ -329,7 +366,11 @@ describe.each([
   test(`the event has the visitor's address (${address}) and cookies with sensitive ones masked, still no credentials`, async () => {
     const res = await fetch(`${server.origin}/server-error`, {
       // The first entry is the visitor's to write; the last is what the one trusted proxy saw.
-      headers: { "x-forwarded-for": "198.51.100.66, 203.0.113.9", cookie: "theme=dark; session=abc", authorization: "Bearer key" },
+      headers: {
+        "x-forwarded-for": "198.51.100.66, 203.0.113.9",
+        cookie: "theme=dark; session=abc",
+        authorization: "Bearer key",
+      },
     });
     await res.text();
     expect(await monitoring.flush(2_000)).toBe(true);

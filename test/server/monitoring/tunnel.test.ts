@@ -399,7 +399,11 @@ describe("upstream answers", () => {
   });
 
   test("passes an upstream 5xx through as the upstream's failure", async () => {
-    await ingest.setMode("status", { status: 500, body: '{"detail":"internal"}', headers: { "content-type": "application/json" } });
+    await ingest.setMode("status", {
+      status: 500,
+      body: '{"detail":"internal"}',
+      headers: { "content-type": "application/json" },
+    });
     const res = await post(appWith(), envelope(ingest.dsn()));
     expect(res.status).toBe(500);
     expect(await res.text()).toBe('{"detail":"internal"}');
@@ -454,7 +458,9 @@ describe("upstream answers", () => {
     // What fetch hands over for a compressed answer: the declared length is the compressed one.
     const { stream, state, cancelled } = chunkedBody(1_000, 16 * 1024);
     const inflating = (async () =>
-      new Response(stream, { headers: { "content-type": "application/json", "content-length": "600" } })) as unknown as typeof fetch;
+      new Response(stream, {
+        headers: { "content-type": "application/json", "content-length": "600" },
+      })) as unknown as typeof fetch;
     const app = new Elysia().use(monitoringPlugin(parseConfig({ SENTRY_DSN: ingest.dsn() }), { fetch: inflating }));
     const res = await post(app, envelope(ingest.dsn()));
     expect(res.status).toBe(200);
@@ -552,7 +558,11 @@ describe("admission", () => {
     const first = post(app, envelope(ingest.dsn()));
     await ingest.waitFor(1);
     const report = await app.handle(
-      new Request("http://localhost/monitoring/csp", { method: "POST", body: "{}", headers: { "content-type": "application/csp-report" } }),
+      new Request("http://localhost/monitoring/csp", {
+        method: "POST",
+        body: "{}",
+        headers: { "content-type": "application/csp-report" },
+      }),
     );
     expect(report.status).toBe(429);
     expect((await first).status).toBe(200);
@@ -562,12 +572,18 @@ describe("admission", () => {
 describe("cross-site posts", () => {
   const refused: Array<[string, Record<string, string>]> = [
     ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
-    ["a sibling subdomain's Origin (Sec-Fetch-Site: same-site)", { "sec-fetch-site": "same-site", origin: "http://shop.localhost" }],
+    [
+      "a sibling subdomain's Origin (Sec-Fetch-Site: same-site)",
+      { "sec-fetch-site": "same-site", origin: "http://shop.localhost" },
+    ],
     ["a foreign Origin", { origin: "https://evil.example" }],
     ["Origin: null", { origin: "null" }],
     ["a foreign Referer and no Origin", { referer: "https://evil.example/page" }],
     ["an Origin on another port", { origin: "http://localhost:8080" }],
-    ["this site's own Origin under Sec-Fetch-Site: same-site", { "sec-fetch-site": "same-site", origin: "http://localhost" }],
+    [
+      "this site's own Origin under Sec-Fetch-Site: same-site",
+      { "sec-fetch-site": "same-site", origin: "http://localhost" },
+    ],
     ["a Referer on another port and no Origin", { referer: "https://localhost:8443/page" }],
   ];
   for (const [what, headers] of refused) {

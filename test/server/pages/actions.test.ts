@@ -25,10 +25,18 @@ const form = (fields: Record<string, string>, headers: Record<string, string> = 
 
 /** A urlencoded post whose body streams, with no Content-Length. */
 const streamedPost = (body: ReadableStream<Uint8Array>, headers: Record<string, string>): RequestInit =>
-  ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body, duplex: "half" }) as RequestInit;
+  ({
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body,
+    duplex: "half",
+  }) as RequestInit;
 
 async function pageData(res: Response) {
-  const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+  const lines = (await res.text())
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   return lines[0];
 }
 
@@ -90,7 +98,11 @@ describe("a document post (JavaScript off)", () => {
     const upload = await t.request("/upload", { method: "POST", headers: SAME_ORIGIN, body });
     expect(upload.status).toBe(200);
     expect(bootState(await upload.text()).page.actionData).toEqual({ name: "note.txt", size: 10, text: "hello file" });
-    const json = await t.request("/form", { method: "POST", headers: { ...SAME_ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ text: "" }) });
+    const json = await t.request("/form", {
+      method: "POST",
+      headers: { ...SAME_ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({ text: "" }),
+    });
     expect(json.status).toBe(422);
   });
 });
@@ -102,11 +114,14 @@ describe("methods", () => {
     expect(res.headers.get("allow")).toBe("GET, HEAD");
   });
 
-  test.each(["PUT", "DELETE", "PATCH"])("%s on a route with an action: 405 with Allow: GET, HEAD, POST", async (method) => {
-    const res = await t.request("/form", { method });
-    expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
-  });
+  test.each(["PUT", "DELETE", "PATCH"])(
+    "%s on a route with an action: 405 with Allow: GET, HEAD, POST",
+    async (method) => {
+      const res = await t.request("/form", { method });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
+    },
+  );
 });
 
 describe("cross-site posts are refused before the action runs and before the body is read", () => {
@@ -115,7 +130,10 @@ describe("cross-site posts are refused before the action runs and before the bod
     ["Origin: null", { origin: "null" }],
     ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
     ["a foreign Referer and no Origin", { referer: "https://evil.example/page" }],
-    ["a forwarded host without TRUST_PROXY", { origin: "https://shop.example", "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" }],
+    [
+      "a forwarded host without TRUST_PROXY",
+      { origin: "https://shop.example", "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" },
+    ],
     // The tunnel takes this (host and port only); a form keeps the whole origin: behind TLS it needs TRUST_PROXY.
     ["this host on another scheme", { origin: "https://localhost" }],
   ])("%s: 403, nothing written", async (_, headers) => {
@@ -142,7 +160,10 @@ describe("cross-site posts are refused before the action runs and before the bod
     const proxied = await serveApp({ ...FIXTURE, env: { TRUST_PROXY: "true" } });
     const res = await proxied.request(
       "/form",
-      form({ text: "proxied" }, { origin: "https://shop.example", "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" }),
+      form(
+        { text: "proxied" },
+        { origin: "https://shop.example", "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" },
+      ),
     );
     expect(res.status).toBe(303);
   });
@@ -196,7 +217,9 @@ describe("bodies", () => {
         pull: () => read.resolve(),
       });
     };
-    const held = Array.from({ length: BODY_READS_AT_ONCE }, (_, i) => proxied.request("/form", streamedPost(hanging(), visitor(i))));
+    const held = Array.from({ length: BODY_READS_AT_ONCE }, (_, i) =>
+      proxied.request("/form", streamedPost(hanging(), visitor(i))),
+    );
     await Promise.all(reading);
     let pulled = false;
     const extra = new ReadableStream<Uint8Array>({ pull: () => void (pulled = true) }, { highWaterMark: 0 });
@@ -221,8 +244,13 @@ describe("bodies", () => {
     expect(like.status).toBe(303);
     expect(like.headers.get("location")).toBe("/shop/items/31");
     // Still refused: cross-site, and a body whose type is not named.
-    expect((await t.request("/form", { method: "POST", headers: { origin: "https://evil.example" } })).status).toBe(403);
-    expect((await t.request("/form", { method: "POST", headers: SAME_ORIGIN, body: new TextEncoder().encode("text=x") })).status).toBe(415);
+    expect((await t.request("/form", { method: "POST", headers: { origin: "https://evil.example" } })).status).toBe(
+      403,
+    );
+    expect(
+      (await t.request("/form", { method: "POST", headers: SAME_ORIGIN, body: new TextEncoder().encode("text=x") }))
+        .status,
+    ).toBe(415);
   });
 
   test("over a socket, a bodyless post as fetch sends it (Content-Length: 0) and as curl -X POST does (no length) runs the action", async () => {
@@ -231,7 +259,10 @@ describe("bodies", () => {
       const fetched = await fetch(`${listening.origin}/shop/items/32/like`, { method: "POST", redirect: "manual" });
       expect(fetched.status).toBe(303);
       const port = Number(new URL(listening.origin).port);
-      const curl = await rawExchange(port, `POST /form HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: */*\r\nConnection: close\r\n\r\n`);
+      const curl = await rawExchange(
+        port,
+        `POST /form HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: */*\r\nConnection: close\r\n\r\n`,
+      );
       expect(curl.status).toBe(422);
       expect(new TextDecoder().decode(curl.body)).toContain("text is required");
     } finally {
@@ -240,9 +271,17 @@ describe("bodies", () => {
   });
 
   test("another content type is 415; malformed JSON is 400", async () => {
-    const text = await t.request("/form", { method: "POST", headers: { ...SAME_ORIGIN, "content-type": "text/plain" }, body: "text=x" });
+    const text = await t.request("/form", {
+      method: "POST",
+      headers: { ...SAME_ORIGIN, "content-type": "text/plain" },
+      body: "text=x",
+    });
     expect(text.status).toBe(415);
-    const json = await t.request("/form", { method: "POST", headers: { ...SAME_ORIGIN, "content-type": "application/json" }, body: "{bad" });
+    const json = await t.request("/form", {
+      method: "POST",
+      headers: { ...SAME_ORIGIN, "content-type": "application/json" },
+      body: "{bad",
+    });
     expect(json.status).toBe(400);
   });
 });
@@ -282,7 +321,10 @@ describe("a post through page data (JavaScript on)", () => {
 
   test("a post from another build is refused (409) before the action runs", async () => {
     const before = written.length;
-    const res = await t.request("/__data/form", form({ text: "stale" }, { ...SAME_ORIGIN, [BUILD_HEADER]: "another-build" }));
+    const res = await t.request(
+      "/__data/form",
+      form({ text: "stale" }, { ...SAME_ORIGIN, [BUILD_HEADER]: "another-build" }),
+    );
     expect(res.status).toBe(409);
     expect(written.length).toBe(before);
   });

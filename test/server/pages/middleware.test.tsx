@@ -99,7 +99,8 @@ const routes: RouteDefinition[] = [
       { path: "echo", component: Echo, loader: ({ url }: LoaderContext) => ({ search: url.search }) },
       {
         path: "export.csv",
-        loader: ({ context }: LoaderContext) => new Response(`name\n${context.get(userContext).name}\n`, { headers: { "content-type": "text/csv" } }),
+        loader: ({ context }: LoaderContext) =>
+          new Response(`name\n${context.get(userContext).name}\n`, { headers: { "content-type": "text/csv" } }),
       },
       {
         path: "items/:id/like",
@@ -112,7 +113,14 @@ const routes: RouteDefinition[] = [
         path: "deep/:a",
         middleware: [trace("deep")],
         component: Outlet,
-        children: [{ path: ":b", middleware: [trace("leaf")], component: Deep, loader: ({ context }: LoaderContext) => ({ trace: context.get(traceContext) }) }],
+        children: [
+          {
+            path: ":b",
+            middleware: [trace("leaf")],
+            component: Deep,
+            loader: ({ context }: LoaderContext) => ({ trace: context.get(traceContext) }),
+          },
+        ],
       },
     ],
   },
@@ -146,14 +154,21 @@ beforeAll(async () => {
   request = (path, init) => app.handle(new Request(`http://localhost${path}`, init));
   const signIn = await request("/sign-in", post("name=ada"));
   expect(signIn.status).toBe(303);
-  signedIn = signIn.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
+  signedIn = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .join("; ");
   forged = signedIn.replace(/\.(.)/, (_, c: string) => `.${c === "A" ? "B" : "A"}`);
 });
 
 const ORIGIN = { origin: "http://localhost" };
 const DATA = { accept: "application/x-ndjson" };
 function post(body: string, cookie = "", headers: Record<string, string> = {}): RequestInit {
-  return { method: "POST", headers: { ...ORIGIN, "content-type": "application/x-www-form-urlencoded", cookie, ...headers }, body };
+  return {
+    method: "POST",
+    headers: { ...ORIGIN, "content-type": "application/x-www-form-urlencoded", cookie, ...headers },
+    body,
+  };
 }
 const get = (cookie = "", headers: Record<string, string> = {}): RequestInit => ({ headers: { cookie, ...headers } });
 const lines = async (res: Response) =>
@@ -163,13 +178,31 @@ const lines = async (res: Response) =>
     .map((l) => (l.startsWith("[") ? parse(l) : JSON.parse(l)));
 
 /** Every request path into the vault, as a visitor's browser (or curl) would make it. */
-const KEEP_VALUES = ["1", "5", "all", "ALL", "1e0", "0x1", "Infinity", "1.5", "%201%20", "999999999999999999999", "999", "1000", "-1", "abc"];
+const KEEP_VALUES = [
+  "1",
+  "5",
+  "all",
+  "ALL",
+  "1e0",
+  "0x1",
+  "Infinity",
+  "1.5",
+  "%201%20",
+  "999999999999999999999",
+  "999",
+  "1000",
+  "-1",
+  "abc",
+];
 const paths: Array<[string, (cookie: string) => Promise<Response>]> = [
   ["document", (c) => request("/vault/secret", get(c))],
   ["document of the layout", (c) => request("/vault", get(c))],
   ["HEAD of the document", (c) => request("/vault/secret", { method: "HEAD", headers: { cookie: c } })],
   ["page data", (c) => request("/__data/vault/secret", get(c, DATA))],
-  ...KEEP_VALUES.map((keep): [string, (c: string) => Promise<Response>] => [`page data ?_keep=${keep}`, (c) => request(`/__data/vault/secret?_keep=${keep}`, get(c, DATA))]),
+  ...KEEP_VALUES.map((keep): [string, (c: string) => Promise<Response>] => [
+    `page data ?_keep=${keep}`,
+    (c) => request(`/__data/vault/secret?_keep=${keep}`, get(c, DATA)),
+  ]),
   ["page data ?%5Fkeep=1", (c) => request("/__data/vault/secret?%5Fkeep=1", get(c, DATA))],
   ["page data ?_keep=1&_keep=0", (c) => request("/__data/vault/secret?_keep=1&_keep=0", get(c, DATA))],
   ["page data two levels kept", (c) => request("/__data/vault/deep/x/y?_keep=2", get(c, DATA))],
@@ -261,7 +294,9 @@ describe("a layout's guard middleware holds on every request path", () => {
 describe("middleware order, params and context", () => {
   test("outermost level first, each with its own level's params, and loaders read what they put in the context", async () => {
     const html = await (await request("/vault/deep/x/y", get(signedIn))).text();
-    expect(html).toContain(`<p id="deep">vault:{} deep:{&quot;a&quot;:&quot;x&quot;} leaf:{&quot;a&quot;:&quot;x&quot;,&quot;b&quot;:&quot;y&quot;}</p>`);
+    expect(html).toContain(
+      `<p id="deep">vault:{} deep:{&quot;a&quot;:&quot;x&quot;} leaf:{&quot;a&quot;:&quot;x&quot;,&quot;b&quot;:&quot;y&quot;}</p>`,
+    );
   });
 
   test("a kept level's middleware runs and its loader does not", async () => {
@@ -280,10 +315,12 @@ describe("middleware order, params and context", () => {
   });
 
   test("a valid hint keeps its levels; a loose one keeps none", async () => {
-    const kept = async (query: string) => (await lines(await request(`/__data/vault/secret?${query}`, get(signedIn, DATA))))[0].levels[0].kept === true;
+    const kept = async (query: string) =>
+      (await lines(await request(`/__data/vault/secret?${query}`, get(signedIn, DATA))))[0].levels[0].kept === true;
     expect(await kept("_keep=1")).toBe(true);
     expect(await kept("_keep=999")).toBe(true);
-    for (const loose of ["_keep=1e0", "_keep=0x1", "_keep=1.5", "_keep=1000", "_keep=1&_keep=1", "_keep=01"]) expect(await kept(loose)).toBe(false);
+    for (const loose of ["_keep=1e0", "_keep=0x1", "_keep=1.5", "_keep=1000", "_keep=1&_keep=1", "_keep=01"])
+      expect(await kept(loose)).toBe(false);
   });
 });
 
@@ -305,7 +342,10 @@ describe("what a middleware may do with the answer", () => {
       capture: (error) => void captured.push(error),
       log: () => {},
     });
-    return { send: (path = "/m", init?: RequestInit) => served.handle(new Request(`http://localhost${path}`, init)), captured };
+    return {
+      send: (path = "/m", init?: RequestInit) => served.handle(new Request(`http://localhost${path}`, init)),
+      captured,
+    };
   };
 
   test("an error a middleware throws is the error page with a digest, reported once", async () => {
@@ -377,7 +417,9 @@ describe("what a middleware may do with the answer", () => {
 
   test("reading a context nothing set fails clearly; one with a default gives it", async () => {
     const unset = createRouterContext<string>();
-    const { send, captured } = await app([], { loader: ({ context }: LoaderContext) => ({ value: context.get(unset) }) });
+    const { send, captured } = await app([], {
+      loader: ({ context }: LoaderContext) => ({ value: context.get(unset) }),
+    });
     expect((await send()).status).toBe(500);
     expect(String(captured[0])).toContain("no value set for this context");
     expect(createRouterContext("fallback").defaultValue).toBe("fallback");
@@ -391,7 +433,11 @@ describe("API routes get the same middleware through brisk/server", () => {
       const res = await request("/api/vault", get(cookie));
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: "unauthorized" });
-      const write = await request("/api/vault", { method: "POST", headers: { ...ORIGIN, "content-type": "application/json", cookie }, body: "{}" });
+      const write = await request("/api/vault", {
+        method: "POST",
+        headers: { ...ORIGIN, "content-type": "application/json", cookie },
+        body: "{}",
+      });
       expect(write.status).toBe(401);
     }
     expect(writes).toEqual([]);
@@ -414,9 +460,25 @@ describe("API routes get the same middleware through brisk/server", () => {
 
 test("a prerendered route under middleware fails the start: a prerendered page would skip the guard", async () => {
   const fixture = await loadApp();
-  const app = defineApp({ ...fixture, routes: [{ path: "/g", component: Outlet, middleware: [requireSignedIn], children: [{ path: "p", component: () => null, prerender: true }] }] });
+  const app = defineApp({
+    ...fixture,
+    routes: [
+      {
+        path: "/g",
+        component: Outlet,
+        middleware: [requireSignedIn],
+        children: [{ path: "p", component: () => null, prerender: true }],
+      },
+    ],
+  });
   const assets = await clientAssets();
-  const deps = pageHandlerDeps(testConfig(), app, { assets, capture: () => {}, security: createSecurityHeaders(testConfig()) });
+  const deps = pageHandlerDeps(testConfig(), app, {
+    assets,
+    capture: () => {},
+    security: createSecurityHeaders(testConfig()),
+  });
   expect(() => prerenderRoutes(app.routes, deps)).toThrow(PrerenderError);
-  expect(() => prerenderRoutes(app.routes, deps)).toThrow("route /g/p is marked prerender, but it or a route above it has middleware");
+  expect(() => prerenderRoutes(app.routes, deps)).toThrow(
+    "route /g/p is marked prerender, but it or a route above it has middleware",
+  );
 });

@@ -20,7 +20,16 @@ describe("the route table", () => {
   const page = () => null;
 
   test("children join their parent's pattern; an index child answers the parent's own path; ids default to the pattern", () => {
-    const tree = routeTree([{ path: "/a", component: page, children: [{ index: true, component: page }, { path: "b/:id", component: page }] }]);
+    const tree = routeTree([
+      {
+        path: "/a",
+        component: page,
+        children: [
+          { index: true, component: page },
+          { path: "b/:id", component: page },
+        ],
+      },
+    ]);
     expect(tree.match("/a")?.levels.map((l) => l.node.id)).toEqual(["/a", "/a?index"]);
     expect(tree.match("/a/b/7")).toMatchObject({ pattern: "/a/b/:id", params: { id: "7" } });
     // No child matches: the layout alone, marked missing (the not-found page inside it).
@@ -34,11 +43,17 @@ describe("the route table", () => {
 
   test("each level gets the params its own pattern names", () => {
     const tree = routeTree([{ path: "/c/:category", component: page, children: [{ path: ":id", component: page }] }]);
-    expect(tree.match("/c/pots/9")?.levels.map((l) => l.params)).toEqual([{ category: "pots" }, { category: "pots", id: "9" }]);
+    expect(tree.match("/c/pots/9")?.levels.map((l) => l.params)).toEqual([
+      { category: "pots" },
+      { category: "pots", id: "9" },
+    ]);
   });
 
   test("a literal segment matches itself only: the dot of /feed.xml is a dot", () => {
-    const tree = routeTree([{ path: "/feed.xml", loader: () => null }, { path: "/a+b/(c)", component: page }]);
+    const tree = routeTree([
+      { path: "/feed.xml", loader: () => null },
+      { path: "/a+b/(c)", component: page },
+    ]);
     expect(tree.match("/feed.xml")?.pattern).toBe("/feed.xml");
     expect(tree.match("/feedXxml")).toBeNull();
     expect(tree.match("/a+b/(c)")?.pattern).toBe("/a+b/(c)");
@@ -46,10 +61,19 @@ describe("the route table", () => {
   });
 
   test("a malformed table fails when it is compiled, naming the route", () => {
-    expect(() => routeTree([{ path: "/x", component: page }, { path: "/x", component: page }])).toThrow("two routes have the id /x");
+    expect(() =>
+      routeTree([
+        { path: "/x", component: page },
+        { path: "/x", component: page },
+      ]),
+    ).toThrow("two routes have the id /x");
     expect(() => routeTree([{ path: "x", component: page }])).toThrow("top-level route x must start with /");
-    expect(() => routeTree([{ index: true, component: page }])).toThrow("an index route must be a child of another route");
-    expect(() => routeTree([{ path: "/a", children: [{ path: "/b", component: page }] }])).toThrow("route /b is not under its parent /a");
+    expect(() => routeTree([{ index: true, component: page }])).toThrow(
+      "an index route must be a child of another route",
+    );
+    expect(() => routeTree([{ path: "/a", children: [{ path: "/b", component: page }] }])).toThrow(
+      "route /b is not under its parent /a",
+    );
   });
 });
 
@@ -74,7 +98,9 @@ describe("documents", () => {
   test("params of every level reach the levels below it, and no level gets a param below it", async () => {
     const html = await (await t.request("/shop/c/pots/9")).text();
     const levels = [...html.matchAll(/data-params="([^"]*)"/g)].map((m) => JSON.parse(m[1]!.replaceAll("&quot;", '"')));
-    expect(levels).toEqual([{ params: { category: "pots" } }, { params: { category: "pots", id: "9" } }].map((l) => l.params));
+    expect(levels).toEqual(
+      [{ params: { category: "pots" } }, { params: { category: "pots", id: "9" } }].map((l) => l.params),
+    );
   });
 
   test("not found in a child: 404, the layout's own not-found page inside the layout, noindex", async () => {
@@ -133,7 +159,9 @@ describe("documents", () => {
   test("the layout's and the child's loaders run side by side: the child's starts before the layout's 300 ms are over", async () => {
     const started = performance.now();
     const res = await t.request("/shop/slow");
-    const [layout, child] = bootState(await res.text()).page.levels.map((l: { data: { started: number } }) => l.data.started);
+    const [layout, child] = bootState(await res.text()).page.levels.map(
+      (l: { data: { started: number } }) => l.data.started,
+    );
     expect(res.status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(300);
     // In a waterfall the child's loader would start 300 ms after the layout's, once it had returned.
@@ -153,7 +181,10 @@ describe("page data", () => {
   test("levels the client keeps are not loaded again: the layout's loader does not run", async () => {
     const before = loadsIn(await (await t.request("/shop")).text());
     const { head } = await pageData("/shop/items/2?_keep=1");
-    expect(head.levels).toEqual([{ id: "shop", kept: true }, { id: "/shop/items/:id", data: { id: "2", likes: expect.any(Number) } }]);
+    expect(head.levels).toEqual([
+      { id: "shop", kept: true },
+      { id: "/shop/items/:id", data: { id: "2", likes: expect.any(Number) } },
+    ]);
     // The keep parameter is the framework's: the page's own search does not carry it.
     expect(head.search).toBe("");
     expect(loadsIn(await (await t.request("/shop")).text())).toBe(before + 1);
@@ -221,7 +252,11 @@ describe("routes without a page", () => {
     expect(res.status).toBe(500);
     const body = await res.json();
     // The API's wording (app-input.test.tsx): one 500 for JSON clients, wherever it comes from.
-    expect(body).toEqual({ error: "internal server error", digest: expect.stringMatching(/^[0-9a-z]{10}$/), requestId: res.headers.get("x-request-id") });
+    expect(body).toEqual({
+      error: "internal server error",
+      digest: expect.stringMatching(/^[0-9a-z]{10}$/),
+      requestId: res.headers.get("x-request-id"),
+    });
     expect(await logFor(t.logs, res)).toMatchObject({ status: 500, digest: body.digest, phase: "loader" });
     const page = await t.request("/resource?outcome=error", { headers: { accept: "text/html" } });
     expect(page.status).toBe(500);
@@ -237,7 +272,11 @@ describe("routes without a page", () => {
   });
 
   test("a loader-only route: POST is 405 with Allow: GET, HEAD", async () => {
-    const res = await t.request("/feed.xml", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    const res = await t.request("/feed.xml", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "a=1",
+    });
     expect([res.status, res.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
   });
 
@@ -247,19 +286,31 @@ describe("routes without a page", () => {
   test("a form post follows its redirect as a 303; JSON in, JSON out", async () => {
     const res = await t.request("/shop/items/5/like", { method: "POST", headers: form, body: "" });
     expect([res.status, res.headers.get("location")]).toEqual([303, "/shop/items/5"]);
-    const json = await t.request("/shop/items/5/like", { method: "POST", headers: { "content-type": "application/json", origin }, body: "{}" });
+    const json = await t.request("/shop/items/5/like", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+      body: "{}",
+    });
     expect(await json.json()).toEqual({ likes: 2 });
-    expect((await (await t.request("/shop/items/5")).text())).toContain("2<!-- --> likes");
+    expect(await (await t.request("/shop/items/5")).text()).toContain("2<!-- --> likes");
   });
 
   test("the same cross-site rule as page actions: refused before the action runs", async () => {
-    const res = await t.request("/shop/items/6/like", { method: "POST", headers: { ...form, origin: "https://evil.example" }, body: "" });
+    const res = await t.request("/shop/items/6/like", {
+      method: "POST",
+      headers: { ...form, origin: "https://evil.example" },
+      body: "",
+    });
     expect(res.status).toBe(403);
     expect(await (await t.request("/shop/items/6")).text()).toContain("0<!-- --> likes");
   });
 
   test("the same body limit as page actions", async () => {
-    const res = await t.request("/shop/items/6/like", { method: "POST", headers: form, body: "x=".padEnd(testConfig().actionMaxBytes + 10, "a") });
+    const res = await t.request("/shop/items/6/like", {
+      method: "POST",
+      headers: form,
+      body: "x=".padEnd(testConfig().actionMaxBytes + 10, "a"),
+    });
     expect(res.status).toBe(413);
   });
 

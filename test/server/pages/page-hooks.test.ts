@@ -70,7 +70,13 @@ test("what fails outside the page's own error pages is the error hook's 500: dig
   expect(digest).toBeTruthy();
   expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   const line = await logFor(app.logs, res);
-  expect(line).toMatchObject({ level: "error", status: 500, digest, phase: "handler", error: "Error: the monitor broke" });
+  expect(line).toMatchObject({
+    level: "error",
+    status: 500,
+    digest,
+    phase: "handler",
+    error: "Error: the monitor broke",
+  });
   expect(captured).toMatchObject([{ digest, phase: "handler", requestId: res.headers.get("x-request-id") }]);
 });
 
@@ -79,7 +85,10 @@ test("an app whose API plugin hooks every request keeps its pages on the route, 
   const api = new Elysia().onBeforeHandle({ as: "global" }, function note({ request }) {
     seen.push(new URL(request.url).pathname);
   });
-  const app = createApp(testConfig(), defineApp({ ...(await loadApp()), api }), { assets: await clientAssets(), log: () => {} });
+  const app = createApp(testConfig(), defineApp({ ...(await loadApp()), api }), {
+    assets: await clientAssets(),
+    log: () => {},
+  });
   const res = await app.handle(new Request("http://localhost/items/7"));
   expect(res.status).toBe(200);
   expect(seen).toEqual(["/items/7"]);

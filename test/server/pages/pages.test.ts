@@ -53,7 +53,9 @@ describe("the fixture app's routes", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain('<meta name="robots" content="noindex"/>');
-    expect(settledInScripts(html)).toEqual([{ route: "/late-not-found", key: "section", outcome: { kind: "not-found", status: 404 } }]);
+    expect(settledInScripts(html)).toEqual([
+      { route: "/late-not-found", key: "section", outcome: { kind: "not-found", status: 404 } },
+    ]);
   });
 });
 
@@ -94,7 +96,11 @@ describe("errors after the shell", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     const [settled] = settledInScripts(html);
-    expect(settled).toEqual({ route: "/late-error", key: "section", error: { digest: expect.stringMatching(/^[0-9a-z]{10}$/), side: "server" } });
+    expect(settled).toEqual({
+      route: "/late-error",
+      key: "section",
+      error: { digest: expect.stringMatching(/^[0-9a-z]{10}$/), side: "server" },
+    });
     const { digest } = settled.error;
     expect(html).not.toContain("Fixture failure");
     const line = await logFor(t.logs, res);
@@ -146,7 +152,13 @@ describe("page data", () => {
   test("a page's data: route, loader data, build id", async () => {
     const { status, head } = await pageData("/search?q=x%20y");
     expect(status).toBe(200);
-    expect(head).toMatchObject({ v: 3, path: "/search", search: "q=x%20y", route: "/search", levels: [{ id: "/search", data: { q: "x y" } }] });
+    expect(head).toMatchObject({
+      v: 3,
+      path: "/search",
+      search: "q=x%20y",
+      route: "/search",
+      levels: [{ id: "/search", data: { q: "x y" } }],
+    });
     expect(head.buildId).toMatch(/^[0-9a-z]+$/);
   });
 
@@ -179,8 +191,16 @@ describe("page data", () => {
   });
 
   test("a late error and a late outcome settle as lines", async () => {
-    expect((await pageData("/late-error")).rest[0]).toEqual({ route: "/late-error", key: "section", error: { digest: expect.any(String), side: "server" } });
-    expect((await pageData("/late-not-found")).rest[0]).toEqual({ route: "/late-not-found", key: "section", outcome: { kind: "not-found", status: 404 } });
+    expect((await pageData("/late-error")).rest[0]).toEqual({
+      route: "/late-error",
+      key: "section",
+      error: { digest: expect.any(String), side: "server" },
+    });
+    expect((await pageData("/late-not-found")).rest[0]).toEqual({
+      route: "/late-not-found",
+      key: "section",
+      outcome: { kind: "not-found", status: 404 },
+    });
   });
 });
 
@@ -201,7 +221,11 @@ describe("HTTP hygiene", () => {
       expect(res.status).toBe(200);
       expect(await res.text()).toBe("");
       const line = await logFor(quiet.logs, res);
-      expect({ level: line.level, status: line.status, digest: line.digest }).toEqual({ level: "info", status: 200, digest: undefined });
+      expect({ level: line.level, status: line.status, digest: line.digest }).toEqual({
+        level: "info",
+        status: 200,
+        digest: undefined,
+      });
       expect(captured).toEqual([]);
     },
   );

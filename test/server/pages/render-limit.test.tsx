@@ -45,11 +45,15 @@ beforeAll(async () => {
   const fixture = await loadApp();
   const routes = [...fixture.routes, { path: "/held", component: Held, loader: heldLoader }];
   // Behind a trusted proxy, so that in-process requests come from the visitor their X-Forwarded-For names.
-  app = createApp(testConfig({ RENDER_MAX_IN_FLIGHT: String(PLACES), TRUST_PROXY: "1" }), defineApp({ ...fixture, routes }), {
-    assets: await clientAssets(),
-    log: (line) => void logs.push(line),
-    capture: (error) => void captured.push(error),
-  });
+  app = createApp(
+    testConfig({ RENDER_MAX_IN_FLIGHT: String(PLACES), TRUST_PROXY: "1" }),
+    defineApp({ ...fixture, routes }),
+    {
+      assets: await clientAssets(),
+      log: (line) => void logs.push(line),
+      capture: (error) => void captured.push(error),
+    },
+  );
 });
 afterAll(() => gate.resolve("done"));
 
@@ -59,7 +63,9 @@ const visitor = (n: number) => `198.51.100.${n}`;
 
 /** `count` held pages of `who`'s, each answered (its shell sent) and still rendering; aborted with `controller` when given. */
 async function hold(who: string, count: number, controller?: AbortController): Promise<Response[]> {
-  const answers = await Promise.all(Array.from({ length: count }, () => get("/held", from(who, { signal: controller?.signal }))));
+  const answers = await Promise.all(
+    Array.from({ length: count }, () => get("/held", from(who, { signal: controller?.signal }))),
+  );
   expect(answers.map((r) => r.status)).toEqual(Array<number>(count).fill(200));
   return answers;
 }
@@ -74,7 +80,9 @@ async function release(held: Response[]) {
 
 /** Every place taken, a share by each of PLACES / SHARE visitors: the next page of anyone's is shed. */
 async function fill(controller?: AbortController): Promise<Response[]> {
-  const held = await Promise.all(Array.from({ length: PLACES / SHARE }, (_, i) => hold(visitor(i + 1), SHARE, controller)));
+  const held = await Promise.all(
+    Array.from({ length: PLACES / SHARE }, (_, i) => hold(visitor(i + 1), SHARE, controller)),
+  );
   expect((await get("/items/7", from("203.0.113.9"))).status).toBe(503);
   return held.flat();
 }
@@ -125,11 +133,17 @@ describe("RENDER_MAX_IN_FLIGHT", () => {
     // Their bodies are cancelled with the render; nothing of them is read.
     expect(left).toHaveLength(PLACES);
     const dataLeaving = new AbortController();
-    const data = await Promise.all(Array.from({ length: PLACES }, (_, i) => get("/__data/held", from(visitor(Math.floor(i / SHARE) + 1), { signal: dataLeaving.signal }))));
+    const data = await Promise.all(
+      Array.from({ length: PLACES }, (_, i) =>
+        get("/__data/held", from(visitor(Math.floor(i / SHARE) + 1), { signal: dataLeaving.signal })),
+      ),
+    );
     expect(data.map((r) => r.status)).toEqual(Array<number>(PLACES).fill(200));
     expect((await get("/items/7", from("203.0.113.9"))).status).toBe(503);
     dataLeaving.abort();
-    const failed = await Promise.all(Array.from({ length: PLACES }, (_, i) => get("/server-error", from(visitor(Math.floor(i / SHARE) + 1)))));
+    const failed = await Promise.all(
+      Array.from({ length: PLACES }, (_, i) => get("/server-error", from(visitor(Math.floor(i / SHARE) + 1)))),
+    );
     expect(failed.map((r) => r.status)).toEqual(Array<number>(PLACES).fill(500));
     // Every place is free again: all of them can be taken, and no more.
     await release(await fill());
@@ -155,7 +169,10 @@ describe("on a real socket", () => {
         // Each left page is still waiting on the gate (page data's stream for good): only its visitor's leaving
         // gives its place back.
         let status = 0;
-        await until(async () => (status = (await fetch(`http://127.0.0.1:${port}/items/7`)).status) === 200, () => `a place for the visitor again; it got ${status}`);
+        await until(
+          async () => (status = (await fetch(`http://127.0.0.1:${port}/items/7`)).status) === 200,
+          () => `a place for the visitor again; it got ${status}`,
+        );
       }
     } finally {
       await app.stop(true);

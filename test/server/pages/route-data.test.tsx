@@ -7,7 +7,10 @@ import { defineApp } from "../../../src/runtime/app-definition.ts";
 import { createApp } from "../../../src/server/create-app.ts";
 import { clientAssets, loadApp, testConfig } from "../../support/app.ts";
 
-const projectLoader = ({ params }: LoaderContext<{ id: string }>) => ({ name: `project ${params.id}`, opened: new Date(Date.UTC(2026, 10, 29)) });
+const projectLoader = ({ params }: LoaderContext<{ id: string }>) => ({
+  name: `project ${params.id}`,
+  opened: new Date(Date.UTC(2026, 10, 29)),
+});
 
 function Issue() {
   const project = useRouteData(projectRoute);
@@ -30,11 +33,15 @@ let request: (path: string, init?: RequestInit) => Promise<Response>;
 const captured: unknown[] = [];
 beforeAll(async () => {
   const fixture = await loadApp();
-  const app = createApp(testConfig(), defineApp({ ...fixture, routes: [projectRoute, otherRoute, ...fixture.routes] }), {
-    assets: await clientAssets(),
-    capture: (error) => void captured.push(error),
-    log: () => {},
-  });
+  const app = createApp(
+    testConfig(),
+    defineApp({ ...fixture, routes: [projectRoute, otherRoute, ...fixture.routes] }),
+    {
+      assets: await clientAssets(),
+      capture: (error) => void captured.push(error),
+      log: () => {},
+    },
+  );
   request = (path, init) => app.handle(new Request(`http://localhost${path}`, init));
 });
 

@@ -62,7 +62,10 @@ const needRoute = route("/need", {
 /** A guard that refuses without a header, and a middleware that reads the parse. */
 const vaultRoute = route("/vault", {
   search: needSearch,
-  middleware: [({ request }) => void (request.headers.get("x-key") === "k" || unauthorized()), ({ query, setHeader }) => setHeader("x-q", query.q)],
+  middleware: [
+    ({ request }) => void (request.headers.get("x-key") === "k" || unauthorized()),
+    ({ query, setHeader }) => setHeader("x-q", query.q),
+  ],
   component: () => <p>vault</p>,
   loader: () => void loaderRuns.push("vault"),
 });
@@ -90,10 +93,16 @@ const shopRoute = route("/shop", {
   ),
   loader: () => ({ shop: true }),
   fallbacks: { "bad-request": ShopBadRequest },
-  children: (child) => [child("item", { search: needSearch, component: ShopItem, loader: ({ query }) => ({ q: query.q }) })],
+  children: (child) => [
+    child("item", { search: needSearch, component: ShopItem, loader: ({ query }) => ({ q: query.q }) }),
+  ],
 });
 
-const dateRoute = route("/date", { search: dateSearch, component: () => <p>date</p>, loader: ({ query }) => ({ when: query.when }) });
+const dateRoute = route("/date", {
+  search: dateSearch,
+  component: () => <p>date</p>,
+  loader: ({ query }) => ({ when: query.when }),
+});
 const feedRoute = route("/feed.json", {
   search: feedSearch,
   // Reads the parse after it has said it ran: a refused search would throw from the read.
@@ -102,7 +111,10 @@ const feedRoute = route("/feed.json", {
     return { limit: ctx.query.limit };
   },
 });
-const plainRoute = route("/plain", { component: () => <p>plain</p>, loader: ({ query }) => ({ keys: Object.keys(query) }) });
+const plainRoute = route("/plain", {
+  component: () => <p>plain</p>,
+  loader: ({ query }) => ({ keys: Object.keys(query) }),
+});
 const strayRoute = route("/stray", { component: Stray });
 
 const ROUTES = [listRoute, needRoute, vaultRoute, shopRoute, dateRoute, feedRoute, plainRoute, strayRoute];
@@ -116,11 +128,23 @@ const logged: LogRecord[] = [];
 beforeAll(async () => {
   const fixture = await loadApp();
   const assets = await clientAssets();
-  const deps = { assets, capture: (error: unknown) => void captured.push(error), log: (line: LogRecord) => void logged.push(line) };
+  const deps = {
+    assets,
+    capture: (error: unknown) => void captured.push(error),
+    log: (line: LogRecord) => void logged.push(line),
+  };
   const app = createApp(testConfig(), defineApp({ ...fixture, routes: [...ROUTES, ...fixture.routes] }), deps);
   request = (path, init) => app.handle(new Request(`http://localhost${path}`, init));
   const badRequest = ({ message }: BadRequestPageProps) => <p id="app-bad">{`app: ${message}`}</p>;
-  const own = createApp(testConfig(), defineApp({ ...fixture, routes: [...ROUTES, ...fixture.routes], fallbacks: { ...fixture.fallbacks, "bad-request": badRequest } }), deps);
+  const own = createApp(
+    testConfig(),
+    defineApp({
+      ...fixture,
+      routes: [...ROUTES, ...fixture.routes],
+      fallbacks: { ...fixture.fallbacks, "bad-request": badRequest },
+    }),
+    deps,
+  );
   withAppPage = (path, init) => own.handle(new Request(`http://localhost${path}`, init));
 });
 
@@ -138,7 +162,13 @@ describe("each field of the schema", () => {
   });
 
   test("a value is converted by its schema: integers, t.Numeric, booleans, literals, and every value of an array's key", async () => {
-    expect(await queryOf("/list?page=3&size=20&sort=old&open=true&tags=a&tags=b")).toEqual({ page: 3, size: 20, sort: "old", tags: ["a", "b"], open: true });
+    expect(await queryOf("/list?page=3&size=20&sort=old&open=true&tags=a&tags=b")).toEqual({
+      page: 3,
+      size: 20,
+      sort: "old",
+      tags: ["a", "b"],
+      open: true,
+    });
   });
 
   test("a value the schema refuses takes the field's default", async () => {
@@ -217,7 +247,10 @@ describe("a search the schema refuses", () => {
     expect(await res.text()).toContain('<section id="shop"><p id="shop-bad">shop: q: required</p></section>');
     const page = await head(await request("/__data/shop/item?n=1&currency=usd", DATA));
     expect(page.boundary).toEqual({ id: "/shop", depth: 1 });
-    expect(page.levels).toEqual([{ id: "/shop", data: { shop: true }, query: { currency: "usd" } }, { id: "/shop/item" }]);
+    expect(page.levels).toEqual([
+      { id: "/shop", data: { shop: true }, query: { currency: "usd" } },
+      { id: "/shop/item" },
+    ]);
   });
 
   test("a guard's 401 comes before the 400, and a middleware reads the parse", async () => {
@@ -254,7 +287,11 @@ describe("a search the schema refuses", () => {
 describe("loaders, actions and components read the parse", () => {
   test("an action gets the parse of its route's schema", async () => {
     actions.length = 0;
-    const res = await request("/list?page=7&sort=new", { method: "POST", headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" }, body: "a=1" });
+    const res = await request("/list?page=7&sort=new", {
+      method: "POST",
+      headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" },
+      body: "a=1",
+    });
     expect(res.status).toBeLessThan(400);
     expect(actions).toEqual([{ page: 7, size: 10, sort: "new", tags: [] }]);
   });

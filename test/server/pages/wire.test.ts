@@ -25,7 +25,13 @@ function expectIntact(data: Record<string, unknown>) {
   expect(String(data.link)).toBe("https://example.com/a");
   expect("missing" in data && data.missing === undefined).toBe(true);
   const [u, nan, inf, negInf, zero] = data.list as number[];
-  expect([u, Number.isNaN(nan), inf, negInf, Object.is(zero, -0)]).toEqual([undefined, true, Infinity, -Infinity, true]);
+  expect([u, Number.isNaN(nan), inf, negInf, Object.is(zero, -0)]).toEqual([
+    undefined,
+    true,
+    Infinity,
+    -Infinity,
+    true,
+  ]);
   expect(data.text).toBe("</script><!-- \u2028");
 }
 
@@ -34,7 +40,9 @@ describe("the document", () => {
     const res = await t.request("/types");
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain('<output id="types">0|true|1|11|example.com|true|true|true|Infinity|-Infinity|true|15</output>');
+    expect(html).toContain(
+      '<output id="types">0|true|1|11|example.com|true|true|true|Infinity|-Infinity|true|15</output>',
+    );
     expectIntact(bootState(html).page.levels[0].data);
   });
 
@@ -49,7 +57,9 @@ describe("the document", () => {
 
   test("a streamed value arrives intact in its inline script", async () => {
     const html = await (await t.request("/types")).text();
-    expect(settledInScripts(html)).toEqual([{ route: "/types", key: "later", value: { at: new Date(1000), ids: new Set([1n]) } }]);
+    expect(settledInScripts(html)).toEqual([
+      { route: "/types", key: "later", value: { at: new Date(1000), ids: new Set([1n]) } },
+    ]);
   });
 
   test("a page whose data JSON carries exactly keeps plain JSON; the codec's form is an array, its chunk fetched beside the entry", async () => {
@@ -82,7 +92,11 @@ describe("a streamed value settled before the shell rendered", () => {
   test("rejected: its script carries the digest of the log line", async () => {
     const res = await t.request("/settled-error");
     const [settled] = settledInScripts(await res.text());
-    expect(settled).toEqual({ route: "/settled-error", key: "failed", error: { digest: expect.stringMatching(/^[0-9a-z]{10}$/), side: "server" } });
+    expect(settled).toEqual({
+      route: "/settled-error",
+      key: "failed",
+      error: { digest: expect.stringMatching(/^[0-9a-z]{10}$/), side: "server" },
+    });
     const line = await logFor(t.logs, res);
     expect(line).toMatchObject({ status: 200, phase: "deferred" });
     expect(line.digest).toBe(settled.error.digest);
@@ -91,28 +105,36 @@ describe("a streamed value settled before the shell rendered", () => {
 
 describe("a __proto__ key", () => {
   /** An object's own keys and its prototype, which must be Object.prototype: a key never becomes one. */
-  const shape = (value: object) => ({ keys: Object.keys(value), plain: Object.getPrototypeOf(value) === Object.prototype });
+  const shape = (value: object) => ({
+    keys: Object.keys(value),
+    plain: Object.getPrototypeOf(value) === Object.prototype,
+  });
 
   test.each([
     ["/proto", ["__proto__", "a", "nested"]],
     ["/proto-rich", ["__proto__", "a", "nested", "when"]],
-  ])("%s: a key at the top level, below it and in a streamed value, in the boot state and in page data", async (path, keys) => {
-    const res = await t.request(path);
-    expect(res.status).toBe(200);
-    const html = await res.text();
-    const { head, rest } = await pageData(path);
-    for (const level of [bootState(html).page.levels[0].data, head.levels[0].data]) {
-      expect(shape(level)).toEqual({ keys, plain: true });
-      expect(level.__proto__).toEqual({ x: 1 });
-      expect(shape(level.nested)).toEqual({ keys: ["__proto__", "b"], plain: true });
-    }
-    for (const settled of [settledInScripts(html)[0], rest[0]]) {
-      expect(shape(settled.value)).toEqual({ keys, plain: true });
-      expect(shape(settled.value.nested)).toEqual({ keys: ["__proto__", "b"], plain: true });
-    }
-    // The document's own render shows them as keys too.
-    expect(html).toContain(`<output id="proto">${[...keys, "later"].sort().join(",")}:true|__proto__,b:true</output>`);
-  });
+  ])(
+    "%s: a key at the top level, below it and in a streamed value, in the boot state and in page data",
+    async (path, keys) => {
+      const res = await t.request(path);
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      const { head, rest } = await pageData(path);
+      for (const level of [bootState(html).page.levels[0].data, head.levels[0].data]) {
+        expect(shape(level)).toEqual({ keys, plain: true });
+        expect(level.__proto__).toEqual({ x: 1 });
+        expect(shape(level.nested)).toEqual({ keys: ["__proto__", "b"], plain: true });
+      }
+      for (const settled of [settledInScripts(html)[0], rest[0]]) {
+        expect(shape(settled.value)).toEqual({ keys, plain: true });
+        expect(shape(settled.value.nested)).toEqual({ keys: ["__proto__", "b"], plain: true });
+      }
+      // The document's own render shows them as keys too.
+      expect(html).toContain(
+        `<output id="proto">${[...keys, "later"].sort().join(",")}:true|__proto__,b:true</output>`,
+      );
+    },
+  );
 });
 
 describe("page data", () => {
@@ -138,7 +160,9 @@ describe("what cannot be sent", () => {
     expect(html).not.toContain("save");
     const line = await logFor(t.logs, res);
     expect(line).toMatchObject({ status: 500, phase: "loader" });
-    expect(JSON.stringify(line)).toContain("the data of route /unsendable cannot be sent to the browser: a function at data.user.save");
+    expect(JSON.stringify(line)).toContain(
+      "the data of route /unsendable cannot be sent to the browser: a function at data.user.save",
+    );
   });
 
   test("in development the page says why", async () => {
@@ -151,10 +175,15 @@ describe("what cannot be sent", () => {
     [{ a: [{ b: () => 1 }] }, "a function at data.a[0].b"],
     [{ "odd key": Symbol("s") }, 'a symbol at data["odd key"]'],
     [{ model: new (class Account {})() }, "an instance of Account at data.model"],
-    [{ deep: { later: Promise.resolve(1) } }, "a promise below the top level (only a loader's top-level promises stream) at data.deep.later"],
+    [
+      { deep: { later: Promise.resolve(1) } },
+      "a promise below the top level (only a loader's top-level promises stream) at data.deep.later",
+    ],
     [{ e: new Error("x") }, "an instance of Error at data.e"],
   ])("%p: %s", (value, where) => {
-    expect(() => needsCodec(value, "the data of route /r")).toThrow(`the data of route /r cannot be sent to the browser: ${where}`);
+    expect(() => needsCodec(value, "the data of route /r")).toThrow(
+      `the data of route /r cannot be sent to the browser: ${where}`,
+    );
   });
 
   test.each([

@@ -32,13 +32,17 @@ afterEach(() => {
   prerenderState.fail = false;
 });
 
-const nonceOf = (res: Response) => /script-src 'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")![1]!;
+const nonceOf = (res: Response) =>
+  /script-src 'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")![1]!;
 const renderOf = (html: string) => Number(/Render (?:<!-- -->)?(\d+)/.exec(html)?.[1]);
 
 /** Waits until the prerendered page shows a render after `render` (the re-render runs in the background). */
 async function renderAfter(render: number): Promise<number> {
   let now = render;
-  await until(async () => (now = renderOf(await (await t.request("/prerendered")).text())) > render, `a stored render after render ${render}`);
+  await until(
+    async () => (now = renderOf(await (await t.request("/prerendered")).text())) > render,
+    `a stored render after render ${render}`,
+  );
   return now;
 }
 
@@ -47,14 +51,21 @@ describe("the prerendered page", () => {
     const stored = await t.request("/prerendered");
     expect(stored.headers.get("etag")).toMatch(/^W\/"[0-9a-z]+"$/);
     const definition = await loadApp();
-    const live = createApp(testConfig(), { ...definition, routes: definition.routes.map((r) => ({ ...r, prerender: false })) }, {
-      assets: await clientAssets(),
-      log: () => {},
-    });
+    const live = createApp(
+      testConfig(),
+      { ...definition, routes: definition.routes.map((r) => ({ ...r, prerender: false })) },
+      {
+        assets: await clientAssets(),
+        log: () => {},
+      },
+    );
     const fresh = await live.handle(new Request("http://localhost/prerendered"));
     expect(fresh.headers.get("etag")).toBeNull();
     const same = (res: Response, html: string) =>
-      html.replaceAll(nonceOf(res), "NONCE").replace(/Render (<!-- -->)?\d+/, "Render N").replace(/"render":\d+/, '"render":N');
+      html
+        .replaceAll(nonceOf(res), "NONCE")
+        .replace(/Render (<!-- -->)?\d+/, "Render N")
+        .replace(/"render":\d+/, '"render":N');
     expect(same(stored, await stored.text())).toBe(same(fresh, await fresh.text()));
     for (const name of ["content-type", "cache-control", "referrer-policy", "cross-origin-opener-policy"]) {
       expect(stored.headers.get(name)).toBe(fresh.headers.get(name));
@@ -102,7 +113,9 @@ describe("the prerendered page", () => {
     const text = new TextDecoder().decode(html);
     expect(text.replaceAll(nonceOf(res), "N")).toBe((await plain.text()).replaceAll(nonceOf(plain), "N"));
     // Brotli alone is not on offer for a prerendered page: it cannot be joined around the nonce.
-    expect((await t.request("/prerendered", { headers: { "accept-encoding": "br" } })).headers.get("content-encoding")).toBeNull();
+    expect(
+      (await t.request("/prerendered", { headers: { "accept-encoding": "br" } })).headers.get("content-encoding"),
+    ).toBeNull();
   });
 
   test("its ETag is weak, as two answers' bytes differ by their nonce, and one per coding", async () => {
@@ -118,7 +131,10 @@ describe("the prerendered page", () => {
   test("If-None-Match with the tag of the coding asked for: 304; the other coding's tag: the page", async () => {
     const gzipTag = (await t.request("/prerendered", { headers: { "accept-encoding": "gzip" } })).headers.get("etag")!;
     for (const method of ["GET", "HEAD"]) {
-      const again = await t.request("/prerendered", { method, headers: { "accept-encoding": "gzip", "if-none-match": gzipTag } });
+      const again = await t.request("/prerendered", {
+        method,
+        headers: { "accept-encoding": "gzip", "if-none-match": gzipTag },
+      });
       expect(again.status).toBe(304);
       expect(again.headers.get("etag")).toBe(gzipTag);
       const plain = await t.request("/prerendered", { method, headers: { "if-none-match": gzipTag } });
@@ -156,7 +172,11 @@ describe("the prerendered page", () => {
     expect(data.status).toBe(200);
     expect(data.headers.get("content-encoding")).toBe("br");
     const payload = JSON.parse(brotliDecompressSync(await data.arrayBuffer()).toString());
-    expect(payload).toMatchObject({ path: "/prerendered", route: "/prerendered", levels: [{ id: "/prerendered", data: { render: document } }] });
+    expect(payload).toMatchObject({
+      path: "/prerendered",
+      route: "/prerendered",
+      levels: [{ id: "/prerendered", data: { render: document } }],
+    });
     expect(prerenderState.renders).toBe(rendersBefore);
   });
 
@@ -176,12 +196,20 @@ describe("the not-found page for unmatched paths", () => {
       counter.renders++;
       return <p className="missing">{shows(useLocation()[0])}</p>;
     }
-    const app = createApp(testConfig(), { ...definition, fallbacks: { ...definition.fallbacks, "not-found": NotFound } }, {
-      assets: await clientAssets(),
-      log: () => {},
-    });
+    const app = createApp(
+      testConfig(),
+      { ...definition, fallbacks: { ...definition.fallbacks, "not-found": NotFound } },
+      {
+        assets: await clientAssets(),
+        log: () => {},
+      },
+    );
     await renderPrerenderedPages(app);
-    return { app, counter, get: (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init)) };
+    return {
+      app,
+      counter,
+      get: (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init)),
+    };
   }
 
   test("is rendered once: the path and search are filled in as a render writes them, with each response's nonce", async () => {
@@ -199,9 +227,11 @@ describe("the not-found page for unmatched paths", () => {
     const html = await stored.text();
     expect(bootState(html).page).toMatchObject({ path: "/no/such/a&b'c%3Cd%3E", search: "q=%3Cx%3E&y=%27z%27" });
     // The live app shows its own not-found page; the rest of the document must be the same to the byte.
-    const strip = (res: Response, text: string) => text.replaceAll(nonceOf(res), "N").replace(/<main.*<\/main>|<p class="missing">.*?<\/p>/, "BODY");
+    const strip = (res: Response, text: string) =>
+      text.replaceAll(nonceOf(res), "N").replace(/<main.*<\/main>|<p class="missing">.*?<\/p>/, "BODY");
     expect(strip(stored, html)).toBe(strip(fresh, await fresh.text()));
-    for (const name of ["content-type", "cache-control", "x-robots-tag"]) expect(stored.headers.get(name)).toBe(fresh.headers.get(name));
+    for (const name of ["content-type", "cache-control", "x-robots-tag"])
+      expect(stored.headers.get(name)).toBe(fresh.headers.get(name));
     expect(stored.headers.get("etag")).toBeNull();
   });
 
@@ -282,10 +312,26 @@ describe("outside the request scope", () => {
     };
     const app = createApp(testConfig(), await loadApp(), { assets: await clientAssets(), log: () => {}, monitor });
     await renderPrerenderedPages(app);
-    const paths = ["/prerendered", "/__data/prerendered", "/nowhere", "/search", "/api/notes", "/api/nowhere", "/healthz", "/prerendered?x=1"];
+    const paths = [
+      "/prerendered",
+      "/__data/prerendered",
+      "/nowhere",
+      "/search",
+      "/api/notes",
+      "/api/nowhere",
+      "/healthz",
+      "/prerendered?x=1",
+    ];
     for (const path of paths) await (await app.handle(new Request(`http://localhost${path}`))).arrayBuffer();
     await app.handle(new Request("http://localhost/prerendered", { method: "POST" }));
-    expect(scoped).toEqual(["GET /search", "GET /api/notes", "GET /api/nowhere", "GET /healthz", "GET /prerendered", "POST /prerendered"]);
+    expect(scoped).toEqual([
+      "GET /search",
+      "GET /api/notes",
+      "GET /api/nowhere",
+      "GET /healthz",
+      "GET /prerendered",
+      "POST /prerendered",
+    ]);
   });
 });
 
@@ -335,7 +381,10 @@ describe("a page under a layout", () => {
   test("is stored with every level, and served with no loader run again", async () => {
     const definition = await loadApp();
     const layout = { path: "/hub", id: "hub", component: Layout, loader: () => ({ title: `layout ${++loads}` }) };
-    const app: AppDefinition = { ...definition, routes: [...definition.routes, { ...layout, children: [{ path: "page", component: Page, prerender: true }] }] };
+    const app: AppDefinition = {
+      ...definition,
+      routes: [...definition.routes, { ...layout, children: [{ path: "page", component: Page, prerender: true }] }],
+    };
     const served = createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} });
     await renderPrerenderedPages(served);
     const rendered = loads;
@@ -347,7 +396,9 @@ describe("a page under a layout", () => {
       expect(html).toContain(`<p id="hub-page">layout ${rendered}<!-- --> page</p>`);
     }
     const data = await served.handle(new Request("http://localhost/__data/hub/page?_keep=1"));
-    expect((await data.text()).split("\n")[0]).toContain(`"levels":[{"id":"hub","data":{"title":"layout ${rendered}"}},{"id":"/hub/page"`);
+    expect((await data.text()).split("\n")[0]).toContain(
+      `"levels":[{"id":"hub","data":{"title":"layout ${rendered}"}},{"id":"/hub/page"`,
+    );
     expect(loads).toBe(rendered);
   });
 });
@@ -355,8 +406,14 @@ describe("a page under a layout", () => {
 describe("what cannot be prerendered", () => {
   async function prerenderWith(loader: (ctx: LoaderContext) => unknown, path = "/marked"): Promise<unknown> {
     const definition = await loadApp();
-    const app: AppDefinition = { ...definition, routes: [...definition.routes, { path, component: () => null, loader, prerender: true }] };
-    return renderPrerenderedPages(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).then(() => undefined, (e: unknown) => e);
+    const app: AppDefinition = {
+      ...definition,
+      routes: [...definition.routes, { path, component: () => null, loader, prerender: true }],
+    };
+    return renderPrerenderedPages(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   }
 
   test.each([
@@ -373,19 +430,35 @@ describe("what cannot be prerendered", () => {
     const error = await prerenderWith(() => {
       throw new Error("no database at build time");
     });
-    expect((error as Error).message).toBe("route /marked is marked prerender, but its render answered Error: no database at build time");
+    expect((error as Error).message).toBe(
+      "route /marked is marked prerender, but its render answered Error: no database at build time",
+    );
   });
 
   test("a loader that sets a cookie fails, naming the route: every visitor would get it", async () => {
     const error = await prerenderWith((ctx) => ctx.cookies.set("seen", "1"));
-    expect((error as Error).message).toMatch(/^route \/marked is marked prerender, but (its loader reads cookies|it sets a cookie)$/);
+    expect((error as Error).message).toMatch(
+      /^route \/marked is marked prerender, but (its loader reads cookies|it sets a cookie)$/,
+    );
   });
 
   test("a page under a layout whose loader reads cookies fails, naming the page's route", async () => {
     const definition = await loadApp();
-    const layout = { path: "/hub", component: Outlet, loader: (ctx: LoaderContext) => ctx.cookies.get("session") ?? null };
-    const app: AppDefinition = { ...definition, routes: [...definition.routes, { ...layout, children: [{ path: "page", component: () => null, prerender: true }] }] };
-    const error = await renderPrerenderedPages(createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} })).catch((e: unknown) => e);
+    const layout = {
+      path: "/hub",
+      component: Outlet,
+      loader: (ctx: LoaderContext) => ctx.cookies.get("session") ?? null,
+    };
+    const app: AppDefinition = {
+      ...definition,
+      routes: [
+        ...definition.routes,
+        { ...layout, children: [{ path: "page", component: () => null, prerender: true }] },
+      ],
+    };
+    const error = await renderPrerenderedPages(
+      createApp(testConfig(), app, { assets: await clientAssets(), log: () => {} }),
+    ).catch((e: unknown) => e);
     expect((error as Error).message).toBe("route /hub/page is marked prerender, but its loader reads cookies");
   });
 
@@ -393,13 +466,20 @@ describe("what cannot be prerendered", () => {
     const definition = await loadApp();
     const app: AppDefinition = {
       ...definition,
-      routes: [...definition.routes, { path: "/hub", component: Outlet, prerender: true, children: [{ index: true, component: () => null }] }],
+      routes: [
+        ...definition.routes,
+        { path: "/hub", component: Outlet, prerender: true, children: [{ index: true, component: () => null }] },
+      ],
     };
     const assets = await clientAssets();
-    expect(() => createApp(testConfig(), app, { assets, log: () => {} })).toThrow("route /hub is marked prerender, but it has children");
+    expect(() => createApp(testConfig(), app, { assets, log: () => {} })).toThrow(
+      "route /hub is marked prerender, but it has children",
+    );
   });
 
   test("a path with parameters fails at once", async () => {
-    await expect(prerenderWith(() => null, "/things/:id")).rejects.toThrow("route /things/:id is marked prerender, but its path has parameters");
+    await expect(prerenderWith(() => null, "/things/:id")).rejects.toThrow(
+      "route /things/:id is marked prerender, but its path has parameters",
+    );
   });
 });

@@ -28,10 +28,19 @@ async function prerender(appModule: string, dataDir: string) {
 }
 
 test("with no route prerendered, the build stores the not-found page without starting the app", async () => {
-  expect(await prerender(APP, "data-none")).toEqual({ code: 0, out: "prerendered no routes and the not-found page", err: "", started: false });
+  expect(await prerender(APP, "data-none")).toEqual({
+    code: 0,
+    out: "prerendered no routes and the not-found page",
+    err: "",
+    started: false,
+  });
 });
 
 test("with a route prerendered, the build starts the app before its loader runs", async () => {
   const prerendered = join(import.meta.dir, "../../fixtures/started-app/prerendered.tsx");
-  expect(await prerender(prerendered, "data-some")).toMatchObject({ code: 0, out: "prerendered /stored and the not-found page", started: true });
+  expect(await prerender(prerendered, "data-some")).toMatchObject({
+    code: 0,
+    out: "prerendered /stored and the not-found page",
+    started: true,
+  });
 });

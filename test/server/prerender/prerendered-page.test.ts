@@ -26,7 +26,9 @@ describe("a prerendered page", () => {
 
   test("fills each value escaped for its place: HTML text and attributes, or JSON inside a script's string", () => {
     const filled = htmlOf(page, values);
-    expect(filled).toContain(`<p title="/a&amp;b&#x27;c&quot;&lt;d&gt;\u2028">No page at /a&amp;b&#x27;c&quot;&lt;d&gt;\u2028, asked of example.com</p>`);
+    expect(filled).toContain(
+      `<p title="/a&amp;b&#x27;c&quot;&lt;d&gt;\u2028">No page at /a&amp;b&#x27;c&quot;&lt;d&gt;\u2028, asked of example.com</p>`,
+    );
     const script = /<script nonce="[^"]+">window\.__BRISK__=(JSON\.parse\(.*?\))<\/script>/.exec(filled)![1]!;
     expect(script).not.toMatch(/[<>&\u2028\u2029]/);
     expect(new Function(`return ${script}`)()).toEqual({
@@ -40,7 +42,11 @@ describe("a prerendered page", () => {
   });
 
   test("its gzip is the filled page, for any values, and smaller than the page", () => {
-    for (const v of [values, { ...values, nonce: "zzzzzzzzzzzzzzzzzzzzzz==", path: "/" }, { ...values, path: `/${"x".repeat(70_000)}` }]) {
+    for (const v of [
+      values,
+      { ...values, nonce: "zzzzzzzzzzzzzzzzzzzzzz==", path: "/" },
+      { ...values, path: `/${"x".repeat(70_000)}` },
+    ]) {
       const gzip = gzipOf(page, v);
       expect(gunzip(gzip)).toBe(htmlOf(page, v));
     }

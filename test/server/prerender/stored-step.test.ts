@@ -26,7 +26,14 @@ describe("a prerendered response", () => {
       expect(res.status).toBe(status);
       const lines = await linesBefore(server, before);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatchObject({ level: "info", msg: "request", method: "GET", path, status, requestId: res.headers.get("x-request-id") });
+      expect(lines[0]).toMatchObject({
+        level: "info",
+        msg: "request",
+        method: "GET",
+        path,
+        status,
+        requestId: res.headers.get("x-request-id"),
+      });
       expect(lines[0]!.route).toBe(route);
       expect(res.headers.get("strict-transport-security")).toBe("max-age=600");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");

@@ -251,7 +251,15 @@ describe("runChain", () => {
       respond,
       checkpoint,
     );
-    expect(log).toEqual(["args 0", "checkpoint 0", "args 1", "checkpoint 1", "respond", "restore 0", "respond failure at 0"]);
+    expect(log).toEqual([
+      "args 0",
+      "checkpoint 0",
+      "args 1",
+      "checkpoint 1",
+      "respond",
+      "restore 0",
+      "respond failure at 0",
+    ]);
   });
 
   test("the inner response a step replaces is cancelled, not leaked; the one it passes on is left alone", async () => {

@@ -5,14 +5,15 @@
 import { afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import type { SQL } from "bun";
 import { Elysia } from "elysia";
+import { Outlet, redirect, useLoaderData, type ActionContext, type LoaderContext } from "brisk";
 import {
-  Outlet,
-  redirect,
-  useLoaderData,
-  type ActionContext,
-  type LoaderContext,
-} from "brisk";
-import { getSession, createSessionStorage, requestCookies, sqlSessionStore, type SessionStorage, type SqlSessionStore } from "brisk/server";
+  getSession,
+  createSessionStorage,
+  requestCookies,
+  sqlSessionStore,
+  type SessionStorage,
+  type SqlSessionStore,
+} from "brisk/server";
 import { defineApp } from "../../../src/runtime/app-definition.ts";
 import { createApp } from "../../../src/server/create-app.ts";
 import { createCookieSigner, type CookieSigner } from "../../../src/server/cookies/cookie-signer.ts";
@@ -46,7 +47,8 @@ function storeOn(connect: () => SQL): KeptStore {
   const sql = connection(connect);
   return Object.assign(sqlSessionStore(sql, { log: () => {} }), {
     records: () => sql<Array<{ id: string; data: string }>>`SELECT id, data FROM sessions ORDER BY id`,
-    keep: async (id: string) => void (await sql`UPDATE sessions SET expires_at = ${"2100-01-01T00:00:00.000Z"} WHERE id = ${id}`),
+    keep: async (id: string) =>
+      void (await sql`UPDATE sessions SET expires_at = ${"2100-01-01T00:00:00.000Z"} WHERE id = ${id}`),
   });
 }
 
@@ -92,15 +94,34 @@ async function serve(store: KeptStore) {
     { path: "/sign-in", component: Nothing, action: signIn },
     { path: "/sign-out", component: Nothing, action: signOut },
     { path: "/theme", component: Theme, loader: themeLoader, action: plant },
-    { path: "/members", component: Members, loader: membersLoader, children: [{ index: true, component: Theme, loader: themeLoader }] },
+    {
+      path: "/members",
+      component: Members,
+      loader: membersLoader,
+      children: [{ index: true, component: Theme, loader: themeLoader }],
+    },
   ];
-  const api = new Elysia({ prefix: "/api" }).get("/me", async ({ request }) => ({ name: (await sessions.requireUser(requestCookies(request))).name }));
-  const app = createApp(testConfig(), defineApp({ ...fixture, routes, api }), { assets: await clientAssets(), cookieSigner: signer, log: () => {} });
+  const api = new Elysia({ prefix: "/api" }).get("/me", async ({ request }) => ({
+    name: (await sessions.requireUser(requestCookies(request))).name,
+  }));
+  const app = createApp(testConfig(), defineApp({ ...fixture, routes, api }), {
+    assets: await clientAssets(),
+    cookieSigner: signer,
+    log: () => {},
+  });
   return (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
 }
 
-const post = (cookie = "") => ({ method: "POST", headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded", cookie }, body: "name=ada" });
-const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
+const post = (cookie = "") => ({
+  method: "POST",
+  headers: { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded", cookie },
+  body: "name=ada",
+});
+const cookieOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .join("; ");
 /** The id a `__Host-session=<id>.<signature>` cookie carries. */
 const idOf = (cookie: string) => cookie.slice("__Host-session=".length).split(".")[0]!;
 const html = async (res: Response | Promise<Response>) => (await res).text();
@@ -118,11 +139,19 @@ describe.each(SESSION_BACKENDS)("sessions in the app's store on %s", (backend) =
     const signIn = await request("/sign-in", post());
     expect(signIn.status).toBe(303);
     const [cookie] = signIn.headers.getSetCookie();
-    expect(cookie).toMatch(/^__Host-session=[\w-]{43}\.[\w-]{43}; Path=\/; Max-Age=1209600; Secure; HttpOnly; SameSite=Lax$/);
+    expect(cookie).toMatch(
+      /^__Host-session=[\w-]{43}\.[\w-]{43}; Path=\/; Max-Age=1209600; Secure; HttpOnly; SameSite=Lax$/,
+    );
     const id = idOf(cookie!);
     const [record] = (await store.records()).filter((r) => r.id === id);
-    expect(JSON.parse(record!.data)).toEqual({ values: { user: { name: "ada" } }, flash: { notice: "Welcome" }, issuedAt: T0.getTime() });
-    expect(await html(request("/members", { headers: { cookie: cookieOf(signIn) } }))).toContain('<h1 id="member">ada</h1>');
+    expect(JSON.parse(record!.data)).toEqual({
+      values: { user: { name: "ada" } },
+      flash: { notice: "Welcome" },
+      issuedAt: T0.getTime(),
+    });
+    expect(await html(request("/members", { headers: { cookie: cookieOf(signIn) } }))).toContain(
+      '<h1 id="member">ada</h1>',
+    );
   });
 
   test("sign-out deletes the record: a copy of the cookie taken before is refused, and the sign-out's flash shows once", async () => {
@@ -142,7 +171,9 @@ describe.each(SESSION_BACKENDS)("sessions in the app's store on %s", (backend) =
     const shown = await request("/theme", { headers: { cookie: after } });
     expect(await html(shown)).toContain('<p id="theme">null Signed out</p>');
     // Read, the flash leaves nothing to keep: the cookie goes.
-    expect(shown.headers.getSetCookie()).toEqual([expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/)]);
+    expect(shown.headers.getSetCookie()).toEqual([
+      expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/),
+    ]);
   });
 
   test("a visitor without a session who signs out makes no record: the flash waits in the cookie and shows once", async () => {
@@ -153,7 +184,9 @@ describe.each(SESSION_BACKENDS)("sessions in the app's store on %s", (backend) =
     expect((await store.records()).length).toBe(before);
     const [flashed] = signOuts[0]!.headers.getSetCookie();
     // The flash values themselves, signed for that purpose alone: no id, so nothing the store holds.
-    expect(flashed).toMatch(/^__Host-session=[\w-]{44,}\.[\w-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=Lax$/);
+    expect(flashed).toMatch(
+      /^__Host-session=[\w-]{44,}\.[\w-]{43}; Path=\/; Max-Age=\d+; Secure; HttpOnly; SameSite=Lax$/,
+    );
     const cookie = cookieOf(signOuts[0]!);
     expect((await request("/api/me", { headers: { cookie } })).status).toBe(401);
     expect(await html(request("/theme", { headers: { cookie } }))).toContain('<p id="theme">null Signed out</p>');
@@ -181,7 +214,9 @@ describe.each(SESSION_BACKENDS)("sessions in the app's store on %s", (backend) =
     const before = (await store.records()).length;
     const moved = await request("/theme", post(oldCookie));
     expect(moved.headers.getSetCookie()).toEqual([
-      expect.stringMatching(new RegExp(`^__Host-session=${id}\\.[\\w-]{43}; Path=/; Max-Age=\\d+; Secure; HttpOnly; SameSite=Lax$`)),
+      expect.stringMatching(
+        new RegExp(`^__Host-session=${id}\\.[\\w-]{43}; Path=/; Max-Age=\\d+; Secure; HttpOnly; SameSite=Lax$`),
+      ),
       expect.stringMatching(/^session=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT/),
     ]);
     expect((await store.records()).length).toBe(before);
@@ -196,7 +231,9 @@ describe.each(SESSION_BACKENDS)("sessions in the app's store on %s", (backend) =
     const signedIn = cookieOf(await request("/sign-in", post(planted)));
     expect(idOf(signedIn)).not.toBe(idOf(planted));
     expect((await store.records()).map((r) => r.id)).not.toContain(idOf(planted));
-    expect(await html(request("/members", { headers: { cookie: signedIn } }))).toContain('<p id="theme">null Welcome</p>');
+    expect(await html(request("/members", { headers: { cookie: signedIn } }))).toContain(
+      '<p id="theme">null Welcome</p>',
+    );
     expect((await request("/theme", { headers: { cookie: planted } })).status).toBe(200);
     expect(await html(request("/theme", { headers: { cookie: planted } }))).toContain('<p id="theme">null null</p>');
   });
@@ -230,7 +267,10 @@ describe.each(SESSION_BACKENDS)("sessions in the app's store on %s", (backend) =
     const tampered = cookie.replace(/\.(.)/, (_, c: string) => `.${c === "A" ? "B" : "A"}`);
     const pair = (jar: typeof plain) => jar.setCookieHeaders()[0]!.split(";")[0]!;
     for (const forged of [pair(plain), pair(cookieKept), `__Host-session=${id}`, tampered]) {
-      expect({ forged, status: (await request("/api/me", { headers: { cookie: forged } })).status }).toEqual({ forged, status: 401 });
+      expect({ forged, status: (await request("/api/me", { headers: { cookie: forged } })).status }).toEqual({
+        forged,
+        status: 401,
+      });
     }
   });
 });
@@ -267,11 +307,15 @@ describe("one request, one kind of session per cookie", () => {
     const store = storeOn(await fresh("SQLite"));
     const cookies = createCookies(null, { secure: false, signer });
     await createSessionStorage({ store }).getSession(cookies);
-    expect(getSession(cookies)).rejects.toThrow("session: the session cookie already holds another kind of session in this request");
+    expect(getSession(cookies)).rejects.toThrow(
+      "session: the session cookie already holds another kind of session in this request",
+    );
   });
 
   test("a maxAge that is not a positive number of seconds is refused when the storage is made", async () => {
     const store = storeOn(await fresh("SQLite"));
-    expect(() => createSessionStorage({ store, maxAge: 0 })).toThrow("session: maxAge must be a positive number of seconds, not 0");
+    expect(() => createSessionStorage({ store, maxAge: 0 })).toThrow(
+      "session: maxAge must be a positive number of seconds, not 0",
+    );
   });
 });

@@ -39,7 +39,8 @@ beforeAll(async () => {
   signer = await createCookieSigner([SECRET]);
 });
 
-const jar = (cookie: string | null = null, by: CookieSigner = signer, method = "GET") => createCookies(cookie, { secure: true, signer: by }, method);
+const jar = (cookie: string | null = null, by: CookieSigner = signer, method = "GET") =>
+  createCookies(cookie, { secure: true, signer: by }, method);
 /** The Cookie header the browser sends next, from what a request set. */
 const next = (cookies: Cookies) =>
   cookies
@@ -54,7 +55,11 @@ describe("a session in one signed cookie", () => {
     setSystemTime(T0);
     const first = jar();
     await (await getSession<Values>(first)).set("theme", "dark");
-    expect(first.setCookieHeaders()).toEqual([expect.stringMatching(/^__Host-session=[\w-]+\.[\w-]{43}; Path=\/; Max-Age=1209600; Secure; HttpOnly; SameSite=Lax$/)]);
+    expect(first.setCookieHeaders()).toEqual([
+      expect.stringMatching(
+        /^__Host-session=[\w-]+\.[\w-]{43}; Path=\/; Max-Age=1209600; Secure; HttpOnly; SameSite=Lax$/,
+      ),
+    ]);
     const session = await getSession<Values>(jar(next(first)));
     expect(session.get("theme")).toBe("dark");
     expect(session.get("user")).toBeUndefined();
@@ -64,7 +69,12 @@ describe("a session in one signed cookie", () => {
     const first = jar();
     const session = await getSession(first);
     await session.set("user", { name: "Zoë 🐙", visits: 3, admin: false, tags: ["a"] });
-    expect((await getSession(jar(next(first)))).get("user")).toEqual({ name: "Zoë 🐙", visits: 3, admin: false, tags: ["a"] });
+    expect((await getSession(jar(next(first)))).get("user")).toEqual({
+      name: "Zoë 🐙",
+      visits: 3,
+      admin: false,
+      tags: ["a"],
+    });
   });
 
   test("a forged, unsigned or foreign-signed session reads as empty", async () => {
@@ -114,14 +124,18 @@ describe("a session in one signed cookie", () => {
     expect([again.get("theme"), again.get("user")]).toEqual([undefined, { name: "ada" }]);
     await again.destroy();
     expect(again.get("user")).toBeUndefined();
-    expect(second.setCookieHeaders()).toEqual([expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970/)]);
+    expect(second.setCookieHeaders()).toEqual([
+      expect.stringMatching(/^__Host-session=; Path=\/; Expires=Thu, 01 Jan 1970/),
+    ]);
   });
 
   test("another cookie name and options: its own session beside the default one", async () => {
     setSystemTime(T0);
     const cookies = jar();
     await (await getSession(cookies, { name: "prefs", maxAge: 3600, sameSite: "strict" })).set("theme", "dark");
-    expect(cookies.setCookieHeaders()).toEqual([expect.stringMatching(/^__Host-prefs=[^;]+; Path=\/; Max-Age=3600; Secure; HttpOnly; SameSite=Strict$/)]);
+    expect(cookies.setCookieHeaders()).toEqual([
+      expect.stringMatching(/^__Host-prefs=[^;]+; Path=\/; Max-Age=3600; Secure; HttpOnly; SameSite=Strict$/),
+    ]);
     expect((await getSession(jar(next(cookies)))).get("theme")).toBeUndefined();
     expect((await getSession(jar(next(cookies)), { name: "prefs" })).get("theme")).toBe("dark");
   });
@@ -237,7 +251,9 @@ describe("the 4 KB a browser keeps", () => {
     expect(error).toBeInstanceOf(SessionTooLargeError);
     expect((error as SessionTooLargeError).bytes).toBeGreaterThan(4096);
     expect(error).toMatchObject({ name: "SessionTooLargeError", cookie: "__Host-session", limit: 4096 });
-    expect((error as Error).message).toMatch(/^session: the __Host-session cookie would be \d{4} bytes, over the 4096 browsers keep/);
+    expect((error as Error).message).toMatch(
+      /^session: the __Host-session cookie would be \d{4} bytes, over the 4096 browsers keep/,
+    );
     expect(session.get("notice")).toBeUndefined();
     expect((await getSession<Values>(jar(next(cookies)))).get("theme")).toBe("dark");
   });
@@ -277,13 +293,16 @@ describe("a session's signature covers its purpose", () => {
     await (await getSession<Values>(anonymous)).flash("notice", "Saved!");
     const signedIn = jar();
     await (await getSession<Values>(signedIn)).set("user", { name: "ada" });
-    for (const cookies of [anonymous, signedIn]) expect(await jar(next(cookies)).getSigned("__Host-session")).toBeUndefined();
+    for (const cookies of [anonymous, signedIn])
+      expect(await jar(next(cookies)).getSigned("__Host-session")).toBeUndefined();
   });
 
   test("plain signed cookies keep verifying as they did: HMAC of name=value, the first secret signing, every secret verifying", async () => {
     const old = jar();
     await old.setSigned("session", "ada");
-    expect(next(old)).toBe(`session=ada.${new Bun.CryptoHasher("sha256", SECRET).update("session=ada").digest("base64url")}`);
+    expect(next(old)).toBe(
+      `session=ada.${new Bun.CryptoHasher("sha256", SECRET).update("session=ada").digest("base64url")}`,
+    );
     expect(await jar(next(old), await createCookieSigner([NEWER, SECRET])).getSigned("session")).toBe("ada");
   });
 });
@@ -331,7 +350,9 @@ describe("a session's age is checked on the server", () => {
 
   test("a maxAge that is not a positive number of seconds rejects, naming it", async () => {
     for (const maxAge of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(getSession(jar(), { maxAge })).rejects.toThrow(`session: maxAge must be a positive number of seconds, not ${maxAge}`);
+      expect(getSession(jar(), { maxAge })).rejects.toThrow(
+        `session: maxAge must be a positive number of seconds, not ${maxAge}`,
+      );
     }
   });
 
@@ -358,7 +379,11 @@ describe("renew at sign-in", () => {
     // Issued at sign-in: 14 days from now, not from the planted cookie's issue.
     expect(signIn.setCookieHeaders()).toEqual([expect.stringContaining("; Max-Age=1209600;")]);
     const after = await getSession<Values>(jar(next(signIn)));
-    expect([after.get("theme"), after.get("user"), await after.flashed("notice")]).toEqual([undefined, { name: "ada" }, "Welcome"]);
+    expect([after.get("theme"), after.get("user"), await after.flashed("notice")]).toEqual([
+      undefined,
+      { name: "ada" },
+      "Welcome",
+    ]);
   });
 
   test("every holder of the request's session sees the renewed one", async () => {
@@ -495,7 +520,9 @@ const api = new Elysia({ prefix: "/api" })
   )
   // A sign-in form posted without JavaScript: the session, then a 303 to the members' area.
   .post("/sign-in-form", async ({ request, body }) => {
-    await (await getSession<Values>(requestCookies(request))).set("user", { name: String((body as { name?: unknown }).name) });
+    await (await getSession<Values>(requestCookies(request))).set("user", {
+      name: String((body as { name?: unknown }).name),
+    });
     redirect("/members", { status: 303 });
   })
   // What the old example did: a typed name signed into a plain cookie named like the session.
@@ -540,7 +567,11 @@ describe("the guard and the session in pages and API routes", () => {
         ],
       },
     ];
-    const app = createApp(testConfig(), defineApp({ ...fixture, routes, api }), { assets: await clientAssets(), cookieSigner: signer, log: (r) => void logs.push(r) });
+    const app = createApp(testConfig(), defineApp({ ...fixture, routes, api }), {
+      assets: await clientAssets(),
+      cookieSigner: signer,
+      log: (r) => void logs.push(r),
+    });
     request = (path, init) => app.handle(new Request(`http://localhost${path}`, init));
   });
 
@@ -550,7 +581,11 @@ describe("the guard and the session in pages and API routes", () => {
     headers: { ...SAME_ORIGIN, "content-type": "application/x-www-form-urlencoded", cookie },
     body,
   });
-  const cookieOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
+  const cookieOf = (res: Response) =>
+    res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0]!)
+      .join("; ");
 
   test("signed out: the layout's guard answers the 401 page, the route's own fallback", async () => {
     const res = await request("/members");
@@ -578,7 +613,11 @@ describe("the guard and the session in pages and API routes", () => {
   });
 
   test("signed in through the API: the pages know them; signed out through it, they do not", async () => {
-    const signIn = await request("/api/sign-in", { method: "POST", headers: { ...SAME_ORIGIN, "content-type": "application/json" }, body: '{"name":"grace"}' });
+    const signIn = await request("/api/sign-in", {
+      method: "POST",
+      headers: { ...SAME_ORIGIN, "content-type": "application/json" },
+      body: '{"name":"grace"}',
+    });
     const cookie = cookieOf(signIn);
     expect(await (await request("/members", { headers: { cookie } })).text()).toContain('<p id="member">grace</p>');
     const signOut = await request("/api/sign-out", { method: "POST", headers: { ...SAME_ORIGIN, cookie } });
@@ -590,7 +629,9 @@ describe("the guard and the session in pages and API routes", () => {
     const res = await request("/api/sign-in-form", form("name=lin"));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/members");
-    expect(await (await request("/members", { headers: { cookie: cookieOf(res) } })).text()).toContain('<p id="member">lin</p>');
+    expect(await (await request("/members", { headers: { cookie: cookieOf(res) } })).text()).toContain(
+      '<p id="member">lin</p>',
+    );
   });
 
   test("a save's flash shows once on the page after the redirect, then is gone", async () => {
@@ -615,7 +656,11 @@ describe("the guard and the session in pages and API routes", () => {
     const names = (res: Response) => res.headers.getSetCookie().map((cookie) => cookie.slice(0, cookie.indexOf("=")));
     for (const path of ["/vault/sign-in", "/__data/vault/sign-in"]) {
       const res = await request(path, form("name=mallory"));
-      expect({ path, status: res.status, cookies: names(res) }).toEqual({ path, status: 401, cookies: ["vault-visit"] });
+      expect({ path, status: res.status, cookies: names(res) }).toEqual({
+        path,
+        status: 401,
+        cookies: ["vault-visit"],
+      });
     }
     const page = await request("/vault/page");
     expect([page.status, page.headers.get("x-vault"), names(page)]).toEqual([401, null, ["vault-visit"]]);
@@ -633,7 +678,11 @@ describe("the guard and the session in pages and API routes", () => {
     const viaPage = await request("/session", form(`name=${old}`));
     expect(viaPage.status).toBe(303);
     const withIssue = typedSession({ values: { user: { name: "admin" } }, flash: {}, issuedAt: Date.now() });
-    const viaApi = await request("/api/nickname", { method: "POST", headers: { ...SAME_ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ name: withIssue }) });
+    const viaApi = await request("/api/nickname", {
+      method: "POST",
+      headers: { ...SAME_ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify({ name: withIssue }),
+    });
     for (const cookie of [cookieOf(viaPage), cookieOf(viaApi)]) {
       expect(cookie).toStartWith("session=");
       expect((await request("/members", { headers: { cookie } })).status).toBe(401);
@@ -643,7 +692,7 @@ describe("the guard and the session in pages and API routes", () => {
     expect(await (await request("/account", { headers: { cookie: cookieOf(viaPage) } })).text()).toContain(old);
   });
 
-  test("an anonymous session holding only a flash value does not pass a getSigned(\"session\") check", async () => {
+  test('an anonymous session holding only a flash value does not pass a getSigned("session") check', async () => {
     const flashed = await request("/profile", form("intent=flash"));
     expect(flashed.status).toBe(303);
     const cookie = cookieOf(flashed);
@@ -663,11 +712,15 @@ describe("the guard and the session in pages and API routes", () => {
 
   test("signing in drops what was planted in the session before it, and keeps the sign-in's own flash", async () => {
     const planted = cookieOf(await request("/profile", form("nickname=planted")));
-    expect(await (await request("/profile", { headers: { cookie: planted } })).text()).toContain('<p id="nickname">planted</p>');
+    expect(await (await request("/profile", { headers: { cookie: planted } })).text()).toContain(
+      '<p id="nickname">planted</p>',
+    );
     const signedIn = cookieOf(await request("/sign-in", form("name=ada", planted)));
     const members = await request("/members", { headers: { cookie: signedIn } });
     expect(await members.text()).toContain('<p id="notice">Welcome, ada</p>');
-    expect(await (await request("/profile", { headers: { cookie: signedIn } })).text()).toContain('<p id="nickname">no nickname</p>');
+    expect(await (await request("/profile", { headers: { cookie: signedIn } })).text()).toContain(
+      '<p id="nickname">no nickname</p>',
+    );
   });
 
   test("a HEAD of the page that shows a flash value leaves it for the GET, and sets no cookie", async () => {
@@ -675,7 +728,9 @@ describe("the guard and the session in pages and API routes", () => {
     const head = await request("/members", { method: "HEAD", headers: { cookie } });
     expect(head.status).toBe(200);
     expect(head.headers.getSetCookie()).toEqual([]);
-    expect(await (await request("/members", { headers: { cookie } })).text()).toContain('<p id="notice">Welcome, ada</p>');
+    expect(await (await request("/members", { headers: { cookie } })).text()).toContain(
+      '<p id="notice">Welcome, ada</p>',
+    );
   });
 
   test("a nickname too long for the cookie is the action's 422, not a 500, and no error is logged", async () => {

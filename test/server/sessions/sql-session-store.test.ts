@@ -28,7 +28,8 @@ function storeOn(connect: () => SQL, options: SqlSessionStoreOptions = {}) {
   return { store, lines, logged };
 }
 
-const idsIn = async (sql: SQL, table = "sessions") => (await sql<Array<{ id: string }>>`SELECT id FROM ${sql(table)} ORDER BY id`).map((row) => row.id);
+const idsIn = async (sql: SQL, table = "sessions") =>
+  (await sql<Array<{ id: string }>>`SELECT id FROM ${sql(table)} ORDER BY id`).map((row) => row.id);
 
 describe.each(SESSION_BACKENDS)("sqlSessionStore on %s", (backend) => {
   test("its table is made at first use: create, read, update and delete by id", async () => {
@@ -46,7 +47,11 @@ describe.each(SESSION_BACKENDS)("sqlSessionStore on %s", (backend) => {
 
   test("the data comes back as it went: NUL, lone surrogates and quotes escaped in JSON, and text that is not JSON", async () => {
     const { store } = storeOn(await fresh(backend));
-    const data = JSON.stringify({ values: { name: "a\u0000b\ud800'\"\\ ; DROP TABLE sessions; --" }, flash: {}, issuedAt: T0 });
+    const data = JSON.stringify({
+      values: { name: "a\u0000b\ud800'\"\\ ; DROP TABLE sessions; --" },
+      flash: {},
+      issuedAt: T0,
+    });
     await store.create("awkward", data, new Date(Date.now() + DAY_MS));
     expect(await store.read("awkward")).toBe(data);
     await store.update("awkward", "not JSON at all");
@@ -100,7 +105,13 @@ describe.each(SESSION_BACKENDS)("sqlSessionStore on %s", (backend) => {
     const connect = await fresh(backend);
     const { store, lines } = storeOn(connect, { purgeLimit: 2 });
     setSystemTime(T0);
-    for (const [id, ms] of [["c", 3000], ["a", 1000], ["live", DAY_MS], ["b", 2000]] as const) await store.create(id, "{}", new Date(T0 + ms));
+    for (const [id, ms] of [
+      ["c", 3000],
+      ["a", 1000],
+      ["live", DAY_MS],
+      ["b", 2000],
+    ] as const)
+      await store.create(id, "{}", new Date(T0 + ms));
     // The first creation's purge found nothing expired; the ones after it were not due.
     expect(await store.purge()).toBe(0);
     setSystemTime(T0 + 5000);
@@ -131,7 +142,12 @@ describe.each(SESSION_BACKENDS)("sqlSessionStore on %s", (backend) => {
     await create("e", DAY_MS);
     await purged(2);
     expect(lines[1]).toMatchObject({ deleted: 1 });
-    for (const [id, expiresIn] of [["x", 31_000], ["y", 75_000], ["w", 80_000]] as const) await create(id, expiresIn);
+    for (const [id, expiresIn] of [
+      ["x", 31_000],
+      ["y", 75_000],
+      ["w", 80_000],
+    ] as const)
+      await create(id, expiresIn);
     // 30 s after the last purge: none, though "x" has expired.
     setSystemTime(T0 + 60_000);
     await create("f", DAY_MS);
@@ -154,7 +170,11 @@ describe.each(SESSION_BACKENDS)("sqlSessionStore on %s", (backend) => {
     expect(written).toContain((await a.read("shared"))!);
     expect(await b.read("shared")).toBe((await a.read("shared"))!);
     expect(await idsIn(connection(connect))).toEqual(["shared"]);
-    await Promise.all([...written.map((data, n) => (n % 2 ? a : b).update("shared", data)), b.delete("shared"), ...written.map((data) => a.update("shared", data))]);
+    await Promise.all([
+      ...written.map((data, n) => (n % 2 ? a : b).update("shared", data)),
+      b.delete("shared"),
+      ...written.map((data) => a.update("shared", data)),
+    ]);
     expect(await a.read("shared")).toBeUndefined();
     expect(await idsIn(connection(connect))).toEqual([]);
   });
@@ -207,7 +227,14 @@ test("a purge that fails is logged, never thrown at the creation that started it
   setSystemTime(T0 + 60_000);
   await store.create("new", "{}", new Date(T0 + DAY_MS));
   await logged.until(() => lines.length === 1, "the failed purge's line");
-  expect(lines).toEqual([{ level: "error", msg: "expired sessions not purged", table: "sessions", error: expect.stringContaining("deletes refused") }]);
+  expect(lines).toEqual([
+    {
+      level: "error",
+      msg: "expired sessions not purged",
+      table: "sessions",
+      error: expect.stringContaining("deletes refused"),
+    },
+  ]);
   expect(await store.read("new")).toBe("{}");
   await sql`DROP TRIGGER keep_sessions`;
   setSystemTime(T0 + 120_000);
@@ -222,23 +249,43 @@ describe("made with what it cannot use", () => {
   };
 
   test("a table name that is not a plain identifier is refused when the store is made", () => {
-    for (const table of ["", "Sessions", "1sessions", "sessions; DROP TABLE users", 'a"b', "public.sessions", "sessions-x", "séances", "x".repeat(54)]) {
-      expect(() => sqlSessionStore(never, { table })).toThrow(new TypeError(`sqlSessionStore: the table name ${JSON.stringify(table)} is not a plain identifier (a-z, 0-9 and _, not starting with a digit, at most 53 characters)`));
+    for (const table of [
+      "",
+      "Sessions",
+      "1sessions",
+      "sessions; DROP TABLE users",
+      'a"b',
+      "public.sessions",
+      "sessions-x",
+      "séances",
+      "x".repeat(54),
+    ]) {
+      expect(() => sqlSessionStore(never, { table })).toThrow(
+        new TypeError(
+          `sqlSessionStore: the table name ${JSON.stringify(table)} is not a plain identifier (a-z, 0-9 and _, not starting with a digit, at most 53 characters)`,
+        ),
+      );
     }
     expect(() => sqlSessionStore(never, { table: `_${"x".repeat(52)}` })).not.toThrow();
   });
 
   test("a purge interval or batch that is not a positive number is refused when the store is made", () => {
     for (const purgeEvery of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => sqlSessionStore(never, { purgeEvery })).toThrow(`sqlSessionStore: purgeEvery must be a positive number of seconds, not ${purgeEvery}`);
+      expect(() => sqlSessionStore(never, { purgeEvery })).toThrow(
+        `sqlSessionStore: purgeEvery must be a positive number of seconds, not ${purgeEvery}`,
+      );
     }
     for (const purgeLimit of [0, 1.5, -3]) {
-      expect(() => sqlSessionStore(never, { purgeLimit })).toThrow(`sqlSessionStore: purgeLimit must be a positive whole number of rows, not ${purgeLimit}`);
+      expect(() => sqlSessionStore(never, { purgeLimit })).toThrow(
+        `sqlSessionStore: purgeLimit must be a positive whole number of rows, not ${purgeLimit}`,
+      );
     }
   });
 
   test("a database other than SQLite or PostgreSQL is refused at first use", async () => {
     const mysql = connection(() => new SQL("mysql://nobody@127.0.0.1:1/none"));
-    await expect(sqlSessionStore(mysql, { log: () => {} }).read("x")).rejects.toThrow("sqlSessionStore: mysql is not supported; sessions are kept on SQLite or PostgreSQL");
+    await expect(sqlSessionStore(mysql, { log: () => {} }).read("x")).rejects.toThrow(
+      "sqlSessionStore: mysql is not supported; sessions are kept on SQLite or PostgreSQL",
+    );
   });
 });

@@ -32,7 +32,10 @@ describe.each([
   test("every write carries the app's own Origin: a cross-site Referer beside it does not get it refused", async () => {
     const client = apiClientFor<typeof api>(app());
     // Without an Origin the server judges a write by its Referer: this one would be refused as cross-site.
-    const { status, error } = await client.api.notes.post({ text: "same origin" }, { headers: { referer: `${ELSEWHERE}/page` } });
+    const { status, error } = await client.api.notes.post(
+      { text: "same origin" },
+      { headers: { referer: `${ELSEWHERE}/page` } },
+    );
     expect(error).toBeNull();
     expect(status).toBe(201);
   });

@@ -8,7 +8,17 @@ import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "../../..");
 /** What the entry itself loads of src/server: its own modules, none of which reaches the rest. */
-const ENTRY_MODULES = ["index.ts", "serve.ts", "logs.ts", "postgres.ts", "free-port.ts", "fake-ingest.ts", "browser.ts", "dom.tsx", "api-client.ts"].map((m) => `src/server/testing/${m}`);
+const ENTRY_MODULES = [
+  "index.ts",
+  "serve.ts",
+  "logs.ts",
+  "postgres.ts",
+  "free-port.ts",
+  "fake-ingest.ts",
+  "browser.ts",
+  "dom.tsx",
+  "api-client.ts",
+].map((m) => `src/server/testing/${m}`);
 
 interface Loaded {
   /** The modules of src/ loaded so far, relative to the project. */
@@ -21,7 +31,9 @@ let images: string;
 beforeAll(async () => {
   images = await mkdtemp(join(tmpdir(), "brisk-entry-"));
   // Two files, so that each import is a module of its own, loaded under the plugins of its moment.
-  await Promise.all(["first.svg", "second.svg"].map((name) => copyFile(join(ROOT, "test/fixtures/app/mark.svg"), join(images, name))));
+  await Promise.all(
+    ["first.svg", "second.svg"].map((name) => copyFile(join(ROOT, "test/fixtures/app/mark.svg"), join(images, name))),
+  );
 });
 afterAll(() => rm(images, { recursive: true, force: true }));
 
@@ -38,7 +50,11 @@ async function probe(): Promise<{ entry: Loaded; server: Loaded }> {
     console.log(JSON.stringify({ entry, server: await loaded("second.svg") }));
   `;
   const proc = Bun.spawn([process.execPath, "-e", script], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-  const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const [code, out, err] = await Promise.all([
+    proc.exited,
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
   if (code !== 0) throw new Error(`the probe exited ${code}:\n${err}`);
   return JSON.parse(out);
 }
@@ -49,6 +65,8 @@ test("importing brisk/test loads only its own light modules of src/server, and i
   expect(entry.modules.filter((m) => m.startsWith("src/server/") && !ENTRY_MODULES.includes(m))).toEqual([]);
   expect(entry.image).toBe(join(images, "first.svg"));
   // The same watch sees the server once serveApp's module is loaded: its modules, and the plugin it installs.
-  expect(server.modules).toEqual(expect.arrayContaining(["src/server/create-app.ts", "src/server/app-start.ts", "src/server/pages/pages.ts"]));
+  expect(server.modules).toEqual(
+    expect.arrayContaining(["src/server/create-app.ts", "src/server/app-start.ts", "src/server/pages/pages.ts"]),
+  );
   expect(server.image).toMatch(/^\/assets\/second-\w+\.svg$/);
 });

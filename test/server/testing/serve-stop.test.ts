@@ -18,7 +18,10 @@ async function dataDir(): Promise<string> {
   return dir;
 }
 
-const mark = (dir: string, file: string) => Bun.file(join(dir, file)).text().catch(() => undefined);
+const mark = (dir: string, file: string) =>
+  Bun.file(join(dir, file))
+    .text()
+    .catch(() => undefined);
 
 test("serveApp's stop() runs the app's server.stop() once, however often it is called", async () => {
   const dir = await dataDir();
