@@ -60,98 +60,125 @@ export async function startPostgres(): Promise<Postgres> {
   const bin = await postgresBinDir();
   if (!bin) throw new Error("PostgreSQL is not installed: apt-get install postgresql (see .ci/run)");
   const root = await mkdtemp(join(tmpdir(), "brisk-pg-"));
-  if (asRoot) {
-    const uid = Number(Bun.spawnSync(["id", "-u", "postgres"]).stdout.toString());
-    const gid = Number(Bun.spawnSync(["id", "-g", "postgres"]).stdout.toString());
-    await chown(root, uid, gid);
-  }
-  const dataDir = join(root, "data");
+  if (asRoot) await chown(root, postgresId("-u"), postgresId("-g"));
   const port = await freePort();
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  let proc: Subprocess<"ignore", "pipe", "pipe"> | undefined;
-  /** Kept open between createDatabase calls: a new connection costs a backend process. */
-  let admin: InstanceType<typeof Bun.SQL> | undefined;
-  // If the test process ends without afterAll (a crash, a Ctrl-C), the cluster goes with it.
-  const immediateStop = () => proc?.kill("SIGQUIT");
-
-  const start = async () => {
-    const settings = [
-      "listen_addresses=127.0.0.1",
-      `unix_socket_directories=${root}`,
-      "fsync=off",
-      "synchronous_commit=off",
-      "full_page_writes=off",
-      "max_connections=300",
-    ];
-    proc = Bun.spawn(
-      asPostgresUser([`${bin}/postgres`, "-D", dataDir, "-p", String(port), ...settings.flatMap((s) => ["-c", s])]),
-      {
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
-      },
-    );
-    process.once("exit", immediateStop);
-    let log = "";
-    const decoder = new TextDecoder();
-    const collect = async (stream: ReadableStream<Uint8Array>) => {
-      for await (const chunk of stream) log += decoder.decode(chunk, { stream: true });
-    };
-    void collect(proc.stdout);
-    void collect(proc.stderr);
-    const deadline = Date.now() + 30_000;
-    while (!log.includes("database system is ready to accept connections")) {
-      if (proc.exitCode !== null || Date.now() > deadline)
-        throw new Error(`postgres did not start on port ${port}:\n${log}`);
-      await Bun.sleep(20);
-    }
+  const cluster: Cluster = {
+    bin,
+    root,
+    dataDir: join(root, "data"),
+    port,
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    proc: undefined,
+    admin: undefined,
+    // If the test process ends without afterAll (a crash, a Ctrl-C), the cluster goes with it.
+    immediateStop: () => cluster.proc?.kill("SIGQUIT"),
   };
-
-  const stop = async () => {
-    await admin?.close();
-    admin = undefined;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    proc.kill("SIGINT");
-    await proc.exited;
-    process.off("exit", immediateStop);
-  };
-
-  const remove = async () => {
-    await stop();
-    await rm(root, { recursive: true, force: true });
-  };
-
   try {
-    await run([
-      `${bin}/initdb`,
-      "-D",
-      dataDir,
-      "-U",
-      "postgres",
-      "--auth=trust",
-      "-E",
-      "UTF8",
-      "--locale=C",
-      "--no-sync",
-      "--no-instructions",
-    ]);
-    await start();
+    await initdb(cluster);
+    await start(cluster);
   } catch (error) {
-    await remove();
+    await remove(cluster);
     throw error;
   }
   return {
-    url,
+    url: cluster.url,
     port,
-    dataDir,
-    async createDatabase(name) {
-      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
-      admin ??= new Bun.SQL(url);
-      await admin.unsafe(`CREATE DATABASE ${name}`);
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
-    stop,
-    start,
-    remove,
+    dataDir: cluster.dataDir,
+    createDatabase: (name) => createDatabase(cluster, name),
+    stop: () => stop(cluster),
+    start: () => start(cluster),
+    remove: () => remove(cluster),
   };
+}
+
+/** One cluster: its folder and port, for as long as it lives; its postmaster, while it runs. */
+interface Cluster {
+  readonly bin: string;
+  readonly root: string;
+  readonly dataDir: string;
+  readonly port: number;
+  readonly url: string;
+  proc: Subprocess<"ignore", "pipe", "pipe"> | undefined;
+  /** Kept open between createDatabase calls: a new connection costs a backend process. */
+  admin: InstanceType<typeof Bun.SQL> | undefined;
+  readonly immediateStop: () => void;
+}
+
+/** The postgres user's uid (`-u`) or gid (`-g`). */
+function postgresId(which: "-u" | "-g"): number {
+  return Number(Bun.spawnSync(["id", which, "postgres"]).stdout.toString());
+}
+
+function initdb(cluster: Cluster): Promise<void> {
+  return run([
+    `${cluster.bin}/initdb`,
+    "-D",
+    cluster.dataDir,
+    "-U",
+    "postgres",
+    "--auth=trust",
+    "-E",
+    "UTF8",
+    "--locale=C",
+    "--no-sync",
+    "--no-instructions",
+  ]);
+}
+
+async function start(cluster: Cluster): Promise<void> {
+  const { bin, root, dataDir, port } = cluster;
+  const settings = [
+    "listen_addresses=127.0.0.1",
+    `unix_socket_directories=${root}`,
+    "fsync=off",
+    "synchronous_commit=off",
+    "full_page_writes=off",
+    "max_connections=300",
+  ];
+  const proc = Bun.spawn(
+    asPostgresUser([`${bin}/postgres`, "-D", dataDir, "-p", String(port), ...settings.flatMap((s) => ["-c", s])]),
+    { stdin: "ignore", stdout: "pipe", stderr: "pipe" },
+  );
+  cluster.proc = proc;
+  process.once("exit", cluster.immediateStop);
+  await untilReady(proc, port);
+}
+
+/** Resolves once the postmaster logs that it accepts connections; throws if it exits first or takes 30 s. */
+async function untilReady(proc: Subprocess<"ignore", "pipe", "pipe">, port: number): Promise<void> {
+  let log = "";
+  const decoder = new TextDecoder();
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) log += decoder.decode(chunk, { stream: true });
+  };
+  void collect(proc.stdout);
+  void collect(proc.stderr);
+  const deadline = Date.now() + 30_000;
+  while (!log.includes("database system is ready to accept connections")) {
+    if (proc.exitCode !== null || Date.now() > deadline)
+      throw new Error(`postgres did not start on port ${port}:\n${log}`);
+    await Bun.sleep(20);
+  }
+}
+
+async function stop(cluster: Cluster): Promise<void> {
+  await cluster.admin?.close();
+  cluster.admin = undefined;
+  const { proc } = cluster;
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  proc.kill("SIGINT");
+  await proc.exited;
+  process.off("exit", cluster.immediateStop);
+}
+
+async function remove(cluster: Cluster): Promise<void> {
+  await stop(cluster);
+  await rm(cluster.root, { recursive: true, force: true });
+}
+
+async function createDatabase(cluster: Cluster, name: string): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+  cluster.admin ??= new Bun.SQL(cluster.url);
+  await cluster.admin.unsafe(`CREATE DATABASE ${name}`);
+  return `postgres://postgres@127.0.0.1:${cluster.port}/${name}`;
 }
