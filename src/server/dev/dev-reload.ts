@@ -33,86 +33,126 @@ export interface DevReload {
 const encoder = new TextEncoder();
 
 export function createDevReload({ heartbeatMs = 5_000 } = {}): DevReload {
-  // A fresh start id per process: after `bun --watch` restarts us, every page sees a new version.
-  const start = crypto.randomUUID().slice(0, 8);
-  let version = 0;
-  let update = 0;
-  let failure: DevFailure | undefined;
-  // Every stylesheet URL this process served → the newest build from the same source, so a page that
-  // missed an event (or loaded just before one) still finds its own links here.
-  const styles: Record<string, string> = {};
-  const clients = new Set<{ send(chunk: string): void; end(): void }>();
-  const state = (): DevState => ({
-    version: `${start}.${version}`,
-    update: `${start}.${update}`,
-    styles: { ...styles },
-  });
-  const message = () => `data: ${JSON.stringify(state())}\n\n`;
-  const publish = (reload = false) => {
-    update++;
-    if (reload) version++;
-    for (const client of clients) client.send(message());
+  const dev: DevReloadState = {
+    // A fresh start id per process: after `bun --watch` restarts us, every page sees a new version.
+    start: crypto.randomUUID().slice(0, 8),
+    version: 0,
+    update: 0,
+    failure: undefined,
+    styles: {},
+    pages: new Set(),
+    heartbeatMs,
   };
   return {
     get state() {
-      return state();
+      return stateOf(dev);
     },
     get failure() {
-      return failure;
+      return dev.failure;
     },
-    ready({ reload, styles: swapped = {} } = {}) {
-      for (const [from, to] of Object.entries(swapped)) {
-        for (const [served, current] of Object.entries(styles)) if (current === from) styles[served] = to;
-        styles[from] = to;
-      }
-      // An edit undone: the page's link is current again.
-      for (const [served, current] of Object.entries(styles)) if (served === current) delete styles[served];
-      failure = undefined;
-      publish(reload);
-    },
+    ready: (change) => ready(dev, change),
     fail(next, { reload } = {}) {
-      failure = next;
-      publish(reload);
+      dev.failure = next;
+      publish(dev, reload);
     },
-    nudge: () => publish(),
-    events(signal) {
-      let end = () => {};
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          const client = {
-            send(chunk: string) {
-              try {
-                controller.enqueue(encoder.encode(chunk));
-              } catch {
-                end();
-              }
-            },
-            end: () => end(),
-          };
-          // The heartbeat keeps proxies and idle timeouts from closing a quiet stream; should one still
-          // close it, `retry` brings the page back within a tenth of a second.
-          const beat = setInterval(() => client.send(": heartbeat\n\n"), heartbeatMs);
-          end = () => {
-            clearInterval(beat);
-            clients.delete(client);
-            try {
-              controller.close();
-            } catch {}
-          };
-          clients.add(client);
-          signal.addEventListener("abort", end, { once: true });
-          client.send(`retry: 100\n${message()}`);
-        },
-        cancel: () => end(),
-      });
-      return new Response(body, {
-        headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" },
-      });
-    },
+    nudge: () => publish(dev),
+    events: (signal) => events(dev, signal),
     close() {
-      for (const client of [...clients]) client.end();
+      for (const page of [...dev.pages]) page.end();
     },
   };
+}
+
+/** One open page's event stream. */
+interface PageStream {
+  send(chunk: string): void;
+  end(): void;
+}
+
+/** What the pages are told, and the pages listening. */
+interface DevReloadState {
+  readonly start: string;
+  version: number;
+  update: number;
+  failure: DevFailure | undefined;
+  /**
+   * Every stylesheet URL this process served → the newest build from the same source, so a page that
+   * missed an event (or loaded just before one) still finds its own links here.
+   */
+  readonly styles: Record<string, string>;
+  readonly pages: Set<PageStream>;
+  readonly heartbeatMs: number;
+}
+
+function stateOf(dev: DevReloadState): DevState {
+  return { version: `${dev.start}.${dev.version}`, update: `${dev.start}.${dev.update}`, styles: { ...dev.styles } };
+}
+
+function message(dev: DevReloadState): string {
+  return `data: ${JSON.stringify(stateOf(dev))}\n\n`;
+}
+
+function publish(dev: DevReloadState, reload = false): void {
+  dev.update++;
+  if (reload) dev.version++;
+  for (const page of dev.pages) page.send(message(dev));
+}
+
+function ready(dev: DevReloadState, { reload, styles: swapped = {} }: Parameters<DevReload["ready"]>[0] = {}): void {
+  const { styles } = dev;
+  for (const [from, to] of Object.entries(swapped)) {
+    for (const [served, current] of Object.entries(styles)) if (current === from) styles[served] = to;
+    styles[from] = to;
+  }
+  // An edit undone: the page's link is current again.
+  for (const [served, current] of Object.entries(styles)) if (served === current) delete styles[served];
+  dev.failure = undefined;
+  publish(dev, reload);
+}
+
+function events(dev: DevReloadState, signal: AbortSignal): Response {
+  let end = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      end = listen(dev, controller, signal);
+    },
+    cancel: () => end(),
+  });
+  return new Response(body, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** Adds a page's stream to those every event goes to, and sends it the state now; returns what ends it. */
+function listen(
+  dev: DevReloadState,
+  controller: ReadableStreamDefaultController<Uint8Array>,
+  signal: AbortSignal,
+): () => void {
+  const page: PageStream = {
+    send(chunk) {
+      try {
+        controller.enqueue(encoder.encode(chunk));
+      } catch {
+        end();
+      }
+    },
+    end: () => end(),
+  };
+  // The heartbeat keeps proxies and idle timeouts from closing a quiet stream; should one still
+  // close it, `retry` brings the page back within a tenth of a second.
+  const beat = setInterval(() => page.send(": heartbeat\n\n"), dev.heartbeatMs);
+  const end = () => {
+    clearInterval(beat);
+    dev.pages.delete(page);
+    try {
+      controller.close();
+    } catch {}
+  };
+  dev.pages.add(page);
+  signal.addEventListener("abort", end, { once: true });
+  page.send(`retry: 100\n${message(dev)}`);
+  return end;
 }
 
 /** The policy with more sources for style-src; 'unsafe-hashes' lets their hashes allow style attributes too. */
