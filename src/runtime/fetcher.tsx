@@ -4,9 +4,15 @@
 // component can see them all (useFetchers), and components that name the same key share one.
 import { useCallback, useEffect, useId, useMemo, useSyncExternalStore, type FormHTMLAttributes, type Ref } from "react";
 import type { ActionValue } from "./action-data.ts";
-import { fetcherStore, type FetcherInFlight, type FetcherSnapshot, type FetcherState } from "./fetcher-store.ts";
+import {
+  fetcherStore,
+  type FetcherInFlight,
+  type FetcherSnapshot,
+  type FetcherState,
+  type FetcherStore,
+} from "./fetcher-store.ts";
 import { usePostHandler } from "./form-post.ts";
-import { useNavigation } from "./navigation.ts";
+import { useNavigation, type FetcherRequest, type Navigation } from "./navigation.ts";
 import type { CheckedHref } from "./route-paths.ts";
 
 export type { FetcherInFlight, FetcherState };
@@ -50,7 +56,9 @@ export interface FetcherOptions {
   key?: string;
 }
 
-function asFormData(fields: FormData | URLSearchParams | Record<string, string>): FormData {
+type Fields = FormData | URLSearchParams | Record<string, string>;
+
+function asFormData(fields: Fields): FormData {
   if (fields instanceof FormData) return fields;
   const form = new FormData();
   for (const [name, value] of fields instanceof URLSearchParams ? fields : Object.entries(fields))
@@ -62,6 +70,68 @@ function asFormData(fields: FormData | URLSearchParams | Record<string, string>)
 function pathOf(href: string): string {
   const url = new URL(href, location.href);
   return url.pathname + url.search;
+}
+
+/** The fetcher a request speaks for. */
+interface FetcherTarget {
+  nav: Navigation;
+  store: FetcherStore;
+  key: string;
+}
+
+/** A request of a fetcher: the state it shows while in flight, and what goes to `nav.fetch`. */
+interface FetcherCall extends Omit<FetcherRequest, "signal" | "done"> {
+  state: FetcherState;
+}
+
+/** Runs `call` for the fetcher; resolves true when it succeeded and still speaks for the fetcher. */
+async function request(target: FetcherTarget, call: FetcherCall): Promise<boolean> {
+  const { nav, store, key } = target;
+  const { href, state, body, formData, fallback } = call;
+  // A new request takes over: the response to the one before it is no longer wanted.
+  const controller = store.start(key);
+  store.loadedBy(key, body ? undefined : () => void request(target, { href, state: "loading" }));
+  store.update(key, (s) => ({ ...s, state, formData, formAction: body ? pathOf(href) : undefined }));
+  const ok = await nav.fetch({
+    href,
+    body,
+    formData,
+    fallback,
+    signal: controller.signal,
+    // Called in the same render as the page it leads to, so the page never shows both the new data
+    // and the fields still in flight (an optimistic count twice).
+    done: (result) => {
+      // A request another one took over from, or one from before a reset(), no longer speaks for the fetcher.
+      if (!store.owns(key, controller)) return;
+      store.update(key, (s) => ({
+        state: "idle",
+        data: result ? result.data : s.data,
+        formData: undefined,
+        formAction: undefined,
+      }));
+    },
+  });
+  return ok && store.owns(key, controller);
+}
+
+/** Posts `fields` to `action`; resolves true when the post succeeded and still speaks for the fetcher. */
+type Post = (fields: Fields, action: string, fallback?: () => void) => Promise<boolean>;
+
+/** The fetcher's `<form>`, which posts through `post`. */
+function fetcherForm(post: Post) {
+  // Its props as they arrive: the caller's types checked the path.
+  return function FetcherForm({
+    action,
+    onSubmit,
+    reset: resets = true,
+    ...rest
+  }: Omit<FetcherFormProps, "action"> & { action: string }) {
+    const send = usePostHandler(onSubmit, async ({ form, action, body, fallback }) => {
+      // As <Form>: a form whose post succeeded starts empty again; one the server refused keeps what was typed.
+      if ((await post(body, action, fallback)) && resets && form.isConnected) form.reset();
+    });
+    return <form {...rest} method="post" action={action} onSubmit={send} />;
+  };
 }
 
 /**
@@ -82,76 +152,23 @@ export function useFetcher<A extends (ctx: never) => unknown = () => unknown>(
   const snapshot = useSyncExternalStore(store.subscribe, read, read);
   useEffect(() => store.use(key), [store, key]);
 
-  const run = useCallback(
-    async (
-      href: string,
-      state: FetcherState,
-      body?: FormData | URLSearchParams,
-      formData?: FormData,
-      fallback?: () => void,
-    ): Promise<boolean> => {
-      // A new request takes over: the response to the one before it is no longer wanted.
-      const controller = store.start(key);
-      store.loadedBy(key, body ? undefined : () => void run(href, "loading"));
-      store.update(key, (s) => ({ ...s, state, formData, formAction: body ? pathOf(href) : undefined }));
-      const ok = await nav.fetch({
-        href,
-        body,
-        formData,
-        fallback,
-        signal: controller.signal,
-        // Called in the same render as the page it leads to, so the page never shows both the new data
-        // and the fields still in flight (an optimistic count twice).
-        done: (result) => {
-          // A request another one took over from, or one from before a reset(), no longer speaks for the fetcher.
-          if (!store.owns(key, controller)) return;
-          store.update(key, (s) => ({
-            state: "idle",
-            data: result ? result.data : s.data,
-            formData: undefined,
-            formAction: undefined,
-          }));
-        },
-      });
-      return ok && store.owns(key, controller);
-    },
-    [nav, store, key],
-  );
-
-  const post = useCallback(
-    (fields: FormData | URLSearchParams | Record<string, string>, action: string, fallback?: () => void) => {
+  const run = useCallback((call: FetcherCall) => request({ nav, store, key }, call), [nav, store, key]);
+  const post = useCallback<Post>(
+    (fields, action, fallback) => {
       const body =
         fields instanceof FormData || fields instanceof URLSearchParams ? fields : new URLSearchParams(fields);
-      return run(action, "submitting", body, asFormData(fields), fallback);
+      return run({ href: action, state: "submitting", body, formData: asFormData(fields), fallback });
     },
     [run],
   );
   const submit = useCallback(
-    async (fields: FormData | URLSearchParams | Record<string, string>, { action }: { action: string }) =>
-      void (await post(fields, action)),
+    async (fields: Fields, { action }: { action: string }) => void (await post(fields, action)),
     [post],
   );
-  const load = useCallback(async (href: string) => void (await run(href, "loading")), [run]);
+  const load = useCallback(async (href: string) => void (await run({ href, state: "loading" })), [run]);
   const reset = useCallback(() => store.reset(key), [store, key]);
-
   // One component per fetcher, made once: a new one on every render would remount the form and lose its fields.
-  const Form = useMemo(
-    () =>
-      // Its props as they arrive: the caller's types checked the path.
-      function FetcherForm({
-        action,
-        onSubmit,
-        reset: resets = true,
-        ...rest
-      }: Omit<FetcherFormProps, "action"> & { action: string }) {
-        const send = usePostHandler(onSubmit, async ({ form, action, body, fallback }) => {
-          // As <Form>: a form whose post succeeded starts empty again; one the server refused keeps what was typed.
-          if ((await post(body, action, fallback)) && resets && form.isConnected) form.reset();
-        });
-        return <form {...rest} method="post" action={action} onSubmit={send} />;
-      },
-    [post],
-  );
+  const Form = useMemo(() => fetcherForm(post), [post]);
 
   return { ...snapshot, key, Form, submit, load, reset };
 }
