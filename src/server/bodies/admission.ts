@@ -2,6 +2,7 @@
 // before a byte of its body is read, so the bodies a pool holds are bounded (request-body.ts); no one client
 // holds more than its share, a client whose body fell behind its pace holds one slot at a time for a while,
 // and when every slot is taken, the body that would hold its slot longest yields it to a post that asks.
+import { CLIENT_SHARE, clientKey } from "../request/forwarded.ts";
 import type { BodyWatch, ReadingBody } from "./request-body.ts";
 
 /**
@@ -27,9 +28,6 @@ export interface Admission {
    */
   run<T>(client: Client, work: (slot: Slot) => Promise<T>): Promise<T | undefined>;
 }
-
-/** A client holds at most 1/CLIENT_SHARE of the slots: it takes this many clients to hold them all. */
-export const CLIENT_SHARE = 8;
 
 /**
  * How long a post waits for one of its client's own slots: a burst (a dozen likes at once) is read a few at a
@@ -277,25 +275,4 @@ function slotOf(pool: AdmissionState, holder: Holder): Slot {
     },
     done: () => void pool.reading.delete(holder),
   };
-}
-
-/**
- * Who a share belongs to: an IPv4 address, or an IPv6 address's /64, the block a single host or home is
- * given (one attacker could otherwise take a fresh address per connection). An IPv4-mapped IPv6 address is
- * its IPv4 address.
- */
-export function clientKey(address: string | undefined): string {
-  if (!address?.includes(":")) return address ?? "";
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  const [head = "", tail = ""] = address.toLowerCase().split("::");
-  const front = head ? head.split(":") : [];
-  const back = tail ? tail.split(":") : [];
-  const groups = address.includes("::")
-    ? [...front, ...Array<string>(8 - front.length - back.length).fill("0"), ...back]
-    : front;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
 }

@@ -4,7 +4,7 @@
 // who leave streamed pages at their first bytes and ask again at once (red team F4) otherwise pile up renders
 // faster than they end: under such a flood Bun runs no timer and delivers no abort for seconds, and each render
 // holds its React state and its loaders' promises until then (bench/README.md, abandoned streams).
-import { CLIENT_SHARE, clientKey } from "../bodies/admission.ts";
+import { CLIENT_SHARE, clientKey } from "../request/forwarded.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
 import type { RequestRecord } from "../request/context.ts";
 import { jsonError } from "../request/responses.ts";

@@ -1,6 +1,7 @@
 // forwarded.ts: who a request comes from: the socket's address, or behind TRUST_PROXY the address the
-// proxy nearest the visitor saw. Everything that reads a visitor's address asks here: each visitor's share of
-// the body reads and of the tunnel, the X-Forwarded-For the tunnel passes to Sentry, and Sentry's events.
+// proxy nearest the visitor saw, and the key a visitor's share is counted by. Everything that reads a visitor's
+// address asks here: each visitor's share of the body reads, the renders and the tunnel, the X-Forwarded-For the
+// tunnel passes to Sentry, and Sentry's events.
 import type { Server } from "bun";
 
 /**
@@ -37,4 +38,31 @@ function addressIn(entry: string): string | undefined {
   const address = /^\[([^\]]*)\](?::\d+)?$/.exec(trimmed)?.[1] ?? /^([\d.]+):\d+$/.exec(trimmed)?.[1] ?? trimmed;
   isIP ??= (import.meta.require("node:net") as typeof import("node:net")).isIP;
   return isIP(address) ? address : undefined;
+}
+
+/**
+ * A visitor holds at most 1/CLIENT_SHARE of a pool (the body reads, the renders): it takes this many visitors to hold
+ * them all.
+ */
+export const CLIENT_SHARE = 8;
+
+/**
+ * Who a share belongs to: an IPv4 address, or an IPv6 address's /64, the block a single host or home is
+ * given (one attacker could otherwise take a fresh address per connection). An IPv4-mapped IPv6 address is
+ * its IPv4 address.
+ */
+export function clientKey(address: string | undefined): string {
+  if (!address?.includes(":")) return address ?? "";
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  const front = head ? head.split(":") : [];
+  const back = tail ? tail.split(":") : [];
+  const groups = address.includes("::")
+    ? [...front, ...Array<string>(8 - front.length - back.length).fill("0"), ...back]
+    : front;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }

@@ -1,11 +1,10 @@
 // admission.ts and request-body.ts: the admission's slots and each client's share of them, a slow client's
-// single slot, who a share belongs to, and the pace of a body read.
+// single slot, and the pace of a body read.
 import { describe, expect, test } from "bun:test";
 import {
   CLIENT_WAIT_MS,
   SLOW_CLIENT_MS,
   YIELD_AFTER_MS,
-  clientKey,
   createAdmission,
   type Admission,
 } from "../../../src/server/bodies/admission.ts";
@@ -178,18 +177,6 @@ describe("a full pool takes a slot back (red team N2)", () => {
     release.resolve();
     expect(await working).toBe("worked");
     expect(stalled.cancelled()).toBe(true);
-  });
-});
-
-describe("clientKey", () => {
-  test("an IPv6 address counts by its /64, however it is written; IPv4 and mapped IPv4 by the address", () => {
-    expect(clientKey("2001:db8:0:0:1::1")).toBe("2001:db8:0:0::/64");
-    expect(clientKey("2001:0DB8::ffff:1")).toBe("2001:db8:0:0::/64");
-    expect(clientKey("2001:db8:0:1::1")).toBe("2001:db8:0:1::/64");
-    expect(clientKey("::1")).toBe("0:0:0:0::/64");
-    expect(clientKey("::ffff:192.0.2.1")).toBe("192.0.2.1");
-    expect(clientKey("192.0.2.1")).toBe("192.0.2.1");
-    expect(clientKey(undefined)).toBe("");
   });
 });
 

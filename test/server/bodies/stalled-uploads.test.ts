@@ -5,7 +5,7 @@
 // or is not all there by its deadline, is a 408 that frees what it held; a slow phone's upload is not.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { BODY_READS_AT_ONCE } from "../../../src/server/bodies/body-reads.ts";
-import { CLIENT_SHARE } from "../../../src/server/bodies/admission.ts";
+import { CLIENT_SHARE } from "../../../src/server/request/forwarded.ts";
 import { listenApp, startFakeIngest, type FakeIngest, type ListeningApp } from "brisk/test";
 import { FIXTURE } from "../../support/app.ts";
 import { stallUploads } from "../../support/stalled-uploads.ts";

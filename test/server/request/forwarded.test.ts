@@ -1,8 +1,8 @@
-// visitor-address.ts: the visitor's address is the socket's, or behind TRUST_PROXY the X-Forwarded-For entry the
-// nearest trusted proxy appended, never one the visitor wrote.
+// forwarded.test.ts: the visitor's address is the socket's, or behind TRUST_PROXY the X-Forwarded-For entry the
+// nearest trusted proxy appended, never one the visitor wrote; and the key a visitor's share is counted by.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Server } from "bun";
-import { visitorAddress } from "../../../src/server/request/forwarded.ts";
+import { clientKey, visitorAddress } from "../../../src/server/request/forwarded.ts";
 
 const forwarded = (...values: string[]) => {
   const headers = new Headers();
@@ -54,5 +54,17 @@ describe("visitorAddress", () => {
   test("an entry that is no address, or no header, leaves the socket's: the proxy's", async () => {
     expect(await overSocket({ "x-forwarded-for": "203.0.113.7, unknown" }, 1)).toBe("127.0.0.1");
     expect(await overSocket({}, 1)).toBe("127.0.0.1");
+  });
+});
+
+describe("clientKey", () => {
+  test("an IPv6 address counts by its /64, however it is written; IPv4 and mapped IPv4 by the address", () => {
+    expect(clientKey("2001:db8:0:0:1::1")).toBe("2001:db8:0:0::/64");
+    expect(clientKey("2001:0DB8::ffff:1")).toBe("2001:db8:0:0::/64");
+    expect(clientKey("2001:db8:0:1::1")).toBe("2001:db8:0:1::/64");
+    expect(clientKey("::1")).toBe("0:0:0:0::/64");
+    expect(clientKey("::ffff:192.0.2.1")).toBe("192.0.2.1");
+    expect(clientKey("192.0.2.1")).toBe("192.0.2.1");
+    expect(clientKey(undefined)).toBe("");
   });
 });
