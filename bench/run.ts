@@ -88,7 +88,7 @@ try {
   const staticHtml = join(work, "static.html");
   await Bun.write(staticHtml, await (await fetch(`${off.origin}/`)).text());
   const ceiling = await start("static ceiling", "static-server.ts", { BENCH_STATIC_HTML: staticHtml });
-  // The page pipeline alone (Brisk's handler on raw Bun.serve): what the rest of the server adds is the difference.
+  // The page handler alone (Brisk's pages on raw Bun.serve): what the rest of the server adds is the difference.
   const handler = await start(HANDLER, "ablation-server.ts");
 
   say("client weight");

@@ -103,7 +103,10 @@ const REF = "reference";
 const OFF = "brisk, Sentry off";
 const CEILING = "static ceiling";
 const ON = "brisk, Sentry on";
-/** Brisk's page handler alone on raw Bun.serve (bench/ablation-server.ts): the page pipeline without Elysia, the hooks or Sentry. */
+/**
+ * Brisk's page handler alone on raw Bun.serve (bench/ablation-server.ts): the pages without the request pipeline,
+ * Elysia or Sentry.
+ */
 export const HANDLER = "page handler on Bun.serve";
 export const TRACED_ALL = "brisk, tracing 1.0";
 export const TRACED_TENTH = "brisk, tracing 0.1";
@@ -484,8 +487,8 @@ function layersTable(r: Results, missed: Set<string>): Table {
     title: "Where the missed throughput targets' time goes, layer by layer (CPU per response, this run's rows)",
     note:
       "Each column is one server's CPU per response less the one before it: the reference (or the static ceiling); Brisk's page handler alone on raw `Bun.serve` " +
-      "(routing, loaders, outcomes, Brisk's React tree, boot data, headers and nonce: bench/ablation-server.ts); the whole server with Sentry off (Elysia's routing and " +
-      "hooks: the request record, the Host check, the log line, the request id and security headers); " +
+      "(routing, loaders, outcomes, Brisk's React tree, boot data, headers and nonce: bench/ablation-server.ts); the whole server with Sentry off (the request " +
+      "pipeline and Elysia's routing: the context, the Host check, the stored-page lookup, the render bound, the request id and security headers, the log line); " +
       "Sentry on (errors only: the request's isolation scope and its release-health session); tracing at 0.1. Budget: the CPU per response the target allows. " +
       "A stored answer has no handler row (it never reaches the pages). Read each column with the noise of its two rows (±15 µs on a shared machine); " +
       "`bun bench/layers.ts` times the small layers one by one, `bun bench/before-after.ts` measures a change against another checkout." +
@@ -493,8 +496,8 @@ function layersTable(r: Results, missed: Set<string>): Table {
     header: [
       "case",
       "reference",
-      "page pipeline",
-      "Elysia and Brisk's hooks",
+      "page handler",
+      "request pipeline and Elysia",
       "Sentry scope and session",
       "tracing 0.1",
       "Brisk, Sentry on",
