@@ -22,7 +22,7 @@ import { builtPages } from "./prerender/built-pages.ts";
 import { prerenderRoutes, type Prerendered } from "./prerender/prerender-routes.ts";
 import type { PrerenderedPages } from "./prerender/prerendered-page.ts";
 import { createBodyReads, type BodyReads } from "./bodies/body-reads.ts";
-import { createRenderPlaces, type RenderPlaces } from "./pages/render-limit.ts";
+import { createRenderPlaces } from "./pages/render-limit.ts";
 import { bodyPaceOf } from "./bodies/request-body.ts";
 import { createPublicFileHandler, type PublicFiles } from "./assets/public-files.ts";
 import { type RequestMonitor } from "./request/monitor.ts";
@@ -77,7 +77,6 @@ export function pageHandlerDeps(
     security: SecurityHeaders;
     cookieSigner?: CookieSigner;
     bodyReads?: BodyReads;
-    renders?: RenderPlaces;
     monitor?: RequestMonitor;
   },
 ): PageDeps {
@@ -92,9 +91,7 @@ export function pageHandlerDeps(
     mode: config.mode,
     cookies: { signer: deps.cookieSigner, secure: config.cookieSecure },
     bodyReads: deps.bodyReads ?? bodyReadsOf(config, () => null),
-    renders:
-      deps.renders ??
-      createRenderPlaces(config.renderMaxInFlight, (request) => visitorAddress(request, null, config.proxyHops)),
+    renders: createRenderPlaces(config.renderMaxInFlight, config.proxyHops),
     trustProxy: config.trustProxy,
     clientConfig: clientConfigFor(config, assets),
   };
@@ -136,11 +133,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const security = createSecurityHeaders(config, { frameAncestors: app.frameAncestors });
   // The socket's address is known once the server listens (app.handle has none).
   const bodyReads = bodyReadsOf(config, () => server.server);
-  // Each visitor's share of the renders by the address its body reads are counted by.
-  const renders = createRenderPlaces(config.renderMaxInFlight, (request) =>
-    visitorAddress(request, server.server, config.proxyHops),
-  );
-  const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads, renders });
+  const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
   // Development renders every page: the code behind it changes.
   const prerendered =
     config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, builtPages(assets)) : undefined;

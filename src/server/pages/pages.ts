@@ -94,13 +94,13 @@ async function headOf(page: PageRequest, deps: PageDeps): Promise<Response> {
 export function pagesPlugin(deps: PageDeps) {
   return new Elysia({ name: "brisk:pages" }).all(
     "*",
-    function servePage({ request }) {
+    function servePage({ request, server }) {
       const context = contextOf(request);
       const target = pageTarget(context);
       if (target instanceof Response) return target;
       // Public files and prerendered pages never get here: the pipeline answers them before routing (stored-step.ts).
       const render = () => renderTarget(context, target, deps);
-      return deps.renders.run(request, context, render) ?? shedPage(target.isData, deps.security, context);
+      return deps.renders.run(request, server, context, render) ?? shedPage(target.isData, deps.security, context);
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
     { parse: "none" },

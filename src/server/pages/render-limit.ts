@@ -4,7 +4,8 @@
 // who leave streamed pages at their first bytes and ask again at once (red team F4) otherwise pile up renders
 // faster than they end: under such a flood Bun runs no timer and delivers no abort for seconds, and each render
 // holds its React state and its loaders' promises until then (bench/README.md, abandoned streams).
-import { CLIENT_SHARE, clientKey } from "../request/forwarded.ts";
+import type { Server } from "bun";
+import { CLIENT_SHARE, clientKey, visitorAddress } from "../request/forwarded.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
 import type { RequestRecord } from "../request/context.ts";
 import { jsonError } from "../request/responses.ts";
@@ -15,14 +16,19 @@ export interface RenderPlaces {
    * response is made, or at once without it), failed, or the request is aborted; undefined, without running it,
    * when every place, or every one of the visitor's, is taken.
    */
-  run(request: Request, record: RequestRecord, render: () => Promise<Response>): Promise<Response> | undefined;
+  run(
+    request: Request,
+    server: Server<unknown> | null,
+    record: RequestRecord,
+    render: () => Promise<Response>,
+  ): Promise<Response> | undefined;
 }
 
-/** `capacity` places, a visitor's share of them an eighth (as for body reads); `visitorOf` finds a request's address. */
-export function createRenderPlaces(
-  capacity: number,
-  visitorOf: (request: Request) => string | undefined,
-): RenderPlaces {
+/**
+ * `capacity` places, a visitor's share of them an eighth (as for body reads), the visitor found by its address (the
+ * socket's on `server`, or behind `proxyHops` trusted proxies the one they saw).
+ */
+export function createRenderPlaces(capacity: number, proxyHops: number): RenderPlaces {
   const perVisitor = Math.ceil(capacity / CLIENT_SHARE);
   let inUse = 0;
   const byVisitor = new Map<string, number>();
@@ -35,9 +41,9 @@ export function createRenderPlaces(
   }
 
   return {
-    run(request, record, render) {
+    run(request, server, record, render) {
       if (inUse >= capacity) return undefined;
-      const key = clientKey(visitorOf(request));
+      const key = clientKey(visitorAddress(request, server, proxyHops));
       const mine = byVisitor.get(key) ?? 0;
       if (mine >= perVisitor) return undefined;
       inUse++;
