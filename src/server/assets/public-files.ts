@@ -135,7 +135,7 @@ export function createPublicFileHandler(
 }
 
 /** The public file a URL path names, if there is one. */
-export function publicFileAt(files: PublicFiles, pathname: string): PublicFile | undefined {
+function publicFileAt(files: PublicFiles, pathname: string): PublicFile | undefined {
   const name = fileName(pathname);
   return name === undefined ? undefined : files.find(name);
 }

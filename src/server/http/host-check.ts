@@ -10,7 +10,7 @@ import { text } from "../request/responses.ts";
 const ELYSIA_PATH_SEARCH_FROM = 11;
 
 /** Why the request cannot be routed by its URL, or undefined when it can. */
-export function hostProblem(request: Request): string | undefined {
+function hostProblem(request: Request): string | undefined {
   const { url } = request;
   if (!url.startsWith("http://") && !url.startsWith("https://")) return "missing or invalid Host header";
   // Bun joins repeated headers with ", ", and a host never holds a comma.
