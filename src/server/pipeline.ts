@@ -44,11 +44,13 @@ function serve(steps: PipelineSteps, request: Request, route: Route): Response |
   const page = steps.isPagePath(context.path);
   // A file or a prerendered page: nothing of the app runs, so neither Sentry's scope nor Elysia's routing does.
   const stored = page ? steps.stored(context) : undefined;
-  if (stored)
-    return stored instanceof Promise ? stored.then((r) => sent(steps, context, r)) : sent(steps, context, stored);
+  if (stored) return sent(steps, context, stored);
   // Elysia's routing (health, assets, monitoring, the API, the pages), inside Sentry's request scope.
-  const response = guarded(steps, context, () => steps.scope(context, route, page));
-  return response instanceof Promise ? response.then((r) => sent(steps, context, r)) : sent(steps, context, response);
+  return sent(
+    steps,
+    context,
+    guarded(steps, context, () => steps.scope(context, route, page)),
+  );
 }
 
 /** `run`'s response, or the error response to what it threw: a request always gets its answer and its line. */
@@ -65,8 +67,13 @@ function guarded(
   }
 }
 
-/** The way out of every request: the headers each response carries, then its log line. */
-function sent(steps: PipelineSteps, context: RequestContext, response: Response): Response {
+/** The way out of every request, once its response is there: the headers each response carries, then its log line. */
+function sent(
+  steps: PipelineSteps,
+  context: RequestContext,
+  response: Response | Promise<Response>,
+): Response | Promise<Response> {
+  if (response instanceof Promise) return response.then((r) => sent(steps, context, r));
   addMissingHeaders(response, steps.headers);
   addMissingHeaders(response, [["x-request-id", context.id]]);
   logRequest(steps.log, context, response.status, context.request.signal);
