@@ -46,11 +46,8 @@ function serve(steps: PipelineSteps, request: Request, route: Route): Response |
   const stored = page ? steps.stored(context) : undefined;
   if (stored) return sent(steps, context, stored);
   // Elysia's routing (health, assets, monitoring, the API, the pages), inside Sentry's request scope.
-  return sent(
-    steps,
-    context,
-    guarded(steps, context, () => steps.scope(context, route, page)),
-  );
+  const response = guarded(steps, context, () => steps.scope(context, route, page));
+  return sent(steps, context, response);
 }
 
 /** `run`'s response, or the error response to what it threw: a request always gets its answer and its line. */
