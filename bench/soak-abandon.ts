@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { freePort, startFakeIngest } from "brisk/test";
 import { abandonStreams } from "./lib/abandon-client.ts";
 import { buildBinary } from "./lib/binary.ts";
+import { loadAverage } from "./lib/load.ts";
 import { memoryOf, stopChild, until200 } from "./lib/proc.ts";
 import { soakServerEnv } from "./lib/soak-env.ts";
 import { int, round } from "./lib/stats.ts";
@@ -81,7 +82,6 @@ async function runCase(
     const samples = await sampler.stop();
     const { rssMiB: afterMiB, peakMiB } = memoryOf(server.pid);
     const under = samples.find((s) => s.at >= ended && s.rssMiB <= ABANDON_AFTER_LIMIT_MIB);
-    const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
     return {
       name: `${path} ${encoding}`,
       ...visits,
@@ -89,7 +89,7 @@ async function runCase(
       peakMiB,
       afterMiB,
       underAfter: under && under.at - ended,
-      load,
+      load: loadAverage(),
     };
   } finally {
     await stopChild(server);

@@ -25,6 +25,7 @@ import { startFakeIngest } from "brisk/test";
 import { stallUploads } from "../test/support/stalled-uploads.ts";
 import { buildBinary, startBinary, type Binary } from "./lib/binary.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
+import { loadAverage } from "./lib/load.ts";
 import { soakServerEnv } from "./lib/soak-env.ts";
 
 export interface UploadFloodOptions {
@@ -298,9 +299,8 @@ async function soakSlotAttacks(binary: Binary, seconds: number): Promise<boolean
         });
         const missed = missedTargets(writesServed(probes));
         pass &&= missed.length === 0;
-        const load = (await Bun.file("/proc/loadavg").text()).split(" ").slice(0, 3).join(" ");
         console.log(
-          `${attack} everywhere, ${seconds} s (load ${load}): visitor's writes served: ${writesServed(probes).line}`,
+          `${attack} everywhere, ${seconds} s (load ${loadAverage()}): visitor's writes served: ${writesServed(probes).line}`,
         );
         console.log(`  attack's posts: ${stalled}`);
         for (const line of missed) console.log(`  missed: ${line}`);

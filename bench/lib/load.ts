@@ -40,3 +40,8 @@ export function meterForeignLoad(): ForeignMeter {
     },
   };
 }
+
+/** The 1, 5 and 15 minute load averages, as `uptime` prints them: how busy the machine was around a figure. */
+export function loadAverage(): string {
+  return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+}
