@@ -297,10 +297,11 @@ async function soakSlotAttacks(binary: Binary, seconds: number): Promise<boolean
           seconds,
           attack,
         });
-        const missed = missedTargets(writesServed(probes));
+        const served = writesServed(probes);
+        const missed = missedTargets(served);
         pass &&= missed.length === 0;
         console.log(
-          `${attack} everywhere, ${seconds} s (load ${loadAverage()}): visitor's writes served: ${writesServed(probes).line}`,
+          `${attack} everywhere, ${seconds} s (load ${loadAverage()}): visitor's writes served: ${served.line}`,
         );
         console.log(`  attack's posts: ${stalled}`);
         for (const line of missed) console.log(`  missed: ${line}`);
