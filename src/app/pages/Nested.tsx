@@ -60,7 +60,7 @@ function NestedNav() {
   );
 }
 
-export function NestedLayout() {
+function NestedLayout() {
   const { loads, name, bumps } = useLoaderData<typeof nestedLoader>();
   return (
     <ExampleFrame title="Nested routes">
@@ -85,7 +85,7 @@ export function NestedLayout() {
   );
 }
 
-export function NestedIndex() {
+function NestedIndex() {
   // A level below reads the layout's data by the layout's route object: typed, and never undefined here.
   const layout = useRouteData(nestedRoute);
   const bump = useFetcher();
@@ -104,13 +104,13 @@ export function NestedIndex() {
   );
 }
 
-export function NestedItem() {
+function NestedItem() {
   const { id } = useLoaderData<typeof itemLoader>();
   // One text node: `Item {id}` would render as two, with a comment between them in the HTML.
   return <p id="item">{`Item ${id}`}</p>;
 }
 
-export function NestedSlow() {
+function NestedSlow() {
   const { waited } = useLoaderData<typeof slowLoader>();
   return (
     <p id="slow">
@@ -120,7 +120,7 @@ export function NestedSlow() {
 }
 
 /** The layout's not-found page, shown in its Outlet: the nav and the input stay around it. */
-export function NestedNotFound() {
+function NestedNotFound() {
   return (
     <div className="nested-fallback" role="status">
       <h2>
@@ -132,7 +132,7 @@ export function NestedNotFound() {
 }
 
 /** The layout's error page, shown in its Outlet, with the digest as on the app-wide error page. */
-export function NestedError({ side, ...details }: ErrorPageProps) {
+function NestedError({ side, ...details }: ErrorPageProps) {
   return (
     <div className="nested-fallback nested-error" role="alert">
       <h2>This part of the page failed</h2>
