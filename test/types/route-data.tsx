@@ -1,9 +1,7 @@
 // route-data.tsx (type test, checked by `bun run typecheck`, never run): a route object from route() carries its
 // loader's type, so a page below it reads the layout's data by the object, typed, with no id and no undefined.
 import { route, useRouteData, type LoaderContext, type RouteDefinition } from "brisk";
-
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-const same = <A, B>(proof: Equal<A, B>) => proof;
+import { same } from "./same.ts";
 
 const Layout = () => null;
 

@@ -1,9 +1,7 @@
 // route-params.ts (type test, checked by `bun run typecheck`, never run): route() types a loader's and an action's
 // params from the route's pattern, named as regexparam names them; a loader asking for another name fails.
 import { route, type LoaderContext, type PathParams, type RouteDefinition } from "brisk";
-
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-const same = <A, B>(proof: Equal<A, B>) => proof;
+import { same } from "./same.ts";
 
 same<PathParams<"/u/:name">, { name: string }>(true);
 same<PathParams<"/shop/:shop/items/:id">, { shop: string; id: string }>(true);

@@ -3,9 +3,7 @@
 // `href` takes exactly a pattern's params. This program registers no table: every API takes any string.
 import { href, Link, returnTo, type CheckedHref, type Href, type RoutePattern } from "brisk";
 import type { PathOf, TableHref } from "../../src/runtime/route-paths.ts";
-
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-const same = <A, B>(proof: Equal<A, B>) => proof;
+import { same } from "./same.ts";
 
 same<PathOf<"/">, "/">(true);
 same<PathOf<"/examples/guestbook/:id">, `/examples/guestbook/${string}`>(true);

@@ -3,9 +3,7 @@
 // the fields setQuery and searchHref take, and a path a <Link> takes.
 import { t } from "elysia";
 import { Link, route, useRouteData, useRouteSearch, type LoaderContext, type NoQuery, type SafePath } from "brisk";
-
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-const same = <A, B>(proof: Equal<A, B>) => proof;
+import { same } from "./same.ts";
 
 const Page = () => null;
 
