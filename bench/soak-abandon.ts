@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startFakeIngest } from "brisk/test";
 import { abandonStreams } from "./lib/abandon-client.ts";
-import { buildBinary } from "./lib/binary.ts";
+import { withBinary } from "./lib/binary.ts";
 import { loadAverage } from "./lib/load.ts";
 import { memoryOf, stopChild, until200 } from "./lib/proc.ts";
 import { soakServerEnv } from "./lib/soak-env.ts";
@@ -135,14 +135,5 @@ export async function soakAbandonedStreams(binaryPath: string): Promise<boolean>
 }
 
 if (import.meta.main) {
-  const given = Bun.argv[2];
-  const build = given ? undefined : await mkdtemp(join(tmpdir(), "brisk-abandon-build-"));
-  let pass = false;
-  try {
-    if (build) console.log("soak: building the bench app's binary…");
-    pass = await soakAbandonedStreams(given ?? (await buildBinary(build!)).path);
-  } finally {
-    if (build) await rm(build, { recursive: true, force: true });
-  }
-  process.exit(pass ? 0 : 1);
+  process.exit((await withBinary((binary) => soakAbandonedStreams(binary.path), Bun.argv[2])) ? 0 : 1);
 }

@@ -23,7 +23,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeIngest } from "brisk/test";
 import { stallUploads } from "../test/support/stalled-uploads.ts";
-import { buildBinary, startBinary, type Binary } from "./lib/binary.ts";
+import { startBinary, withBinary, type Binary } from "./lib/binary.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
 import { loadAverage } from "./lib/load.ts";
 import { soakServerEnv } from "./lib/soak-env.ts";
@@ -321,17 +321,6 @@ async function soakSlotAttacks(binary: Binary, seconds: number): Promise<boolean
 }
 
 if (Bun.isMainThread && import.meta.main) {
-  const given = Bun.argv[2];
-  const build = given ? undefined : await mkdtemp(join(tmpdir(), "brisk-uploads-build-"));
-  let pass = false;
-  try {
-    if (build) console.log("soak: building the bench app's binary…");
-    const binary: Binary = given
-      ? { path: given, origin: "given on the command line", bytes: Bun.file(given).size }
-      : await buildBinary(build!);
-    pass = await soakSlotAttacks(binary, Number(Bun.env.UPLOADS_SECONDS ?? 20));
-  } finally {
-    if (build) await rm(build, { recursive: true, force: true });
-  }
-  process.exit(pass ? 0 : 1);
+  const seconds = Number(Bun.env.UPLOADS_SECONDS ?? 20);
+  process.exit((await withBinary((binary) => soakSlotAttacks(binary, seconds), Bun.argv[2])) ? 0 : 1);
 }

@@ -52,7 +52,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, startFakeIngest, type FakeIngest } from "brisk/test";
-import { buildBinary, type Binary } from "./lib/binary.ts";
+import { withBinary, type Binary } from "./lib/binary.ts";
 import { until200 } from "./lib/proc.ts";
 import { soakServerEnv } from "./lib/soak-env.ts";
 import { soakAbandonedStreams } from "./soak-abandon.ts";
@@ -221,14 +221,8 @@ async function main(binary: Binary): Promise<boolean> {
   return pass;
 }
 
-const build = await mkdtemp(join(tmpdir(), "brisk-soak-build-"));
-let pass = false;
-try {
-  console.log("soak: building the bench app's binary…");
-  const binary = await buildBinary(build);
-  pass = await main(binary);
-  pass = (await soakAbandonedStreams(binary.path)) && pass;
-} finally {
-  await rm(build, { recursive: true, force: true });
-}
+const pass = await withBinary(async (binary) => {
+  const soaked = await main(binary);
+  return (await soakAbandonedStreams(binary.path)) && soaked;
+});
 process.exit(pass ? 0 : 1);

@@ -1,4 +1,7 @@
 // binary.ts: the bench app's compiled server, built from the working tree: size, cold start, idle and peak memory.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { buildBinary as buildAppBinary } from "../../src/server/build/binary.ts";
 import { BENCH_APP } from "./bench-app.ts";
 import { freePort } from "brisk/test";
@@ -23,6 +26,21 @@ export async function buildBinary(workDir: string): Promise<Binary> {
       "the bench app (bench/app) built from the working tree by `bun run build`'s recipe (buildBinary) into a temporary folder",
     bytes: built.bytes,
   };
+}
+
+/**
+ * Runs `use` on the binary at `given` (a soak's command-line argument), or else on the bench app's, built for it
+ * into a temporary folder that goes once `use` is done.
+ */
+export async function withBinary<T>(use: (binary: Binary) => Promise<T>, given?: string): Promise<T> {
+  if (given) return use({ path: given, origin: "given on the command line", bytes: Bun.file(given).size });
+  const build = await mkdtemp(join(tmpdir(), "brisk-soak-build-"));
+  try {
+    console.log("soak: building the bench app's binary…");
+    return await use(await buildBinary(build));
+  } finally {
+    await rm(build, { recursive: true, force: true });
+  }
 }
 
 export interface RunningBinary {
