@@ -192,34 +192,21 @@ function writesUnder(attack: SlotAttack): Attack {
         seconds: ctx.seconds,
         attack,
       });
-      const targets: Target[] = [
-        {
-          name: `POST /guestbook (visitor, ${attack} everywhere)`,
-          path: "/guestbook",
-          expected: [303, 429],
-          streamed: false,
-          tunnel: false,
-          weight: 1,
-        },
-        {
-          name: `POST /api/guestbook (visitor, ${attack} everywhere)`,
-          path: "/api/guestbook",
-          expected: [201, 429],
-          streamed: false,
-          tunnel: false,
-          weight: 1,
-        },
-        {
-          name: `POST /monitoring (visitor, ${attack} everywhere)`,
-          path: "/monitoring",
-          expected: [200, 429],
-          streamed: false,
-          tunnel: true,
-          weight: 1,
-        },
-      ];
+      const target = (path: string, served: number, tunnel = false): Target => ({
+        name: `POST ${path} (visitor, ${attack} everywhere)`,
+        path,
+        expected: [served, 429],
+        streamed: false,
+        tunnel,
+        weight: 1,
+      });
+      const targetOf = {
+        form: target("/guestbook", 303),
+        api: target("/api/guestbook", 201),
+        tunnel: target("/monitoring", 200, true),
+      };
+      const targets = Object.values(targetOf);
       const counts = emptyCounts();
-      const targetOf = { form: targets[0]!, api: targets[1]!, tunnel: targets[2]! };
       for (const { kind, status } of probes) tally(counts, targetOf[kind], status);
       const served = writesServed(probes);
       return {
