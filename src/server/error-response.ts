@@ -98,7 +98,6 @@ export function errorResponse(ctx: Failure, capture: CaptureError): Response {
   // app named the route (a plugin's handler, a body parser) is named after Elysia's route pattern.
   if (route) context.route ??= route;
   const digest = reportError(context, error, "handler", capture);
-  const headers = { "x-request-id": context.id };
-  if (json) return jsonError(500, INTERNAL_SERVER_ERROR, { digest, requestId: context.id }, headers);
-  return text(500, `${INTERNAL_SERVER_ERROR} (digest ${digest})`, headers);
+  if (json) return jsonError(500, INTERNAL_SERVER_ERROR, { digest, requestId: context.id });
+  return text(500, `${INTERNAL_SERVER_ERROR} (digest ${digest})`);
 }

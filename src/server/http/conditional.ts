@@ -61,12 +61,8 @@ export function precondition(request: Request, { etag, lastModified }: Validator
 }
 
 /** The 412's answer: short, and never kept by a cache. */
-export function preconditionFailed(headers: Record<string, string> = {}): Response {
-  return text(
-    412,
-    "precondition failed: If-Match or If-Unmodified-Since does not hold for the current representation",
-    headers,
-  );
+export function preconditionFailed(): Response {
+  return text(412, "precondition failed: If-Match or If-Unmodified-Since does not hold for the current representation");
 }
 
 /**

@@ -1,6 +1,7 @@
 // prerendered-responses.ts: the response from a prerendered page: its pieces joined with this response's nonce,
-// host, path and request id, a weak ETag per coding, and a 304 or 412 by the preconditions. Nothing of the app
-// runs and nothing renders here; prerender-routes.ts renders and keeps the pages.
+// host and path, a weak ETag per coding, and a 304 or 412 by the preconditions. Nothing of the app runs and
+// nothing renders here; prerender-routes.ts renders and keeps the pages, and the request pipeline adds the
+// request id, as to every response it sends.
 import type { RouteMatch } from "../../runtime/route-tree.ts";
 import { pickEncoding } from "../http/accept-encoding.ts";
 import { precondition, preconditionFailed } from "../http/conditional.ts";
@@ -69,20 +70,17 @@ function documentEtag(page: PrerenderedPage, coding: string | undefined): string
 /** The 304 or 412 a stored page's preconditions ask for instead of the page, if any. */
 function conditionalDocument(
   request: Request,
-  record: RequestRecord,
   page: PrerenderedPage,
   etag: string,
   headersOf: HeadersOf,
-  security: SecurityHeaders,
 ): Response | undefined {
   const status = precondition(request, { etag });
-  if (status === 412) return preconditionFailed({ ...security.common, "x-request-id": record.id });
+  if (status === 412) return preconditionFailed();
   if (status !== 304) return undefined;
   // No CSP: a cache would put the new nonce on the page it keeps.
   const notModified = new Response(null, { status, headers: headersOf(page) });
   notModified.headers.delete("content-type");
   notModified.headers.set("etag", etag);
-  notModified.headers.set("x-request-id", record.id);
   return notModified;
 }
 
@@ -90,7 +88,6 @@ function conditionalDocument(
 function documentResponse(
   request: Request,
   url: URL,
-  record: RequestRecord,
   page: PrerenderedPage,
   headersOf: HeadersOf,
   security: SecurityHeaders,
@@ -99,7 +96,7 @@ function documentResponse(
   const coding = pickEncoding(request.headers.get("accept-encoding"), DOCUMENT_CODINGS);
   // A 404 differs by path: no validator, and no preconditions, which only a 2xx answer heeds (RFC 9110 13.2.1).
   const etag = page.status !== 200 ? undefined : documentEtag(page, coding);
-  const conditional = etag && conditionalDocument(request, record, page, etag, headersOf, security);
+  const conditional = etag && conditionalDocument(request, page, etag, headersOf);
   if (conditional) return conditional;
   const nonce = security.nonce();
   const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: url.search.slice(1), config };
@@ -112,16 +109,13 @@ function documentResponse(
   );
   const { headers } = response;
   headers.set("content-security-policy", security.csp(nonce));
-  headers.set("x-request-id", record.id);
   if (etag) headers.set("etag", etag);
   return response;
 }
 
-function dataResponse(request: Request, record: RequestRecord, data: PrerenderedData, headersOf: HeadersOf): Response {
+function dataResponse(request: Request, data: PrerenderedData, headersOf: HeadersOf): Response {
   const [coding, body] = encodedBody(bodiesOf(data), request.headers.get("accept-encoding"));
-  const response = withBody(request, 200, headersOf(data), coding, body);
-  response.headers.set("x-request-id", record.id);
-  return response;
+  return withBody(request, 200, headersOf(data), coding, body);
 }
 
 /** The response with its body, or for a HEAD the same headers with the length a GET's body has. */
@@ -154,13 +148,12 @@ export function servePrerendered(store: PageStore, deps: ServeDeps, config: stri
     response(request, url, record, data) {
       const found = find(url, data);
       if (!found) return undefined;
-      if (!("document" in found))
-        return documentResponse(request, url, record, found, headersOf, deps.security, config);
+      if (!("document" in found)) return documentResponse(request, url, found, headersOf, deps.security, config);
       record.route = url.pathname;
       store.served(url.pathname, record);
       return data
-        ? dataResponse(request, record, found.data, headersOf)
-        : documentResponse(request, url, record, found.document, headersOf, deps.security, config);
+        ? dataResponse(request, found.data, headersOf)
+        : documentResponse(request, url, found.document, headersOf, deps.security, config);
     },
   };
 }

@@ -12,8 +12,8 @@ export type PublicFileResponse = (request: Request, pathname: string) => Promise
 /**
  * The stored response to a page's GET or HEAD, or undefined when the pages must answer it. A public file first,
  * at a path the prerendered not-found page would otherwise answer too (its path is one the URL parser leaves as it
- * is, so the context's raw path finds it); then a prerendered page. Its response carries its request id and
- * security headers itself (prerendered-responses.ts).
+ * is, so the context's raw path finds it); then a prerendered page, which carries this server's security headers
+ * itself (prerendered-responses.ts).
  */
 export function storedStep(
   prerendered: PrerenderedResponses | undefined,

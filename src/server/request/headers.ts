@@ -28,8 +28,8 @@ export function addAppHeaders(headers: Headers, app: ReadonlyArray<readonly [str
 }
 
 /**
- * Puts `headers` on a response that has none of those names: a page, a prerendered page and the error response
- * set X-Request-Id themselves, while making their headers, and the request pipeline fills it in on the others.
+ * Puts `headers` on a response that has none of those names: a page sets X-Request-Id itself, while making its
+ * headers, and the request pipeline fills it in on every other response.
  */
 export function addMissingHeaders(response: Response, headers: Iterable<readonly [string, string]>): void {
   for (const [name, value] of headers) if (!response.headers.has(name)) response.headers.set(name, value);
