@@ -2,10 +2,7 @@
 import type { AnyElysia } from "elysia";
 import type { ApiClient } from "../../runtime/api-answers.ts";
 import { edenClient } from "../../runtime/api-client/api-client.ts";
-import type { ListeningApp, ServedApp } from "./serve.ts";
-
-/** The origin serveApp's requests are made on (ServedApp.request's). */
-const IN_PROCESS_ORIGIN = "http://localhost";
+import { IN_PROCESS_ORIGIN, type ListeningApp, type ServedApp } from "./serve.ts";
 
 /**
  * `apiClientFor<typeof api>(served)`: `client.api.guestbook.post({ name, message })` with typed bodies and

@@ -3,6 +3,9 @@
 // test that only drives a browser or records Sentry's traffic never loads it (nor its Bun plugin).
 import type { AppConfig, LogRecord } from "../../runtime/app-server.ts";
 
+/** The origin of ServedApp.request's requests and apiClientFor's in-process calls. */
+export const IN_PROCESS_ORIGIN = "http://localhost";
+
 /** Which client build the pages link. */
 export type ClientMode = "production" | "development";
 

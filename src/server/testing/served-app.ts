@@ -10,7 +10,7 @@ import { projectAppModule } from "../build/app-module.ts";
 import { loadApp } from "./app-module.ts";
 import { clientBuild } from "./client.ts";
 import { testConfig } from "./config.ts";
-import type { ListeningApp, ServedApp, ServeOptions } from "./serve.ts";
+import { IN_PROCESS_ORIGIN, type ListeningApp, type ServedApp, type ServeOptions } from "./serve.ts";
 
 // As main.ts does before it loads the app: an imported image is its hashed /assets/ URL on the server too.
 Bun.plugin(importedAssets());
@@ -34,7 +34,7 @@ async function start(options: ServeOptions, deps: AppDeps): Promise<{ app: Brisk
     config: started.config,
     logs,
     handle: (request) => app.handle(request),
-    request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+    request: (path, init) => app.handle(new Request(`${IN_PROCESS_ORIGIN}${path}`, init)),
     prerendered: () => renderPrerenderedPages(app),
     sentry: monitoring,
     stop: once(started.stop),
