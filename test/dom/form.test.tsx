@@ -7,7 +7,7 @@ import { useFetcher, useFetchers } from "../../src/runtime/fetcher.tsx";
 import { Form, useFormPending } from "../../src/runtime/Form.tsx";
 import type { FetcherRequest, Navigation, Submission } from "../../src/runtime/navigation.ts";
 import { pagePayload, testNavigation } from "../../src/server/testing/dom.tsx";
-import { renderWith } from "./render.tsx";
+import { committing, renderWith } from "./render.tsx";
 
 afterEach(cleanup);
 
@@ -313,19 +313,12 @@ describe("useFetcher", () => {
 
   test("reset() during a load abandons it, and what it loaded is not loaded again when the page's levels are", async () => {
     const calls: FetcherRequest[] = [];
-    const listeners = new Set<() => void>();
-    const { nav } = testNavigation(pagePayload({ path: "/items" }));
-    let state = nav.getState();
-    const navigation: Navigation = {
-      ...nav,
-      getState: () => state,
-      subscribe: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
-      fetch: (request) => (calls.push(request), Promise.resolve(true)),
-    };
+    const { navigation: live, store } = committing(testNavigation(pagePayload({ path: "/items" })).nav);
+    const navigation: Navigation = { ...live, fetch: (request) => (calls.push(request), Promise.resolve(true)) };
     /** The page's levels loaded again after an action, as the navigation counts it. */
     const revalidate = () => {
-      state = { ...state, revalidated: (state.revalidated ?? 0) + 1 };
-      for (const listener of listeners) listener();
+      const state = store.getState();
+      store.commit({ ...state, revalidated: (state.revalidated ?? 0) + 1 });
     };
     function Count() {
       const count = useFetcher();

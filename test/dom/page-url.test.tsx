@@ -4,11 +4,11 @@ import { afterEach, expect, test } from "bun:test";
 import { act, cleanup } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { AppContext, appRuntime } from "../../src/runtime/app-context.ts";
-import type { Navigation, NavState } from "../../src/runtime/navigation.ts";
+import type { NavState } from "../../src/runtime/navigation.ts";
 import { useUrl } from "../../src/runtime/page-url.ts";
 import { pagePayload, testNavigation } from "../../src/server/testing/dom.tsx";
 import fixtureApp from "../fixtures/app/app.ts";
-import { renderWith } from "./render.tsx";
+import { committing, renderWith } from "./render.tsx";
 
 afterEach(() => {
   cleanup();
@@ -24,18 +24,8 @@ const shown = () => JSON.parse(document.querySelector("output")!.textContent!);
 
 /** A navigation on `/items?page=2` whose page moves when told, as a client navigation commits it. */
 function movingNavigation() {
-  const { nav } = testNavigation(pagePayload({ path: "/items", search: "page=2" }));
-  let state = nav.getState();
-  const listeners = new Set<() => void>();
-  const navigation: Navigation = {
-    ...nav,
-    getState: () => state,
-    subscribe: (l) => (listeners.add(l), () => void listeners.delete(l)),
-  };
-  const commit = (next: Pick<NavState, "path" | "search">) => {
-    state = { ...state, ...next };
-    for (const listener of listeners) listener();
-  };
+  const { navigation, store } = committing(testNavigation(pagePayload({ path: "/items", search: "page=2" })).nav);
+  const commit = (next: Pick<NavState, "path" | "search">) => store.commit({ ...store.getState(), ...next });
   return { navigation, commit };
 }
 
