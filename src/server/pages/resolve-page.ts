@@ -137,13 +137,13 @@ function pageWith(resolution: Resolution, loaded: Loaded[]): Omit<ResolvedPage, 
   const levels = before.payload.levels.map(({ id }, depth) => {
     const level = loaded[depth];
     if (!level) return { id };
-    const shown: LevelPayload = level.kept ? { id, kept: true } : { id, data: level.ready };
-    if (!level.kept && level.deferred.size) shown.deferred = [...level.deferred.keys()];
+    const payload: LevelPayload = level.kept ? { id, kept: true } : { id, data: level.ready };
+    if (!level.kept && level.deferred.size) payload.deferred = [...level.deferred.keys()];
     // A kept level's search may have changed: the client reads its parse from here, whatever data it keeps.
     const search = match.levels[depth]!.node.route.search;
     const parsed = search && scope.parsed(search);
-    if (parsed && "query" in parsed) shown.query = parsed.query;
-    return shown;
+    if (parsed && "query" in parsed) payload.query = parsed.query;
+    return payload;
   });
   const rich = shown.some((level) => level.rich);
   return {
