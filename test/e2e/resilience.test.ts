@@ -17,14 +17,13 @@ import {
   type FakeIngest,
   type ListeningApp,
 } from "brisk/test";
+import { CHROMIUM } from "../../src/server/testing/browser.ts";
 import { assetRequests as asset, clientAssets, FIXTURE } from "../support/app.ts";
 import { pageSentrySent } from "../support/page-sentry.ts";
 import { startSilentServer } from "../support/silent-server.ts";
 import { within } from "../support/until.ts";
 
-const chromiums = [process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", process.env.OLD_CHROMIUM_PATH].filter(
-  (path) => !!path,
-) as string[];
+const chromiums = [CHROMIUM, process.env.OLD_CHROMIUM_PATH].filter((path) => !!path) as string[];
 const versionOf = (path: string) => Bun.spawnSync([path, "--version"]).stdout.toString().trim() || path;
 
 let server: ListeningApp;

@@ -1,7 +1,8 @@
 // browser.ts (brisk/test): Debian's Chromium driven by playwright-core, and what a test watches on a page.
 import type { Browser, Page } from "playwright-core";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** The Chromium launchBrowser starts unless told another: `CHROMIUM_PATH`, else Debian's. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** Debian's Chromium, or the one `CHROMIUM_PATH` or `executablePath` names. */
 export async function launchBrowser({ executablePath = CHROMIUM }: { executablePath?: string } = {}): Promise<Browser> {
