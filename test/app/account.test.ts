@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import type { ServedApp } from "brisk/test";
 import { BACKENDS, useBackends } from "./backends.ts";
+import { sessionCookieOf as cookieOf } from "./session-cookie.ts";
 
 const backends = useBackends("example_account");
 
@@ -17,11 +18,6 @@ const HTML = { accept: "text/html" };
 const DATA = { accept: "application/x-ndjson" };
 const FORM = { origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" };
 const DAY = 24 * 60 * 60 * 1000;
-const cookieOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("__Host-session="))!
-    .split(";")[0]!;
 const notesIn = (html: string) =>
   [.../<ul id="notes">([\s\S]*?)<\/ul>/.exec(html)![1]!.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]);
 

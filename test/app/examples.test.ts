@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { serveApp, type ServedApp } from "brisk/test";
 import { EXAMPLES } from "../../src/app/pages/examples.ts";
+import { sessionCookieOf, tampered } from "./session-cookie.ts";
 
 let t: ServedApp;
 const SAME_ORIGIN = { origin: "http://localhost" };
@@ -203,20 +204,17 @@ describe("the guestbook, its API and the session, through the server", () => {
     const signIn = await t.request("/examples/session", form("name=Ada"));
     expect(signIn.status).toBe(303);
     expect(signIn.headers.get("location")).toBe("/examples/account");
-    const cookie = signIn.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("__Host-session="))!
-      .split(";")[0]!;
+    const cookie = sessionCookieOf(signIn);
     expect((await t.request("/examples/account", { headers: { cookie } })).status).toBe(200);
     expect((await t.request("/examples/account")).status).toBe(401);
-    const tampered = cookie.replace("__Host-session=", "__Host-session=x");
-    expect(tampered).not.toBe(cookie);
-    expect((await t.request("/examples/account", { headers: { cookie: tampered } })).status).toBe(401);
+    const forged = tampered(cookie);
+    expect(forged).not.toBe(cookie);
+    expect((await t.request("/examples/account", { headers: { cookie: forged } })).status).toBe(401);
     // The API reads the same session: a forged cookie is nobody.
     const who = async (headers: HeadersInit) =>
       (await (await t.request("/api/session", { headers })).json()) as unknown;
     expect(await who({ cookie })).toEqual({ name: "Ada" });
-    expect(await who({ cookie: tampered })).toEqual({ name: null });
+    expect(await who({ cookie: forged })).toEqual({ name: null });
     expect(await who({ cookie: "session=Ada" })).toEqual({ name: null });
     expect(await who({})).toEqual({ name: null });
   });

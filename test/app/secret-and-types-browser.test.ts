@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { hydrated, watchPage, type PageWatch } from "brisk/test";
 import { useChromium } from "./chromium.ts";
+import { SESSION_COOKIE, sessionCookieOf } from "./session-cookie.ts";
 
 const chromium = useChromium();
 const { open } = chromium;
@@ -24,12 +25,11 @@ async function visitor({ name, javaScript }: { name?: string; javaScript: boolea
       body: `name=${encodeURIComponent(name)}`,
     });
     expect(res.status).toBe(303);
-    const [cookie] = res.headers.getSetCookie().filter((c) => c.startsWith("__Host-session="));
-    const value = cookie!.split(";")[0]!.slice("__Host-session=".length);
+    const value = sessionCookieOf(res).slice(`${SESSION_COOKIE}=`.length);
     // A __Host- cookie is Secure, on Path=/: Chromium keeps one for a loopback http origin, a trustworthy one.
     await context.addCookies([
       {
-        name: "__Host-session",
+        name: SESSION_COOKIE,
         value,
         domain: new URL(origin).hostname,
         path: "/",

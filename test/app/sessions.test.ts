@@ -9,15 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serveApp, type ServedApp } from "brisk/test";
 import { BACKENDS, useBackends } from "./backends.ts";
+import { sessionCookieOf as cookieOf } from "./session-cookie.ts";
 
 const backends = useBackends("example_sessions");
 
 const HTML = { accept: "text/html" };
-const cookieOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("__Host-session="))!
-    .split(";")[0]!;
 const flashIn = (html: string) => /<p id="flash">([^<]*)<\/p>/.exec(html)?.[1];
 
 describe.each(BACKENDS)("the example's sessions on %s", (backend) => {

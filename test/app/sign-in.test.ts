@@ -3,6 +3,7 @@
 // signing in answers 303 to it when it is a path on this site, else to /examples/account; never another site.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { serveApp, type ServedApp } from "brisk/test";
+import { sessionCookieOf as cookieOf } from "./session-cookie.ts";
 
 let t: ServedApp;
 beforeAll(async () => {
@@ -11,12 +12,6 @@ beforeAll(async () => {
 
 const HTML = { accept: "text/html" };
 const SAME_ORIGIN = { origin: "http://localhost", "content-type": "application/x-www-form-urlencoded" };
-/** The session cookie, whichever name it has (`__Host-session` when Secure). */
-const cookieOf = (res: Response) =>
-  res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0]!)
-    .find((c) => /^(__Host-)?session=/.test(c))!;
 const hiddenNext = (html: string) => /<input type="hidden" name="next" value="([^"]*)"/.exec(html)?.[1];
 
 const signIn = (fields: Record<string, string>, path = "/examples/session") =>
