@@ -10,7 +10,7 @@ import { hostRefusal } from "./http/host-check.ts";
 import { contextOf, type ContextOptions, type RequestContext } from "./request/context.ts";
 import { addMissingHeaders } from "./request/headers.ts";
 
-export interface PipelineSteps {
+interface PipelineSteps {
   /** What every request's context is made with. */
   readonly context: ContextOptions;
   /** Whether a path is the pages' own: no other route of the server answers it (pagePaths below). */

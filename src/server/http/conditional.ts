@@ -9,7 +9,7 @@ export function etagOf(bytes: Uint8Array | string): string {
 }
 
 /** The validators a representation has: at least one. */
-export interface Validators {
+interface Validators {
   etag?: string;
   /** The last modification, in ms since the epoch, in whole seconds as Last-Modified says it. */
   lastModified?: number;

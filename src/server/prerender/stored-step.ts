@@ -7,7 +7,7 @@ import { pageTarget } from "../pages/page-target.ts";
 import type { PrerenderedResponses } from "./prerendered-responses.ts";
 
 /** A public file's response, or undefined when the path names none (assets/public-files.ts). */
-export type PublicFileResponse = (request: Request, pathname: string) => Promise<Response> | undefined;
+type PublicFileResponse = (request: Request, pathname: string) => Promise<Response> | undefined;
 
 /**
  * The stored response to a page's GET or HEAD, or undefined when the pages must answer it. A public file first,
