@@ -9,7 +9,7 @@ import { Elysia } from "elysia";
 import type { ClientAssets } from "../../../src/server/assets/assets.ts";
 import { createDevClient, stylesSourceKey } from "../../../src/server/dev/dev-client.ts";
 import { clientBundles } from "../../../src/server/dev/client-bundle.ts";
-import { DEV_EVENTS_PATH, describeError, reloadScript, type DevState } from "../../../src/server/dev/dev-page.ts";
+import { DEV_EVENTS_PATH, describeError, reloadScript } from "../../../src/server/dev/dev-page.ts";
 import {
   clientFailurePage,
   createDevReload,
@@ -18,6 +18,7 @@ import {
 } from "../../../src/server/dev/dev-reload.ts";
 import { createEditQueue } from "../../../src/server/dev/edit-queue.ts";
 import { lazyPage } from "../../../src/runtime/lazy-page.ts";
+import { readEvents, received, states } from "../../support/dev-events.ts";
 import { rawExchange } from "../../support/raw-http.ts";
 import { changes, until } from "../../support/until.ts";
 
@@ -53,22 +54,6 @@ function devApp(reload: DevReload, { idleTimeout = 30, styleSources = [] as stri
   );
   return { app, origin: `http://127.0.0.1:${app.server!.port}` };
 }
-
-/** Reads server-sent event text until `until` matches what has arrived. */
-async function readEvents(reader: ReadableStreamDefaultReader<Uint8Array>, until: RegExp, sofar = ""): Promise<string> {
-  const decoder = new TextDecoder();
-  while (!until.test(sofar)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the event stream ended after ${JSON.stringify(sofar)}`);
-    sofar += decoder.decode(value, { stream: true });
-  }
-  return sofar;
-}
-
-/** The states the stream's `data:` lines carry, in order. */
-const states = (text: string) => [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as DevState);
-/** Until `count` states have arrived. */
-const received = (count: number) => new RegExp(`(data: .*\\n\\n[^]*){${count}}`);
 
 describe("the event stream", () => {
   test("announces the state at once and after every change; the version changes only when pages must reload", async () => {

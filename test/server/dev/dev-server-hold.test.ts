@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { freePort } from "brisk/test";
+import { DEV_EVENTS_PATH } from "../../../src/server/dev/dev-page.ts";
+import { readEvents, received, states } from "../../support/dev-events.ts";
 import { serverEnv, start, type Running } from "../../support/process.ts";
 import { projectCopy } from "../../support/project-copy.ts";
 
@@ -89,43 +91,22 @@ describe("a request that comes before the app has loaded", () => {
   });
 });
 
-/**
- * The dev server's event stream, as open pages hear it: `next()` resolves with the next state it announces (the
- * first on connecting), which it sends once a build is in place.
- */
-async function devEvents(origin: string) {
-  const reader = (await fetch(`${origin}/__dev/events`)).body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  return {
-    async next(): Promise<{ update: string }> {
-      for (;;) {
-        const data = /^data: (.*)$/m.exec(buffered);
-        const end = buffered.indexOf("\n\n");
-        if (data && end > data.index) {
-          buffered = buffered.slice(end + 2);
-          return JSON.parse(data[1]!) as { update: string };
-        }
-        const { done, value } = await reader.read();
-        if (done) throw new Error("the dev server closed its event stream");
-        buffered += value;
-      }
-    },
-    close: () => reader.cancel(),
-  };
-}
+/** The dev server's event stream, as an open page hears it: the first state comes on connecting. */
+const devEvents = async (origin: string) => (await fetch(`${origin}${DEV_EVENTS_PATH}`)).body!.getReader();
 
 test("a request past the bound while a saved edit builds gets the page saying so; the next one, the edit", async () => {
   await held.dev.waitForOutput(READY, 30_000);
   const events = await devEvents(held.origin);
-  const before = await events.next();
+  const first = await readEvents(events, received(1));
   const path = join(held.copy, LOADER);
   await writeFile(path, (await readFile(path, "utf8")).replace('greeting: "Fixture home"', 'greeting: "Edited home"'));
   // The dev server sees the save by the file's time, before its watcher reports it, and builds it.
   const during = await fetch(`${held.origin}/`);
   expect(during.status).toBe(503);
   expect(await during.text()).toContain("<h1>Waiting for the edits saved to be built</h1>");
-  expect((await events.next()).update).not.toBe(before.update);
-  await events.close();
+  const text = await readEvents(events, received(2), first);
+  expect(states(text)[1]!.update).not.toBe(states(first)[0]!.update);
+  await events.cancel();
   const after = await fetch(`${held.origin}/`);
   expect(after.status).toBe(200);
   expect(await after.text()).toContain("Edited home");
@@ -138,7 +119,7 @@ test("the table's patterns are written for the type checker once the app loads, 
   expect(written).toContain('| "/search"');
   expect(written).not.toContain('"/added"');
   const events = await devEvents(waiting.origin);
-  const before = await events.next();
+  const first = await readEvents(events, received(1));
   const table = join(waiting.copy, "src/app/app.ts");
   await writeFile(
     table,
@@ -147,7 +128,8 @@ test("the table's patterns are written for the type checker once the app loads, 
       '{ path: "/added", component: Search },\n    { path: "/search",',
     ),
   );
-  expect((await events.next()).update).not.toBe(before.update);
-  await events.close();
+  const text = await readEvents(events, received(2), first);
+  expect(states(text)[1]!.update).not.toBe(states(first)[0]!.update);
+  await events.cancel();
   expect(await readFile(file, "utf8")).toContain('| "/added"');
 });
