@@ -151,7 +151,7 @@ export function uploadFlood(options: UploadFloodOptions): Promise<UploadFloodRes
  */
 export const STALL_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 10}`);
 /** 127.0.0.20 to 127.0.0.27: the stall's addresses are held to one slot each for a minute after it. */
-export const TRICKLE_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 20}`);
+const TRICKLE_ADDRESSES = Array.from({ length: 8 }, (_, i) => `127.0.0.${i + 20}`);
 /** Per address and pool: a visitor's share of the 64 slots, so that the addresses together ask for all of them. */
 export const STALLS_PER_ADDRESS = 8;
 /** The red team's trickle: just above BODY_MIN_RATE (4,096). */
@@ -162,7 +162,7 @@ const TRICKLE_BYTES = TRICKLE_BYTES_PER_SECOND * 58;
 const PROBE_EVERY_MS = 100;
 
 /** Issue 36's targets for the visitor's writes under either attack: at least this share of each kind served, the first within this. */
-export const WRITES_TARGETS = { leastShare: 0.9, firstWithinMs: 2_000 };
+const WRITES_TARGETS = { leastShare: 0.9, firstWithinMs: 2_000 };
 
 export type WriteKind = "form" | "api" | "tunnel";
 
