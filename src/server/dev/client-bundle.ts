@@ -1,5 +1,6 @@
 // client-bundle.ts: development only: the client entry as Bun's development server bundles it from
 // src/server/dev/client.html, with hot-module replacement and React Fast Refresh.
+import { DEV_PAGE_HEADERS } from "./dev-page.ts";
 
 /** The dev server serves client.html here; nothing but the dev server itself reads it. */
 export const CLIENT_SHELL_PATH = "/__dev/client";
@@ -53,8 +54,8 @@ export function clientBundles(server: () => URL, { onFixed = () => {} }: { onFix
     const html = await response.text();
     const url = /<script\b[^>]*\bsrc="(\/[^"]+)"/.exec(html)?.[1];
     if (!response.ok || !url) {
-      const headers = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" };
-      return { ok: false, errorPage: new Response(html, { status: response.ok ? 500 : response.status, headers }) };
+      const init = { status: response.ok ? 500 : response.status, headers: DEV_PAGE_HEADERS };
+      return { ok: false, errorPage: new Response(html, init) };
     }
     if (!overlayRead) await readOverlayStyle(url);
     return { ok: true, url };

@@ -13,6 +13,9 @@ export interface DevState {
   styles: Record<string, string>;
 }
 
+/** The headers of every page the dev server makes itself: HTML, never kept by the browser. */
+export const DEV_PAGE_HEADERS = { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } as const;
+
 /** Set while Bun's hot updates reach the page (src/server/dev/hot-status.ts). */
 export const HOT_UPDATES = "brisk:hot";
 

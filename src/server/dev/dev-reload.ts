@@ -1,7 +1,7 @@
 // dev-reload.ts: development only: open pages hear of every change (reload, new stylesheets), and a broken build
 // replaces every page.
 import { Elysia } from "elysia";
-import { DEV_EVENTS_PATH, devErrorPage, reloadScript, type DevState } from "./dev-page.ts";
+import { DEV_EVENTS_PATH, DEV_PAGE_HEADERS, devErrorPage, reloadScript, type DevState } from "./dev-page.ts";
 
 export interface DevFailure {
   title: string;
@@ -211,7 +211,7 @@ export function devReloadPlugin(
       if (!reload.failure || !wantsPage(URL.parse(request.url)?.pathname ?? "/")) return;
       return new Response(devErrorPage(reload.failure, reload.state), {
         status: 500,
-        headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+        headers: DEV_PAGE_HEADERS,
       });
     })
     .mapResponse({ as: "global" }, function injectReloadScript({ responseValue }) {

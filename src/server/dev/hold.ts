@@ -1,5 +1,6 @@
 // hold.ts: development only: a request that comes while the dev server is busy (loading the app at start,
 // building the edits saved) waits for it, up to a bound; past the bound it gets a page that says what it waits for.
+import { DEV_PAGE_HEADERS } from "./dev-page.ts";
 
 /** How long a request waits at most: longer than a first load or a rebuild takes, short of a browser giving up. */
 const HOLD_MS = 10_000;
@@ -52,10 +53,6 @@ function waitingPage(waitingFor: string, holdMs: number): Response {
 `;
   return new Response(html, {
     status: 503,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "cache-control": "no-store",
-      "retry-after": String(RETRY_AFTER_S),
-    },
+    headers: { ...DEV_PAGE_HEADERS, "retry-after": String(RETRY_AFTER_S) },
   });
 }
