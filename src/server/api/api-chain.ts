@@ -54,13 +54,19 @@ function coveringOf(hooks: unknown): Covering | undefined {
   return { markers, middleware: [...markers].flatMap((marker) => middlewareOfMarker.get(marker) ?? []) };
 }
 
-/** The covering of each route by method and pattern, as Elysia matches them: HEAD by the GET route, then any `all`. */
-function coveringTable(routes: AnyElysia["routes"]): (method: string, route: string) => Covering | undefined {
+type CoveringFor = (method: string, route: string) => Covering | undefined;
+
+/**
+ * The covering of each route by method and pattern, as Elysia matches them: HEAD by the GET route, then any `all`.
+ * Undefined when no route is covered.
+ */
+function coveringTable(routes: AnyElysia["routes"]): CoveringFor | undefined {
   const table = new Map<string, Covering>();
   for (const { method, path, hooks } of routes) {
     const covering = coveringOf(hooks);
     if (covering) table.set(`${method} ${path}`, covering);
   }
+  if (table.size === 0) return undefined;
   return (method, route) =>
     table.get(`${method} ${route}`) ??
     (method === "HEAD" ? table.get(`GET ${route}`) : undefined) ??
@@ -137,10 +143,14 @@ export function middlewareContext(request: Request, marker: object): RouterConte
   return running.values;
 }
 
-/** The API plugin's hooks that run each route's middleware, for the app's API routes. */
+/** The API plugin's hooks that run each route's middleware; none for an API no `apiMiddleware` covers. */
 export function apiChainHooks(api: AnyElysia | undefined) {
   const coveringFor = coveringTable(api?.routes ?? []);
+  return coveringFor && chainHooks(coveringFor);
+}
 
+/** The hooks, over the covering of the API's routes. */
+function chainHooks(coveringFor: CoveringFor) {
   /** Runs the route's middleware up to its handler, once per request. */
   function enter(hook: HookContext): RunningChain["early"] | undefined {
     const known = runningOf(hook.request);

@@ -73,26 +73,30 @@ export function apiPlugin(api: AnyElysia | undefined, { bodyReads, trustProxy }:
     if (methods.length === 0) return jsonError(404, "not found");
     return jsonError(405, "method not allowed", {}, { allow: methods.join(", ") });
   };
+  // Only an API that uses apiMiddleware has the chain's hooks: an after-response hook costs every request a task
+  // of its own, and an async hook makes every route's handling async.
   const chain = apiChainHooks(api);
   // In this order: a cross-site write is refused on its headers alone, then the route's middleware run (a guard
   // refuses before the body is read), then the body is read.
-  const plugin = new Elysia({ name: "brisk:api" })
-    .onParse(refuseCrossSiteWrites(api, { trustProxy }))
-    .onParse(chain.runApiMiddleware)
+  const plugin = new Elysia({ name: "brisk:api" }).onParse(refuseCrossSiteWrites(api, { trustProxy }));
+  if (chain) plugin.onParse(chain.runApiMiddleware);
+  plugin
     .onParse(parseWithinLimit(bodyReads))
     // The route's pattern, as Elysia matched it (`/api/notes/:id`): the log line's route, and the name
     // of its Sentry transaction and error events.
     .onTransform(function nameApiRoute({ request, route }) {
       contextOf(request).route = route;
     })
-    // Before Elysia checks the schema: what the middleware answered goes out instead of a 422.
-    .onTransform(chain.answerApiMiddleware)
     .onAfterHandle(function setApiCookies({ request, set }) {
       const setCookies = cookiesSetBy(request);
       if (setCookies.length) set.headers["set-cookie"] = setCookies;
-    })
-    .mapResponse(chain.handResponseToMiddleware)
-    .onAfterResponse(chain.endApiMiddleware);
+    });
+  // After nameApiRoute, before Elysia checks the schema: what the middleware answered goes out instead of a 422.
+  if (chain)
+    plugin
+      .onTransform(chain.answerApiMiddleware)
+      .mapResponse(chain.handResponseToMiddleware)
+      .onAfterResponse(chain.endApiMiddleware);
   if (api) plugin.use(api);
   return plugin.all(API_PREFIX, unmatched).all(`${API_PREFIX}/*`, unmatched);
 }
