@@ -140,11 +140,7 @@ try {
       const request = get();
       const record = createRequestContext(request);
       return monitoring.monitor.request!(request, null, () =>
-        monitoring.monitor.routed!(
-          request,
-          () => record,
-          async () => new Response(null),
-        ),
+        monitoring.monitor.routed!(request, record, async () => new Response(null)),
       );
     },
     "compression, brotli, streamed 10 KB page": async () =>

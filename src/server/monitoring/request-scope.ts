@@ -23,11 +23,7 @@ export function requestScope(monitor: RequestMonitor | undefined, server: () => 
   const inScope: RequestScope = (context, route, page) => {
     const { request } = context;
     if (!routed || !(page || isApiPath(context.path))) return route(request);
-    return routed(
-      request,
-      () => context,
-      async () => route(request),
-    );
+    return routed(request, context, async () => route(request));
   };
   const scope = monitor?.request?.bind(monitor);
   if (!scope) return inScope;

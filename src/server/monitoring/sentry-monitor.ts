@@ -42,7 +42,7 @@ function countedRequest(
   count: CountSession,
   traced: RequestMonitor["routed"],
   request: Request,
-  record: () => RequestRecord,
+  record: RequestRecord,
   handle: () => Promise<Response>,
 ): Promise<Response> {
   // An uptime check's HEAD is no visit.
@@ -54,7 +54,7 @@ function countedRequest(
   const response = traced ? traced(request, record, handle) : handle();
   // Not returned from finally(): that would hold the response back until the stream has ended.
   return response.finally(() => {
-    const { done } = record();
+    const { done } = record;
     if (done) done.then(close, close);
     else close();
   });

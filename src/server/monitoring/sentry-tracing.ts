@@ -27,7 +27,7 @@ function requestKind(pathname: string): RequestKind {
 export function tracingHooks(sampleRate: number): Required<Pick<RequestMonitor, "routed" | "step" | "traceHeaders">> {
   return {
     routed(request, record, handle) {
-      const { pathname } = new URL(request.url);
+      const pathname = record.path;
       const kind = requestKind(pathname);
       const continued = request.headers.has("sentry-trace");
       if (kind === "page-data" && !continued) return handle();
@@ -57,7 +57,7 @@ export function tracingHooks(sampleRate: number): Required<Pick<RequestMonitor, 
             span.end();
             throw error;
           }
-          const { route, done } = record();
+          const { route, done } = record;
           span.updateName(transactionName(method, route));
           span.setAttribute(NAME_SOURCE, "route");
           if (route) span.setAttribute("http.route", route);

@@ -16,9 +16,9 @@ export interface RequestMonitor {
   request?<T>(request: Request, server: Server<unknown> | null, handle: () => T): T;
   /**
    * A request the app's routes answer (a page, page data, an API route), until its last streamed byte
-   * (`record().done`): release health, its transaction. The record is read once the request is answered.
+   * (`record.done`): release health, its transaction. The route and `done` are read once the request is answered.
    */
-  routed?(request: Request, record: () => RequestRecord, handle: () => Promise<Response>): Promise<Response>;
+  routed?(request: Request, record: RequestRecord, handle: () => Promise<Response>): Promise<Response>;
   /** One step of a page, as a span of the page's transaction. */
   step?<T>(step: PageStep, route: string, run: () => T): T;
   /** The page's trace for the browser to continue, when the page is traced. */
