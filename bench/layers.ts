@@ -92,7 +92,7 @@ try {
     "request record (id, path, start)": () => createRequestContext(get()),
     "log line (JSON, batched write)": () => {
       const request = get();
-      logRequest(log, createRequestContext(request), 200, request.signal);
+      logRequest(log, createRequestContext(request), 200);
     },
     "CSP nonce and HTML headers": () => {
       const nonce = security.nonce();

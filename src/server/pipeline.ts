@@ -73,7 +73,7 @@ function sent(
   if (response instanceof Promise) return response.then((r) => sent(steps, context, r));
   addMissingHeaders(response, steps.headers);
   addMissingHeaders(response, [["x-request-id", context.id]]);
-  logRequest(steps.log, context, response.status, context.request.signal);
+  logRequest(steps.log, context, response.status);
   return response;
 }
 

@@ -1,6 +1,6 @@
 // request-log.ts: the request pipeline's last step: every request's one JSON log line.
 import type { Logger } from "./logger.ts";
-import type { RequestRecord } from "../request/context.ts";
+import type { RequestContext, RequestRecord } from "../request/context.ts";
 
 /** nginx's status for a request whose client closed the connection before the response was complete. */
 const CLIENT_CLOSED = 499;
@@ -29,10 +29,10 @@ function logLine(record: RequestRecord, status: number): Parameters<Logger>[0] {
 
 /**
  * Writes the request's line. A streamed page is logged when it has finished rendering, so late errors join its
- * line; one the visitor cut off (`signal`) is logged as such, not as the 200 its headers said.
+ * line; one the visitor cut off is logged as such, not as the 200 its headers said.
  */
-export function logRequest(log: Logger, record: RequestRecord, status: number, signal: AbortSignal): void {
-  if (!record.done) return log(logLine(record, status));
-  const end = () => log(logLine(record, signal.aborted ? CLIENT_CLOSED : status));
-  record.done.then(end, end);
+export function logRequest(log: Logger, context: RequestContext, status: number): void {
+  if (!context.done) return log(logLine(context, status));
+  const end = () => log(logLine(context, context.request.signal.aborted ? CLIENT_CLOSED : status));
+  context.done.then(end, end);
 }

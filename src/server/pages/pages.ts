@@ -1,7 +1,6 @@
 // pages.ts: the page routes: HTTP checks, then an HTML document or page data.
 import { Elysia } from "elysia";
 import { BUILD_HEADER } from "../../runtime/page-payload.ts";
-import type { ActionBody } from "../../runtime/route.ts";
 import { allowedMethods, isResourceRoute } from "../../runtime/route-tree.ts";
 import { compressed } from "../http/compress.ts";
 import { contextOf, type RequestContext } from "../request/context.ts";
