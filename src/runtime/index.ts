@@ -23,6 +23,7 @@ export type {
   MiddlewareArgs,
   NextFunction,
   NoQuery,
+  RouteCache,
   RouteDefinition,
   RouteFallbacks,
 } from "./route.ts";

@@ -105,6 +105,19 @@ export type RouteFallbacks = Partial<
   Pick<Fallbacks, "not-found" | "forbidden" | "unauthorized" | "bad-request" | "error">
 >;
 
+/**
+ * How long the server may answer a route's GET from memory instead of rendering it again (docs/guide/caching.md).
+ * Only answers that read no cookie, session or request header, set no cookie and answer 200 or 404 are kept.
+ */
+export interface RouteCache {
+  /** Seconds a kept answer is served as it is. */
+  maxAge: number;
+  /** Seconds past `maxAge` the kept answer is still served while one render replaces it; 0 (the default): none. */
+  staleWhileRevalidate?: number;
+  /** Names `revalidateTag` (brisk/server) drops this route's kept answers by. */
+  tags?: readonly string[];
+}
+
 export interface RouteDefinition {
   /**
    * A wouter pattern: `/users/:id`, `/files/*`. A top-level route's starts with `/`; a child's is relative
@@ -177,4 +190,15 @@ export interface RouteDefinition {
   prerender?: boolean;
   /** With `prerender`: the prerendered page is rendered again in the background once it is this many seconds old. */
   revalidate?: number;
+  /**
+   * Keeps this route's rendered answers (documents and page data) in memory for the paths and searches asked for.
+   * On a layout it covers every route below it; where several matched levels say, the shortest ages and all their
+   * tags hold.
+   */
+  cache?: RouteCache;
+  /**
+   * Partial prerendering: the page is prerendered once as a static shell, and only its holes (the `<Suspense>`
+   * boundaries whose components read loader data) render per request, after the loaders have decided the status.
+   */
+  shell?: boolean;
 }
