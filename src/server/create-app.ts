@@ -17,7 +17,11 @@ import { TRACING_MODULE } from "./assets/manifest.ts";
 import { monitoringPlugin } from "./monitoring/monitoring-plugin.ts";
 import { visitorAddress } from "./request/forwarded.ts";
 import type { PageDeps } from "./pages/page-request.ts";
-import { pagesPlugin } from "./pages/pages.ts";
+import { pagesPlugin, renderAgain } from "./pages/pages.ts";
+import { cachedStep, type CachedPages } from "./cache/cached-step.ts";
+import { checkCacheOptions } from "./cache/cache-policy.ts";
+import { createRenderCache, type RenderCache } from "./cache/render-cache.ts";
+import { registerCache } from "./cache/revalidate.ts";
 import { builtPages } from "./prerender/built-pages.ts";
 import { prerenderRoutes, type Prerendered } from "./prerender/prerender-routes.ts";
 import type { PrerenderedPages } from "./prerender/prerendered-page.ts";
@@ -27,7 +31,7 @@ import { bodyPaceOf } from "./bodies/request-body.ts";
 import { createPublicFileHandler, type PublicFiles } from "./assets/public-files.ts";
 import { type RequestMonitor } from "./request/monitor.ts";
 import { requestScope } from "./monitoring/request-scope.ts";
-import type { CaptureError } from "./request/context.ts";
+import type { CaptureError, ContextOptions } from "./request/context.ts";
 import { storedStep } from "./prerender/stored-step.ts";
 import { createSecurityHeaders, type SecurityHeaders } from "./http/security-headers.ts";
 import { pagePaths, requestPipeline } from "./pipeline.ts";
@@ -106,11 +110,44 @@ function bodyReadsOf(config: Config, server: () => Server<unknown> | null): Body
   });
 }
 
-function healthPlugin() {
-  return new Elysia({ name: "brisk:health" }).get("/healthz", () => text(200, "ok"));
+/** `ok`; asked for JSON, with the render cache's figures (its size, budget and hit rate) beside it. */
+function healthPlugin(cache: RenderCache) {
+  return new Elysia({ name: "brisk:health" }).get("/healthz", ({ request }) =>
+    request.headers.get("accept")?.includes("application/json")
+      ? Response.json({ status: "ok", renderCache: cache.stats() }, { headers: { "cache-control": "no-store" } })
+      : text(200, "ok"),
+  );
 }
 
 const prerenders = new WeakMap<object, Prerendered>();
+const renderCaches = new WeakMap<object, RenderCache>();
+
+/** The render cache of an app's routes marked `cache`: what its invalidation bus reaches (app-start.ts). */
+export function renderCacheOf(server: BriskApp): RenderCache {
+  return renderCaches.get(server)!;
+}
+
+/**
+ * The app's render cache, registered for revalidateTag and revalidatePath. A development server keeps nothing,
+ * since the code behind its pages changes, but still warns of a cached route that reads the visitor.
+ */
+function cachedPages(config: Config, app: AppDefinition, pageDeps: PageDeps, log: Logger): CachedPages {
+  checkCacheOptions(app.routes);
+  const cache = createRenderCache(config.renderCacheMaxBytes);
+  registerCache(cache, log);
+  const context: ContextOptions = { trustIncomingId: false, cookies: pageDeps.cookies };
+  return {
+    cache,
+    log,
+    keeps: config.mode === "production",
+    any: routeTree(app.routes).nodes.some(({ route }) => route.cache),
+    build: pageDeps.assets.manifest.buildId,
+    security: pageDeps.security,
+    capture: pageDeps.capture,
+    match: pageDeps.match,
+    render: (href) => renderAgain(href, pageDeps, context),
+  };
+}
 
 /**
  * Renders what the build did not store of a production app's prerendered pages (once) and settles when they
@@ -134,13 +171,18 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   // The socket's address is known once the server listens (app.handle has none).
   const bodyReads = bodyReadsOf(config, () => server.server);
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
+  const cached = (pageDeps.cached = cachedPages(config, app, pageDeps, log));
   // Development renders every page: the code behind it changes.
   const prerendered =
     config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, builtPages(assets)) : undefined;
   const pipeline = requestPipeline({
     context: { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies },
     isPagePath: pagePaths(() => server.routes),
-    stored: storedStep(prerendered, createPublicFileHandler(deps.publicFiles ?? assets.publicFiles)),
+    stored: storedStep(
+      prerendered,
+      createPublicFileHandler(deps.publicFiles ?? assets.publicFiles),
+      cached.keeps ? cachedStep(cached) : undefined,
+    ),
     scope: requestScope(deps.monitor, () => server.server),
     failed: (context, error) => errorResponse({ request: context.request, error, code: "UNKNOWN" }, capture),
     headers: Object.entries(security.common),
@@ -151,13 +193,14 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .onError({ as: "global" }, function respondToError({ request, error, code, route }) {
       return errorResponse({ request, error, code, route }, capture);
     })
-    .use(healthPlugin())
+    .use(healthPlugin(cached.cache))
     .use(assetsPlugin(assets))
     .use(monitoringPlugin(config, { fetch: deps.fetch }))
     .use(apiPlugin(app.api, { bodyReads, trustProxy: config.trustProxy }))
     .use(pagesPlugin(pageDeps));
   refuseDroppedHooks(server, app.api);
   if (prerendered) prerenders.set(server, prerendered);
+  renderCaches.set(server, cached.cache);
   return server;
 }
 

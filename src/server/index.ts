@@ -1,7 +1,7 @@
 // index.ts: `brisk/server`, what an app's server side uses and its pages must not: its lifecycle and what it is
 // handed, sessions (in their cookie or in the app's store, a SQL one ready-made), and what API routes use (their
-// cookies, the routes' middleware, a cross-site opt-out). Nothing here repeats `brisk`; only `*.server.ts`
-// modules import this.
+// cookies, the routes' middleware, a cross-site opt-out), and the render cache's invalidation. Nothing here repeats
+// `brisk`; only `*.server.ts` modules import this.
 
 export type { AppConfig, AppServer, Logger, LogRecord, Mode } from "../runtime/app-server.ts";
 export { requestCookies } from "./api/request-cookies.ts";
@@ -17,3 +17,4 @@ export {
 } from "./sessions/store-session.ts";
 export { sqlSessionStore, type SqlSessionStore, type SqlSessionStoreOptions } from "./sessions/sql-session-store.ts";
 export { apiMiddleware } from "./api/api-middleware.ts";
+export { revalidatePath, revalidateTag } from "./cache/revalidate.ts";

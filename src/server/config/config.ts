@@ -40,6 +40,11 @@ export interface Config extends WritesConfig {
   readonly monitoringMaxInFlight: number;
   /** RENDER_MAX_IN_FLIGHT: pages rendered at once, from their first step to their last streamed byte (then 503); a visitor an eighth. */
   readonly renderMaxInFlight: number;
+  /**
+   * RENDER_CACHE_MAX_BYTES: the memory the kept answers of routes marked `cache` may take, the least recently used
+   * dropped first; 0 keeps none.
+   */
+  readonly renderCacheMaxBytes: number;
   /** TRUST_PROXY: behind a reverse proxy, trust its X-Forwarded-* headers. Off: the socket address is the visitor. */
   readonly trustProxy: boolean;
   /** TRUST_PROXY's count of proxies that append to X-Forwarded-For (0 when it is off; `true` is 1). */
@@ -180,6 +185,8 @@ export function parseConfig(env: Env): Config {
     // render held until it ends costs tens of KB (React's state, the loaders' promises), so 256 stay within a
     // small container's memory, and a visitor's 32 outnumber any browser's connections to a host.
     renderMaxInFlight: integer(env, "RENDER_MAX_IN_FLIGHT", 256, 8, 100_000),
+    // A few hundred pages of tens of KB in both codings: a small container's share, whatever URLs visitors make up.
+    renderCacheMaxBytes: integer(env, "RENDER_CACHE_MAX_BYTES", 32 * 1_048_576, 0, 16 * 1024 * 1_048_576),
     ...proxy(env),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 300_000),
     hstsMaxAge: env.HSTS_MAX_AGE?.trim() ? integer(env, "HSTS_MAX_AGE", 0, 0, 63_072_000) : undefined,

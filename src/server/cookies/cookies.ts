@@ -66,8 +66,17 @@ export function sessionAccessOf(cookies: Cookies): SessionAccess | undefined {
   return serverSideOf(cookies)?.sessions;
 }
 
-export function createCookies(cookieHeader: string | null, options: CookieSettings, method = "GET"): Cookies {
-  return jarWith(cookieHeader, options, method, []);
+/**
+ * `onRead`: called on every read of the visitor's cookies (a session's included) through this jar or one made
+ * again from it: an answer that read them is the visitor's own (cache/answer-capture.ts).
+ */
+export function createCookies(
+  cookieHeader: string | null,
+  options: CookieSettings,
+  method = "GET",
+  onRead: () => void = () => {},
+): Cookies {
+  return jarWith(cookieHeader, options, method, [], onRead);
 }
 
 function jarWith(
@@ -75,6 +84,7 @@ function jarWith(
   options: CookieSettings,
   method: string,
   earlier: readonly Change[],
+  onRead: () => void,
 ): Cookies {
   // Bun's parser takes any string: malformed pairs are skipped, bad percent-encoding reads as U+FFFD.
   const jar = new Bun.CookieMap(cookieHeader ?? "");
@@ -93,6 +103,7 @@ function jarWith(
   const set = (name: string, value: string, extra: CookieOptions = {}) =>
     change((to) => to.set(name, value, { ...defaults, ...extra }));
   const getSigned = async (name: string, purpose?: string) => {
+    onRead();
     const value = jar.get(name);
     return value === null ? undefined : signer().verify(value, name, purpose);
   };
@@ -100,7 +111,7 @@ function jarWith(
     set(name, await signer().sign(value, name, purpose), extra);
   };
   const cookies: Cookies = {
-    get: (name) => jar.get(name) ?? undefined,
+    get: (name) => (onRead(), jar.get(name) ?? undefined),
     getSigned: (name) => getSigned(name),
     set,
     setSigned: (name, value, extra) => setSigned(name, value, undefined, extra),
@@ -113,7 +124,7 @@ function jarWith(
     sessions: { method, secure: options.secure, getSigned, setSigned, opened: new Map() },
     remake() {
       const kept = [...changes];
-      return () => jarWith(cookieHeader, options, method, kept);
+      return () => jarWith(cookieHeader, options, method, kept, onRead);
     },
   };
   // Not enumerable: a copy of the jar (`{ ...cookies }`) is no request's jar.

@@ -8,11 +8,22 @@ import type { PageScope } from "./page-scope.ts";
 function stepsOf(request: Request, match: RouteMatch, scope: PageScope): MiddlewareStep[] {
   const steps: MiddlewareStep[] = [];
   match.levels.forEach(({ node, params }, depth) => {
-    // Assigned, not spread: a spread would read every getter, and `query` parses (and may refuse) when read.
+    // Defined, not spread: a spread would read every getter, and `query` parses (and may refuse) when read.
     for (const run of node.route.middleware ?? [])
-      steps.push({ run, depth, args: () => Object.assign(scope.argsFor(params, node.route.search), { request }) });
+      steps.push({ run, depth, args: () => withRequest(scope.argsFor(params, node.route.search), request, scope) });
   });
   return steps;
+}
+
+/** A middleware's args: its level's, and the request, whose reading marks the answer as the visitor's own. */
+function withRequest<Args extends object>(args: Args, request: Request, scope: PageScope): Args & { request: Request } {
+  return Object.defineProperty(args, "request", {
+    enumerable: true,
+    get() {
+      scope.readVisitor("the request");
+      return request;
+    },
+  }) as Args & { request: Request };
 }
 
 /** Whether any level of the branch has middleware: most pages have none and skip the chain entirely. */

@@ -13,6 +13,7 @@ import type { SubmissionLimits } from "../bodies/submission.ts";
 import type { MiddlewareFailure } from "../request/chain.ts";
 import type { PageScope } from "./page-scope.ts";
 import type { RenderPlaces } from "./render-limit.ts";
+import type { CachedPages } from "../cache/cached-step.ts";
 
 /** One request for a page, as it goes from its checks to the action, the loader and the render. */
 export interface PageRequest {
@@ -48,6 +49,8 @@ export interface PageDeps extends SubmissionLimits {
   monitor?: RequestMonitor;
   /** The pages being rendered at once, each visitor's and in all (RENDER_MAX_IN_FLIGHT): past them, 503. */
   renders: RenderPlaces;
+  /** The render cache of routes marked `cache` (cache/cached-step.ts); none in a bare set-up (a test's, a prerender's). */
+  cached?: CachedPages;
 }
 
 /** The parts of PageDeps the action and loader steps read. */

@@ -22,6 +22,8 @@ export interface PageScope {
   argsFor(params: Record<string, string>, search?: TObject): LoaderContext & Partial<Pick<ActionContext, "body">>;
   /** The search as `schema` parses it, once per request and schema. */
   parsed(schema: TObject): ParsedSearch;
+  /** Marks the answer as one that may depend on `what` of the visitor's request: it is never cached. */
+  readVisitor(what: string): void;
   /** The body of a form post, once read: the action's (middleware runs before it is read). */
   body?: ActionBody;
   /** The headers loaders and actions set, then one Set-Cookie per cookie they changed. */
@@ -66,7 +68,11 @@ export function pageScope(
         return parsed.query;
       },
       url,
-      headers: request.headers,
+      get headers() {
+        self.readVisitor("the request headers");
+        return request.headers;
+      },
+      // Its reads mark the answer as the visitor's own (context.ts), not this: a loader takes `{ cookies }` whole.
       get cookies() {
         return cookiesOf(context, settings)!;
       },
@@ -77,6 +83,9 @@ export function pageScope(
         return (values ??= new RouterContextProvider());
       },
     }),
+    readVisitor(what) {
+      context.visitorRead ??= what;
+    },
     parsed(schema) {
       let parsed = parses.get(schema);
       if (!parsed) parses.set(schema, (parsed = parseSearch(schema, url.searchParams)));

@@ -3,7 +3,9 @@ import { Elysia } from "elysia";
 import { BUILD_HEADER } from "../../runtime/page-payload.ts";
 import { allowedMethods, isResourceRoute } from "../../runtime/route-tree.ts";
 import { compressed } from "../http/compress.ts";
-import { contextOf, type RequestContext } from "../request/context.ts";
+import { contextOf, type ContextOptions, type RequestContext } from "../request/context.ts";
+import { cachedResponse, cacheSlot, type CacheSlot } from "../cache/cached-step.ts";
+import { captured } from "../cache/answer-capture.ts";
 import { pageTarget, type PageTarget } from "./page-target.ts";
 import { readSubmission, refuseCrossSite } from "../bodies/submission.ts";
 import { text } from "../request/responses.ts";
@@ -24,7 +26,18 @@ export async function handlePage(context: RequestContext, deps: PageDeps): Promi
   return target instanceof Response ? target : renderTarget(context, target, deps);
 }
 
-async function renderTarget(context: RequestContext, target: PageTarget, deps: PageDeps) {
+async function renderTarget(context: RequestContext, target: PageTarget, deps: PageDeps): Promise<Response> {
+  const response = await pageResponse(context, target, deps, true);
+  // Development pages go as they are: the dev server appends its reload script to the HTML stream.
+  return deps.mode === "production" ? compressed(context.request, response) : response;
+}
+
+/**
+ * The page's response, not yet compressed. `lookup`: a cached page with middleware may be answered from the cache
+ * once its middleware has run (one without is looked up before routing, stored-step.ts); a render that replaces a
+ * stale answer may not.
+ */
+async function pageResponse(context: RequestContext, target: PageTarget, deps: PageDeps, lookup: boolean) {
   const { request } = context;
   const match = deps.match(target.url.pathname);
   const allowed = allowedMethods(match);
@@ -40,18 +53,41 @@ async function renderTarget(context: RequestContext, target: PageTarget, deps: P
     if (crossSite) return crossSite;
   }
   const page: PageRequest = { request, context, ...target, match };
-  let response: Response;
-  if (hasMiddleware(match)) {
-    const scope = (page.scope = pageScope(context, request, target.url, deps.cookies));
-    // The body is read inside the middleware: a guard refuses a post before it is uploaded and stored.
-    response = await runMiddleware(request, match, scope, (failure) =>
-      respond(failure ? { ...page, failure } : page, posted, deps),
-    );
-  } else {
-    response = await respond(page, posted, deps);
+  const slot = deps.cached && cacheSlot(deps.cached, target, match, request.method);
+  const answer = (page: PageRequest) =>
+    slot ? cachedOrRendered(page, slot, deps, lookup && match !== null) : respond(page, posted, deps);
+  if (!hasMiddleware(match)) return answer(page);
+  const scope = (page.scope = pageScope(context, request, target.url, deps.cookies));
+  // The body is read inside the middleware: a guard refuses a post before it is uploaded and stored.
+  return runMiddleware(request, match, scope, (failure) => answer(failure ? { ...page, failure } : page));
+}
+
+/**
+ * A cached page's answer: the kept one, when `lookup` allows and its middleware read nothing of the visitor (what
+ * it let through might depend on it); else its render, kept if it may be (answer-capture.ts).
+ */
+async function cachedOrRendered(page: PageRequest, slot: CacheSlot, deps: PageDeps, lookup: boolean) {
+  const cached = deps.cached!;
+  const { context } = page;
+  if (page.failure) return respond(page, false, deps);
+  if (lookup && hasMiddleware(page.match!) && !context.visitorRead) {
+    const kept = cachedResponse(cached, context, slot.key);
+    if (kept) return kept;
   }
-  // Development pages go as they are: the dev server appends its reload script to the HTML stream.
-  return deps.mode === "production" ? compressed(request, response) : response;
+  const since = cached.cache.generation();
+  const response = await respond(page, false, deps);
+  if (page.request.method === "HEAD") return response;
+  return captured({ ...slot, target: page, context, since }, response, cached);
+}
+
+/**
+ * Renders a cached page again as a visitor without cookies or headers asks it (a stale answer's refresh): kept if
+ * it may be, never answered from the cache.
+ */
+export function renderAgain(href: string, deps: PageDeps, options: ContextOptions): Promise<Response> {
+  const context = contextOf(new Request(href), options);
+  const target = pageTarget(context);
+  return target instanceof Response ? Promise.resolve(target) : pageResponse(context, target, deps, false);
 }
 
 /** The page's response once the middleware let it through (or failed): the post's body read, then the route's response. */

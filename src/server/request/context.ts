@@ -69,6 +69,11 @@ export interface RequestContext extends RequestRecord {
   jar?: Cookies;
   /** An API route's middleware chain under way: api-chain.ts's own record, whose shape nothing here reads. */
   apiChain?: object;
+  /**
+   * What of the visitor's request a page's middleware, loaders or action read first (its cookies, its headers, the
+   * request itself): an answer that may depend on it is never kept for another visitor (cache/answer-capture.ts).
+   */
+  visitorRead?: string;
 }
 
 export function createRequestContext(request: Request, options: ContextOptions = {}): RequestContext {
@@ -105,7 +110,10 @@ export function contextOf(request: Request, options?: ContextOptions): RequestCo
  */
 export function cookiesOf(context: RequestContext, settings = context.options.cookies): Cookies | undefined {
   if (!settings) return undefined;
-  return (context.jar ??= createCookies(context.request.headers.get("cookie"), settings, context.request.method));
+  context.jar ??= createCookies(context.request.headers.get("cookie"), settings, context.request.method, () => {
+    context.visitorRead ??= "cookies (or the session)";
+  });
+  return context.jar;
 }
 
 /**

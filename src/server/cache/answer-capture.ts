@@ -1,0 +1,124 @@
+// answer-capture.ts: a cached route's rendered answer copied as it streams to the visitor, and kept once it has all
+// gone out, but only if nothing of it can be the visitor's own: its middleware and loaders read no cookie, session
+// or request header, it sets no cookie, it answers 200 or 404 without an error, and no invalidation came while it
+// rendered. Otherwise the copy is dropped and the visitor's answer is all there was. Cache-Control is not read: it
+// speaks to browsers and shared caches (a not-found page says no-store to them), the route's `cache` to this one.
+import type { Logger } from "../monitoring/logger.ts";
+import type { RequestContext } from "../request/context.ts";
+import type { PageTarget } from "../pages/page-target.ts";
+import type { CachePolicy } from "./cache-policy.ts";
+import type { RenderCache } from "./render-cache.ts";
+import { answerBytes, storedData, storedDocument, type StoredAnswer } from "./stored-answer.ts";
+
+/** What a capture needs of the server. */
+export interface CaptureDeps {
+  readonly cache: RenderCache;
+  readonly log: Logger;
+  /** Development keeps nothing (its code changes under it) but still warns of a cached route that reads the visitor. */
+  readonly keeps: boolean;
+}
+
+/** One answer being captured. */
+export interface Capture {
+  readonly key: string;
+  readonly policy: CachePolicy;
+  readonly target: PageTarget;
+  readonly context: RequestContext;
+  /** The cache's generation when the render began. */
+  readonly since: number;
+}
+
+const KEPT_STATUSES = new Set([200, 404]);
+const NONCE = /'nonce-([A-Za-z0-9+/]{22}==)'/;
+
+/** Why the answer cannot be kept whatever its body, or undefined. */
+function refusal({ context }: Capture, response: Response): string | undefined {
+  if (context.visitorRead) return `its middleware or loaders read ${context.visitorRead}`;
+  if (!KEPT_STATUSES.has(response.status)) return `it answered ${response.status}`;
+  if (response.headers.has("set-cookie")) return "it sets a cookie";
+  if (!response.body) return "it has no body";
+  return undefined;
+}
+
+/** Routes a development server has warned of: once each. */
+const warned = new Set<string>();
+
+function warnOnce(capture: Capture, why: string, log: Logger): void {
+  const route = capture.context.route ?? capture.target.url.pathname;
+  if (warned.has(route) || !capture.context.visitorRead) return;
+  warned.add(route);
+  log({ level: "warn", msg: `route ${route} is cached, but ${why}: such answers are never kept`, route });
+}
+
+function answerOf(capture: Capture, response: Response, chunks: readonly Uint8Array[]): StoredAnswer | undefined {
+  const bytes = Bun.concatArrayBuffers([...chunks], Infinity, true);
+  if (capture.target.isData) return storedData(bytes, response.status, response.headers);
+  const nonce = NONCE.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+  return nonce ? storedDocument(new TextDecoder().decode(bytes), nonce, response.status, response.headers) : undefined;
+}
+
+function keep(capture: Capture, response: Response, chunks: readonly Uint8Array[], { cache }: CaptureDeps): void {
+  const { context, policy, target, key } = capture;
+  // A late streamed value that failed, or a visitor whose cookie a late value read: decided now, at the end.
+  if (context.errors.length > 0 || context.visitorRead || context.request.signal.aborted) return;
+  const answer = answerOf(capture, response, chunks);
+  if (!answer) return;
+  const storedAt = Date.now();
+  cache.keep(
+    {
+      key,
+      path: target.url.pathname,
+      tags: policy.tags,
+      storedAt,
+      freshUntil: storedAt + policy.maxAge,
+      staleUntil: storedAt + policy.maxAge + policy.staleWhileRevalidate,
+      href: context.request.url,
+      answer,
+      bytes: answerBytes(answer),
+    },
+    capture.since,
+  );
+}
+
+/**
+ * The response, its body copied on its way to the visitor: kept in the cache when it has ended, if it may be.
+ * The copy stops at what one entry may take, and goes with the visitor's stream if it is cancelled.
+ */
+export function captured(capture: Capture, response: Response, deps: CaptureDeps): Response {
+  const why = refusal(capture, response);
+  if (why || !deps.keeps) {
+    if (why && deps.keeps === false) warnOnce(capture, why, deps.log);
+    return response;
+  }
+  const reader = response.body!.getReader();
+  let chunks: Uint8Array[] | undefined = [];
+  let size = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          const kept = chunks;
+          chunks = undefined;
+          // After the last bytes have gone: compressing the copy should not hold them back.
+          if (kept) setImmediate(() => keep(capture, response, kept, deps));
+          return;
+        }
+        size += value.length;
+        // A copy: a renderer may write its next chunk into the same memory.
+        if (chunks && size <= deps.cache.maxEntryBytes) chunks.push(value.slice());
+        else chunks = undefined;
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        chunks = undefined;
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const headers = new Headers(response.headers);
+  headers.set("x-cache", "miss");
+  return new Response(body, { status: response.status, headers });
+}
