@@ -5,7 +5,9 @@ import { afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun
 import type { ServedApp } from "brisk/test";
 import { revalidatePath, revalidateTag } from "brisk/server";
 import { memoState } from "../../fixtures/app/render-cache.server.ts";
-import { FIXTURE, serveWith } from "../../support/app.ts";
+import type { LogRecord } from "../../../src/runtime/app-server.ts";
+import { createApp } from "../../../src/server/create-app.ts";
+import { clientAssets, FIXTURE, loadApp, serveWith, testConfig } from "../../support/app.ts";
 import { until } from "../../support/until.ts";
 import type { CacheStats } from "../../../src/server/cache/render-cache.ts";
 
@@ -247,5 +249,26 @@ describe("the cache's figures", () => {
     expect(figures.bytes).toBeGreaterThan(0);
     expect(figures.hitRate).toBeGreaterThan(0);
     expect((await (await t.request("/healthz")).text()).trim()).toBe("ok");
+  });
+});
+
+describe("in development", () => {
+  test("nothing is kept, and a cached route that reads the session is named once in a warning", async () => {
+    const logs: LogRecord[] = [];
+    const app = createApp(testConfig({ NODE_ENV: "development" }), await loadApp(), {
+      assets: await clientAssets(),
+      log: (record) => void logs.push(record),
+    });
+    const request = (path: string) => app.handle(new Request(`http://localhost${path}`)).then((r) => r.text());
+    const renders = memoState.renders;
+    await request("/memo?q=dev");
+    await request("/memo?q=dev");
+    expect(memoState.renders).toBe(renders + 2);
+    await request("/memo-personal?mine=1");
+    await request("/memo-personal?mine=1");
+    const warnings = logs.filter((r) => r.level === "warn" && String(r.msg).includes("/memo-personal"));
+    expect(warnings.map((r) => r.msg)).toEqual([
+      "route /memo-personal is cached, but its middleware or loaders read cookies (or the session): such answers are never kept",
+    ]);
   });
 });
