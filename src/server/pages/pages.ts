@@ -75,9 +75,22 @@ async function cachedOrRendered(page: PageRequest, slot: CacheSlot, deps: PageDe
     if (kept) return kept;
   }
   const since = cached.cache.generation();
-  const response = await respond(page, false, deps);
+  const response = await respond(page, false, untraced(deps));
   if (page.request.method === "HEAD") return response;
   return captured({ ...slot, target: page, context, since }, response, cached);
+}
+
+const untracedDeps = new WeakMap<PageDeps, PageDeps>();
+
+/**
+ * The deps without the browser's trace: a kept page goes to every visitor, and its boot script would have them all
+ * continue the trace of the request that rendered it. Its steps are still traced.
+ */
+function untraced(deps: PageDeps): PageDeps {
+  if (!deps.monitor?.traceHeaders) return deps;
+  let kept = untracedDeps.get(deps);
+  if (!kept) untracedDeps.set(deps, (kept = { ...deps, monitor: { ...deps.monitor, traceHeaders: undefined } }));
+  return kept;
 }
 
 /**

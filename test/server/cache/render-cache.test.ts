@@ -144,14 +144,18 @@ describe("invalidation", () => {
   test("an answer whose render an invalidation overtook is not kept", async () => {
     let open!: () => void;
     memoState.gate = new Promise<void>((resolve) => (open = resolve));
+    const waiting = memoState.waiting;
     const pending = get("/memo?q=race");
-    await until(() => memoState.renders > 0 && memoState.gate !== undefined, "the render under way");
+    await until(() => memoState.waiting > waiting, "the render under way");
     await revalidateTag("memo");
     open();
+    const before = (await stats()).stored;
     const raced = await pending;
     expect(raced.cache).toBe("miss");
     memoState.gate = undefined;
-    expect((await get("/memo?q=race")).cache).toBe("miss");
+    // The next render is a miss and is kept: the only answer kept since the race began.
+    await kept("/memo?q=race");
+    expect((await stats()).stored).toBe(before + 1);
   });
 
   test("revalidateTag refuses what is not a tag", () => {
@@ -270,5 +274,17 @@ describe("in development", () => {
     expect(warnings.map((r) => r.msg)).toEqual([
       "route /memo-personal is cached, but its middleware or loaders read cookies (or the session): such answers are never kept",
     ]);
+  });
+});
+
+describe("with tracing", () => {
+  test("a cached page's boot script carries no trace for the browser to continue, another page's does", async () => {
+    const traced = await serveWith(FIXTURE, {
+      monitor: { traceHeaders: () => ({ "sentry-trace": "0123abcd-4567-1" }) },
+    });
+    const cached = await (await traced.request("/memo?q=traced")).text();
+    expect(cached).toContain("Render");
+    expect(cached).not.toContain("0123abcd");
+    expect(await (await traced.request("/items/1")).text()).toContain("0123abcd");
   });
 });
