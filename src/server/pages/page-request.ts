@@ -14,6 +14,7 @@ import type { MiddlewareFailure } from "../request/chain.ts";
 import type { PageScope } from "./page-scope.ts";
 import type { RenderPlaces } from "./render-limit.ts";
 import type { CachedPages } from "../cache/cached-step.ts";
+import type { ShellPages } from "../shell/shell-pages.ts";
 
 /** One request for a page, as it goes from its checks to the action, the loader and the render. */
 export interface PageRequest {
@@ -51,6 +52,8 @@ export interface PageDeps extends SubmissionLimits {
   renders: RenderPlaces;
   /** The render cache of routes marked `cache` (cache/cached-step.ts); none in a bare set-up (a test's, a prerender's). */
   cached?: CachedPages;
+  /** The shells of routes marked `shell` (shell/shell-pages.ts); none in development or a bare set-up. */
+  shells?: ShellPages;
 }
 
 /** The parts of PageDeps the action and loader steps read. */

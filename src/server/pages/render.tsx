@@ -1,7 +1,8 @@
 // render.tsx: streams one page as HTML, with its status decided before the first byte.
+import type { ReactElement } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import { App } from "../../runtime/App.tsx";
-import { staticNavigation } from "../../runtime/navigation.ts";
+import { staticNavigation, type Navigation } from "../../runtime/navigation.ts";
 import { OUTCOME_MARKER, isOutcome, outcomeHeaders, type OutcomeInfo } from "../../runtime/outcome.ts";
 import type { ClientConfig } from "../../runtime/page-payload.ts";
 import { scriptString } from "../../runtime/script-json.ts";
@@ -98,18 +99,46 @@ interface ShellFailure {
   headers: Record<string, string>;
 }
 
-/** The document's stream, once its shell has rendered; a redirect instead, or what failed. */
-async function streamDocument(
-  page: PageRequest,
+/** The app's root element on the server, with the page `navigation` shows and the streamed values it awaits. */
+export function appElement(
+  deps: PageDeps,
+  navigation: Navigation,
+  settlements: ResolvedPage["settlements"],
+  onLevel: (level: number) => void,
+): ReactElement {
+  return (
+    <App
+      app={deps.app}
+      navigation={navigation}
+      settlements={settlements}
+      inlineStyles={deps.assets.inlineStyles}
+      onLevel={onLevel}
+      scriptValue={scriptValue}
+    />
+  );
+}
+
+/** What one response's render of a resolved page is made of. */
+export interface DocumentParts {
+  nonce: string;
+  /** The HTML headers, the CSP naming the nonce among them; documentResponse fills in the rest. */
+  headers: Record<string, string>;
+  root: ReactElement;
+  /** The inline script that boots the client: the page's state, then the entry once the page has painted. */
+  boot: string;
+  /** React's onError: a digest for an error, the outcome's marker for an outcome, nothing for a visitor who left. */
+  onError(error: unknown): string | undefined;
+  /** The deepest route level that has begun to render. */
+  depth(): number | undefined;
+}
+
+export function documentParts(
+  { request, url, context }: PageRequest,
   resolved: ResolvedPage,
   deps: PageDeps,
-  step: PageStep = "render",
-): Promise<Response | ShellFailure> {
-  const { request, url, context } = page;
-  if (redirected(resolved)) return redirectResponse(resolved.payload.outcome!, resolved.headers);
+): DocumentParts {
   const host = url.hostname;
   const nonce = deps.security.nonce();
-  const headers = deps.security.html(nonce);
   const { payload } = resolved;
   const navigation = staticNavigation(
     { path: payload.path, search: payload.search, page: { payload, data: resolved.data } },
@@ -121,45 +150,62 @@ async function streamDocument(
   const trace = deps.monitor?.traceHeaders?.();
   let depth: number | undefined;
   const onLevel = (level: number) => void (depth = Math.max(depth ?? 0, level));
+  const modules = bootstrapModules(resolved, deps);
+  return {
+    nonce,
+    headers: deps.security.html(nonce),
+    root: appElement(deps, navigation, resolved.settlements, onLevel),
+    boot: `${bootScript(resolved, deps.clientConfig, host, nonce, trace)};${RUN_AFTER_PAINT}(${JSON.stringify(modules)})`,
+    onError(error) {
+      // A visitor who leaves aborts the render; that is not a failure of the page.
+      if (request.signal.aborted) return;
+      if (isOutcome(error)) return `${OUTCOME_MARKER}:${error.kind}`;
+      return reportError(context, error, "render", deps.capture);
+    },
+    depth: () => depth,
+  };
+}
+
+/** The document's response: `body` with the resolved page's status, its headers and the app's. */
+export function documentResponse(
+  body: ReadableStream<Uint8Array>,
+  { context }: PageRequest,
+  resolved: ResolvedPage,
+  headers: Record<string, string>,
+): Response {
+  const failed = resolved.status >= 500 || resolved.payload.outcome !== undefined;
+  // Filled in place: this object is the response's only copy of its headers.
+  headers["content-type"] = HTML;
+  headers["cache-control"] = failed ? "no-store" : "private, no-cache";
+  headers["x-request-id"] = context.id;
+  return new Response(body, { status: resolved.status, headers: withAppHeaders(headers, resolved.headers, failed) });
+}
+
+/** The document's stream, once its shell has rendered; a redirect instead, or what failed. */
+async function streamDocument(
+  page: PageRequest,
+  resolved: ResolvedPage,
+  deps: PageDeps,
+  step: PageStep = "render",
+): Promise<Response | ShellFailure> {
+  const { request, context } = page;
+  if (redirected(resolved)) return redirectResponse(resolved.payload.outcome!, resolved.headers);
+  const parts = documentParts(page, resolved, deps);
   try {
-    const modules = bootstrapModules(resolved, deps);
-    const root = (
-      <App
-        app={deps.app}
-        navigation={navigation}
-        settlements={resolved.settlements}
-        inlineStyles={deps.assets.inlineStyles}
-        onLevel={onLevel}
-        scriptValue={scriptValue}
-      />
-    );
     const render = () =>
-      renderToReadableStream(root, {
-        bootstrapScriptContent: `${bootScript(resolved, deps.clientConfig, host, nonce, trace)};${RUN_AFTER_PAINT}(${JSON.stringify(modules)})`,
+      renderToReadableStream(parts.root, {
+        bootstrapScriptContent: parts.boot,
         // The style nonce: React writes it on the inlined stylesheets only when told it here too.
-        nonce: { script: nonce, style: nonce },
+        nonce: { script: parts.nonce, style: parts.nonce },
         signal: request.signal,
-        onError(error) {
-          // A visitor who leaves aborts the render; that is not a failure of the page.
-          if (request.signal.aborted) return;
-          if (isOutcome(error)) return `${OUTCOME_MARKER}:${error.kind}`;
-          return reportError(context, error, "render", deps.capture);
-        },
+        onError: parts.onError,
       });
-    const stream = await monitorStep(deps.monitor, step, payload.route ?? UNMATCHED_ROUTE, render);
+    const stream = await monitorStep(deps.monitor, step, resolved.payload.route ?? UNMATCHED_ROUTE, render);
     context.done = stream.allReady;
-    const failed = resolved.status >= 500 || payload.outcome !== undefined;
-    // Filled in place: this object is the response's only copy of its headers.
-    headers["content-type"] = HTML;
-    headers["cache-control"] = failed ? "no-store" : "private, no-cache";
-    headers["x-request-id"] = context.id;
-    return new Response(stream, {
-      status: resolved.status,
-      headers: withAppHeaders(headers, resolved.headers, failed),
-    });
+    return documentResponse(stream, page, resolved, parts.headers);
   } catch (error) {
     if (request.signal.aborted) return new Response(null, { status: 499 });
-    return { error, depth, headers };
+    return { error, depth: parts.depth(), headers: parts.headers };
   }
 }
 

@@ -65,9 +65,10 @@ function prerenderedHeaders(response: Response, what: string): Array<[string, st
 
 /**
  * With no monitor (a prerendered page must not carry the trace of the render that made it), and slots for the
- * nonce and the client configuration: components still read the configuration, its JSON is the slot.
+ * nonce and the client configuration: components still read the configuration, its JSON is the slot. Shells
+ * (shell/prerender-shell.tsx) are rendered with them too.
  */
-function prerenderingDeps(deps: PageDeps, nonce: string = SLOT_MARKERS.nonce): PageDeps {
+export function prerenderingDeps(deps: PageDeps, nonce: string = SLOT_MARKERS.nonce): PageDeps {
   const clientConfig = { ...deps.clientConfig, toJSON: () => SLOT_MARKERS.config.slice(1, -1) };
   return {
     ...deps,
@@ -185,7 +186,11 @@ export function prerenderRoutes(
 
   async function renderMissing(): Promise<void> {
     const missing = [...marked.keys()].filter((path) => !prerendered.has(path));
-    await Promise.all(missing.map(async (path) => void prerendered.set(path, await renderRoute(path, deps))));
+    // The shells of routes marked `shell` are prerendered at the same moment (shell/shell-pages.ts).
+    await Promise.all([
+      ...missing.map(async (path) => void prerendered.set(path, await renderRoute(path, deps))),
+      deps.shells?.start(),
+    ]);
     if (notFound === undefined) notFound = await renderNotFound(deps, config);
   }
 

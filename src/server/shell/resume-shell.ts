@@ -1,0 +1,91 @@
+// resume-shell.ts: a shell route's document for one request whose loaders answered 200: the shell's bytes from
+// memory with this response's nonce, the boot script with this request's page, then React's resume of the holes
+// with this request's data.
+import { resume } from "react-dom/server";
+import type { PostponedState } from "react-dom/static";
+import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
+import type { PageDeps, PageRequest, ResolvedPage } from "../pages/page-request.ts";
+import { documentParts, documentResponse } from "../pages/render.tsx";
+import type { SlotValues } from "../prerender/page-slots.ts";
+import { bytesOf } from "../prerender/prerendered-page.ts";
+import { reportError } from "../request/context.ts";
+import { monitorStep } from "../request/monitor.ts";
+import type { Shell } from "./prerender-shell.tsx";
+
+const encoder = new TextEncoder();
+
+/** As React writes an inline script's text: no `<script` or `</script` in it can close or open a tag. */
+const scriptText = (text: string) =>
+  text.replace(
+    /(<\/|<)(s)(cript)/gi,
+    (_, open: string, s: string, rest: string) => `${open}\\u00${s === "s" ? "73" : "53"}${rest}`,
+  );
+
+/**
+ * Without JavaScript nothing moves React's resumed holes into place: they stay in hidden elements at the end of the
+ * body. This shows them there, so a visitor without JavaScript still reads them (their fallbacks stay where they are).
+ */
+const NOSCRIPT_HOLES = 'div[hidden][id^="S:"]{display:contents}';
+
+/**
+ * What goes between the shell and its holes: the boot script, which the prelude cannot hold (it carries this
+ * request's page and nonce), written where React writes its own, after the shell; and the holes' style without
+ * JavaScript.
+ */
+function afterShell(boot: string, nonce: string): Uint8Array {
+  return encoder.encode(
+    `<script nonce="${nonce}">${scriptText(boot)}</script>` +
+      `<noscript><style nonce="${nonce}">${NOSCRIPT_HOLES}</style></noscript>`,
+  );
+}
+
+/** `first`'s chunks, then `rest`'s as they come: cancelling it cancels `rest` (and so aborts React's render). */
+function joined(first: readonly Uint8Array[], rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = rest.getReader();
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of first) controller.enqueue(chunk);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
+/**
+ * The document, or undefined when React cannot resume the shell (an error on the way to its holes): the page is
+ * then rendered whole, which shows that error as any render does. `config`: the boot script's configuration JSON.
+ */
+export async function resumeShell(
+  page: PageRequest,
+  resolved: ResolvedPage,
+  shell: Shell,
+  deps: PageDeps,
+  config: string,
+): Promise<Response | undefined> {
+  const { request, url, context } = page;
+  const parts = documentParts(page, resolved, deps);
+  const { nonce } = parts;
+  let holes: Awaited<ReturnType<typeof resume>>;
+  try {
+    const render = () =>
+      resume(parts.root, JSON.parse(shell.postponed) as PostponedState, {
+        nonce: { script: nonce, style: nonce },
+        signal: request.signal,
+        onError: parts.onError,
+      });
+    holes = await monitorStep(deps.monitor, "render", resolved.payload.route ?? UNMATCHED_ROUTE, render);
+  } catch (error) {
+    if (request.signal.aborted) return new Response(null, { status: 499 });
+    // The shell and this request's tree part ways before the holes: a fault of the shell's, told once per request.
+    reportError(context, error, "render", deps.capture);
+    return undefined;
+  }
+  context.done = holes.allReady;
+  const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: "", config };
+  const body = joined([bytesOf(shell.prelude, values), afterShell(parts.boot, nonce)], holes);
+  return documentResponse(body, page, resolved, parts.headers);
+}
