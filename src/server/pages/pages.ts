@@ -118,7 +118,8 @@ async function respond(page: PageRequest, posted: boolean, deps: PageDeps): Prom
 function routeResponse(page: PageRequest, deps: PageDeps): Promise<Response> {
   const { match } = page;
   if (match && isResourceRoute(match.route)) return resourceResponse(page, match, deps);
-  return page.isData ? renderPageData(page, deps) : renderPage(page, deps);
+  if (page.isData) return renderPageData(page, deps);
+  return deps.shells?.respond(page, deps) ?? renderPage(page, deps);
 }
 
 /**
