@@ -24,6 +24,7 @@ import { createRenderCache, type RenderCache } from "./cache/render-cache.ts";
 import { registerCache } from "./cache/revalidate.ts";
 import { builtPages } from "./prerender/built-pages.ts";
 import { prerenderRoutes, type Prerendered } from "./prerender/prerender-routes.ts";
+import { shellPages } from "./shell/shell-pages.ts";
 import type { PrerenderedPages } from "./prerender/prerendered-page.ts";
 import { createBodyReads, type BodyReads } from "./bodies/body-reads.ts";
 import { createRenderPlaces } from "./pages/render-limit.ts";
@@ -122,9 +123,9 @@ function healthPlugin(cache: RenderCache) {
 const prerenders = new WeakMap<object, Prerendered>();
 const renderCaches = new WeakMap<object, RenderCache>();
 
-/** The render cache of an app's routes marked `cache`: what its invalidation bus reaches (app-start.ts). */
-export function renderCacheOf(server: BriskApp): RenderCache {
-  return renderCaches.get(server)!;
+/** The render cache of an app's routes marked `cache`, or undefined when it marks none (cache/replicas.ts). */
+export function renderCacheOf(server: BriskApp): RenderCache | undefined {
+  return renderCaches.get(server);
 }
 
 /**
@@ -172,7 +173,8 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   const bodyReads = bodyReadsOf(config, () => server.server);
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
   const cached = (pageDeps.cached = cachedPages(config, app, pageDeps, log));
-  // Development renders every page: the code behind it changes.
+  // Development renders every page: the code behind it changes. Shells are prerendered with the pages (start()).
+  if (config.mode === "production") pageDeps.shells = shellPages(app.routes, pageDeps);
   const prerendered =
     config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, builtPages(assets)) : undefined;
   const pipeline = requestPipeline({
@@ -200,7 +202,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     .use(pagesPlugin(pageDeps));
   refuseDroppedHooks(server, app.api);
   if (prerendered) prerenders.set(server, prerendered);
-  renderCaches.set(server, cached.cache);
+  if (cached.any) renderCaches.set(server, cached.cache);
   return server;
 }
 

@@ -21,9 +21,19 @@ const { importedAssets } = await import("./assets/imported-assets.ts");
 Bun.plugin(importedAssets());
 // Imported only to serve: the health probe, run every few seconds, skips loading React and Elysia.
 // `#app` is the app's definition (package.json "imports"): the one place the framework meets the app.
-const [{ createApp, renderPrerenderedPages }, { loadClientAssets }, { startApp }, { default: app }] = await Promise.all(
-  [import("./create-app.ts"), import("./assets/assets.ts"), import("./app-start.ts"), import("#app")],
-);
+const [
+  { createApp, renderPrerenderedPages, renderCacheOf },
+  { loadClientAssets },
+  { startApp },
+  { joinReplicas },
+  { default: app },
+] = await Promise.all([
+  import("./create-app.ts"),
+  import("./assets/assets.ts"),
+  import("./app-start.ts"),
+  import("./cache/replicas.ts"),
+  import("#app"),
+]);
 
 const assets = loadClientAssets(app.routes);
 const cannotStart = (error: unknown): never => {
@@ -50,6 +60,8 @@ const brisk = createApp(config, app, {
   capture: config.sentryDsn ? capture : undefined,
   monitor: config.sentryDsn ? (monitoring?.monitor ?? lateMonitor(() => monitoring?.monitor)) : undefined,
 });
+// Before listening: an invalidation this replica publishes must reach the others from its first request on.
+const leaveReplicas = await joinReplicas(config.databaseUrl, renderCacheOf(brisk), stdoutLogger);
 // reusePort: several processes on one host can listen on the same port; the kernel spreads connections.
 // idleTimeout: a connection silent for 10 s is closed, so slow or stalled headers cannot hold sockets open;
 // it is Bun's default, set here so it is a decision (Elysia adds no timeout of its own).
@@ -93,6 +105,7 @@ onStopSignal(async (signal) => {
     timeoutMs: config.shutdownTimeoutMs,
   });
   const { drained, abandoned } = await drain(server, config.shutdownTimeoutMs);
+  await leaveReplicas();
   await appStarted.stop();
   await sentryStarted;
   await monitoring?.close(2_000);

@@ -4,7 +4,8 @@
 // (createApp's dependencies: Sentry's hooks of their own, another client build, the tunnel's fetch).
 import type { LogRecord } from "../../runtime/app-server.ts";
 import { startApp } from "../app-start.ts";
-import { createApp, renderPrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
+import { createApp, renderCacheOf, renderPrerenderedPages, type AppDeps, type BriskApp } from "../create-app.ts";
+import { joinReplicas } from "../cache/replicas.ts";
 import { importedAssets } from "../assets/imported-assets.ts";
 import { projectAppModule } from "../build/app-module.ts";
 import { loadApp } from "./app-module.ts";
@@ -30,6 +31,7 @@ async function start(options: ServeOptions, deps: AppDeps): Promise<{ app: Brisk
   const monitoring = sentry?.initServerSentry(config, config.sentryRelease ?? assets.manifest.buildId, { log });
   const hooks = monitoring ? { capture: monitoring.capture, monitor: monitoring.monitor } : {};
   const app = createApp(config, definition, { assets, log, cookieSigner: started.cookieSigner, ...hooks, ...deps });
+  const leaveReplicas = await joinReplicas(config.databaseUrl, renderCacheOf(app), log);
   const served: ServedApp = {
     config: started.config,
     logs,
@@ -37,7 +39,10 @@ async function start(options: ServeOptions, deps: AppDeps): Promise<{ app: Brisk
     request: (path, init) => app.handle(new Request(`${IN_PROCESS_ORIGIN}${path}`, init)),
     prerendered: () => renderPrerenderedPages(app),
     sentry: monitoring,
-    stop: once(started.stop),
+    stop: once(async () => {
+      await leaveReplicas();
+      await started.stop();
+    }),
   };
   return { app, served };
 }
