@@ -14,6 +14,8 @@ import { instantLoader } from "./pages/Instant.server.ts";
 import { LateError, LateNotFound } from "./pages/LateExamples.tsx";
 import { lateErrorLoader, lateNotFoundLoader } from "./pages/LateExamples.server.ts";
 import { nestedRoute } from "./pages/Nested.tsx";
+import { Popular } from "./pages/Popular.tsx";
+import { popularLoader } from "./pages/Popular.server.ts";
 import { NeverRendered } from "./pages/NeverRendered.tsx";
 import { previewLoader } from "./pages/Preview.server.ts";
 import {
@@ -84,6 +86,13 @@ export const routes: readonly RouteDefinition[] = [
     ],
   },
   { path: "/examples/cached", component: Cached, loader: cachedLoader },
+  // Kept by the server for 60 s; the guestbook's writes drop it with revalidateTag("guestbook").
+  {
+    path: "/examples/popular",
+    component: Popular,
+    loader: popularLoader,
+    cache: { maxAge: 60, tags: ["guestbook"] },
+  },
   { path: "/examples/types", component: Types, loader: typesLoader },
   // Declared splat first: ranking, not order, gives /examples/files/readme its own route.
   { path: "/examples/files/*", component: FilesSplat },

@@ -151,6 +151,13 @@ export const EXAMPLES: readonly ExampleLink[] = [
     status: "200",
   },
   {
+    href: "/examples/popular",
+    title: "Render cache",
+    shows:
+      "the guestbook's count and most liked entry, rendered once and kept 60 s under a tag; a post or a like drops it",
+    status: "200, x-cache: miss then hit",
+  },
+  {
     href: "/examples/types",
     title: "Data on the wire",
     shows: "loader data with a Date, a Set, a Map, a BigInt, a URL and undefined, used as such in the page",
