@@ -1,7 +1,7 @@
 // api.server.ts: the example app's JSON API: who is signed in, the guestbook with the same entries and rules
 // as its page's form, and a route that fails.
 import { Elysia, t } from "elysia";
-import { requestCookies } from "brisk/server";
+import { requestCookies, revalidateTag } from "brisk/server";
 import { store } from "./lifecycle.server.ts";
 import { sessions } from "./sessions.server.ts";
 import { validateEntry } from "./store/entry.ts";
@@ -19,6 +19,8 @@ export const api = new Elysia({ prefix: "/api" })
       const checked = validateEntry(body);
       if (!checked.ok) return status(422, { error: "invalid request", fields: checked.errors });
       const entry = await store().guestbook.addEntry(checked.entry);
+      // As the page's form does: the pages cached under the tag render afresh.
+      await revalidateTag("guestbook");
       set.headers.location = `/examples/guestbook/${entry.id}`;
       return status(201, entry);
     },

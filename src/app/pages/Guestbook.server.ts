@@ -1,6 +1,7 @@
 // Guestbook.server.ts: the guestbook's loader (the newest entries), its action (sign it), an entry's loader, and
-// the like button's action-only route.
+// the like button's action-only route. Each write drops the pages cached under the tag "guestbook".
 import { data, notFound, redirect, type ActionContext, type LoaderContext } from "brisk";
+import { revalidateTag } from "brisk/server";
 import { store } from "../lifecycle.server.ts";
 import { parseEntryId, validateEntry } from "../store/entry.ts";
 
@@ -13,6 +14,8 @@ export async function signGuestbook({ body }: ActionContext) {
   // The page again, with the errors and what the visitor typed, and 422: nothing was stored.
   if (!checked.ok) return data({ errors: checked.errors, values: checked.values }, { status: 422 });
   await store().guestbook.addEntry(checked.entry);
+  // Written: the pages kept under the tag (/examples/popular) render afresh, here and on the other instances.
+  await revalidateTag("guestbook");
   // 303 after a post: a reload shows the list, it does not sign again.
   redirect("/examples/guestbook");
 }
@@ -31,5 +34,6 @@ export async function likeEntry({ params }: ActionContext<{ id: string }>) {
   const id = parseEntryId(params.id);
   const liked = id === undefined ? undefined : await store().guestbook.like(id);
   if (!liked) notFound();
+  await revalidateTag("guestbook");
   redirect("/examples/guestbook");
 }
