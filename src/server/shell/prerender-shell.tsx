@@ -66,6 +66,8 @@ async function prerenderSettled(root: ReactElement): Promise<{ html: string; pos
       if (error !== settled) failure ??= { error };
     },
   });
+  // Read once the work has settled: a shell that fails before then must not count as an unhandled rejection.
+  rendering.catch(() => {});
   await turn();
   await turn();
   controller.abort(settled);
