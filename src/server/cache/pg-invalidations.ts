@@ -118,6 +118,7 @@ export async function startPgInvalidations(options: PgInvalidationsOptions): Pro
 async function publish(bus: BusState, invalidation: Invalidation): Promise<void> {
   if (bus.closed) throw new Error("cache invalidation not published: the bus is closed");
   const row = toRow(invalidation);
+  // Nothing to drop: nothing to tell.
   if (row.names === "[]") return;
   try {
     await ensureSchema(bus);

@@ -9,7 +9,7 @@ import type { Invalidation, InvalidationBus } from "../../../src/server/cache/in
 import { startPgInvalidations } from "../../../src/server/cache/pg-invalidations.ts";
 import type { LogRecord } from "../../../src/server/monitoring/logger.ts";
 import { startPostgres, type Postgres } from "brisk/test";
-import { changes, within } from "../../support/until.ts";
+import { changes, until, within } from "../../support/until.ts";
 
 /** A poll period no test waits out: what arrives within a test's deadline came by NOTIFY. */
 const NEVER_POLLS = 600_000;
@@ -128,7 +128,7 @@ describe("two instances on one database", () => {
     expect(await delivered(a, b, { paths: ["/examples/popular", "/"] })).toBeLessThan(1000);
   });
 
-  test("an invalidation beyond a NOTIFY payload's 8000 bytes arrives whole, counted in bytes, not characters", async () => {
+  test("an invalidation past a NOTIFY payload's 8000 bytes arrives whole; bytes count, not characters", async () => {
     const url = await newDatabase();
     const [a, b] = [await instance(url), await instance(url)];
     const many = Array.from({ length: 2000 }, (_, i) => `product:${i}`);
@@ -178,7 +178,8 @@ describe("the poll", () => {
     const early = await sql.reserve();
     try {
       await early`BEGIN`;
-      await early`INSERT INTO brisk_cache_invalidations (origin, kind, names) VALUES ('elsewhere', 'tags', '["early"]')`;
+      await early`INSERT INTO brisk_cache_invalidations (origin, kind, names)
+        VALUES ('elsewhere', 'tags', '["early"]')`;
       await insertSilently(url, ["late"]);
       await a.until(() => a.applied.length === 1, "the row committed first");
       await early`COMMIT`;
@@ -221,10 +222,22 @@ describe("the database going away", () => {
 });
 
 describe("close", () => {
-  test("is idempotent, and publish after it rejects", async () => {
-    const b = await instance(await newDatabase());
+  test("is idempotent, closes the bus's connections, and publish after it rejects", async () => {
+    const url = await newDatabase();
+    const b = await instance(url);
+    await b.bus.publish({ tags: ["x"] });
+    // One connection: the others are the bus's.
+    await using sql = new SQL(url, { max: 1 });
+    const others = async () => {
+      const [row] = await sql`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()`;
+      return (row as { n: number }).n;
+    };
+    expect(await others()).toBeGreaterThanOrEqual(2);
     await Promise.all([b.bus.close(), b.bus.close()]);
     await b.bus.close();
+    // A backend leaves pg_stat_activity a moment after its client hangs up: nothing announces it.
+    await until(async () => (await others()) === 0, "the bus's connections to end");
     await expect(b.bus.publish({ tags: ["x"] })).rejects.toThrow("cache invalidation not published: the bus is closed");
   });
 
@@ -233,7 +246,8 @@ describe("close", () => {
     const module = join(import.meta.dir, "../../../src/server/cache/pg-invalidations.ts");
     const script = `
       import { startPgInvalidations } from ${JSON.stringify(module)};
-      const bus = await startPgInvalidations({ url: process.env.URL, cache: { apply() {}, clear() {} }, log() {}, pollMs: 20 });
+      const cache = { apply() {}, clear() {} };
+      const bus = await startPgInvalidations({ url: process.env.URL, cache, log() {}, pollMs: 20 });
       await bus.publish({ tags: ["x"] }).catch(() => {});
       await Bun.sleep(100);
       await bus.close();
