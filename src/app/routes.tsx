@@ -31,6 +31,8 @@ import { RenderError } from "./pages/RenderError.tsx";
 import { searchRoute } from "./pages/SearchExample.route.ts";
 import { AccountHome, AccountLayout, Notes } from "./pages/Account.tsx";
 import { accountLoader, addNote, notesCsvLoader, notesLoader, signedIn } from "./pages/Account.server.ts";
+import { Shell } from "./pages/Shell.tsx";
+import { shellLoader } from "./pages/Shell.server.ts";
 import { Session } from "./pages/Session.tsx";
 import { sessionAction, sessionLoader } from "./pages/Session.server.ts";
 import { StreamExample } from "./pages/StreamExample.tsx";
@@ -93,6 +95,8 @@ export const routes: readonly RouteDefinition[] = [
     loader: popularLoader,
     cache: { maxAge: 60, tags: ["guestbook"] },
   },
+  // A shell: prerendered once as the server starts; only the greeting, which reads the session, renders per request.
+  { path: "/examples/shell", component: Shell, loader: shellLoader, shell: true },
   { path: "/examples/types", component: Types, loader: typesLoader },
   // Declared splat first: ranking, not order, gives /examples/files/readme its own route.
   { path: "/examples/files/*", component: FilesSplat },

@@ -158,6 +158,12 @@ export const EXAMPLES: readonly ExampleLink[] = [
     status: "200, x-cache: miss then hit",
   },
   {
+    href: "/examples/shell",
+    title: "Partial prerendering",
+    shows: "a page prerendered once as the server starts, whose one hole greets the signed-in visitor per request",
+    status: "200, the shell from memory",
+  },
+  {
     href: "/examples/types",
     title: "Data on the wire",
     shows: "loader data with a Date, a Set, a Map, a BigInt, a URL and undefined, used as such in the page",
