@@ -56,6 +56,8 @@ const STATUS: Record<string, number> = {
   "/examples/account/notes": 401,
   "/examples/account/notes.csv": 401,
   "/examples/cached": 200,
+  "/examples/popular": 200,
+  "/examples/shell": 200,
   "/examples/types": 200,
   "/examples/proto": 200,
   "/examples/guestbook.rss": 200,

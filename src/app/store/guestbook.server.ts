@@ -27,6 +27,8 @@ export interface Guestbook {
   listEntries(options?: { limit?: number }): Promise<Entry[]>;
   getEntry(id: number): Promise<Entry | undefined>;
   like(id: number): Promise<Entry | undefined>;
+  /** How many entries there are, and the most liked (the older on a tie; undefined while none has a like). */
+  summary(): Promise<{ count: number; top: Entry | undefined }>;
 }
 
 /** Added after the first version: a table made by it gets the column at the next start. */
@@ -112,6 +114,16 @@ export function createGuestbook(db: Database): Guestbook {
         Row[]
       >`UPDATE guestbook_entries SET likes = likes + 1 WHERE id = ${id} RETURNING id, name, message, created_at, likes`;
       return row ? toEntry(row) : undefined;
+    },
+    async summary() {
+      const sql = await db.ready();
+      const [[counted], [top]] = await Promise.all([
+        sql<Array<{ count: number | bigint | string }>>`SELECT count(*) AS count FROM guestbook_entries`,
+        sql<Row[]>`
+          SELECT id, name, message, created_at, likes FROM guestbook_entries
+          WHERE likes > 0 ORDER BY likes DESC, id ASC LIMIT 1`,
+      ]);
+      return { count: Number(counted!.count), top: top ? toEntry(top) : undefined };
     },
   };
 }
