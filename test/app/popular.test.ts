@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test }
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
-import { serveApp, startPostgres, type Postgres, type ServedApp } from "brisk/test";
+import { serveApp, type ServedApp } from "brisk/test";
+import { useReplicas } from "../support/replicas.ts";
 import { until } from "../support/until.ts";
 import { keptAfter, type Ask } from "./render-cache.ts";
 
@@ -159,42 +159,7 @@ describe("on one server", () => {
 });
 
 describe("on two instances sharing one PostgreSQL", () => {
-  const REPLICA = join(import.meta.dir, "replica.ts");
-  let pg: Postgres | undefined;
-  let dataDir: string;
-  const processes: Subprocess<"ignore", "pipe", "inherit">[] = [];
-  let origins: [string, string];
-
-  /** An instance in a process of its own, once it has printed its origin. */
-  async function startInstance(databaseUrl: string): Promise<string> {
-    const proc = Bun.spawn([process.execPath, REPLICA], {
-      env: { ...Bun.env, NODE_ENV: "production", DATABASE_URL: databaseUrl, DATA_DIR: dataDir },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "inherit",
-    });
-    processes.push(proc);
-    let out = "";
-    for await (const chunk of proc.stdout.pipeThrough(new TextDecoderStream())) {
-      out += chunk;
-      const origin = /^http:\/\/\S+$/m.exec(out)?.[0];
-      if (origin) return origin;
-    }
-    throw new Error(`the instance exited before it listened: ${out}`);
-  }
-
-  beforeAll(async () => {
-    pg = await startPostgres();
-    dataDir = await mkdtemp(join(tmpdir(), "brisk-popular-replicas-"));
-    const url = await pg.createDatabase("popular");
-    origins = (await Promise.all([startInstance(url), startInstance(url)])) as [string, string];
-  }, 60_000);
-  afterAll(async () => {
-    for (const proc of processes) proc.kill("SIGTERM");
-    await Promise.all(processes.map((proc) => proc.exited));
-    await pg?.remove();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const replicas = useReplicas(2, "example");
 
   const askOf =
     (origin: string): Ask =>
@@ -219,7 +184,7 @@ describe("on two instances sharing one PostgreSQL", () => {
   }
 
   test("a post on the first: the second's kept document counts it within a second", async () => {
-    const [a, b] = origins;
+    const [a, b] = replicas.origins() as [string, string];
     const path = freshKey(PAGES.document);
     const before = await keptOn(askOf(b), path);
     await sign(askOf(a), a, "Replica");
@@ -227,7 +192,7 @@ describe("on two instances sharing one PostgreSQL", () => {
   });
 
   test("a like on the second: the first's kept page data shows the entry on top within a second", async () => {
-    const [a, b] = origins;
+    const [a, b] = replicas.origins() as [string, string];
     const path = freshKey(PAGES["page data"]);
     const created = await askOf(b)("/api/guestbook", {
       method: "POST",
