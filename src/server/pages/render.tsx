@@ -166,9 +166,9 @@ export function documentParts(
   };
 }
 
-/** The document's response: `body` with the resolved page's status, its headers and the app's. */
+/** The document's response: `body` (a stream, or all of it) with the resolved page's status, its headers and the app's. */
 export function documentResponse(
-  body: ReadableStream<Uint8Array>,
+  body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>,
   { context }: PageRequest,
   resolved: ResolvedPage,
   headers: Record<string, string>,
@@ -178,6 +178,8 @@ export function documentResponse(
   headers["content-type"] = HTML;
   headers["cache-control"] = failed ? "no-store" : "private, no-cache";
   headers["x-request-id"] = context.id;
+  // A body all there says so: it is compressed in one call, not through a stream's encoder (compress.ts).
+  if (body instanceof Uint8Array) headers["content-length"] = String(body.byteLength);
   return new Response(body, { status: resolved.status, headers: withAppHeaders(headers, resolved.headers, failed) });
 }
 

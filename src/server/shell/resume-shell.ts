@@ -86,6 +86,12 @@ export async function resumeShell(
   }
   context.done = holes.allReady;
   const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: "", config };
-  const body = joined([bytesOf(shell.prelude, values), afterShell(parts.boot, nonce)], holes);
+  const head = [bytesOf(shell.prelude, values), afterShell(parts.boot, nonce)];
+  // Holes rendered from the loaders' data are done by now: the page goes as one body, which compresses in one
+  // call. A hole that waits on more streams in after the shell, as a streamed section does.
+  const body =
+    Bun.peek.status(holes.allReady) === "fulfilled"
+      ? Bun.concatArrayBuffers([...head, await new Response(holes).bytes()], Infinity, true)
+      : joined(head, holes);
   return documentResponse(body, page, resolved, parts.headers);
 }
