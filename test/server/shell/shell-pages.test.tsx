@@ -13,6 +13,7 @@ import { PrerenderError } from "../../../src/server/prerender/prerender-routes.t
 import { clientBuild } from "../../../src/server/testing/client.ts";
 import { loadApp } from "../../../src/server/testing/app-module.ts";
 import { revive } from "../../../src/runtime/browser/codec.ts";
+import { OUTCOME_MARKER } from "../../../src/runtime/outcome.ts";
 import type { PagePayload } from "../../../src/runtime/page-payload.ts";
 import { FIXTURE_PUBLIC_DIR, serveWith, testConfig } from "../../support/app.ts";
 
@@ -77,7 +78,7 @@ describe("a shell route's document", () => {
 
   test("carries this request's page and nonce in its boot script, and the nonce on every inline script and style", async () => {
     const ada = await visit("/shell", "name=Ada");
-    expect(ada.page?.levels).toEqual([{ id: "/shell", data: { name: "Ada", fails: false } }]);
+    expect(ada.page?.levels).toEqual([{ id: "/shell", data: { name: "Ada", hole: null } }]);
     expect(ada.page?.path).toBe("/shell");
     const tags = [...ada.html.matchAll(/<(script|style)\b[^>]*>/g)].map((m) => m[0]);
     expect(tags.length).toBeGreaterThanOrEqual(4);
@@ -114,7 +115,7 @@ describe("a shell route's document", () => {
 
   test("an error in a hole: still 200, the hole left to the client with the digest the error was reported under", async () => {
     const before = captured.length;
-    const failed = await visit("/shell", "fails=yes");
+    const failed = await visit("/shell", "hole=fails");
     expect(failed.res.status).toBe(200);
     const reported = captured.slice(before);
     expect(reported.map(({ error }) => (error as Error).message)).toEqual(["the greeting failed"]);
@@ -122,6 +123,26 @@ describe("a shell route's document", () => {
     expect(digest).toMatch(/^[0-9a-z]+$/);
     expect(failed.html).toContain(`$RX("B:0","${digest}")`);
     expect(hello(failed.html)).toBeUndefined();
+  });
+
+  test("an outcome in a hole: still 200, the outcome left to the client as streamed sections leave it", async () => {
+    const late = await visit("/shell", "hole=not-found");
+    expect(late.res.status).toBe(200);
+    expect(late.html).toContain(`$RX("B:0","${OUTCOME_MARKER}:not-found")`);
+  });
+
+  test("a hole that waits on more than its data streams in after the shell", async () => {
+    const res = await t.request("/shell", { headers: { cookie: "name=Ada; hole=waits" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBeNull();
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("rendered once, when the server started");
+    expect(first).not.toContain("Ada");
+    let rest = "";
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+    expect(hello(rest)).toBe("Ada");
+    expect(rest.endsWith("</body></html>")).toBe(true);
   });
 
   test("a layout's hole and the page's are both resumed with this request's data", async () => {
@@ -144,7 +165,7 @@ describe("a shell route's document", () => {
     const res = await t.request("/__data/shell", { headers: { cookie: "name=Ada" } });
     expect(res.status).toBe(200);
     const payload = JSON.parse((await res.text()).split("\n")[0]!);
-    expect(payload.levels).toEqual([{ id: "/shell", data: { name: "Ada", fails: false } }]);
+    expect(payload.levels).toEqual([{ id: "/shell", data: { name: "Ada", hole: null } }]);
   });
 });
 
