@@ -7,12 +7,15 @@ import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
 import type { PageDeps, PageRequest, ResolvedPage } from "../pages/page-request.ts";
 import { documentParts, documentResponse } from "../pages/render.tsx";
 import type { SlotValues } from "../prerender/page-slots.ts";
-import { bytesOf } from "../prerender/prerendered-page.ts";
+import { bytesOf, gzipOf } from "../prerender/prerendered-page.ts";
+import { pickEncoding } from "../http/accept-encoding.ts";
 import { reportError } from "../request/context.ts";
 import { monitorStep } from "../request/monitor.ts";
 import type { Shell } from "./prerender-shell.tsx";
+import { gzipWithTail } from "./shell-gzip.ts";
 
 const encoder = new TextEncoder();
+const GZIP_ONLY = ["gzip"] as const;
 
 /** As React writes an inline script's text: no `<script` or `</script` in it can close or open a tag. */
 const scriptText = (text: string) =>
@@ -56,6 +59,29 @@ function joined(first: readonly Uint8Array[], rest: ReadableStream<Uint8Array>):
 }
 
 /**
+ * The document's bytes when its holes are done (they render from data the loaders have already read): one body,
+ * and with gzip the shell's precompressed member with only the rest compressed. A hole that waits on more makes it
+ * a stream, the shell first, compressed as any streamed page (compress.ts).
+ */
+async function documentBody(
+  request: Request,
+  shell: Shell,
+  values: SlotValues,
+  after: Uint8Array,
+  holes: ReadableStream<Uint8Array> & { allReady: Promise<void> },
+): Promise<{ body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>; coding?: "gzip" }> {
+  if (Bun.peek.status(holes.allReady) !== "fulfilled")
+    return { body: joined([bytesOf(shell.prelude, values), after], holes) };
+  const tail = Bun.concatArrayBuffers([after, await new Response(holes).bytes()], Infinity, true);
+  // Gzip only, as for prerendered pages (prerendered-responses.ts): brotli's format has no member to join.
+  const gzip =
+    pickEncoding(request.headers.get("accept-encoding"), GZIP_ONLY) &&
+    gzipWithTail(gzipOf(shell.prelude, values), tail);
+  if (gzip) return { body: gzip, coding: "gzip" };
+  return { body: Bun.concatArrayBuffers([bytesOf(shell.prelude, values), tail], Infinity, true) };
+}
+
+/**
  * The document, or undefined when React cannot resume the shell (an error on the way to its holes): the page is
  * then rendered whole, which shows that error as any render does. `config`: the boot script's configuration JSON.
  */
@@ -86,12 +112,7 @@ export async function resumeShell(
   }
   context.done = holes.allReady;
   const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: "", config };
-  const head = [bytesOf(shell.prelude, values), afterShell(parts.boot, nonce)];
-  // Holes rendered from the loaders' data are done by now: the page goes as one body, which compresses in one
-  // call. A hole that waits on more streams in after the shell, as a streamed section does.
-  const body =
-    Bun.peek.status(holes.allReady) === "fulfilled"
-      ? Bun.concatArrayBuffers([...head, await new Response(holes).bytes()], Infinity, true)
-      : joined(head, holes);
+  const { body, coding } = await documentBody(request, shell, values, afterShell(parts.boot, nonce), holes);
+  if (coding) Object.assign(parts.headers, { "content-encoding": coding, vary: "Accept-Encoding" });
   return documentResponse(body, page, resolved, parts.headers);
 }

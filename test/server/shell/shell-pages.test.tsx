@@ -4,6 +4,7 @@
 // prerendered refused by name, when the app is made or when it starts.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { Suspense } from "react";
 import { useLoaderData, type LoaderContext, type RouteDefinition } from "brisk";
 import type { ServedApp } from "brisk/test";
@@ -85,6 +86,22 @@ describe("a shell route's document", () => {
     for (const tag of tags) expect(tag).toContain(`nonce="${ada.nonce}"`);
     expect(ada.res.headers.get("cache-control")).toBe("private, no-cache");
     expect(ada.res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  test("goes gzip'd as the shell's stored member and the rest compressed, the same page once decoded", async () => {
+    const plain = await visit("/shell", "name=Ada");
+    for (const accepted of ["gzip", "br, gzip"]) {
+      const res = await t.request("/shell", { headers: { cookie: "name=Ada", "accept-encoding": accepted } });
+      expect(res.headers.get("content-encoding")).toBe("gzip");
+      expect(res.headers.get("vary")).toContain("Accept-Encoding");
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(res.headers.get("content-length")).toBe(String(bytes.length));
+      const html = gunzipSync(bytes).toString();
+      expect(html.replaceAll(nonceOf(res), "N")).toBe(plain.html.replaceAll(plain.nonce, "N"));
+    }
+    const brotli = await t.request("/shell", { headers: { cookie: "name=Ada", "accept-encoding": "br" } });
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    expect(hello(brotliDecompressSync(new Uint8Array(await brotli.arrayBuffer())).toString())).toBe("Ada");
   });
 
   test("runs the route's middleware on every request", async () => {
