@@ -1,7 +1,9 @@
 // reference-server.tsx: the ceiling: raw Bun.serve + renderToReadableStream of the bench app's pages (bench/app),
 // no framework. Same components and loader data as Brisk, in a shell like the app's Document, with the same boot
 // data script and client entry, so the HTML is the same size; only routing, outcomes, logging, Sentry are missing.
-// `/` is rendered for every request here (Brisk prerenders it), `/items` on both sides. `/session/items` is the items
+// `/` is rendered for every request here (Brisk prerenders it), `/items` on both sides; `/cached/items` is the
+// items page rendered for every request, against Brisk's answer from its render cache, and `/shell/items` the page
+// Brisk prerenders as a shell, whole. `/session/items` is the items
 // page behind a signed session cookie, checked by hand: the cookie header parsed, its HMAC-SHA256 computed with a
 // keyed Bun.CryptoHasher (Web Crypto's takes ~22 µs a call) from the bench's COOKIE_SECRET and compared in
 // constant time (401 without a valid one).
@@ -27,9 +29,10 @@ import { validateEntry } from "./app/guestbook/entry.ts";
 import { openGuestbook } from "./app/guestbook/store.server.ts";
 import { Home } from "./app/pages/Home.tsx";
 import { homeLoader } from "./app/pages/home.server.ts";
-import { Items, SessionItems } from "./app/pages/Items.tsx";
+import { Items, SessionItems, ShellItems } from "./app/pages/Items.tsx";
 import { itemsLoader } from "./app/pages/items.server.ts";
 import { SESSION_COOKIE } from "./app/pages/session.server.ts";
+import { shellItemsLoader } from "./app/pages/shell-items.server.ts";
 import { Stream } from "./app/pages/Stream.tsx";
 import { streamLoader } from "./app/pages/stream.server.ts";
 import { serveAsset } from "./lib/static-assets.ts";
@@ -103,9 +106,12 @@ export async function page(request: Request, path: string): Promise<Response> {
   if (path === "/") {
     data = boot = homeLoader();
     body = <Home />;
-  } else if (path === "/items") {
+  } else if (path === "/items" || path === "/cached/items") {
     data = boot = itemsLoader();
     body = <Items />;
+  } else if (path === "/shell/items") {
+    data = boot = shellItemsLoader();
+    body = <ShellItems />;
   } else if (path === "/session/items") {
     const user = sessionUser(request);
     if (user === undefined) return new Response(null, { status: 401 });

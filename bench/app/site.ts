@@ -25,6 +25,24 @@ export const SITE: readonly SitePage[] = [
     shows: "the items page two levels down: a layout with its loader around it",
   },
   {
+    href: "/cached/items",
+    title: "Cached items",
+    status: 200,
+    shows: "the items page kept in the render cache for an hour",
+  },
+  {
+    href: "/cached/guestbook",
+    title: "Cached guestbook",
+    status: 200,
+    shows: "the newest entries, cached until a write through the API revalidates them",
+  },
+  {
+    href: "/shell/items",
+    title: "Items, partly prerendered",
+    status: 200,
+    shows: "the table in a shell prerendered at start, one line per request",
+  },
+  {
     href: "/stream",
     title: "Streaming",
     status: 200,

@@ -121,7 +121,7 @@ function find(list: Measurement[], server: string, path: string): Measurement {
   return m;
 }
 
-function ratioTarget(figure: string, brisk: Measurement, ref: Measurement, min: number): Target {
+export function ratioTarget(figure: string, brisk: Measurement, ref: Measurement, min: number): Target {
   const ratio = brisk.rps / ref.rps;
   return {
     figure,
@@ -135,7 +135,7 @@ function ratioTarget(figure: string, brisk: Measurement, ref: Measurement, min: 
  * A ratio of two servers that must both have been the limit: one that got under CPU_BOUND of its core was held
  * back by other processes on the machine (or by wrk), and its req/s says nothing of Brisk.
  */
-function boundRatioTarget(figure: string, brisk: Measurement, ref: Measurement, min: number): Target {
+export function boundRatioTarget(figure: string, brisk: Measurement, ref: Measurement, min: number): Target {
   const ratio = ratioTarget(figure, brisk, ref, min);
   const idle = [brisk, ref].filter((m) => m.serverCpu < CPU_BOUND);
   if (!idle.length) return ratio;
@@ -147,10 +147,10 @@ function boundRatioTarget(figure: string, brisk: Measurement, ref: Measurement, 
 }
 
 /** Below this share of its core the ceiling's server was not the limit, and a ratio against it says nothing. */
-const CPU_BOUND = 0.9;
+export const CPU_BOUND = 0.9;
 
 /** A ratio against the static ceiling, with proof that the ceiling ran CPU-bound (its server's share, wrk's, the bench's). */
-function ceilingTarget(figure: string, brisk: Measurement, ceiling: Measurement): Target {
+export function ceilingTarget(figure: string, brisk: Measurement, ceiling: Measurement): Target {
   const ratio = ratioTarget(figure, brisk, ceiling, 0.5);
   const shares = `ceiling's server ${pct(ceiling.serverCpu)} of its core, wrk ${pct(ceiling.wrkCpu)}, bench ${pct(ceiling.benchCpu)}`;
   const bound = ceiling.serverCpu >= CPU_BOUND;
@@ -165,7 +165,7 @@ function warmupOf({ warmup }: Measurement): string {
   return `${warmup.seconds} s${warmup.settled ? "" : " unsettled"}, JIT ${round(warmup.jitCpuSeconds, 1)} s`;
 }
 
-function cpuPerRequest(m: Measurement): string {
+export function cpuPerRequest(m: Measurement): string {
   return `${Math.round((m.serverCpu * m.seconds * 1e6) / m.requests)} µs`;
 }
 

@@ -2,6 +2,7 @@
 import { Form, useActionData, useLoaderData } from "brisk";
 import { ENTRY_LIMITS } from "../guestbook/entry.ts";
 import { Frame } from "./Frame.tsx";
+import type { Entry } from "../guestbook/store.server.ts";
 import type { guestbookLoader, signGuestbook } from "./guestbook.server.ts";
 
 export function Guestbook() {
@@ -28,13 +29,29 @@ export function Guestbook() {
         {errors.message ? <p className="field-error">{errors.message}</p> : null}
         <button type="submit">Sign</button>
       </Form>
-      <ol>
-        {entries.map((e) => (
-          <li key={e.id}>
-            <strong>{e.name}</strong>: {e.message}
-          </li>
-        ))}
-      </ol>
+      <Entries entries={entries} />
     </Frame>
+  );
+}
+
+/** The newest entries alone, kept in the render cache until a write revalidates them (bench/render-cache.ts). */
+export function CachedGuestbook() {
+  const { entries } = useLoaderData<typeof guestbookLoader>();
+  return (
+    <Frame title="Guestbook, cached">
+      <Entries entries={entries} />
+    </Frame>
+  );
+}
+
+function Entries({ entries }: { entries: readonly Entry[] }) {
+  return (
+    <ol>
+      {entries.map((e) => (
+        <li key={e.id}>
+          <strong>{e.name}</strong>: {e.message}
+        </li>
+      ))}
+    </ol>
   );
 }

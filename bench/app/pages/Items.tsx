@@ -1,8 +1,11 @@
 // Items.tsx: 50 items in a table, about 10 KB of HTML with their data: the page rendered for every request, by Brisk and by
-// the reference alike.
+// the reference alike; and the same table in a partly prerendered page.
+import { Suspense } from "react";
 import { useLoaderData } from "brisk";
 import { Frame } from "./Frame.tsx";
-import type { Item, itemsLoader } from "./items.server.ts";
+import { ITEMS, type Item } from "./items.ts";
+import type { itemsLoader } from "./items.server.ts";
+import type { shellItemsLoader } from "./shell-items.server.ts";
 import type { sessionItemsLoader } from "./session.server.ts";
 
 export function Items() {
@@ -25,6 +28,30 @@ export function SessionItems() {
       </p>
       <ItemsTable items={items} />
     </Frame>
+  );
+}
+
+/**
+ * The table again, the same for every visitor, in a page marked `shell`: prerendered once when the server starts,
+ * only the line that reads the request's data rendered per request (its <Suspense> is the hole).
+ */
+export function ShellItems() {
+  return (
+    <Frame title="Items, partly prerendered">
+      <Suspense fallback={<p>{ITEMS.length} items.</p>}>
+        <RequestLine />
+      </Suspense>
+      <ItemsTable items={ITEMS} />
+    </Frame>
+  );
+}
+
+function RequestLine() {
+  const { requestedAt } = useLoaderData<typeof shellItemsLoader>();
+  return (
+    <p className="request-line">
+      {ITEMS.length} items; this line rendered for the request of {requestedAt}.
+    </p>
   );
 }
 
