@@ -106,7 +106,7 @@ export type RouteFallbacks = Partial<
 >;
 
 /**
- * How long the server may answer a route's GET from memory instead of rendering it again (docs/guide/caching.md).
+ * How long the server may answer a route's GET from memory instead of rendering it again (docs/guide/11-caching.md).
  * Only answers that read no cookie, session or request header, set no cookie and answer 200 or 404 are kept.
  */
 export interface RouteCache {

@@ -18,10 +18,9 @@ import { monitoringPlugin } from "./monitoring/monitoring-plugin.ts";
 import { visitorAddress } from "./request/forwarded.ts";
 import type { PageDeps } from "./pages/page-request.ts";
 import { pagesPlugin, renderAgain } from "./pages/pages.ts";
-import { cachedStep, type CachedPages } from "./cache/cached-step.ts";
-import { checkCacheOptions } from "./cache/cache-policy.ts";
-import { createRenderCache, type RenderCache } from "./cache/render-cache.ts";
-import { registerCache } from "./cache/revalidate.ts";
+import { cachedStep } from "./cache/cached-step.ts";
+import { createCachedPages } from "./cache/cached-pages.ts";
+import type { RenderCache } from "./cache/render-cache.ts";
 import { builtPages } from "./prerender/built-pages.ts";
 import { prerenderRoutes, type Prerendered } from "./prerender/prerender-routes.ts";
 import { shellPages } from "./shell/shell-pages.ts";
@@ -129,28 +128,6 @@ export function renderCacheOf(server: BriskApp): RenderCache | undefined {
 }
 
 /**
- * The app's render cache, registered for revalidateTag and revalidatePath. A development server keeps nothing,
- * since the code behind its pages changes, but still warns of a cached route that reads the visitor.
- */
-function cachedPages(config: Config, app: AppDefinition, pageDeps: PageDeps, log: Logger): CachedPages {
-  checkCacheOptions(app.routes);
-  const cache = createRenderCache(config.renderCacheMaxBytes);
-  registerCache(cache, log);
-  const context: ContextOptions = { trustIncomingId: false, cookies: pageDeps.cookies };
-  return {
-    cache,
-    log,
-    keeps: config.mode === "production",
-    any: routeTree(app.routes).nodes.some(({ route }) => route.cache),
-    build: pageDeps.assets.manifest.buildId,
-    security: pageDeps.security,
-    capture: pageDeps.capture,
-    match: pageDeps.match,
-    render: (href) => renderAgain(href, pageDeps, context),
-  };
-}
-
-/**
  * Renders what the build did not store of a production app's prerendered pages (once) and settles when they
  * are stored; rejects naming a route that cannot be prerendered. Called after listening: until then, those
  * pages render as usual.
@@ -172,13 +149,15 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
   // The socket's address is known once the server listens (app.handle has none).
   const bodyReads = bodyReadsOf(config, () => server.server);
   const pageDeps = pageHandlerDeps(config, app, { ...deps, assets, capture, security, bodyReads });
-  const cached = (pageDeps.cached = cachedPages(config, app, pageDeps, log));
+  const contextOptions: ContextOptions = { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies };
+  const cached = createCachedPages(config, app, pageDeps, log, (href) => renderAgain(href, pageDeps, contextOptions));
+  pageDeps.cached = cached;
   // Development renders every page: the code behind it changes. Shells are prerendered with the pages (start()).
   if (config.mode === "production") pageDeps.shells = shellPages(app.routes, pageDeps);
   const prerendered =
     config.mode === "production" ? prerenderRoutes(app.routes, pageDeps, builtPages(assets)) : undefined;
   const pipeline = requestPipeline({
-    context: { trustIncomingId: config.trustProxy, cookies: pageDeps.cookies },
+    context: contextOptions,
     isPagePath: pagePaths(() => server.routes),
     stored: storedStep(
       prerendered,

@@ -5,9 +5,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test }
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serveApp, type ServedApp } from "brisk/test";
-import { useReplicas } from "../support/replicas.ts";
-import { until } from "../support/until.ts";
+import {
+  serveApp,
+  startPostgres,
+  startReplicas,
+  waitFor,
+  type Postgres,
+  type Replicas,
+  type ServedApp,
+} from "brisk/test";
 import { keptAfter, type Ask } from "./render-cache.ts";
 
 const PAGES = { document: "/examples/popular", "page data": "/__data/examples/popular" } as const;
@@ -159,7 +165,19 @@ describe("on one server", () => {
 });
 
 describe("on two instances sharing one PostgreSQL", () => {
-  const replicas = useReplicas(2, "example");
+  let pg: Postgres | undefined;
+  let dataDir: string | undefined;
+  let replicas: Replicas | undefined;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    dataDir = await mkdtemp(join(tmpdir(), "brisk-popular-replicas-"));
+    replicas = await startReplicas(2, { env: { DATABASE_URL: await pg.createDatabase("popular"), DATA_DIR: dataDir } });
+  }, 60_000);
+  afterAll(async () => {
+    await replicas?.stop();
+    await pg?.remove();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
 
   const askOf =
     (origin: string): Ask =>
@@ -177,14 +195,18 @@ describe("on two instances sharing one PostgreSQL", () => {
   async function afreshWithinASecond(ask: Ask, path: string, before: Shown): Promise<Shown> {
     const written = performance.now();
     let after = before;
-    await until(async () => (after = await shown(ask, path)).renderedAt !== before.renderedAt, "a fresh render", 1000);
+    await waitFor(
+      async () => (after = await shown(ask, path)).renderedAt !== before.renderedAt,
+      "a fresh render",
+      1000,
+    );
     expect(performance.now() - written).toBeLessThan(1000);
     expect(after.cache).toBe("miss");
     return after;
   }
 
   test("a post on the first: the second's kept document counts it within a second", async () => {
-    const [a, b] = replicas.origins() as [string, string];
+    const [a, b] = replicas!.origins as [string, string];
     const path = freshKey(PAGES.document);
     const before = await keptOn(askOf(b), path);
     await sign(askOf(a), a, "Replica");
@@ -192,7 +214,7 @@ describe("on two instances sharing one PostgreSQL", () => {
   });
 
   test("a like on the second: the first's kept page data shows the entry on top within a second", async () => {
-    const [a, b] = replicas.origins() as [string, string];
+    const [a, b] = replicas!.origins as [string, string];
     const path = freshKey(PAGES["page data"]);
     const created = await askOf(b)("/api/guestbook", {
       method: "POST",

@@ -1,6 +1,6 @@
 // render-cache.ts: the examples' render cache as /healthz reports it, for tests that must know an answer was kept
 // before they change what it shows (an answer is kept once its last byte has gone out: there is no event to wait on).
-import { until } from "../support/until.ts";
+import { waitFor } from "brisk/test";
 
 /** How a test asks the app: ServedApp.request in-process, or a fetch of another process's origin. */
 export type Ask = (path: string, init?: RequestInit) => Promise<Response>;
@@ -14,6 +14,6 @@ async function storedCount(ask: Ask): Promise<number> {
 export async function keptAfter<T>(ask: Ask, request: () => Promise<T>): Promise<T> {
   const before = await storedCount(ask);
   const result = await request();
-  await until(async () => (await storedCount(ask)) > before, "an answer kept in the render cache");
+  await waitFor(async () => (await storedCount(ask)) > before, "an answer kept in the render cache");
   return result;
 }

@@ -1,28 +1,10 @@
 // until.ts (test support): waiting for what a test expects to happen, with a deadline and a failure that says
 // what never came. Better an event (a promise the thing itself resolves); these are for when there is none.
 
-/** What `what` names once the deadline has passed: a text, or one made then, with the state at that moment. */
-type What = string | (() => string);
-
-const DEFAULT_TIMEOUT_MS = 10_000;
-/** How often `until` looks again: short beside anything a test waits for, long beside the look itself. */
-const POLL_MS = 5;
-
-const timedOut = (what: What, timeoutMs: number) =>
-  new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`);
+import { DEFAULT_TIMEOUT_MS, timedOut, waitFor, type WaitingFor as What } from "../../src/server/testing/wait-for.ts";
 
 /** Resolves once `condition` holds, looking again every few milliseconds: for a state nothing announces. */
-export async function until(
-  condition: () => boolean | Promise<boolean>,
-  what: What,
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw timedOut(what, timeoutMs);
-    await Bun.sleep(POLL_MS);
-  }
-}
+export const until = waitFor;
 
 /** `event`, or a failure naming `what` if it has not come by the deadline (rather than the test's own timeout). */
 export function within<T>(event: Promise<T>, what: What, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<T> {

@@ -40,11 +40,13 @@ function refusal({ context }: Capture, response: Response): string | undefined {
   return undefined;
 }
 
-/** Routes a development server has warned of: once each. */
-const warned = new Set<string>();
+/** The routes each development server has warned of: once each. */
+const warnedOf = new WeakMap<RenderCache, Set<string>>();
 
-function warnOnce(capture: Capture, why: string, log: Logger): void {
+function warnOnce(capture: Capture, why: string, { cache, log }: CaptureDeps): void {
   const route = capture.context.route ?? capture.target.url.pathname;
+  let warned = warnedOf.get(cache);
+  if (!warned) warnedOf.set(cache, (warned = new Set()));
   if (warned.has(route) || !capture.context.visitorRead) return;
   warned.add(route);
   log({ level: "warn", msg: `route ${route} is cached, but ${why}: such answers are never kept`, route });
@@ -87,7 +89,7 @@ function keep(capture: Capture, response: Response, chunks: readonly Uint8Array[
 export function captured(capture: Capture, response: Response, deps: CaptureDeps): Response {
   const why = refusal(capture, response);
   if (why || !deps.keeps) {
-    if (why && deps.keeps === false) warnOnce(capture, why, deps.log);
+    if (why && !deps.keeps) warnOnce(capture, why, deps);
     return response;
   }
   const reader = response.body!.getReader();

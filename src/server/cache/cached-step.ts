@@ -29,6 +29,15 @@ export interface CachedPages extends CaptureDeps {
 const MAX_REFRESHING = 4;
 const refreshing = new WeakMap<RenderCache, Set<string>>();
 
+function failedRefresh(pages: CachedPages, entry: CacheEntry, why: string): void {
+  const staleUntil = new Date(entry.staleUntil).toISOString();
+  pages.log({
+    level: "warn",
+    msg: `a stale answer's render failed: ${why}; it is served until ${staleUntil}`,
+    path: entry.path,
+  });
+}
+
 /** One render at a time per key; a failed one leaves the stale answer until it is too old to serve. */
 function refresh(pages: CachedPages, entry: CacheEntry, context: RequestContext): void {
   let keys = refreshing.get(pages.cache);
@@ -37,8 +46,15 @@ function refresh(pages: CachedPages, entry: CacheEntry, context: RequestContext)
   const running = keys.add(entry.key);
   pages
     .render(entry.href)
-    .then((response) => response.body?.pipeTo(new WritableStream()))
-    .catch((error: unknown) => reportError(context, error, "render", pages.capture))
+    .then(async (response) => {
+      await response.body?.pipeTo(new WritableStream());
+      // Its errors went to monitoring as the render reported them; the log says the stale answer stays.
+      if (response.status >= 500) failedRefresh(pages, entry, `it answered ${response.status}`);
+    })
+    .catch((error: unknown) => {
+      const digest = reportError(context, error, "render", pages.capture);
+      failedRefresh(pages, entry, `it failed (digest ${digest})`);
+    })
     .finally(() => running.delete(entry.key));
 }
 

@@ -53,15 +53,19 @@ function names(what: string, values: readonly unknown[]): string[] {
  * the next request for it renders afresh. Call it after the write it follows has committed. Resolves once the
  * other instances have been told (or that failed, which is logged).
  */
-export function revalidateTag(tag: string | readonly string[]): Promise<void> {
-  return invalidate({ tags: names("revalidateTag", typeof tag === "string" ? [tag] : [...tag]) });
+export async function revalidateTag(tag: string | readonly string[]): Promise<void> {
+  await invalidate({ tags: names("revalidateTag", typeof tag === "string" ? [tag] : [...tag]) });
 }
 
-/** Drops every kept answer of the page at `path` (a pathname, `/shop/items/3`), whatever its search. */
-export function revalidatePath(path: string): Promise<void> {
+/**
+ * Drops every kept answer of the page at `path` (a pathname, `/shop/items/3`), whatever its search. Rejects with a
+ * TypeError for anything else (a URL, a search or fragment, no leading slash).
+ */
+export async function revalidatePath(path: string): Promise<void> {
   const [checked] = names("revalidatePath", [path]);
-  if (!checked!.startsWith("/"))
-    throw new TypeError(`revalidatePath: expected a path starting with "/", got "${path}"`);
-  // As the cache keys it: the path a request's URL has, its dot segments resolved and its characters encoded.
-  return invalidate({ paths: [new URL(checked!, "http://x").pathname] });
+  if (!/^\/[^?#]*$/.test(checked!))
+    throw new TypeError(`revalidatePath: expected a path starting with "/" and without ? or #, got "${path}"`);
+  // As the cache keys it: the path a request's URL has, its dot segments resolved and its characters encoded. Put
+  // after an origin, so that `//x` stays a path rather than naming a host.
+  await invalidate({ paths: [new URL(`http://x${checked}`).pathname] });
 }

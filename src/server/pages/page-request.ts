@@ -13,8 +13,7 @@ import type { SubmissionLimits } from "../bodies/submission.ts";
 import type { MiddlewareFailure } from "../request/chain.ts";
 import type { PageScope } from "./page-scope.ts";
 import type { RenderPlaces } from "./render-limit.ts";
-import type { CachedPages } from "../cache/cached-step.ts";
-import type { ShellPages } from "../shell/shell-pages.ts";
+import type { PageTarget } from "./page-target.ts";
 
 /** One request for a page, as it goes from its checks to the action, the loader and the render. */
 export interface PageRequest {
@@ -50,10 +49,10 @@ export interface PageDeps extends SubmissionLimits {
   monitor?: RequestMonitor;
   /** The pages being rendered at once, each visitor's and in all (RENDER_MAX_IN_FLIGHT): past them, 503. */
   renders: RenderPlaces;
-  /** The render cache of routes marked `cache` (cache/cached-step.ts); none in a bare set-up (a test's, a prerender's). */
-  cached?: CachedPages;
+  /** The render cache of routes marked `cache` (cache/cached-pages.ts); none in a bare set-up (a test's, a prerender's). */
+  cached?: PageCache;
   /** The shells of routes marked `shell` (shell/shell-pages.ts); none in development or a bare set-up. */
-  shells?: ShellPages;
+  shells?: PageShells;
 }
 
 /** The parts of PageDeps the action and loader steps read. */
@@ -71,4 +70,27 @@ export interface ResolvedPage {
   match: RouteMatch | null;
   /** Its data needs the codec to reach the browser as it is (wire.ts); JSON carries it exactly otherwise. */
   rich: boolean;
+}
+
+/**
+ * A cached page's answer: the kept one, when `lookup` allows (a page with middleware, once it has run), or else what
+ * `render` answers, kept if it may be.
+ */
+export type CachedAnswer = (page: PageRequest, lookup: boolean, render: () => Promise<Response>) => Promise<Response>;
+
+/** What the pages ask of the render cache, which stands above them (cache/cached-pages.ts makes it). */
+export interface PageCache {
+  /** How a request for `target` is answered; undefined when its route is not cached or its method not GET or HEAD. */
+  answerFor(target: PageTarget, match: RouteMatch | null, method: string): CachedAnswer | undefined;
+}
+
+/** What the pages ask of the shells of routes marked `shell`, which stand above them (shell/shell-pages.ts). */
+export interface PageShells {
+  /** Prerenders every shell (once, however often it is called); rejects naming the first route that has none. */
+  start(): Promise<void>;
+  /**
+   * The document of a request for a shell route, answered from its shell when its loaders answer 200; undefined
+   * for any other request (another route, a form post, a search, a shell not rendered yet): it renders as usual.
+   */
+  respond(page: PageRequest, deps: PageDeps): Promise<Response> | undefined;
 }

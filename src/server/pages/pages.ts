@@ -4,8 +4,6 @@ import { BUILD_HEADER } from "../../runtime/page-payload.ts";
 import { allowedMethods, isResourceRoute } from "../../runtime/route-tree.ts";
 import { compressed } from "../http/compress.ts";
 import { contextOf, type ContextOptions, type RequestContext } from "../request/context.ts";
-import { cachedResponse, cacheSlot, type CacheSlot } from "../cache/cached-step.ts";
-import { captured } from "../cache/answer-capture.ts";
 import { pageTarget, type PageTarget } from "./page-target.ts";
 import { readSubmission, refuseCrossSite } from "../bodies/submission.ts";
 import { text } from "../request/responses.ts";
@@ -53,31 +51,13 @@ async function pageResponse(context: RequestContext, target: PageTarget, deps: P
     if (crossSite) return crossSite;
   }
   const page: PageRequest = { request, context, ...target, match };
-  const slot = deps.cached && cacheSlot(deps.cached, target, match, request.method);
+  const cached = deps.cached?.answerFor(target, match, request.method);
   const answer = (page: PageRequest) =>
-    slot ? cachedOrRendered(page, slot, deps, lookup && match !== null) : respond(page, posted, deps);
+    cached ? cached(page, lookup, () => respond(page, false, untraced(deps))) : respond(page, posted, deps);
   if (!hasMiddleware(match)) return answer(page);
   const scope = (page.scope = pageScope(context, request, target.url, deps.cookies));
   // The body is read inside the middleware: a guard refuses a post before it is uploaded and stored.
   return runMiddleware(request, match, scope, (failure) => answer(failure ? { ...page, failure } : page));
-}
-
-/**
- * A cached page's answer: the kept one, when `lookup` allows and its middleware read nothing of the visitor (what
- * it let through might depend on it); else its render, kept if it may be (answer-capture.ts).
- */
-async function cachedOrRendered(page: PageRequest, slot: CacheSlot, deps: PageDeps, lookup: boolean) {
-  const cached = deps.cached!;
-  const { context } = page;
-  if (page.failure) return respond(page, false, deps);
-  if (lookup && hasMiddleware(page.match!) && !context.visitorRead) {
-    const kept = cachedResponse(cached, context, slot.key);
-    if (kept) return kept;
-  }
-  const since = cached.cache.generation();
-  const response = await respond(page, false, untraced(deps));
-  if (page.request.method === "HEAD") return response;
-  return captured({ ...slot, target: page, context, since }, response, cached);
 }
 
 const untracedDeps = new WeakMap<PageDeps, PageDeps>();

@@ -3,22 +3,12 @@
 // which decide its status, and a 200 is answered with the shell's bytes and its holes resumed (resume-shell.ts).
 import type { RouteDefinition } from "../../runtime/route.ts";
 import { isResourceRoute, routeTree, type RouteMatch } from "../../runtime/route-tree.ts";
-import type { PageDeps, PageRequest } from "../pages/page-request.ts";
+import type { PageDeps, PageRequest, PageShells } from "../pages/page-request.ts";
 import { renderResolved } from "../pages/render.tsx";
 import { resolvePage } from "../pages/resolve-page.ts";
 import { PrerenderError } from "../prerender/prerender-routes.ts";
 import { prerenderShell, type Shell } from "./prerender-shell.tsx";
 import { resumeShell } from "./resume-shell.ts";
-
-export interface ShellPages {
-  /** Prerenders every shell (once, however often it is called); rejects naming the first route that has none. */
-  start(): Promise<void>;
-  /**
-   * The document of a request for a shell route, answered from its shell when its loaders answer 200; undefined
-   * for any other request (another route, a form post, a search, a shell not rendered yet): it renders as usual.
-   */
-  respond(page: PageRequest, deps: PageDeps): Promise<Response> | undefined;
-}
 
 /** Why `route`, at `path` (its full pattern, which `match` matches), cannot be a shell; undefined if it can. */
 function refusal(path: string, route: RouteDefinition, match: RouteMatch | null): string | undefined {
@@ -42,7 +32,7 @@ async function shellDocument(page: PageRequest, shell: Shell, deps: PageDeps, co
   return (await resumeShell(page, resolved, shell, deps, config)) ?? renderResolved(page, resolved, deps);
 }
 
-export function shellPages(routes: readonly RouteDefinition[], deps: PageDeps): ShellPages {
+export function shellPages(routes: readonly RouteDefinition[], deps: PageDeps): PageShells {
   const tree = routeTree(routes);
   const marked = new Map<string, RouteMatch>();
   for (const { pattern, route } of tree.nodes) {

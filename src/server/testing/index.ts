@@ -8,6 +8,8 @@ export { apiClientFor } from "./api-client.ts";
 export { logFor } from "./logs.ts";
 export { startPostgres, type Postgres } from "./postgres.ts";
 export { freePort } from "./free-port.ts";
+export { startReplicas, type Replicas } from "./replicas.ts";
+export { waitFor, type WaitingFor } from "./wait-for.ts";
 export { startFakeIngest, type FakeIngest, type ReceivedRequest, type StatusReply } from "./fake-ingest.ts";
 export { launchBrowser, watchPage, hydrated, type PageWatch } from "./browser.ts";
 export { renderInApp, type RenderInAppOptions, type RenderedInApp } from "./dom.tsx";

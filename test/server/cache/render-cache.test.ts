@@ -158,9 +158,16 @@ describe("invalidation", () => {
     expect((await stats()).stored).toBe(before + 1);
   });
 
-  test("revalidateTag refuses what is not a tag", () => {
-    expect(() => revalidateTag("")).toThrow(TypeError);
-    expect(() => revalidatePath("memo")).toThrow(/starting with/);
+  test("revalidateTag and revalidatePath reject what is not a tag or a path", async () => {
+    await expect(revalidateTag("")).rejects.toThrow(TypeError);
+    await expect(revalidatePath("memo")).rejects.toThrow(/starting with/);
+    await expect(revalidatePath("/memo?q=1")).rejects.toThrow(/without \? or #/);
+  });
+
+  test("revalidatePath of `//memo` is the path //memo, not a host named memo", async () => {
+    await kept("/memo?q=slashes");
+    await revalidatePath("//memo");
+    expect((await get("/memo?q=slashes")).cache).toBe("hit");
   });
 });
 

@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { useReplicas } from "../../support/replicas.ts";
 import { until } from "../../support/until.ts";
 
-const replicas = useReplicas(2, "fixture");
+const replicas = useReplicas(2);
 
 const renderOf = async (origin: string, path: string) => {
   const res = await fetch(origin + path);
