@@ -55,8 +55,9 @@ const turn = () => new Promise<void>((resolve) => setTimeout(() => setImmediate(
  * Rejects with the first error of the render other than that abort.
  */
 async function prerenderSettled(root: ReactElement): Promise<{ html: string; postponed: PostponedState | null }> {
-  // Loaded by the first shell: an app without one never loads this second copy of React's server renderer.
-  const { prerender } = await import("react-dom/static");
+  // Loaded by the first shell: an app without one never loads this second copy of React's server renderer. Its
+  // edge build, which needs nothing of Node's (Bun's own build has no prerender export; the node one loads streams).
+  const { prerender } = await import("react-dom/static.edge");
   const controller = new AbortController();
   const settled = new Error("the shell has rendered all it can without the loader data");
   let failure: { error: unknown } | undefined;
