@@ -50,7 +50,10 @@ export function createCachedPages(
     log,
     keeps: config.mode === "production",
     any: routeTree(app.routes).nodes.some(({ route }) => route.cache),
-    build: deps.assets.manifest.buildId,
+    // Read per request: a development server's build changes under it.
+    get build() {
+      return deps.assets.manifest.buildId;
+    },
     security: deps.security,
     capture: deps.capture,
     match: deps.match,

@@ -21,21 +21,15 @@ import { hasMiddleware, runMiddleware } from "./middleware.ts";
  */
 export async function handlePage(context: RequestContext, deps: PageDeps): Promise<Response> {
   const target = pageTarget(context);
-  return target instanceof Response ? target : renderTarget(context, target, deps);
-}
-
-async function renderTarget(context: RequestContext, target: PageTarget, deps: PageDeps): Promise<Response> {
-  const response = await pageResponse(context, target, deps, true);
-  // Development pages go as they are: the dev server appends its reload script to the HTML stream.
-  return deps.mode === "production" ? compressed(context.request, response) : response;
+  return target instanceof Response ? target : pageResponse(context, target, deps);
 }
 
 /**
- * The page's response, not yet compressed. `lookup`: a cached page with middleware may be answered from the cache
- * once its middleware has run (one without is looked up before routing, stored-step.ts); a render that replaces a
- * stale answer may not.
+ * The page's response. `refresh`: a render that replaces a stale answer in the render cache, which no visitor reads:
+ * never answered from the cache, nor compressed. A page with middleware is looked up in the cache once its middleware
+ * has run (one without, before routing: stored-step.ts).
  */
-async function pageResponse(context: RequestContext, target: PageTarget, deps: PageDeps, lookup: boolean) {
+async function pageResponse(context: RequestContext, target: PageTarget, deps: PageDeps, refresh = false) {
   const { request } = context;
   const match = deps.match(target.url.pathname);
   const allowed = allowedMethods(match);
@@ -53,11 +47,15 @@ async function pageResponse(context: RequestContext, target: PageTarget, deps: P
   const page: PageRequest = { request, context, ...target, match };
   const cached = deps.cached?.answerFor(target, match, request.method);
   const answer = (page: PageRequest) =>
-    cached ? cached(page, lookup, () => respond(page, false, untraced(deps))) : respond(page, posted, deps);
-  if (!hasMiddleware(match)) return answer(page);
+    cached ? cached(page, !refresh, () => respond(page, false, untraced(deps))) : respond(page, posted, deps);
+  // Development pages go as they are: the dev server appends its reload script to the HTML stream.
+  const finish = (response: Response) =>
+    deps.mode === "production" && !refresh ? compressed(request, response) : response;
+  // Not a function of its own: a server error's stack keeps only so many frames, and Elysia's should be among them.
+  if (!hasMiddleware(match)) return finish(await answer(page));
   const scope = (page.scope = pageScope(context, request, target.url, deps.cookies));
   // The body is read inside the middleware: a guard refuses a post before it is uploaded and stored.
-  return runMiddleware(request, match, scope, (failure) => answer(failure ? { ...page, failure } : page));
+  return finish(await runMiddleware(request, match, scope, (failure) => answer(failure ? { ...page, failure } : page)));
 }
 
 const untracedDeps = new WeakMap<PageDeps, PageDeps>();
@@ -80,7 +78,7 @@ function untraced(deps: PageDeps): PageDeps {
 export function renderAgain(href: string, deps: PageDeps, options: ContextOptions): Promise<Response> {
   const context = contextOf(new Request(href), options);
   const target = pageTarget(context);
-  return target instanceof Response ? Promise.resolve(target) : pageResponse(context, target, deps, false);
+  return target instanceof Response ? Promise.resolve(target) : pageResponse(context, target, deps, true);
 }
 
 /** The page's response once the middleware let it through (or failed): the post's body read, then the route's response. */
@@ -128,7 +126,7 @@ export function pagesPlugin(deps: PageDeps) {
       const target = pageTarget(context);
       if (target instanceof Response) return target;
       // Public files and prerendered pages never get here: the pipeline answers them before routing (stored-step.ts).
-      const render = () => renderTarget(context, target, deps);
+      const render = () => pageResponse(context, target, deps);
       return deps.renders.run(request, server, context, render) ?? shedPage(target.isData, deps.security, context);
     },
     // The body is the action's, read by submission.ts only after the checks, within ACTION_MAX_BYTES.
