@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { buildClient } from "../src/server/build/client-build.ts";
 import { BENCH_APP } from "./lib/bench-app.ts";
 import { benchServers, type BenchServers } from "./lib/bench-servers.ts";
-import { SCAN_BUDGETS, scanAtBudget } from "./lib/cache-memory.ts";
+import { scanEachBudget } from "./lib/cache-memory.ts";
 import { measureCachedPage, startCachedCeiling } from "./lib/cached-page.ts";
 import { LOAD_CORE, pinSelf } from "./lib/proc.ts";
 import { measureShellPage } from "./lib/shell-page.ts";
@@ -63,13 +63,7 @@ try {
     say(`${REPLICA_WRITES} writes on one replica, seen on the other`);
     results.replicas = await measureReplicaInvalidation(fleet, join(work, "replicas-data"), REPLICA_WRITES);
   }
-  if (wanted("memory")) {
-    results.memory = [];
-    for (const budget of SCAN_BUDGETS) {
-      say(`scanning distinct URLs with a render cache of ${budget} B`);
-      results.memory.push(await scanAtBudget(fleet, budget));
-    }
-  }
+  if (wanted("memory")) results.memory = await scanEachBudget(fleet, say);
   console.log(renderCacheReport(results));
 } finally {
   await fleet.stopAll();

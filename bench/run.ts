@@ -7,6 +7,8 @@ import { TRACING_MODULE, type Manifest } from "../src/server/assets/manifest.ts"
 import { startFakeIngest } from "brisk/test";
 import { countArrivals } from "./lib/arrivals.ts";
 import { buildBinary, coldStarts, peakMemory, startBinary } from "./lib/binary.ts";
+import { scanEachBudget } from "./lib/cache-memory.ts";
+import { measureCachedPage, startCachedCeiling } from "./lib/cached-page.ts";
 import { measureClientWeight, weighFiles } from "./lib/client-weight.ts";
 import { browserEnvelope } from "./lib/envelope.ts";
 import {
@@ -21,7 +23,10 @@ import {
 import { meterForeignLoad } from "./lib/load.ts";
 import { describeMachine } from "./lib/machine.ts";
 import { benchServers, type BenchServers } from "./lib/bench-servers.ts";
+import { mainOf } from "./lib/page-main.ts";
 import { LOAD_CORE, memoryOf, pinSelf, pinning, type Child } from "./lib/proc.ts";
+import { renderCacheReport, type RenderCacheResults } from "./lib/render-cache-report.ts";
+import { measureReplicaInvalidation, REPLICA_WRITES } from "./lib/replica-invalidation.ts";
 import {
   HANDLER,
   PATHS,
@@ -33,6 +38,7 @@ import {
   type Results,
 } from "./lib/results.ts";
 import { sessionCookie } from "./lib/session.ts";
+import { measureShellPage } from "./lib/shell-page.ts";
 import { timeRequest } from "./lib/stream-timing.ts";
 import { measureInTurns, type Measurement } from "./lib/throughput.ts";
 import { homeConditions, measureVisitors, perRequestConditions } from "./lib/visitor.ts";
@@ -50,8 +56,6 @@ const PER_REQUEST_VISITOR_RUNS = Number(Bun.env.BENCH_VISITOR_RUNS ?? 10);
 const BRISK_INGEST = "/api/42/envelope/";
 const REFERENCE_INGEST = "/api/43/envelope/";
 const say = (message: string) => console.error(`bench: ${message}`);
-/** The page's own markup, timestamps aside: proof that both servers rendered the same page. */
-const mainOf = (html: string) => /<main[\s\S]*?<\/main>/.exec(html)?.[0].replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "");
 
 pinSelf(LOAD_CORE);
 const started = performance.now();
@@ -141,6 +145,14 @@ try {
   const perRequestPeakMiB = memoryOf(on.pid).peakMiB;
   for (const path of [PATHS.home, PATHS.notFound, PATHS.stream])
     await measurePath(path, path === PATHS.home ? [ceiling] : []);
+  // Issue 39: the page kept in the render cache against the reference and a ceiling of its own bytes, and the
+  // partly prerendered one; the replicas and the memory scan start servers of their own, after the visitors.
+  say("the cached page and the partly prerendered page");
+  const cachedCeiling = await startCachedCeiling(fleet, off, work);
+  const renderCache: RenderCacheResults = {
+    page: await measureCachedPage([on, off], ref, cachedCeiling, { ...TURNS, workDir: work }),
+    shell: await measureShellPage([on, off], ref, { ...TURNS, workDir: work }),
+  };
 
   say("streaming: time to first byte");
   // The servers settle first: right after the load above they are still collecting garbage.
@@ -215,6 +227,10 @@ try {
   ];
   await fleet.stopAll();
 
+  say(`render cache: ${REPLICA_WRITES} writes on one replica, seen on the other`);
+  renderCache.replicas = await measureReplicaInvalidation(fleet, join(work, "replicas-data"), REPLICA_WRITES);
+  renderCache.memory = await scanEachBudget(fleet, (message) => say(`render cache: ${message}`));
+
   say("binary: cold start and memory");
   const empty = join(work, "empty");
   await mkdir(empty);
@@ -253,8 +269,9 @@ try {
     wallSeconds: (performance.now() - started) / 1000,
     foreignCpu: runMeter.read(),
   });
-  console.log(report.terminal);
-  await Bun.write(join(import.meta.dir, "RESULTS.md"), report.markdown);
+  const issue39 = renderCacheReport(renderCache);
+  console.log(`${report.terminal}\n${issue39}`);
+  await Bun.write(join(import.meta.dir, "RESULTS.md"), `${report.markdown}\n${issue39}`);
   say(`wrote bench/RESULTS.md in ${Math.round((performance.now() - started) / 1000)} s`);
   if (rowsWrong.length) throw new Error(`the guestbook's rows do not match its answers:\n${rowsWrong.join("\n")}`);
 } finally {

@@ -9,7 +9,7 @@ import { cpuSecondsOf, memoryOf } from "./proc.ts";
 
 export const SCAN_URLS = Number(Bun.env.BENCH_SCAN_URLS ?? 100_000);
 /** The budgets scanned: a small one (the issue's case), the default, and none (what the scan costs without a cache). */
-export const SCAN_BUDGETS = [8 * 1_048_576, 32 * 1_048_576, 0] as const;
+const SCAN_BUDGETS = [8 * 1_048_576, 32 * 1_048_576, 0] as const;
 /** Requests in flight from the bench: enough to keep the server's one core busy. */
 const CONCURRENCY = 16;
 /** How many times the server's memory is read during the scan. */
@@ -92,4 +92,14 @@ export async function scanAtBudget(fleet: BenchServers, budget: number, urls = S
   } finally {
     await server.stop();
   }
+}
+
+/** A fresh server for each of SCAN_BUDGETS, scanned in turn. */
+export async function scanEachBudget(fleet: BenchServers, say: (message: string) => void): Promise<MemoryScan[]> {
+  const scans: MemoryScan[] = [];
+  for (const budget of SCAN_BUDGETS) {
+    say(`${SCAN_URLS.toLocaleString("en-US")} distinct URLs with a render cache of ${budget} B`);
+    scans.push(await scanAtBudget(fleet, budget));
+  }
+  return scans;
 }
