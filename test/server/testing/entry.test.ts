@@ -18,6 +18,8 @@ const ENTRY_MODULES = [
   "browser.ts",
   "dom.tsx",
   "api-client.ts",
+  "replicas.ts",
+  "wait-for.ts",
 ].map((m) => `src/server/testing/${m}`);
 
 interface Loaded {
