@@ -113,9 +113,9 @@ function bodyReadsOf(config: Config, server: () => Server<unknown> | null): Body
 /** `ok`; asked for JSON, with the render cache's figures (its size, budget and hit rate) beside it. */
 function healthPlugin(cache: RenderCache) {
   return new Elysia({ name: "brisk:health" }).get("/healthz", ({ request }) =>
-    request.headers.get("accept")?.includes("application/json")
-      ? Response.json({ status: "ok", renderCache: cache.stats() }, { headers: { "cache-control": "no-store" } })
-      : text(200, "ok"),
+    !request.headers.get("accept")?.includes("application/json")
+      ? text(200, "ok")
+      : Response.json({ status: "ok", renderCache: cache.stats() }, { headers: { "cache-control": "no-store" } }),
   );
 }
 
