@@ -37,6 +37,8 @@ function refusal({ context }: Capture, response: Response): string | undefined {
   if (!KEPT_STATUSES.has(response.status)) return `it answered ${response.status}`;
   if (response.headers.has("set-cookie")) return "it sets a cookie";
   if (!response.body) return "it has no body";
+  // Kept bytes are the page as rendered, encoded per response: one already encoded is not read as a page.
+  if (response.headers.has("content-encoding")) return "it was answered encoded";
   return undefined;
 }
 

@@ -25,7 +25,10 @@ function checkSeconds(what: string, value: unknown, min: number): void {
     );
 }
 
-/** Throws naming the first route whose `cache` cannot hold: a bad age or tag, a route without a page, prerender. */
+/**
+ * Throws naming the first route whose `cache` cannot hold: a bad age or tag, a route without a page, one prerendered
+ * or a shell.
+ */
 export function checkCacheOptions(routes: readonly RouteDefinition[]): void {
   for (const { pattern, route } of routeTree(routes).nodes) {
     const cache = route.cache;
@@ -43,6 +46,10 @@ export function checkCacheOptions(routes: readonly RouteDefinition[]): void {
         `${what}: a route without a page answers with what its loader returns; set its headers`,
       );
     if (route.prerender) throw new CacheOptionError(`${what}: the route is prerendered already; use revalidate`);
+    if (route.shell)
+      throw new CacheOptionError(
+        `${what}: a shell's holes are rendered per request; cache the page whole without shell`,
+      );
   }
 }
 
@@ -59,14 +66,15 @@ function combined(caches: readonly RouteCache[]): CachePolicy | undefined {
 const policies = new WeakMap<RouteDefinition, CachePolicy | null>();
 const missingPolicies = new WeakMap<RouteDefinition, CachePolicy | null>();
 
-/** The policy of a matched page, or undefined when none of its levels is cached (or it has no page). */
+/** The policy of a matched page, or undefined when none of its levels is cached (or it has no page, or is a shell). */
 export function cachePolicyOf(match: RouteMatch | null): CachePolicy | undefined {
   if (!match) return undefined;
   const kept = match.missing ? missingPolicies : policies;
   let policy = kept.get(match.route);
   if (policy === undefined) {
-    const resource = !match.missing && isResourceRoute(match.route);
-    policy = (!resource && combined(match.levels.flatMap(({ node }) => node.route.cache ?? []))) || null;
+    // A shell under a cached layout stays a shell: its holes are the visitor's.
+    const own = !match.missing && (isResourceRoute(match.route) || match.route.shell);
+    policy = (!own && combined(match.levels.flatMap(({ node }) => node.route.cache ?? []))) || null;
     kept.set(match.route, policy);
   }
   return policy ?? undefined;

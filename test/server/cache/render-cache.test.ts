@@ -10,6 +10,8 @@ import { createApp } from "../../../src/server/create-app.ts";
 import { clientAssets, FIXTURE, loadApp, serveWith, testConfig } from "../../support/app.ts";
 import { until } from "../../support/until.ts";
 import type { CacheStats } from "../../../src/server/cache/render-cache.ts";
+import { checkCacheOptions } from "../../../src/server/cache/cache-policy.ts";
+import type { RouteDefinition } from "../../../src/runtime/route.ts";
 
 let t: ServedApp;
 beforeAll(async () => {
@@ -293,5 +295,20 @@ describe("with tracing", () => {
     expect(cached).toContain("Render");
     expect(cached).not.toContain("0123abcd");
     expect(await (await traced.request("/items/1")).text()).toContain("0123abcd");
+  });
+});
+
+describe("options that cannot hold", () => {
+  test("the start fails naming the route: a bad age, an empty tag, a page-less route, prerender, a shell", () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ component: () => null, cache: { maxAge: 0 } }, /route \/x: cache\.maxAge must be a number of seconds/],
+      [{ component: () => null, cache: { maxAge: 5, staleWhileRevalidate: -1 } }, /staleWhileRevalidate/],
+      [{ component: () => null, cache: { maxAge: 5, tags: [""] } }, /cache\.tags: a tag is a string/],
+      [{ loader: () => ({}), cache: { maxAge: 5 } }, /a route without a page/],
+      [{ component: () => null, prerender: true, cache: { maxAge: 5 } }, /prerendered already/],
+      [{ component: () => null, shell: true, cache: { maxAge: 5 } }, /a shell's holes/],
+    ];
+    for (const [route, message] of cases)
+      expect(() => checkCacheOptions([{ path: "/x", ...route } as RouteDefinition])).toThrow(message);
   });
 });
