@@ -108,8 +108,8 @@ export async function measureReplicaInvalidation(
   const pg = await startPostgres();
   try {
     const env = { DATABASE_URL: await pg.createDatabase("bench_replicas"), DATA_DIR: dataDir };
-    const a = await fleet.start("replica A", "replica-server.ts", env);
-    const b = await fleet.start("replica B", "replica-server.ts", env);
+    const a = await fleet.start("replica A", "brisk-server.ts", env);
+    const b = await fleet.start("replica B", "brisk-server.ts", env);
     try {
       return await measureWrites(a, b, writes);
     } finally {
