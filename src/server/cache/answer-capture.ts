@@ -7,7 +7,7 @@ import type { Logger } from "../monitoring/logger.ts";
 import type { RequestContext } from "../request/context.ts";
 import type { PageTarget } from "../pages/page-target.ts";
 import type { CachePolicy } from "./cache-policy.ts";
-import type { RenderCache } from "./render-cache.ts";
+import type { Render, RenderCache } from "./render-cache.ts";
 import { answerBytes, storedData, storedDocument, type StoredAnswer } from "./stored-answer.ts";
 
 /** What a capture needs of the server. */
@@ -16,6 +16,8 @@ export interface CaptureDeps {
   readonly log: Logger;
   /** Development keeps nothing (its code changes under it) but still warns of a cached route that reads the visitor. */
   readonly keeps: boolean;
+  /** The routes a development server has warned of: once each. */
+  readonly warned: Set<string>;
 }
 
 /** One answer being captured. */
@@ -24,8 +26,8 @@ export interface Capture {
   readonly policy: CachePolicy;
   readonly target: PageTarget;
   readonly context: RequestContext;
-  /** The cache's generation when the render began. */
-  readonly since: number;
+  /** The render, begun before its middleware ran: an invalidation meanwhile spoils it. */
+  readonly render: Render;
 }
 
 const KEPT_STATUSES = new Set([200, 404]);
@@ -42,13 +44,8 @@ function refusal({ context }: Capture, response: Response): string | undefined {
   return undefined;
 }
 
-/** The routes each development server has warned of: once each. */
-const warnedOf = new WeakMap<RenderCache, Set<string>>();
-
-function warnOnce(capture: Capture, why: string, { cache, log }: CaptureDeps): void {
+function warnOnce(capture: Capture, why: string, { warned, log }: CaptureDeps): void {
   const route = capture.context.route ?? capture.target.url.pathname;
-  let warned = warnedOf.get(cache);
-  if (!warned) warnedOf.set(cache, (warned = new Set()));
   if (warned.has(route) || !capture.context.visitorRead) return;
   warned.add(route);
   log({ level: "warn", msg: `route ${route} is cached, but ${why}: such answers are never kept`, route });
@@ -61,17 +58,22 @@ function answerOf(capture: Capture, response: Response, chunks: readonly Uint8Ar
   return nonce ? storedDocument(new TextDecoder().decode(bytes), nonce, response.status, response.headers) : undefined;
 }
 
+/** The URL lengths a kept answer may have: a longer one (an 8 KB path, a search as long) is rendered each time. */
+const MAX_KEPT_URL = 4096;
+
 function keep(capture: Capture, response: Response, chunks: readonly Uint8Array[], { cache }: CaptureDeps): void {
-  const { context, policy, target, key } = capture;
+  const { context, policy, target, key, render } = capture;
   // A late streamed value that failed, or a visitor whose cookie a late value read: decided now, at the end.
-  if (context.errors.length > 0 || context.visitorRead || context.request.signal.aborted) return;
-  const answer = answerOf(capture, response, chunks);
-  if (!answer) return;
+  const answer =
+    context.errors.length === 0 && !context.visitorRead && !context.request.signal.aborted
+      ? answerOf(capture, response, chunks)
+      : undefined;
+  if (!answer) return cache.end(render);
   const storedAt = Date.now();
   cache.keep(
     {
       key,
-      path: target.url.pathname,
+      path: render.path,
       tags: policy.tags,
       storedAt,
       freshUntil: storedAt + policy.maxAge,
@@ -80,8 +82,25 @@ function keep(capture: Capture, response: Response, chunks: readonly Uint8Array[
       answer,
       bytes: answerBytes(answer),
     },
-    capture.since,
+    render,
   );
+}
+
+/** Keeps the copy, if it may be: never a reason to fail the server, whose visitor has had the answer already. */
+function keepLater(capture: Capture, response: Response, chunks: readonly Uint8Array[], deps: CaptureDeps): void {
+  setImmediate(() => {
+    try {
+      keep(capture, response, chunks, deps);
+    } catch (error) {
+      deps.cache.end(capture.render);
+      deps.log({
+        level: "error",
+        msg: "could not keep a rendered answer",
+        path: capture.target.url.pathname,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  });
 }
 
 /**
@@ -89,34 +108,50 @@ function keep(capture: Capture, response: Response, chunks: readonly Uint8Array[
  * The copy stops at what one entry may take, and goes with the visitor's stream if it is cancelled.
  */
 export function captured(capture: Capture, response: Response, deps: CaptureDeps): Response {
-  const why = refusal(capture, response);
+  const why =
+    capture.context.request.url.length > MAX_KEPT_URL ? "its URL is too long to keep" : refusal(capture, response);
   if (why || !deps.keeps) {
+    deps.cache.end(capture.render);
     if (why && !deps.keeps) warnOnce(capture, why, deps);
     return response;
   }
   const reader = response.body!.getReader();
   let chunks: Uint8Array[] | undefined = [];
-  let size = 0;
+  let reserved = 0;
+  /** The copy given up: the answer goes on to the visitor, and is not kept. */
+  const giveUp = () => {
+    chunks = undefined;
+    deps.cache.releaseCopy(reserved);
+    reserved = 0;
+    deps.cache.end(capture.render);
+  };
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) {
+        const read = await reader.read().catch((error: unknown) => {
+          giveUp();
+          throw error;
+        });
+        if (read.done) {
           controller.close();
           const kept = chunks;
+          deps.cache.releaseCopy(reserved);
           chunks = undefined;
           // After the last bytes have gone: compressing the copy should not hold them back.
-          if (kept) setImmediate(() => keep(capture, response, kept, deps));
+          if (kept) keepLater(capture, response, kept, deps);
           return;
         }
-        size += value.length;
-        // A copy: a renderer may write its next chunk into the same memory.
-        if (chunks && size <= deps.cache.maxEntryBytes) chunks.push(value.slice());
-        else chunks = undefined;
+        const { value } = read;
+        // A copy (a renderer may write its next chunk into the same memory), within what one entry may take and
+        // what all copies under way may take together.
+        if (chunks && reserved + value.length <= deps.cache.maxEntryBytes && deps.cache.reserveCopy(value.length)) {
+          reserved += value.length;
+          chunks.push(value.slice());
+        } else if (chunks) giveUp();
         controller.enqueue(value);
       },
       cancel(reason) {
-        chunks = undefined;
+        if (chunks) giveUp();
         return reader.cancel(reason);
       },
     },

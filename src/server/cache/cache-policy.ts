@@ -2,7 +2,7 @@
 // its matched levels: a layout's covers every route below it, and where several say, the shortest ages and all
 // their tags hold. Checked once at start, so a mistyped option fails the server rather than caching wrongly.
 import type { RouteCache, RouteDefinition } from "../../runtime/route.ts";
-import { isResourceRoute, routeTree, type RouteMatch } from "../../runtime/route-tree.ts";
+import { isResourceRoute, routeTree, type RouteMatch, type RouteNode } from "../../runtime/route-tree.ts";
 
 /** A matched page's policy, in ms. */
 export interface CachePolicy {
@@ -62,20 +62,24 @@ function combined(caches: readonly RouteCache[]): CachePolicy | undefined {
   };
 }
 
-/** Per innermost route, and apart for a not-found page inside layouts: a match's levels follow from those. */
-const policies = new WeakMap<RouteDefinition, CachePolicy | null>();
-const missingPolicies = new WeakMap<RouteDefinition, CachePolicy | null>();
+/**
+ * Per innermost level of the tree (a route object may stand in several places, under a cached layout and under
+ * another), and apart for a not-found page inside layouts: a match's levels follow from those.
+ */
+const policies = new WeakMap<RouteNode, CachePolicy | null>();
+const missingPolicies = new WeakMap<RouteNode, CachePolicy | null>();
 
 /** The policy of a matched page, or undefined when none of its levels is cached (or it has no page, or is a shell). */
 export function cachePolicyOf(match: RouteMatch | null): CachePolicy | undefined {
   if (!match) return undefined;
   const kept = match.missing ? missingPolicies : policies;
-  let policy = kept.get(match.route);
+  const leaf = match.levels.at(-1)!.node;
+  let policy = kept.get(leaf);
   if (policy === undefined) {
     // A shell under a cached layout stays a shell: its holes are the visitor's.
     const own = !match.missing && (isResourceRoute(match.route) || match.route.shell);
     policy = (!own && combined(match.levels.flatMap(({ node }) => node.route.cache ?? []))) || null;
-    kept.set(match.route, policy);
+    kept.set(leaf, policy);
   }
   return policy ?? undefined;
 }

@@ -12,25 +12,34 @@ import { hasMiddleware } from "../pages/middleware.ts";
 import { captured } from "./answer-capture.ts";
 import { checkCacheOptions } from "./cache-policy.ts";
 import { cachedResponse, cacheSlot, type CachedPages, type CacheSlot } from "./cached-step.ts";
-import { createRenderCache } from "./render-cache.ts";
+import { canonicalPath, createRenderCache, type Render } from "./render-cache.ts";
 import { registerCache } from "./revalidate.ts";
 
 /**
- * A cached page's answer: the kept one, when `lookup` allows and its middleware read nothing of the visitor (what
- * it let through might depend on it); else its render, kept if it may be (answer-capture.ts). A HEAD is never kept.
+ * A cached page's answer: the kept one, when `lookup` allows and its middleware neither read anything of the visitor
+ * (what it let through might depend on it) nor set a header or cookie (which the kept answer lacks); else its
+ * render, kept if it may be (answer-capture.ts). A HEAD is never kept. The render is watched from before the
+ * middleware: what a middleware loads may be older than a write made while it ran.
  */
-function cachedAnswer(pages: CachedPages, slot: CacheSlot): CachedAnswer {
+function cachedAnswer(pages: CachedPages, slot: CacheSlot, watched: Render): CachedAnswer {
   return async (page, lookup, render) => {
     const { context } = page;
-    if (page.failure) return render();
-    if (lookup && hasMiddleware(page.match ?? null) && !context.visitorRead) {
+    const set = page.scope?.responseHeaders().length;
+    if (!page.failure && lookup && hasMiddleware(page.match ?? null) && !context.visitorRead && !set) {
       const kept = cachedResponse(pages, context, slot.key);
-      if (kept) return kept;
+      if (kept) {
+        pages.cache.end(watched);
+        return kept;
+      }
     }
-    const since = pages.cache.generation();
-    const response = await render();
-    if (page.request.method === "HEAD") return response;
-    return captured({ ...slot, target: page, context, since }, response, pages);
+    let response: Response;
+    try {
+      response = await render();
+    } finally {
+      if (page.failure || page.request.method === "HEAD") pages.cache.end(watched);
+    }
+    if (page.failure || page.request.method === "HEAD") return response;
+    return captured({ ...slot, target: page, context, render: watched }, response, pages);
   };
 }
 
@@ -49,6 +58,8 @@ export function createCachedPages(
     cache,
     log,
     keeps: config.mode === "production",
+    warned: new Set(),
+    refreshing: new Set(),
     any: routeTree(app.routes).nodes.some(({ route }) => route.cache),
     // Read per request: a development server's build changes under it.
     get build() {
@@ -60,7 +71,7 @@ export function createCachedPages(
     render,
     answerFor(target, match, method) {
       const slot = cacheSlot(pages, target, match, method);
-      return slot && cachedAnswer(pages, slot);
+      return slot && cachedAnswer(pages, slot, cache.begin(slot.policy.tags, canonicalPath(target.url.pathname)));
     },
   };
   return pages;

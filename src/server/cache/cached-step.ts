@@ -23,11 +23,12 @@ export interface CachedPages extends CaptureDeps {
   match(pathname: string): RouteMatch | null;
   /** Renders `href` again as a visitor without cookies or headers would ask it, and keeps it if it may be. */
   render(href: string): Promise<Response>;
+  /** The keys of the stale answers being rendered again: one render at a time each. */
+  readonly refreshing: Set<string>;
 }
 
 /** Stale answers rendered again at once, in all: a scan of stale pages waits for the next visit past these. */
 const MAX_REFRESHING = 4;
-const refreshing = new WeakMap<RenderCache, Set<string>>();
 
 function failedRefresh(pages: CachedPages, entry: CacheEntry, why: string): void {
   const staleUntil = new Date(entry.staleUntil).toISOString();
@@ -40,10 +41,9 @@ function failedRefresh(pages: CachedPages, entry: CacheEntry, why: string): void
 
 /** One render at a time per key; a failed one leaves the stale answer until it is too old to serve. */
 function refresh(pages: CachedPages, entry: CacheEntry, context: RequestContext): void {
-  let keys = refreshing.get(pages.cache);
-  if (!keys) refreshing.set(pages.cache, (keys = new Set()));
+  const keys = pages.refreshing;
   if (keys.has(entry.key) || keys.size >= MAX_REFRESHING) return;
-  const running = keys.add(entry.key);
+  keys.add(entry.key);
   pages
     .render(entry.href)
     .then(async (response) => {
@@ -55,7 +55,7 @@ function refresh(pages: CachedPages, entry: CacheEntry, context: RequestContext)
       const digest = reportError(context, error, "render", pages.capture);
       failedRefresh(pages, entry, `it failed (digest ${digest})`);
     })
-    .finally(() => running.delete(entry.key));
+    .finally(() => keys.delete(entry.key));
 }
 
 /** A cached page's policy and its answer's key. */

@@ -7,7 +7,7 @@ import type { StoredAnswer } from "./stored-answer.ts";
 /** One kept answer. */
 export interface CacheEntry {
   readonly key: string;
-  /** The page's pathname, which revalidatePath names. */
+  /** The page's pathname as canonicalPath gives it: what revalidatePath names. */
   readonly path: string;
   readonly tags: readonly string[];
   /** When it was rendered, in ms since the epoch. */
@@ -36,16 +36,33 @@ export interface CacheStats {
   hitRate: number;
 }
 
+/**
+ * A render that may be kept, from before its middleware ran to its last byte: an invalidation of its tags or its
+ * path meanwhile spoils it, as what it read may be older than the write.
+ */
+export interface Render {
+  readonly tags: readonly string[];
+  /** Its path as the path index holds it (canonicalPath). */
+  readonly path: string;
+  readonly began: number;
+  spoiled: boolean;
+}
+
 export interface RenderCache extends RenderCacheControl {
   /** The entry for a key, fresh or stale, counted as a hit or a miss; undefined when none may be served. */
   find(key: string, now?: number): CacheEntry | undefined;
+  /** A render of a page under `tags` at `path` begins: watched for invalidations until it is kept or ended. */
+  begin(tags: readonly string[], path: string): Render;
+  /** Keeps the entry its render made, unless an invalidation spoiled that render or it does not fit; ends it. */
+  keep(entry: CacheEntry, render: Render): boolean;
+  /** A render that will not be kept (refused, cancelled, failed): no longer watched. */
+  end(render: Render): void;
   /**
-   * Keeps an entry, if it was rendered from the cache's state as it is now (`since`, what `generation()` said
-   * when its render began: an invalidation during the render leaves it out) and fits.
+   * Reserves `bytes` for a render's copy of what it sends, within a quarter of the budget for all of them together;
+   * false when there is no room: that render is then not kept.
    */
-  keep(entry: CacheEntry, since: number): boolean;
-  /** Changes on every invalidation, whatever it drops. */
-  generation(): number;
+  reserveCopy(bytes: number): boolean;
+  releaseCopy(bytes: number): void;
   stats(): CacheStats;
   /** The most one answer may hold: an eighth of the budget, so a few huge pages do not push out every other. */
   readonly maxEntryBytes: number;
@@ -53,8 +70,26 @@ export interface RenderCache extends RenderCacheControl {
   bus?: InvalidationBus;
 }
 
-/** What one entry costs beyond its bytes: its key and path twice (the map and the indexes), the objects. */
-const ENTRY_OVERHEAD = 512;
+/**
+ * What one entry costs beyond its answer's bytes and its strings (key, path, href): its objects, the index sets and
+ * map slots, its headers (measured: about 1.5 KB).
+ */
+const ENTRY_OVERHEAD = 1536;
+
+/** The most a render may take to reach its end and still be kept: one left unended longer is forgotten. */
+const MAX_RENDER_MS = 5 * 60_000;
+
+/**
+ * The path revalidatePath names and the path index keys: routes match whatever the case, with or without a trailing
+ * slash, and with their params percent-decoded, so `/Memo/`, `/memo` and `/m%65mo` drop together.
+ */
+export function canonicalPath(pathname: string): string {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {}
+  return path.toLowerCase().replace(/\/+$/, "") || "/";
+}
 
 interface State {
   readonly budget: number;
@@ -63,7 +98,9 @@ interface State {
   readonly byTag: Map<string, Set<string>>;
   readonly byPath: Map<string, Set<string>>;
   bytes: number;
-  generation: number;
+  /** The bytes of the copies renders in flight are making. */
+  copying: number;
+  readonly renders: Set<Render>;
   counts: Omit<CacheStats, "entries" | "bytes" | "budget" | "hitRate">;
 }
 
@@ -97,14 +134,31 @@ function add(state: State, entry: CacheEntry): void {
   }
 }
 
+/** Whether an invalidation names what a render shows. */
+function touches(invalidation: Invalidation, render: Render): boolean {
+  return "tags" in invalidation
+    ? invalidation.tags.some((tag) => render.tags.includes(tag))
+    : invalidation.paths.some((path) => canonicalPath(path) === render.path);
+}
+
 function invalidate(state: State, invalidation: Invalidation): void {
-  state.generation++;
-  const [index, names] = "tags" in invalidation ? [state.byTag, invalidation.tags] : [state.byPath, invalidation.paths];
+  for (const render of state.renders) if (touches(invalidation, render)) render.spoiled = true;
+  const [index, names] =
+    "tags" in invalidation ? [state.byTag, invalidation.tags] : [state.byPath, invalidation.paths.map(canonicalPath)];
   for (const name of names)
     for (const key of index.get(name) ?? []) {
       drop(state, key);
       state.counts.invalidated++;
     }
+}
+
+/** Forgets renders never ended (a response no one read): they are spoiled, and no longer watched. */
+function forgetStale(state: State, now: number): void {
+  for (const render of state.renders) {
+    if (now - render.began < MAX_RENDER_MS) break;
+    render.spoiled = true;
+    state.renders.delete(render);
+  }
 }
 
 /** A cache of at most `budget` bytes; 0 keeps nothing. */
@@ -115,7 +169,8 @@ export function createRenderCache(budget: number): RenderCache {
     byTag: new Map(),
     byPath: new Map(),
     bytes: 0,
-    generation: 0,
+    copying: 0,
+    renders: new Set(),
     counts: { hits: 0, staleHits: 0, misses: 0, stored: 0, evicted: 0, invalidated: 0 },
   };
   const maxEntryBytes = Math.floor(budget / 8);
@@ -135,16 +190,31 @@ export function createRenderCache(budget: number): RenderCache {
       else state.counts.staleHits++;
       return entry;
     },
-    keep(entry, since) {
-      if (since !== state.generation || entry.bytes + ENTRY_OVERHEAD > maxEntryBytes) return false;
-      add(state, { ...entry, bytes: entry.bytes + ENTRY_OVERHEAD });
+    begin(tags, path) {
+      const now = Date.now();
+      forgetStale(state, now);
+      const render: Render = { tags, path, began: now, spoiled: false };
+      state.renders.add(render);
+      return render;
+    },
+    keep(entry, render) {
+      state.renders.delete(render);
+      const bytes = entry.bytes + entry.key.length + entry.path.length + entry.href.length + ENTRY_OVERHEAD;
+      if (render.spoiled || bytes > maxEntryBytes) return false;
+      add(state, { ...entry, bytes });
       state.counts.stored++;
       return true;
     },
-    generation: () => state.generation,
+    end: (render) => void state.renders.delete(render),
+    reserveCopy(bytes) {
+      if (state.copying + bytes > budget / 4) return false;
+      state.copying += bytes;
+      return true;
+    },
+    releaseCopy: (bytes) => void (state.copying -= bytes),
     apply: (invalidation) => invalidate(state, invalidation),
     clear() {
-      state.generation++;
+      for (const render of state.renders) render.spoiled = true;
       state.counts.invalidated += state.entries.size;
       state.entries.clear();
       state.byTag.clear();

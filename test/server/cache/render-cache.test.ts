@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterEach(() => {
   setSystemTime();
-  Object.assign(memoState, { deny: false, gate: undefined, failLate: false });
+  Object.assign(memoState, { deny: false, gate: undefined, failLate: false, middlewareGate: undefined });
 });
 
 const renderOf = (html: string) => Number(/Render (?:<!-- -->)?(\d+)/.exec(html)?.[1]);
@@ -59,6 +59,15 @@ describe("a cached page", () => {
     expect(second.html.replaceAll(nonceOf(second.res)!, "N")).toBe(first.html.replaceAll(nonceOf(first.res)!, "N"));
     expect(second.html).toContain(`nonce="${nonceOf(second.res)}"`);
     expect(second.html).toContain('<p class="late">late</p>');
+  });
+
+  test("is keyed by its host and port: a visitor's Host header cannot plant a page for another's", async () => {
+    const planted = await t.handle(new Request("http://localhost:6666/memo?q=host"));
+    await planted.text();
+    expect(planted.headers.get("x-cache")).toBe("miss");
+    await kept("/memo?q=host");
+    const other = await t.handle(new Request("http://localhost:6666/memo?q=host"));
+    expect(other.headers.get("x-cache")).toBe("hit");
   });
 
   test("is keyed by its search with the parameters in any order, and by nothing else", async () => {
@@ -158,6 +167,46 @@ describe("invalidation", () => {
     // The next render is a miss and is kept: the only answer kept since the race began.
     await kept("/memo?q=race");
     expect((await stats()).stored).toBe(before + 1);
+  });
+
+  test("an invalidation of other tags while a page renders leaves it to be kept", async () => {
+    let open!: () => void;
+    memoState.gate = new Promise<void>((resolve) => (open = resolve));
+    const waiting = memoState.waiting;
+    const pending = get("/memo?q=unrelated");
+    await until(() => memoState.waiting > waiting, "the render under way");
+    const before = (await stats()).stored;
+    await revalidateTag("not-memo");
+    await revalidatePath("/elsewhere");
+    open();
+    expect((await pending).cache).toBe("miss");
+    memoState.gate = undefined;
+    await until(async () => (await stats()).stored > before, "the answer kept");
+    expect((await get("/memo?q=unrelated")).cache).toBe("hit");
+  });
+
+  test("a write while a page's middleware runs spoils that render: what the middleware read may be older", async () => {
+    await revalidateTag("memo");
+    let open!: () => void;
+    memoState.middlewareGate = new Promise<void>((resolve) => (open = resolve));
+    const waiting = memoState.middlewareWaiting;
+    const pending = get("/memo-guarded");
+    await until(() => memoState.middlewareWaiting > waiting, "the middleware under way");
+    await revalidateTag("memo");
+    open();
+    memoState.middlewareGate = undefined;
+    const before = (await stats()).stored;
+    expect((await pending).cache).toBe("miss");
+    await kept("/memo-guarded");
+    expect((await stats()).stored).toBe(before + 1);
+  });
+
+  test("revalidatePath drops the answers of every spelling of the path a route answers", async () => {
+    await kept("/MEMO?q=spelling");
+    await kept("/memo/?q=spelling");
+    await revalidatePath("/memo");
+    for (const path of ["/MEMO?q=spelling", "/memo/?q=spelling"])
+      expect((await get(path)).cache).toBe("miss");
   });
 
   test("revalidateTag and revalidatePath reject what is not a tag or a path", async () => {
