@@ -46,6 +46,23 @@ async function kept(path: string, init?: RequestInit) {
   return miss;
 }
 
+/**
+ * A GET of `path` held at the fixture's gate (its loader's, or its middleware's) while `meanwhile` runs, then let
+ * go: its answer, read to the end.
+ */
+async function heldWhile(path: string, gate: "gate" | "middlewareGate", meanwhile: () => Promise<void>) {
+  const counter = gate === "gate" ? "waiting" : "middlewareWaiting";
+  let open!: () => void;
+  memoState[gate] = new Promise<void>((resolve) => (open = resolve));
+  const waiting = memoState[counter];
+  const pending = get(path);
+  await until(() => memoState[counter] > waiting, `${path} held at its ${gate}`);
+  await meanwhile();
+  memoState[gate] = undefined;
+  open();
+  return pending;
+}
+
 describe("a cached page", () => {
   test("is rendered once, then answered from memory with its own nonce and request id", async () => {
     const first = await kept("/memo?q=one");
@@ -153,50 +170,29 @@ describe("invalidation", () => {
   });
 
   test("an answer whose render an invalidation overtook is not kept", async () => {
-    let open!: () => void;
-    memoState.gate = new Promise<void>((resolve) => (open = resolve));
-    const waiting = memoState.waiting;
-    const pending = get("/memo?q=race");
-    await until(() => memoState.waiting > waiting, "the render under way");
-    await revalidateTag("memo");
-    open();
     const before = (await stats()).stored;
-    const raced = await pending;
+    const raced = await heldWhile("/memo?q=race", "gate", () => revalidateTag("memo"));
     expect(raced.cache).toBe("miss");
-    memoState.gate = undefined;
     // The next render is a miss and is kept: the only answer kept since the race began.
     await kept("/memo?q=race");
     expect((await stats()).stored).toBe(before + 1);
   });
 
   test("an invalidation of other tags while a page renders leaves it to be kept", async () => {
-    let open!: () => void;
-    memoState.gate = new Promise<void>((resolve) => (open = resolve));
-    const waiting = memoState.waiting;
-    const pending = get("/memo?q=unrelated");
-    await until(() => memoState.waiting > waiting, "the render under way");
     const before = (await stats()).stored;
-    await revalidateTag("not-memo");
-    await revalidatePath("/elsewhere");
-    open();
-    expect((await pending).cache).toBe("miss");
-    memoState.gate = undefined;
+    const answer = await heldWhile("/memo?q=unrelated", "gate", async () => {
+      await revalidateTag("not-memo");
+      await revalidatePath("/elsewhere");
+    });
+    expect(answer.cache).toBe("miss");
     await until(async () => (await stats()).stored > before, "the answer kept");
     expect((await get("/memo?q=unrelated")).cache).toBe("hit");
   });
 
   test("a write while a page's middleware runs spoils that render: what the middleware read may be older", async () => {
     await revalidateTag("memo");
-    let open!: () => void;
-    memoState.middlewareGate = new Promise<void>((resolve) => (open = resolve));
-    const waiting = memoState.middlewareWaiting;
-    const pending = get("/memo-guarded");
-    await until(() => memoState.middlewareWaiting > waiting, "the middleware under way");
-    await revalidateTag("memo");
-    open();
-    memoState.middlewareGate = undefined;
     const before = (await stats()).stored;
-    expect((await pending).cache).toBe("miss");
+    expect((await heldWhile("/memo-guarded", "middlewareGate", () => revalidateTag("memo"))).cache).toBe("miss");
     await kept("/memo-guarded");
     expect((await stats()).stored).toBe(before + 1);
   });
@@ -205,8 +201,7 @@ describe("invalidation", () => {
     await kept("/MEMO?q=spelling");
     await kept("/memo/?q=spelling");
     await revalidatePath("/memo");
-    for (const path of ["/MEMO?q=spelling", "/memo/?q=spelling"])
-      expect((await get(path)).cache).toBe("miss");
+    for (const path of ["/MEMO?q=spelling", "/memo/?q=spelling"]) expect((await get(path)).cache).toBe("miss");
   });
 
   test("revalidateTag and revalidatePath reject what is not a tag or a path", async () => {
