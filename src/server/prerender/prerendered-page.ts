@@ -6,7 +6,7 @@ import type { Bytes } from "../request/responses.ts";
 import { fromBase64 } from "./base64.ts";
 import { deflatePage, gzipMember, gzipTemplate, type DeflatedPage } from "./gzip-join.ts";
 import { BLANK_NONCE, nonceBytes, template, withNonce, type Template } from "./nonce-template.ts";
-import { encodedFills, splitAtSlots, type SlottedPage, type SlotValues } from "./page-slots.ts";
+import { encodedFills, splitAtSlots, type SlotName, type SlottedPage, type SlotValues } from "./page-slots.ts";
 import type { PrerenderedData } from "./prerendered-data.ts";
 
 export interface PrerenderedPage extends SlottedPage {
@@ -80,10 +80,27 @@ interface Filled {
 const FILLINGS_PER_PAGE = 16;
 const fillings = new WeakMap<PrerenderedPage, Map<string, Filled>>();
 
+/** The slots whose values a filling is told apart by: those the page has, but its nonce and configuration. */
+const keyedSlots = new WeakMap<PrerenderedPage, readonly SlotName[]>();
+
+/**
+ * What a filling is kept under: the values of the page's own host, path and search slots. A page without a host
+ * slot (a shell's, whose host is in its boot script) has one filling whatever Host a request names.
+ */
+function fillingKey(page: PrerenderedPage, values: SlotValues): string {
+  let names = keyedSlots.get(page);
+  if (!names) {
+    const named = new Set(page.slots.map((slot) => slot.name));
+    names = (["host", "path", "search"] as const).filter((name) => named.has(name));
+    keyedSlots.set(page, names);
+  }
+  return names.map((name) => values[name]).join("\n");
+}
+
 function filledOf(page: PrerenderedPage, values: SlotValues): Filled {
   let kept = fillings.get(page);
   if (!kept) fillings.set(page, (kept = new Map()));
-  const key = `${values.host}\n${values.path}\n${values.search}`;
+  const key = fillingKey(page, values);
   let filled = kept.get(key);
   if (filled?.config === values.config) return filled;
   const { raw } = decodedOf(page);

@@ -54,9 +54,12 @@ const turn = () => new Promise<void>((resolve) => setTimeout(() => setImmediate(
  * React's way to end a partial prerender: abort once its work has settled (what still waits is postponed).
  * Rejects with the first error of the render other than that abort.
  */
-async function prerenderSettled(root: ReactElement): Promise<{ html: string; postponed: PostponedState | null }> {
-  // Loaded by the first shell: an app without one never loads this second copy of React's server renderer. Its
-  // edge build, which needs nothing of Node's (Bun's own build has no prerender export; the node one loads streams).
+async function prerenderSettled(
+  root: ReactElement,
+  waitMs: number,
+): Promise<{ html: string; postponed: PostponedState | null }> {
+  // Loaded by the first shell: an app without one never loads it. The edge build needs nothing of Node's (the node
+  // one loads its streams); react-dom's Bun entry leaves `prerender` out of what it exports.
   const { prerender } = await import("react-dom/static.edge");
   const controller = new AbortController();
   const settled = new Error("the shell has rendered all it can without the loader data");
@@ -71,6 +74,7 @@ async function prerenderSettled(root: ReactElement): Promise<{ html: string; pos
   rendering.catch(() => {});
   await turn();
   await turn();
+  if (waitMs > 0) await Bun.sleep(waitMs);
   controller.abort(settled);
   const { prelude, postponed } = await rendering;
   const html = await new Response(prelude).text();
@@ -79,17 +83,31 @@ async function prerenderSettled(root: ReactElement): Promise<{ html: string; pos
 }
 
 /**
- * The shell of the route at `path` (its full pattern, which has no parameters). A lazy page's code is loaded, and
- * React's lazy component resolved, by a first render thrown away, so the shell never waits on code.
+ * How long each render waits past two turns before it ends: the shell is the first render that a longer wait leaves
+ * the same. A static part that reads a file or a bundle once (or a lazy page's code) settles in the first few; a part
+ * still pending after the last is a read of the loader data, or no part of a shell.
  */
+const WAITS_MS = [0, 25, 250, 1000];
+
+/** The shell's render, once waiting longer no longer changes it. */
+async function settledShell(root: () => ReactElement): Promise<Awaited<ReturnType<typeof prerenderSettled>>> {
+  let previous: Awaited<ReturnType<typeof prerenderSettled>> | undefined;
+  for (const wait of WAITS_MS) {
+    const rendered = await prerenderSettled(root(), wait);
+    if (previous && previous.html === rendered.html) return previous;
+    previous = rendered;
+  }
+  return previous!;
+}
+
+/** The shell of the route at `path` (its full pattern, which has no parameters). */
 export async function prerenderShell(path: string, match: RouteMatch, deps: PageDeps): Promise<Shell> {
   const what = `route ${path} is a shell`;
   const slotDeps = prerenderingDeps(deps);
   await Promise.all(match.levels.map(({ node }) => isLazyPage(node.route.component) && node.route.component.preload()));
   let rendered: Awaited<ReturnType<typeof prerenderSettled>>;
   try {
-    await prerenderSettled(shellElement(path, match, slotDeps));
-    rendered = await prerenderSettled(shellElement(path, match, slotDeps));
+    rendered = await settledShell(() => shellElement(path, match, slotDeps));
   } catch (error) {
     const why = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     throw new PrerenderError(`${what}, but its shell failed to render: ${why}`, { cause: error });
@@ -98,7 +116,8 @@ export async function prerenderShell(path: string, match: RouteMatch, deps: Page
   if (html === "")
     throw new PrerenderError(
       `${what}, but a component outside every <Suspense> reads loader data (the request's data: cookies, headers, ` +
-        "the session): put it inside a <Suspense>, which becomes a hole rendered per request",
+        `the session), or waits on something still pending after ${WAITS_MS.at(-1)} ms: put it inside a ` +
+        "<Suspense>, which becomes a hole rendered per request",
     );
   if (postponed === null)
     throw new PrerenderError(

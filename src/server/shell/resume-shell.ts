@@ -9,6 +9,8 @@ import { documentParts, documentResponse } from "../pages/render.tsx";
 import type { SlotValues } from "../prerender/page-slots.ts";
 import { bytesOf, gzipOf } from "../prerender/prerendered-page.ts";
 import { pickEncoding } from "../http/accept-encoding.ts";
+import { ONE_SHOT_MAX_BYTES } from "../http/compress.ts";
+import { hasMiddleware } from "../pages/middleware.ts";
 import { reportError } from "../request/context.ts";
 import { monitorStep } from "../request/monitor.ts";
 import type { Shell } from "./prerender-shell.tsx";
@@ -64,7 +66,7 @@ function joined(first: readonly Uint8Array[], rest: ReadableStream<Uint8Array>):
  * a stream, the shell first, compressed as any streamed page (compress.ts).
  */
 async function documentBody(
-  request: Request,
+  { request, match = null }: PageRequest,
   shell: Shell,
   values: SlotValues,
   after: Uint8Array,
@@ -73,8 +75,12 @@ async function documentBody(
   if (Bun.peek.status(holes.allReady) !== "fulfilled")
     return { body: joined([bytesOf(shell.prelude, values), after], holes) };
   const tail = Bun.concatArrayBuffers([after, await new Response(holes).bytes()], Infinity, true);
-  // Gzip only, as for prerendered pages (prerendered-responses.ts): brotli's format has no member to join.
+  // Gzip only, as for prerendered pages (prerendered-responses.ts): brotli's format has no member to join. Not for
+  // a page whose middleware may rewrite the body it is handed, nor a tail too large to compress in one call
+  // (compress.ts streams those).
+  const joinable = tail.length <= ONE_SHOT_MAX_BYTES && !hasMiddleware(match);
   const gzip =
+    joinable &&
     pickEncoding(request.headers.get("accept-encoding"), GZIP_ONLY) &&
     gzipWithTail(gzipOf(shell.prelude, values), tail);
   if (gzip) return { body: gzip, coding: "gzip" };
@@ -112,7 +118,13 @@ export async function resumeShell(
   }
   context.done = holes.allReady;
   const values: SlotValues = { nonce, host: url.hostname, path: url.pathname, search: "", config };
-  const { body, coding } = await documentBody(request, shell, values, afterShell(parts.boot, nonce), holes);
-  if (coding) Object.assign(parts.headers, { "content-encoding": coding, vary: "Accept-Encoding" });
-  return documentResponse(body, page, resolved, parts.headers);
+  const { body, coding } = await documentBody(page, shell, values, afterShell(parts.boot, nonce), holes);
+  if (coding) parts.headers["content-encoding"] = coding;
+  const response = documentResponse(body, page, resolved, parts.headers);
+  if (!coding) return response;
+  // After the app's headers, which would replace it: a Vary the loader set keeps Accept-Encoding beside it. A
+  // change to the headers drops the length the body gave them: it is set again.
+  response.headers.append("vary", "Accept-Encoding");
+  if (body instanceof Uint8Array) response.headers.set("content-length", String(body.length));
+  return response;
 }
