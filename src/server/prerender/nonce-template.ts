@@ -42,9 +42,17 @@ export function nonceBytes(nonce: string): Uint8Array {
   return encoder.encode(nonce);
 }
 
-/** A copy of the template with the nonce written in. */
-export function withNonce({ bytes, nonces }: Template, nonce: Uint8Array): Bytes {
-  const body = bytes.slice();
+/** A copy of the template with the nonce written in, and `after` it the chunks given: one copy of them all. */
+export function withNonce({ bytes, nonces }: Template, nonce: Uint8Array, after: readonly Uint8Array[] = []): Bytes {
+  let length = bytes.length;
+  for (const chunk of after) length += chunk.length;
+  const body = after.length === 0 ? bytes.slice() : new Uint8Array(length);
+  if (after.length > 0) body.set(bytes);
   for (const at of nonces) body.set(nonce, at);
+  let at = bytes.length;
+  for (const chunk of after) {
+    body.set(chunk, at);
+    at += chunk.length;
+  }
   return body;
 }

@@ -120,10 +120,10 @@ function filledOf(page: PrerenderedPage, values: SlotValues): Filled {
 /**
  * The filled page as UTF-8: a copy of bytes joined and encoded once per host and path, the nonce written in.
  * A page joined as a string is encoded again for every response, and one with any character beyond Latin-1
- * is held as UTF-16 and transcoded whole.
+ * is held as UTF-16 and transcoded whole. `after`: what follows the page in the same copy (a shell's holes).
  */
-export function bytesOf(page: PrerenderedPage, values: SlotValues): Bytes {
-  return withNonce(filledOf(page, values).identity, nonceBytes(values.nonce));
+export function bytesOf(page: PrerenderedPage, values: SlotValues, after?: readonly Uint8Array[]): Bytes {
+  return withNonce(filledOf(page, values).identity, nonceBytes(values.nonce), after);
 }
 
 /** The page as one gzip member, joined from its segments compressed once (gzip-join.ts). */

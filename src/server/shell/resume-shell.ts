@@ -74,17 +74,17 @@ async function documentBody(
 ): Promise<{ body: ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>; coding?: "gzip" }> {
   if (Bun.peek.status(holes.allReady) !== "fulfilled")
     return { body: joined([bytesOf(shell.prelude, values), after], holes) };
-  const tail = Bun.concatArrayBuffers([after, await new Response(holes).bytes()], Infinity, true);
+  // React's chunks as they are: the body is copied once, from them.
+  const rest = [after, ...(await Bun.readableStreamToArray(holes))];
   // Gzip only, as for prerendered pages (prerendered-responses.ts): brotli's format has no member to join. Not for
   // a page whose middleware may rewrite the body it is handed, nor a tail too large to compress in one call
   // (compress.ts streams those).
-  const joinable = tail.length <= ONE_SHOT_MAX_BYTES && !hasMiddleware(match);
-  const gzip =
-    joinable &&
-    pickEncoding(request.headers.get("accept-encoding"), GZIP_ONLY) &&
-    gzipWithTail(gzipOf(shell.prelude, values), tail);
-  if (gzip) return { body: gzip, coding: "gzip" };
-  return { body: Bun.concatArrayBuffers([bytesOf(shell.prelude, values), tail], Infinity, true) };
+  if (!hasMiddleware(match) && pickEncoding(request.headers.get("accept-encoding"), GZIP_ONLY)) {
+    const tail = Bun.concatArrayBuffers(rest, Infinity, true);
+    const gzip = tail.length <= ONE_SHOT_MAX_BYTES && gzipWithTail(gzipOf(shell.prelude, values), tail);
+    if (gzip) return { body: gzip, coding: "gzip" };
+  }
+  return { body: bytesOf(shell.prelude, values, rest) };
 }
 
 /**
