@@ -1,7 +1,7 @@
 // resume-shell.ts: a shell route's document for one request whose loaders answered 200: the shell's bytes from
 // memory with this response's nonce, the boot script with this request's page, then React's resume of the holes
 // with this request's data.
-import { resume } from "react-dom/server";
+import type { resume as Resume } from "react-dom/server.edge";
 import type { PostponedState } from "react-dom/static";
 import { UNMATCHED_ROUTE } from "../../runtime/trace-names.ts";
 import type { PageDeps, PageRequest, ResolvedPage } from "../pages/page-request.ts";
@@ -17,6 +17,17 @@ import type { Shell } from "./prerender-shell.tsx";
 import { gzipWithTail } from "./shell-gzip.ts";
 
 const encoder = new TextEncoder();
+
+/**
+ * React's `resume` from its edge build, the build that prerendered the shells (prerender-shell.tsx): it writes the
+ * holes into 2 KB chunks where Bun's build hands the stream each small piece, a tenth of a shell answer's CPU.
+ * Loaded with the first shell, so an app without one never loads it.
+ */
+let edgeResume: typeof Resume | undefined;
+
+export async function loadResume(): Promise<void> {
+  edgeResume ??= (await import("react-dom/server.edge")).resume;
+}
 const GZIP_ONLY = ["gzip"] as const;
 
 /** As React writes an inline script's text: no `<script` or `</script` in it can close or open a tag. */
@@ -101,10 +112,10 @@ export async function resumeShell(
   const { request, url, context } = page;
   const parts = documentParts(page, resolved, deps);
   const { nonce } = parts;
-  let holes: Awaited<ReturnType<typeof resume>>;
+  let holes: Awaited<ReturnType<typeof Resume>>;
   try {
     const render = () =>
-      resume(parts.root, JSON.parse(shell.postponed) as PostponedState, {
+      edgeResume!(parts.root, JSON.parse(shell.postponed) as PostponedState, {
         nonce: { script: nonce, style: nonce },
         signal: request.signal,
         onError: parts.onError,

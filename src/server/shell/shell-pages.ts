@@ -8,7 +8,7 @@ import { renderResolved } from "../pages/render.tsx";
 import { resolvePage } from "../pages/resolve-page.ts";
 import { PrerenderError } from "../prerender/prerender-routes.ts";
 import { prerenderShell, type Shell } from "./prerender-shell.tsx";
-import { resumeShell } from "./resume-shell.ts";
+import { loadResume, resumeShell } from "./resume-shell.ts";
 
 /** Why `route`, at `path` (its full pattern, which `match` matches), cannot be a shell; undefined if it can. */
 function refusal(path: string, route: RouteDefinition, match: RouteMatch | null): string | undefined {
@@ -48,6 +48,7 @@ export function shellPages(routes: readonly RouteDefinition[], deps: PageDeps): 
   let started: Promise<void> | undefined;
 
   async function renderAll(): Promise<void> {
+    if (marked.size > 0) await loadResume();
     await Promise.all(
       [...marked].map(async ([path, match]) => void shells.set(path, await prerenderShell(path, match, deps))),
     );
