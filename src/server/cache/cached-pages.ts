@@ -24,8 +24,13 @@ import { registerCache } from "./revalidate.ts";
 function cachedAnswer(pages: CachedPages, slot: CacheSlot, watched: Render): CachedAnswer {
   return async (page, lookup, render) => {
     const { context } = page;
-    const set = page.scope?.responseHeaders().length;
-    if (!page.failure && lookup && hasMiddleware(page.match ?? null) && !context.visitorRead && !set) {
+    const lookedUp =
+      !page.failure &&
+      lookup &&
+      hasMiddleware(page.match ?? null) &&
+      !context.visitorRead &&
+      !page.scope?.responseHeaders().length;
+    if (lookedUp) {
       const kept = cachedResponse(pages, context, slot.key);
       if (kept) {
         pages.cache.end(watched);

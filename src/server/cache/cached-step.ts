@@ -93,7 +93,7 @@ export function cachedResponse(pages: CachedPages, context: RequestContext, key:
 export function cachedStep(pages: CachedPages): (context: RequestContext, target: PageTarget) => Response | undefined {
   return (context, target) => {
     if (!pages.any) return undefined;
-    const match = pages.match(target.url.pathname);
+    const match = (target.match ??= pages.match(target.url.pathname));
     const slot = !hasMiddleware(match) && cacheSlot(pages, target, match, context.method);
     if (!slot) return undefined;
     const response = cachedResponse(pages, context, slot.key);

@@ -134,17 +134,13 @@ function add(state: State, entry: CacheEntry): void {
   }
 }
 
-/** Whether an invalidation names what a render shows. */
-function touches(invalidation: Invalidation, render: Render): boolean {
-  return "tags" in invalidation
-    ? invalidation.tags.some((tag) => render.tags.includes(tag))
-    : invalidation.paths.some((path) => canonicalPath(path) === render.path);
-}
-
+/** Drops the answers an invalidation names, and spoils the renders under way that would show what it names. */
 function invalidate(state: State, invalidation: Invalidation): void {
-  for (const render of state.renders) if (touches(invalidation, render)) render.spoiled = true;
-  const [index, names] =
-    "tags" in invalidation ? [state.byTag, invalidation.tags] : [state.byPath, invalidation.paths.map(canonicalPath)];
+  const byTag = "tags" in invalidation;
+  const names = new Set(byTag ? invalidation.tags : invalidation.paths.map(canonicalPath));
+  for (const render of state.renders)
+    if (byTag ? render.tags.some((tag) => names.has(tag)) : names.has(render.path)) render.spoiled = true;
+  const index = byTag ? state.byTag : state.byPath;
   for (const name of names)
     for (const key of index.get(name) ?? []) {
       drop(state, key);

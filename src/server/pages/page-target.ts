@@ -1,6 +1,7 @@
 // page-target.ts: what a page request's URL asks for (the document of a path, or its page data and how many
 // levels the client keeps), or the 4xx for a URL no page can answer, read once per request.
 import { KEEP_ALL, KEEP_PARAM, PAGE_DATA_PREFIX } from "../../runtime/page-payload.ts";
+import type { RouteMatch } from "../../runtime/route-tree.ts";
 import type { RequestContext } from "../request/context.ts";
 import { isPageDataPath } from "../request/request-path.ts";
 import { text } from "../request/responses.ts";
@@ -11,6 +12,8 @@ export interface PageTarget {
   isData: boolean;
   /** Page data only: how many outer levels the client keeps from the page it shows (KEEP_PARAM); Infinity: all. */
   keep?: number;
+  /** The routes its path matches, once something matched them (the render cache's look before routing): kept. */
+  match?: RouteMatch | null;
 }
 
 /** Longer paths are refused before any work: no page needs them, and they cost memory per request. */

@@ -31,7 +31,7 @@ export async function handlePage(context: RequestContext, deps: PageDeps): Promi
  */
 async function pageResponse(context: RequestContext, target: PageTarget, deps: PageDeps, refresh = false) {
   const { request } = context;
-  const match = deps.match(target.url.pathname);
+  const match = (target.match ??= deps.match(target.url.pathname));
   const allowed = allowedMethods(match);
   if (!allowed.includes(request.method)) return text(405, "method not allowed", { allow: allowed.join(", ") });
   const posted = request.method === "POST";
