@@ -162,7 +162,7 @@ export function createApp(config: Config, app: AppDefinition, deps: AppDeps = {}
     stored: storedStep(
       prerendered,
       createPublicFileHandler(deps.publicFiles ?? assets.publicFiles),
-      cached.keeps ? cachedStep(cached) : undefined,
+      cached.keeps && cached.any ? cachedStep(cached) : undefined,
     ),
     scope: requestScope(deps.monitor, () => server.server),
     failed: (context, error) => errorResponse({ request: context.request, error, code: "UNKNOWN" }, capture),

@@ -15,7 +15,7 @@ import { storedResponse } from "./stored-answer.ts";
 import type { CaptureDeps } from "./answer-capture.ts";
 
 export interface CachedPages extends CaptureDeps {
-  /** Whether any route is cached: the stored step matches no path for an app that caches none. */
+  /** Whether any route is cached: the stored step has no cache step for an app that caches none (create-app.ts). */
   readonly any: boolean;
   readonly build: string;
   readonly security: SecurityHeaders;
@@ -92,7 +92,6 @@ export function cachedResponse(pages: CachedPages, context: RequestContext, key:
 /** The stored step's part: the kept answer to a GET or HEAD of a cached page that has no middleware. */
 export function cachedStep(pages: CachedPages): (context: RequestContext, target: PageTarget) => Response | undefined {
   return (context, target) => {
-    if (!pages.any) return undefined;
     const match = (target.match ??= pages.match(target.url.pathname));
     const slot = !hasMiddleware(match) && cacheSlot(pages, target, match, context.method);
     if (!slot) return undefined;
