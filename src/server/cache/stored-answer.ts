@@ -8,7 +8,7 @@ import { etagOf } from "../http/conditional.ts";
 import type { SecurityHeaders } from "../http/security-headers.ts";
 import { fromBase64 } from "../prerender/base64.ts";
 import { deflatePage, gzipMember, gzipTemplate } from "../prerender/gzip-join.ts";
-import { nonceDocumentResponse, withBody } from "../prerender/nonce-document.ts";
+import { keptHeaders, nonceDocumentResponse, withBody } from "../prerender/nonce-document.ts";
 import { BLANK_NONCE, nonceBytes, template, withNonce, type Template } from "../prerender/nonce-template.ts";
 import type { Slot } from "../prerender/page-slots.ts";
 
@@ -30,24 +30,9 @@ export interface StoredData {
 
 export type StoredAnswer = StoredDocument | StoredData;
 
-/**
- * Headers each response makes for itself (the CSP names its nonce; the ids and traces are the request's), and
- * those the stored form sets whole.
- */
-const PER_RESPONSE = new Set([
-  "content-security-policy",
-  "x-request-id",
-  "sentry-trace",
-  "baggage",
-  "vary",
-  "content-length",
-  "content-encoding",
-  "etag",
-]);
-
-function keptHeaders(rendered: Headers): Headers {
-  const headers = new Headers();
-  for (const [name, value] of rendered) if (!PER_RESPONSE.has(name)) headers.set(name, value);
+/** The kept headers, with the Vary every answer kept per coding has. */
+function headersOf(rendered: Headers): Headers {
+  const headers = new Headers(keptHeaders(rendered));
   headers.set("vary", "Accept-Encoding");
   return headers;
 }
@@ -67,7 +52,7 @@ export function storedDocument(html: string, nonce: string, status: number, rend
   const identity = template(chunks);
   const blanks = slots.map(() => BLANK_NONCE);
   const gzip = gzipTemplate({ slots, deflated }, blanks, deflated.segments.map(fromBase64));
-  return { kind: "document", status, etag: etagOf(identity.bytes), headers: keptHeaders(rendered), identity, gzip };
+  return { kind: "document", status, etag: etagOf(identity.bytes), headers: headersOf(rendered), identity, gzip };
 }
 
 /**
@@ -83,7 +68,7 @@ const BROTLI = {
 
 export function storedData(body: Uint8Array<ArrayBuffer>, status: number, rendered: Headers): StoredData {
   const bodies = { body, br: zlib.brotliCompressSync(body, BROTLI), gzip: zlib.gzipSync(body, { level: 9 }) };
-  return { kind: "data", status, headers: keptHeaders(rendered), bodies };
+  return { kind: "data", status, headers: headersOf(rendered), bodies };
 }
 
 /** The bytes an answer holds. */

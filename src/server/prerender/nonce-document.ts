@@ -15,6 +15,26 @@ const DOCUMENT_CODINGS = ["gzip"] as const;
 
 export type DocumentCoding = (typeof DOCUMENT_CODINGS)[number] | undefined;
 
+/**
+ * Headers each response makes for itself (the CSP names its nonce; the id and the trace are the request's), and
+ * those a kept form sets whole (its Vary, length, coding and ETag).
+ */
+const PER_RESPONSE = new Set([
+  "content-security-policy",
+  "x-request-id",
+  "sentry-trace",
+  "baggage",
+  "vary",
+  "content-length",
+  "content-encoding",
+  "etag",
+]);
+
+/** A render's headers as a kept page or answer keeps them: without those each response makes for itself. */
+export function keptHeaders(rendered: Headers): Array<[string, string]> {
+  return [...rendered].filter(([name]) => !PER_RESPONSE.has(name));
+}
+
 /** A kept document as its responses read it. */
 export interface NonceDocument {
   status: number;

@@ -11,6 +11,7 @@ import { hasMiddleware } from "../pages/middleware.ts";
 import { createRequestContext, reportError, type RequestRecord } from "../request/context.ts";
 import { servePrerendered, type PageStore, type PrerenderedResponses } from "./prerendered-responses.ts";
 import { SLOT_MARKERS, htmlOf } from "./page-slots.ts";
+import { keptHeaders } from "./nonce-document.ts";
 import { prerenderedData } from "./prerendered-data.ts";
 import {
   prerenderedPage,
@@ -55,12 +56,9 @@ function guardedPage(href: string): { page: PageRequest; read: () => string | un
   return { page: { request, url, isData: false, context: createRequestContext(request) }, read: () => read };
 }
 
-/** Headers a response fills in for itself, and Vary, which the prerendered response sets whole. */
-const PER_RESPONSE = new Set(["content-security-policy", "x-request-id", "vary", "content-length"]);
-
 function prerenderedHeaders(response: Response, what: string): Array<[string, string]> {
   if (response.headers.has("set-cookie")) throw new PrerenderError(`${what} is marked prerender, but it sets a cookie`);
-  return [...response.headers].filter(([name]) => !PER_RESPONSE.has(name));
+  return keptHeaders(response.headers);
 }
 
 /**
